@@ -1,0 +1,52 @@
+# gpugb — GPU GROUP BY for PostgreSQL.  PGXS for the host C code, nvcc for cuda/.
+#
+#   make && make install            CUDA from $(CUDA_HOME) (default /usr/local/cuda)
+#   make installcheck               pg_regress tests in sql/ against a running server
+#   make CUDA_ARCHS="80 90"         GPU architectures to build machine code for
+#
+# The CUDA runtime is linked statically: gpugb.so has no load-time dependency on
+# libcuda or libcudart, so it loads (and falls back to the CPU) on machines with
+# no GPU and no driver.
+
+MODULE_big = gpugb
+EXTENSION  = gpugb
+DATA       = sql/gpugb--0.1.sql
+PGFILEDESC = "gpugb - GPU GROUP BY aggregation"
+
+HOST_SRCS = $(sort $(wildcard src/*.c))
+CUDA_SRCS = $(sort $(wildcard cuda/*.cu))
+OBJS      = $(HOST_SRCS:.c=.o) $(CUDA_SRCS:.cu=.o)
+
+REGRESS   = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/gpugb--%,$(wildcard sql/*.sql))))
+REGRESS_OPTS = --inputdir=. --load-extension=gpugb
+
+CUDA_HOME  ?= /usr/local/cuda
+NVCC       ?= $(CUDA_HOME)/bin/nvcc
+# Machine code for each listed architecture, plus PTX of the last one so newer
+# GPUs can JIT it.
+CUDA_ARCHS ?= 80 90
+comma := ,
+NVCC_GENCODE = $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+               -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
+NVCC_FLAGS ?= -O3 -std=c++17 --expt-relaxed-constexpr -Xcompiler -fPIC,-Wall \
+              -Xcompiler -fvisibility=hidden
+NVCC_FLAGS += $(NVCC_GENCODE)
+
+PG_CPPFLAGS += -Icuda
+PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
+SHLIB_LINK  += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -ldl -lpthread -lrt
+
+# LLVM bitcode for JIT is only made for C sources; our hot loops are not
+# expression evaluation, so skip it rather than teach PGXS about .cu files.
+override with_llvm = no
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+cuda/%.o: cuda/%.cu cuda/gpugb_device.h $(wildcard cuda/*.cuh)
+	$(NVCC) $(NVCC_FLAGS) -I$(CUDA_HOME)/include -c $< -o $@
+
+$(HOST_SRCS:.c=.o): $(wildcard src/*.h) cuda/gpugb_device.h
+
+.PHONY: test-unit

@@ -1,0 +1,176 @@
+/*-------------------------------------------------------------------------
+ * gpugb_device.h
+ *    The one plain-C boundary between PostgreSQL code (src/) and CUDA (cuda/).
+ *
+ * Nothing CUDA-specific crosses this header: handles are opaque, every call
+ * returns a GpugbStatus, and the text of the last failure is kept in a
+ * process-local buffer (gpugb_last_error()).  No C++ exception and no CUDA
+ * error ever reaches PostgreSQL: src/ turns a status into a fallback or an
+ * ereport.  The library must load on a machine with no GPU and no driver,
+ * so the CUDA runtime is linked statically and libcuda is opened lazily by
+ * it; gpugb_device_probe() reports GPUGB_NO_DEVICE there.
+ *
+ * Value representation: every group key and every aggregate input travels
+ * as one 8-byte word per row plus one null byte per row.  Integer-like types
+ * (int2/4/8, date, timestamp[tz], bool) are sign-extended to int64; float4
+ * and float8 are widened to double (exact).  A NULL key has value 0 and its
+ * null byte set, so whole-word comparison of (values, null mask) is key
+ * equality under GROUP BY semantics (all NULLs form one group).
+ *
+ * Concurrency: one handle is used by one thread.  The module keeps a
+ * process-wide tally of device memory, pinned memory and streams it holds
+ * (gpugb_device_usage), so tests can prove nothing leaks.
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_DEVICE_H
+#define GPUGB_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUGB_MAX_KEYS 32
+#define GPUGB_MAX_INPUTS 64
+#define GPUGB_MAX_AGGS 64
+
+typedef enum GpugbStatus
+{
+	GPUGB_OK = 0,
+	GPUGB_NO_DEVICE,			/* no GPU, no driver, or a driver too old */
+	GPUGB_OUT_OF_MEMORY,		/* device/pinned allocation failed or over the limit */
+	GPUGB_CUDA_ERROR,			/* any other CUDA failure */
+	GPUGB_INVALID_ARGUMENT		/* a spec the device code cannot run */
+} GpugbStatus;
+
+/* Device aggregate operations; avg is SUM_* plus its count, finished on the host. */
+typedef enum GpugbAggOp
+{
+	GPUGB_AGG_COUNT_STAR,		/* count: rows of the group; no input column */
+	GPUGB_AGG_COUNT,			/* count: non-null inputs */
+	GPUGB_AGG_SUM_INT,			/* int128 sum of int64 inputs (value=lo, value_hi=hi) */
+	GPUGB_AGG_SUM_FLOAT,		/* double sum */
+	GPUGB_AGG_MIN_INT,			/* int64 */
+	GPUGB_AGG_MAX_INT,
+	GPUGB_AGG_MIN_FLOAT,		/* double, PostgreSQL order: NaN above +Infinity */
+	GPUGB_AGG_MAX_FLOAT
+} GpugbAggOp;
+
+typedef struct GpugbAggSpec
+{
+	GpugbAggOp	op;
+	int			input;			/* input column index, -1 for COUNT_STAR */
+} GpugbAggSpec;
+
+typedef struct GpugbGroupBySpec
+{
+	int			n_keys;			/* 0 .. GPUGB_MAX_KEYS; 0 = one global group */
+	int			n_inputs;		/* 0 .. GPUGB_MAX_INPUTS */
+	int			n_aggs;			/* 1 .. GPUGB_MAX_AGGS */
+	GpugbAggSpec aggs[GPUGB_MAX_AGGS];
+	int64_t		estimated_groups;	/* planner's estimate; sizes the first table */
+	int64_t		stride_rows;	/* rows one stride buffer holds */
+	int64_t		device_memory_limit;	/* bytes this handle may hold on the device; 0 = no limit */
+} GpugbGroupBySpec;
+
+/*
+ * One stride: pinned host buffers owned by the handle, filled by the caller.
+ * The caller writes nrows rows into values/nulls and sets has_nulls[i] when
+ * any null byte of column i is set (columns without nulls skip their null
+ * bytes on the bus and in the kernel).
+ */
+typedef struct GpugbStride
+{
+	int64_t		nrows;
+	int64_t    *key_values[GPUGB_MAX_KEYS];
+	uint8_t    *key_nulls[GPUGB_MAX_KEYS];
+	bool		key_has_nulls[GPUGB_MAX_KEYS];
+	int64_t    *input_values[GPUGB_MAX_INPUTS];	/* int64, or double bit patterns */
+	uint8_t    *input_nulls[GPUGB_MAX_INPUTS];
+	bool		input_has_nulls[GPUGB_MAX_INPUTS];
+} GpugbStride;
+
+/*
+ * Per-group results, copied into caller-owned host arrays of `count` entries
+ * by gpugb_groupby_fetch.  For aggregate a:
+ *   agg_count[a][i]    rows (COUNT_STAR) or non-null inputs seen (all others);
+ *   agg_value[a][i]    COUNT*: unused; SUM_INT: low 64 bits; SUM_FLOAT and
+ *                      *_FLOAT: double bit pattern; *_INT: the int64 value;
+ *   agg_value_hi[a][i] SUM_INT only: high 64 bits (signed) of the int128 sum.
+ * Arrays the caller does not need may be NULL.
+ */
+typedef struct GpugbGroupResults
+{
+	int64_t    *key_values[GPUGB_MAX_KEYS];
+	uint8_t    *key_nulls[GPUGB_MAX_KEYS];
+	int64_t    *agg_count[GPUGB_MAX_AGGS];
+	int64_t    *agg_value[GPUGB_MAX_AGGS];
+	int64_t    *agg_value_hi[GPUGB_MAX_AGGS];
+} GpugbGroupResults;
+
+typedef struct GpugbStats
+{
+	int64_t		strides;		/* strides submitted */
+	int64_t		rows;			/* rows aggregated */
+	int64_t		bytes_to_device;
+	int64_t		bytes_from_device;
+	double		transfer_ms;	/* host-to-device copies, measured with events */
+	double		kernel_ms;		/* aggregation, rehash and init kernels */
+	double		wait_ms;		/* host time blocked waiting for the device */
+	int64_t		table_slots;	/* final hash table capacity */
+	int			table_grows;	/* times the table was doubled */
+	int64_t		retried_rows;	/* rows re-run after a grow */
+	int64_t		peak_device_bytes;
+} GpugbStats;
+
+typedef struct GpugbUsage
+{
+	int64_t		device_bytes;	/* device memory currently held by gpugb in this process */
+	int64_t		pinned_bytes;	/* pinned host memory currently held */
+	int			streams;		/* CUDA streams currently held */
+	int			handles;		/* live GpugbGroupBy handles */
+} GpugbUsage;
+
+typedef struct GpugbGroupBy GpugbGroupBy;
+
+/* Initializes CUDA on first call in this process (never before fork); cached. */
+extern GpugbStatus gpugb_device_probe(void);
+/* Human-readable device description, or why there is none; static storage. */
+extern const char *gpugb_device_description(void);
+/* Text of the most recent failure in this process; static storage. */
+extern const char *gpugb_last_error(void);
+extern const char *gpugb_status_name(GpugbStatus status);
+extern void gpugb_device_usage(GpugbUsage *usage);
+
+extern GpugbStatus gpugb_groupby_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out);
+
+/*
+ * Hands out a stride buffer set that is free to fill (at least two exist, so
+ * filling one overlaps the transfer and aggregation of the other).  May block
+ * until the device has finished with it, and may grow the hash table and
+ * re-run rows that did not fit, before returning.
+ */
+extern GpugbStatus gpugb_groupby_next_stride(GpugbGroupBy *gb, GpugbStride **stride);
+/* Queues the H2D copy and aggregation of a filled stride; returns at once. */
+extern GpugbStatus gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride);
+/* Waits for all submitted work (with any grows and retries); returns the group count. */
+extern GpugbStatus gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups);
+/* Copies groups [first, first+count) into the caller's arrays; after finish. */
+extern GpugbStatus gpugb_groupby_fetch(GpugbGroupBy *gb, int64_t first, int64_t count,
+									   const GpugbGroupResults *out);
+extern void gpugb_groupby_stats(const GpugbGroupBy *gb, GpugbStats *stats);
+/*
+ * Releases every device buffer, pinned buffer, event and stream of the handle.
+ * Safe on NULL, safe at any point (also after a failed call and during error
+ * cleanup), never blocks longer than the work already queued.
+ */
+extern void gpugb_groupby_destroy(GpugbGroupBy *gb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* GPUGB_DEVICE_H */

@@ -1,0 +1,53 @@
+/*-------------------------------------------------------------------------
+ * aggcatalog.h
+ *    The one table of aggregates and key types gpugb can run on the GPU.
+ *
+ * To support a new aggregate, add a row to the table in aggcatalog.c and,
+ * if it needs a new way to finish its result, a case in finalize.c.
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_AGGCATALOG_H
+#define GPUGB_AGGCATALOG_H
+
+#include "postgres.h"
+
+#include "gpugb_device.h"
+
+/* How a column's Datum becomes one 8-byte device word. */
+typedef enum GpugbValueKind
+{
+	GPUGB_VALUE_INT16,
+	GPUGB_VALUE_INT32,			/* int4, date */
+	GPUGB_VALUE_INT64,			/* int8, timestamp, timestamptz */
+	GPUGB_VALUE_BOOL,
+	GPUGB_VALUE_FLOAT4,			/* widened to double, exactly */
+	GPUGB_VALUE_FLOAT8,
+	GPUGB_VALUE_NULL_ONLY		/* count(x) of any type: only nullness travels */
+} GpugbValueKind;
+
+/* How the device result becomes PostgreSQL's result. */
+typedef enum GpugbFinish
+{
+	GPUGB_FINISH_COUNT,			/* int8 count */
+	GPUGB_FINISH_SUM_TO_INT8,	/* int128 -> int8, "bigint out of range" */
+	GPUGB_FINISH_SUM_TO_NUMERIC,	/* int128 -> numeric */
+	GPUGB_FINISH_AVG_TO_NUMERIC,	/* int128 / count with numeric_div */
+	GPUGB_FINISH_SUM_FLOAT4,
+	GPUGB_FINISH_SUM_FLOAT8,
+	GPUGB_FINISH_AVG_FLOAT8,
+	GPUGB_FINISH_MINMAX			/* same type as the input */
+} GpugbFinish;
+
+typedef struct GpugbAggEntry
+{
+	Oid			fnoid;			/* pg_proc OID of the aggregate */
+	const char *name;			/* for EXPLAIN and DEBUG messages */
+	GpugbAggOp	op;
+	GpugbFinish finish;
+} GpugbAggEntry;
+
+extern const GpugbAggEntry *gpugb_agg_lookup(Oid fnoid);
+extern bool gpugb_key_type_supported(Oid typid);
+extern GpugbValueKind gpugb_value_kind(Oid typid);
+
+#endif							/* GPUGB_AGGCATALOG_H */

@@ -1,0 +1,34 @@
+/*-------------------------------------------------------------------------
+ * device_ops.h
+ *    The device API as a table of functions, so the executor can run the
+ *    same GPU path against the real CUDA module or against the CPU
+ *    emulator (gpugb.emulate_device, for machines without a GPU).
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_DEVICE_OPS_H
+#define GPUGB_DEVICE_OPS_H
+
+#include "gpugb_device.h"
+
+typedef struct GpugbDeviceOps
+{
+	const char *name;
+	GpugbStatus (*probe) (void);
+	const char *(*description) (void);
+	GpugbStatus (*create) (const GpugbGroupBySpec *spec, GpugbGroupBy **out);
+	GpugbStatus (*next_stride) (GpugbGroupBy *gb, GpugbStride **stride);
+	GpugbStatus (*submit) (GpugbGroupBy *gb, GpugbStride *stride);
+	GpugbStatus (*finish) (GpugbGroupBy *gb, int64_t *n_groups);
+	GpugbStatus (*fetch) (GpugbGroupBy *gb, int64_t first, int64_t count,
+						  const GpugbGroupResults *out);
+	void		(*stats) (const GpugbGroupBy *gb, GpugbStats *stats);
+	void		(*destroy) (GpugbGroupBy *gb);
+} GpugbDeviceOps;
+
+extern const GpugbDeviceOps gpugb_cuda_ops;
+extern const GpugbDeviceOps gpugb_emulator_ops;
+
+/* The ops gpugb.emulate_device selects. */
+extern const GpugbDeviceOps *gpugb_current_device_ops(void);
+
+#endif							/* GPUGB_DEVICE_OPS_H */

@@ -1,0 +1,394 @@
+/*-------------------------------------------------------------------------
+ * emulator.c
+ *    A CPU implementation of the device API (gpugb_device.h), selected by
+ *    gpugb.emulate_device.
+ *
+ * It exists so that machines without a GPU (CI) run gpugb's whole host
+ * pipeline — planning, stride filling, finalization into PostgreSQL types,
+ * HAVING, EXPLAIN ANALYZE — against the same contract the CUDA module
+ * implements, with the same value encoding and the same semantics (int128
+ * sums, PostgreSQL's float ordering for min/max, NULL keys as one group).
+ * It is a test double, not a product path: it is single-threaded and
+ * simple, and it never runs unless the GUC asks for it.  The kernels
+ * themselves are proven on a real GPU by test/device/selftest.c.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "common/hashfn.h"
+#include "utils/memutils.h"
+
+#include "device_ops.h"
+#include "gpugb.h"
+
+typedef struct EmuGroupBy
+{
+	MemoryContext cxt;			/* everything below lives here */
+	GpugbGroupBySpec spec;
+	GpugbStride stride;			/* one buffer set: work is synchronous */
+	int64		n_groups;
+	int64		max_groups;		/* capacity of the dense arrays */
+	uint64		slot_mask;
+	int64	   *slots;			/* group id + 1, 0 = empty */
+	int64	   *keys[GPUGB_MAX_KEYS];
+	uint32	   *null_masks;
+	int64	   *count[GPUGB_MAX_AGGS];
+	int64	   *value[GPUGB_MAX_AGGS];
+	int64	   *value_hi[GPUGB_MAX_AGGS];
+	GpugbStats	stats;
+} EmuGroupBy;
+
+/* Murmur3's 64-bit finalizer, as the device uses. */
+static inline uint64
+fmix64(uint64 k)
+{
+	k ^= k >> 33;
+	k *= UINT64CONST(0xff51afd7ed558ccd);
+	k ^= k >> 33;
+	k *= UINT64CONST(0xc4ceb9fe1a85ec53);
+	k ^= k >> 33;
+	return k;
+}
+
+static GpugbStatus
+emu_probe(void)
+{
+	return GPUGB_OK;
+}
+
+static const char *
+emu_description(void)
+{
+	return "CPU emulator of the gpugb device (gpugb.emulate_device)";
+}
+
+/* Order-preserving encoding of doubles, NaN above +Infinity, as on the device. */
+static uint64
+float_order_key(double d)
+{
+	uint64		bits;
+
+	if (isnan(d))
+		d = NAN;
+	memcpy(&bits, &d, sizeof(bits));
+	return (bits & UINT64CONST(0x8000000000000000)) ? ~bits : bits | UINT64CONST(0x8000000000000000);
+}
+
+static double
+word_double(int64 w)
+{
+	double		d;
+
+	memcpy(&d, &w, sizeof(d));
+	return d;
+}
+
+static int64
+double_word(double d)
+{
+	int64		w;
+
+	memcpy(&w, &d, sizeof(w));
+	return w;
+}
+
+static void
+init_group(EmuGroupBy *gb, int64 g)
+{
+	for (int a = 0; a < gb->spec.n_aggs; a++)
+	{
+		gb->count[a][g] = 0;
+		gb->value_hi[a][g] = 0;
+		switch (gb->spec.aggs[a].op)
+		{
+			case GPUGB_AGG_MIN_INT:
+				gb->value[a][g] = PG_INT64_MAX;
+				break;
+			case GPUGB_AGG_MAX_INT:
+				gb->value[a][g] = PG_INT64_MIN;
+				break;
+			case GPUGB_AGG_MIN_FLOAT:
+				gb->value[a][g] = double_word(NAN);
+				break;
+			case GPUGB_AGG_MAX_FLOAT:
+				gb->value[a][g] = double_word(-INFINITY);
+				break;
+			default:
+				gb->value[a][g] = 0;
+		}
+	}
+}
+
+static void
+grow(EmuGroupBy *gb)
+{
+	int64		new_max = gb->max_groups * 2;
+	uint64		new_slots = (uint64) new_max * 2;
+
+	for (int k = 0; k < gb->spec.n_keys; k++)
+		gb->keys[k] = repalloc_huge(gb->keys[k], new_max * sizeof(int64));
+	gb->null_masks = repalloc_huge(gb->null_masks, new_max * sizeof(uint32));
+	for (int a = 0; a < gb->spec.n_aggs; a++)
+	{
+		gb->count[a] = repalloc_huge(gb->count[a], new_max * sizeof(int64));
+		gb->value[a] = repalloc_huge(gb->value[a], new_max * sizeof(int64));
+		gb->value_hi[a] = repalloc_huge(gb->value_hi[a], new_max * sizeof(int64));
+	}
+	pfree(gb->slots);
+	gb->slots = palloc_extended(new_slots * sizeof(int64), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	gb->slot_mask = new_slots - 1;
+	gb->max_groups = new_max;
+	gb->stats.table_grows++;
+	gb->stats.table_slots = new_slots;
+
+	for (int64 g = 0; g < gb->n_groups; g++)
+	{
+		uint64		h = gb->null_masks[g];
+
+		for (int k = 0; k < gb->spec.n_keys; k++)
+			h = hash_combine64(h, fmix64((uint64) gb->keys[k][g]));
+		for (h &= gb->slot_mask; gb->slots[h] != 0; h = (h + 1) & gb->slot_mask)
+			;
+		gb->slots[h] = g + 1;
+	}
+}
+
+static int64
+find_group(EmuGroupBy *gb, const GpugbStride *s, int64 row)
+{
+	uint32		mask = 0;
+	uint64		h;
+
+	if (gb->spec.n_keys == 0)
+		return 0;
+	for (int k = 0; k < gb->spec.n_keys; k++)
+		if (s->key_has_nulls[k] && s->key_nulls[k][row])
+			mask |= 1u << k;
+	h = mask;
+	for (int k = 0; k < gb->spec.n_keys; k++)
+		h = hash_combine64(h, fmix64((uint64) s->key_values[k][row]));
+	for (h &= gb->slot_mask;; h = (h + 1) & gb->slot_mask)
+	{
+		int64		g = gb->slots[h] - 1;
+		bool		same = true;
+
+		if (g < 0)
+			break;
+		if (gb->null_masks[g] != mask)
+			continue;
+		for (int k = 0; k < gb->spec.n_keys && same; k++)
+			same = gb->keys[k][g] == s->key_values[k][row];
+		if (same)
+			return g;
+	}
+	if (gb->n_groups == gb->max_groups)
+	{
+		grow(gb);
+		return find_group(gb, s, row);
+	}
+	gb->slots[h] = gb->n_groups + 1;
+	for (int k = 0; k < gb->spec.n_keys; k++)
+		gb->keys[k][gb->n_groups] = s->key_values[k][row];
+	gb->null_masks[gb->n_groups] = mask;
+	init_group(gb, gb->n_groups);
+	return gb->n_groups++;
+}
+
+static void
+accumulate(EmuGroupBy *gb, int a, int64 g, int64 w)
+{
+	switch (gb->spec.aggs[a].op)
+	{
+		case GPUGB_AGG_COUNT_STAR:
+		case GPUGB_AGG_COUNT:
+			break;
+		case GPUGB_AGG_SUM_INT:
+			{
+				int128		sum = ((int128) gb->value_hi[a][g] << 64) | (uint64) gb->value[a][g];
+
+				sum += w;
+				gb->value[a][g] = (int64) (uint64) sum;
+				gb->value_hi[a][g] = (int64) (sum >> 64);
+				break;
+			}
+		case GPUGB_AGG_SUM_FLOAT:
+			gb->value[a][g] = double_word(word_double(gb->value[a][g]) + word_double(w));
+			break;
+		case GPUGB_AGG_MIN_INT:
+			gb->value[a][g] = Min(gb->value[a][g], w);
+			break;
+		case GPUGB_AGG_MAX_INT:
+			gb->value[a][g] = Max(gb->value[a][g], w);
+			break;
+		case GPUGB_AGG_MIN_FLOAT:
+			if (gb->count[a][g] == 0 ||
+				float_order_key(word_double(w)) < float_order_key(word_double(gb->value[a][g])))
+				gb->value[a][g] = isnan(word_double(w)) ? double_word(NAN) : w;
+			break;
+		case GPUGB_AGG_MAX_FLOAT:
+			if (gb->count[a][g] == 0 ||
+				float_order_key(word_double(w)) > float_order_key(word_double(gb->value[a][g])))
+				gb->value[a][g] = isnan(word_double(w)) ? double_word(NAN) : w;
+			break;
+	}
+	gb->count[a][g]++;
+}
+
+static GpugbStatus
+emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "gpugb emulator",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	EmuGroupBy *gb = palloc0(sizeof(EmuGroupBy));
+
+	gb->cxt = cxt;
+	gb->spec = *spec;
+	for (int k = 0; k < spec->n_keys; k++)
+	{
+		gb->stride.key_values[k] = palloc_extended(spec->stride_rows * sizeof(int64), MCXT_ALLOC_HUGE);
+		gb->stride.key_nulls[k] = palloc_extended(spec->stride_rows, MCXT_ALLOC_HUGE);
+	}
+	for (int i = 0; i < spec->n_inputs; i++)
+	{
+		gb->stride.input_values[i] = palloc_extended(spec->stride_rows * sizeof(int64), MCXT_ALLOC_HUGE);
+		gb->stride.input_nulls[i] = palloc_extended(spec->stride_rows, MCXT_ALLOC_HUGE);
+	}
+	/* Start small so that tests exercise growth. */
+	gb->max_groups = 512;
+	gb->slot_mask = 1023;
+	gb->slots = palloc0(1024 * sizeof(int64));
+	gb->null_masks = palloc(gb->max_groups * sizeof(uint32));
+	for (int k = 0; k < spec->n_keys; k++)
+		gb->keys[k] = palloc(gb->max_groups * sizeof(int64));
+	for (int a = 0; a < spec->n_aggs; a++)
+	{
+		gb->count[a] = palloc(gb->max_groups * sizeof(int64));
+		gb->value[a] = palloc(gb->max_groups * sizeof(int64));
+		gb->value_hi[a] = palloc(gb->max_groups * sizeof(int64));
+	}
+	gb->stats.table_slots = 1024;
+	if (spec->n_keys == 0)
+	{
+		init_group(gb, 0);
+		gb->n_groups = 1;
+	}
+	MemoryContextSwitchTo(old);
+	*out = (GpugbGroupBy *) gb;
+	return GPUGB_OK;
+}
+
+static GpugbStatus
+emu_next_stride(GpugbGroupBy *handle, GpugbStride **stride)
+{
+	*stride = &((EmuGroupBy *) handle)->stride;
+	return GPUGB_OK;
+}
+
+static GpugbStatus
+emu_submit(GpugbGroupBy *handle, GpugbStride *s)
+{
+	EmuGroupBy *gb = (EmuGroupBy *) handle;
+	MemoryContext old = MemoryContextSwitchTo(gb->cxt);
+
+	for (int64 row = 0; row < s->nrows; row++)
+	{
+		int64		g = find_group(gb, s, row);
+
+		for (int a = 0; a < gb->spec.n_aggs; a++)
+		{
+			int			in = gb->spec.aggs[a].input;
+
+			if (in >= 0 && s->input_has_nulls[in] && s->input_nulls[in][row])
+				continue;
+			accumulate(gb, a, g, in >= 0 ? s->input_values[in][row] : 0);
+		}
+	}
+	gb->stats.strides++;
+	gb->stats.rows += s->nrows;
+	gb->stats.bytes_to_device += s->nrows * 9 * (gb->spec.n_keys + gb->spec.n_inputs);
+	MemoryContextSwitchTo(old);
+	return GPUGB_OK;
+}
+
+static GpugbStatus
+emu_finish(GpugbGroupBy *handle, int64_t *n_groups)
+{
+	*n_groups = ((EmuGroupBy *) handle)->n_groups;
+	return GPUGB_OK;
+}
+
+static GpugbStatus
+emu_fetch(GpugbGroupBy *handle, int64_t first, int64_t count, const GpugbGroupResults *out)
+{
+	EmuGroupBy *gb = (EmuGroupBy *) handle;
+
+	if (first < 0 || count < 0 || first + count > gb->n_groups)
+		return GPUGB_INVALID_ARGUMENT;
+	for (int k = 0; k < gb->spec.n_keys; k++)
+		for (int64 i = 0; i < count; i++)
+		{
+			if (out->key_values[k])
+				out->key_values[k][i] = gb->keys[k][first + i];
+			if (out->key_nulls[k])
+				out->key_nulls[k][i] = (gb->null_masks[first + i] >> k) & 1;
+		}
+	for (int a = 0; a < gb->spec.n_aggs; a++)
+	{
+		if (out->agg_count[a])
+			memcpy(out->agg_count[a], gb->count[a] + first, count * sizeof(int64));
+		if (out->agg_value[a])
+			memcpy(out->agg_value[a], gb->value[a] + first, count * sizeof(int64));
+		if (out->agg_value_hi[a])
+			memcpy(out->agg_value_hi[a], gb->value_hi[a] + first, count * sizeof(int64));
+	}
+	return GPUGB_OK;
+}
+
+static void
+emu_stats(const GpugbGroupBy *handle, GpugbStats *stats)
+{
+	*stats = ((const EmuGroupBy *) handle)->stats;
+}
+
+/* On ERROR the context goes with its parent, the query context. */
+static void
+emu_destroy(GpugbGroupBy *handle)
+{
+	if (handle != NULL)
+		MemoryContextDelete(((EmuGroupBy *) handle)->cxt);
+}
+
+const GpugbDeviceOps gpugb_emulator_ops = {
+	.name = "emulator",
+	.probe = emu_probe,
+	.description = emu_description,
+	.create = emu_create,
+	.next_stride = emu_next_stride,
+	.submit = emu_submit,
+	.finish = emu_finish,
+	.fetch = emu_fetch,
+	.stats = emu_stats,
+	.destroy = emu_destroy,
+};
+
+const GpugbDeviceOps gpugb_cuda_ops = {
+	.name = "cuda",
+	.probe = gpugb_device_probe,
+	.description = gpugb_device_description,
+	.create = gpugb_groupby_create,
+	.next_stride = gpugb_groupby_next_stride,
+	.submit = gpugb_groupby_submit,
+	.finish = gpugb_groupby_finish,
+	.fetch = gpugb_groupby_fetch,
+	.stats = gpugb_groupby_stats,
+	.destroy = gpugb_groupby_destroy,
+};
+
+const GpugbDeviceOps *
+gpugb_current_device_ops(void)
+{
+	return gpugb_emulate_device ? &gpugb_emulator_ops : &gpugb_cuda_ops;
+}

@@ -1,0 +1,420 @@
+/*-------------------------------------------------------------------------
+ * exec.c
+ *    Executor callbacks of the GpuGroupAgg CustomScan.
+ *
+ * On the first call the node drains its input child into pinned column
+ * strides, which the device module copies and aggregates while the next
+ * stride is being filled (double buffering lives in cuda/).  Then it hands
+ * out one scan tuple per group; ExecScan applies HAVING and the projection.
+ *
+ * If the GPU cannot finish (no device, out of memory, a CUDA error, or a
+ * float result whose overflow behaviour we cannot promise), the device
+ * handle is released and the node runs PostgreSQL's own grouping plan, its
+ * second child, from the start.  gpugb.require_gpu turns that into an ERROR.
+ *
+ * Device resources are released in EndCustomScan and, on ERROR or cancel,
+ * by a reset callback on the query memory context.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/executor.h"
+#include "executor/nodeCustom.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "portability/instr_time.h"
+#include "utils/memutils.h"
+
+#include "device_ops.h"
+#include "exec.h"
+
+GpugbBackendStats gpugb_backend_stats;
+
+static void
+release_device(GpugbScanState *st)
+{
+	if (st->gb != NULL)
+	{
+		GpugbGroupBy *gb = st->gb;
+
+		st->gb = NULL;
+		st->ops->destroy(gb);
+	}
+}
+
+static void
+cleanup_callback(void *arg)
+{
+	release_device((GpugbScanState *) arg);
+}
+
+/*
+ * Device aggregates: the query's own first (device index = scan column
+ * index - n_keys), then hidden ones: a count(*) when the query has no
+ * aggregate (plain GROUP BY), and a min and max over each float sum's
+ * input for gpugb_float_sums_unsafe.
+ */
+static void
+build_device_spec(GpugbScanState *st)
+{
+	GpugbPlanInfo *info = &st->info;
+	GpugbGroupBySpec *spec = &st->spec;
+	int			n = 0;
+
+	memset(spec, 0, sizeof(*spec));
+	for (int a = 0; a < info->n_aggs; a++)
+	{
+		const GpugbAggEntry *entry = gpugb_agg_lookup(info->agg_fnoids[a]);
+
+		if (entry == NULL)
+			elog(ERROR, "gpugb: aggregate %u is not in the catalog", info->agg_fnoids[a]);
+		st->aggs[a] = entry;
+		spec->aggs[n].op = entry->op;
+		spec->aggs[n].input = info->agg_inputs[a];
+		n++;
+	}
+	if (n == 0)
+	{
+		spec->aggs[n].op = GPUGB_AGG_COUNT_STAR;
+		spec->aggs[n].input = -1;
+		n++;
+	}
+	for (int a = 0; a < info->n_aggs; a++)
+	{
+		st->float_min_agg[a] = st->float_max_agg[a] = -1;
+		if (st->aggs[a]->op != GPUGB_AGG_SUM_FLOAT)
+			continue;
+		if (n + 2 > GPUGB_MAX_AGGS)
+			elog(ERROR, "gpugb: too many aggregates");
+		st->float_min_agg[a] = n;
+		spec->aggs[n].op = GPUGB_AGG_MIN_FLOAT;
+		spec->aggs[n++].input = info->agg_inputs[a];
+		st->float_max_agg[a] = n;
+		spec->aggs[n].op = GPUGB_AGG_MAX_FLOAT;
+		spec->aggs[n++].input = info->agg_inputs[a];
+	}
+	spec->n_aggs = n;
+	spec->n_keys = info->n_keys;
+	spec->n_inputs = info->n_inputs;
+	spec->estimated_groups = (int64) Max(1.0, Min(info->estimated_groups, 1e15));
+	spec->stride_rows = gpugb_stride_rows;
+	spec->device_memory_limit = (int64) gpugb_device_memory_limit_mb * 1024 * 1024;
+
+	st->layout.n_keys = info->n_keys;
+	st->layout.n_inputs = info->n_inputs;
+	for (int k = 0; k < info->n_keys; k++)
+		st->layout.key_kinds[k] = gpugb_value_kind(info->key_types[k]);
+	for (int i = 0; i < info->n_inputs; i++)
+		st->layout.input_kinds[i] = gpugb_value_kind(info->input_types[i]);
+}
+
+static void
+gpugb_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	GpugbScanState *st = (GpugbScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+
+	gpugb_plan_info_decode(cscan, &st->info);
+	build_device_spec(st);
+
+	st->input = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
+	node->custom_ps = list_make1(st->input);
+	if (st->info.has_fallback)
+	{
+		st->fallback = ExecInitNode(lsecond(cscan->custom_plans), estate, eflags);
+		node->custom_ps = lappend(node->custom_ps, st->fallback);
+	}
+
+	st->cleanup.func = cleanup_callback;
+	st->cleanup.arg = st;
+	MemoryContextRegisterResetCallback(estate->es_query_cxt, &st->cleanup);
+	st->phase = GPUGB_PHASE_START;
+}
+
+static void
+switch_to_fallback(GpugbScanState *st, const char *reason)
+{
+	release_device(st);
+	strlcpy(st->fallback_reason, reason, sizeof(st->fallback_reason));
+	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,
+			sizeof(gpugb_backend_stats.last_fallback_reason));
+	gpugb_backend_stats.fallbacks++;
+
+	if (gpugb_require_gpu)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gpugb: GPU aggregation did not finish: %s", reason),
+				 errhint("gpugb.require_gpu is on, so the fallback to PostgreSQL's plan is an error.")));
+	if (st->fallback == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("gpugb: GPU aggregation did not finish and there is no fallback plan: %s",
+						reason)));
+	ereport(DEBUG1, (errmsg("gpugb: falling back to PostgreSQL's plan: %s", reason)));
+	st->phase = GPUGB_PHASE_FALLBACK;
+}
+
+static const char *
+device_failure(const char *what, GpugbStatus status)
+{
+	return psprintf("%s: %s (%s)", what, gpugb_status_name(status), gpugb_last_error());
+}
+
+/* Host arrays for one chunk of results, in the query's memory context. */
+static void
+allocate_chunk(GpugbScanState *st)
+{
+	int64		n = GPUGB_FETCH_CHUNK;
+
+	for (int k = 0; k < st->spec.n_keys; k++)
+	{
+		st->chunk.key_values[k] = palloc(n * sizeof(int64));
+		st->chunk.key_nulls[k] = palloc(n * sizeof(uint8));
+	}
+	for (int a = 0; a < st->spec.n_aggs; a++)
+	{
+		st->chunk.agg_count[a] = palloc(n * sizeof(int64));
+		st->chunk.agg_value[a] = palloc(n * sizeof(int64));
+		st->chunk.agg_value_hi[a] = palloc(n * sizeof(int64));
+	}
+}
+
+static GpugbStatus
+fetch_chunk(GpugbScanState *st, int64 first)
+{
+	int64		count = Min((int64) GPUGB_FETCH_CHUNK, st->n_groups - first);
+	GpugbStatus status = st->ops->fetch(st->gb, first, count, &st->chunk);
+
+	st->chunk_first = first;
+	st->chunk_count = status == GPUGB_OK ? count : 0;
+	return status;
+}
+
+static bool
+has_float_sums(GpugbScanState *st)
+{
+	for (int a = 0; a < st->info.n_aggs; a++)
+		if (st->float_min_agg[a] >= 0)
+			return true;
+	return false;
+}
+
+/* Drains the input through the GPU.  Returns NULL, or why it could not. */
+static const char *
+aggregate_on_gpu(GpugbScanState *st)
+{
+	GpugbStatus status;
+	bool		exhausted = false;
+	instr_time	start,
+				elapsed;
+
+	st->ops = gpugb_current_device_ops();
+	status = st->ops->probe();
+	if (status != GPUGB_OK)
+		return psprintf("no usable GPU (%s)", st->ops->description());
+
+	status = st->ops->create(&st->spec, &st->gb);
+	if (status != GPUGB_OK)
+		return device_failure("setting up the device", status);
+
+	while (!exhausted)
+	{
+		GpugbStride *stride;
+
+		status = st->ops->next_stride(st->gb, &stride);
+		if (status != GPUGB_OK)
+			return device_failure("aggregating", status);
+
+		INSTR_TIME_SET_CURRENT(start);
+		gpugb_fill_stride(&st->layout, st->input, stride, st->spec.stride_rows, &exhausted);
+		INSTR_TIME_SET_CURRENT(elapsed);
+		INSTR_TIME_SUBTRACT(elapsed, start);
+		st->fill_ms += INSTR_TIME_GET_MILLISEC(elapsed);
+
+		if (stride->nrows > 0)
+		{
+			status = st->ops->submit(st->gb, stride);
+			if (status != GPUGB_OK)
+				return device_failure("aggregating", status);
+		}
+	}
+
+	status = st->ops->finish(st->gb, &st->n_groups);
+	if (status != GPUGB_OK)
+		return device_failure("finishing", status);
+
+	allocate_chunk(st);
+	if (has_float_sums(st))
+	{
+		for (int64 first = 0; first < st->n_groups; first += GPUGB_FETCH_CHUNK)
+		{
+			const char *unsafe;
+
+			status = fetch_chunk(st, first);
+			if (status != GPUGB_OK)
+				return device_failure("copying results", status);
+			unsafe = gpugb_float_sums_unsafe(st, first, st->chunk_count);
+			if (unsafe)
+				return unsafe;
+		}
+	}
+	st->ops->stats(st->gb, &st->stats);
+	return NULL;
+}
+
+static void
+run(GpugbScanState *st)
+{
+	const char *failure;
+
+	st->runs++;
+	st->n_groups = st->next_group = 0;
+	st->chunk_first = st->chunk_count = 0;
+	st->fill_ms = st->fetch_ms = 0;
+	st->fallback_reason[0] = '\0';
+	memset(&st->stats, 0, sizeof(st->stats));
+
+	failure = aggregate_on_gpu(st);
+	if (failure)
+	{
+		switch_to_fallback(st, failure);
+		return;
+	}
+	st->gpu_done = true;
+	gpugb_backend_stats.gpu_runs++;
+	st->phase = GPUGB_PHASE_EMIT;
+}
+
+/* ExecScan access method: the next group as a scan tuple, or an empty slot. */
+static TupleTableSlot *
+next_group(ScanState *ss)
+{
+	GpugbScanState *st = (GpugbScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	int64		g;
+	int			n_keys = st->info.n_keys;
+	MemoryContext oldcxt;
+	instr_time	start,
+				elapsed;
+
+	ExecClearTuple(slot);
+	if (st->next_group >= st->n_groups)
+	{
+		st->phase = GPUGB_PHASE_DONE;
+		release_device(st);
+		return slot;
+	}
+
+	INSTR_TIME_SET_CURRENT(start);
+	if (st->next_group < st->chunk_first ||
+		st->next_group >= st->chunk_first + st->chunk_count)
+	{
+		GpugbStatus status = fetch_chunk(st, st->next_group);
+
+		if (status != GPUGB_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("gpugb: copying results from the GPU failed: %s",
+							gpugb_last_error())));
+	}
+	g = st->next_group - st->chunk_first;
+
+	/* Numerics are built in per-tuple memory, reset by ExecScan. */
+	oldcxt = MemoryContextSwitchTo(ss->ps.ps_ExprContext->ecxt_per_tuple_memory);
+	for (int k = 0; k < n_keys; k++)
+	{
+		slot->tts_isnull[k] = st->chunk.key_nulls[k][g] != 0;
+		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
+			gpugb_key_datum(st->layout.key_kinds[k], st->chunk.key_values[k][g]);
+	}
+	for (int a = 0; a < st->info.n_aggs; a++)
+	{
+		int			input = st->info.agg_inputs[a];
+		GpugbValueKind kind = input >= 0 ? st->layout.input_kinds[input] : GPUGB_VALUE_NULL_ONLY;
+
+		slot->tts_values[n_keys + a] =
+			gpugb_agg_datum(st->aggs[a], kind, st->chunk.agg_count[a][g],
+							st->chunk.agg_value[a][g], st->chunk.agg_value_hi[a][g],
+							&slot->tts_isnull[n_keys + a]);
+	}
+	MemoryContextSwitchTo(oldcxt);
+	ExecStoreVirtualTuple(slot);
+	st->next_group++;
+
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, start);
+	st->fetch_ms += INSTR_TIME_GET_MILLISEC(elapsed);
+	return slot;
+}
+
+static bool
+recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
+static TupleTableSlot *
+gpugb_exec(CustomScanState *node)
+{
+	GpugbScanState *st = (GpugbScanState *) node;
+
+	if (st->phase == GPUGB_PHASE_START)
+		run(st);
+	if (st->phase == GPUGB_PHASE_FALLBACK)
+		return ExecProcNode(st->fallback);
+	if (st->phase == GPUGB_PHASE_DONE)
+		return ExecClearTuple(node->ss.ss_ScanTupleSlot);
+	return ExecScan(&node->ss, next_group, recheck);
+}
+
+static void
+gpugb_end(CustomScanState *node)
+{
+	GpugbScanState *st = (GpugbScanState *) node;
+
+	release_device(st);
+	ExecEndNode(st->input);
+	if (st->fallback)
+		ExecEndNode(st->fallback);
+}
+
+static void
+rescan_child(PlanState *parent, PlanState *child)
+{
+	if (parent->chgParam != NULL)
+		UpdateChangedParamSet(child, parent->chgParam);
+	if (child->chgParam == NULL)
+		ExecReScan(child);
+}
+
+static void
+gpugb_rescan(CustomScanState *node)
+{
+	GpugbScanState *st = (GpugbScanState *) node;
+
+	release_device(st);
+	rescan_child(&node->ss.ps, st->input);
+	if (st->fallback)
+		rescan_child(&node->ss.ps, st->fallback);
+	st->gpu_done = false;
+	st->phase = GPUGB_PHASE_START;
+}
+
+static const CustomExecMethods gpugb_exec_methods = {
+	.CustomName = GPUGB_NODE_NAME,
+	.BeginCustomScan = gpugb_begin,
+	.ExecCustomScan = gpugb_exec,
+	.EndCustomScan = gpugb_end,
+	.ReScanCustomScan = gpugb_rescan,
+	.ExplainCustomScan = gpugb_explain,
+};
+
+Node *
+gpugb_create_scan_state(CustomScan *cscan)
+{
+	GpugbScanState *st = (GpugbScanState *) newNode(sizeof(GpugbScanState),
+													T_CustomScanState);
+
+	st->css.methods = &gpugb_exec_methods;
+	return (Node *) st;
+}

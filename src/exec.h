@@ -1,0 +1,83 @@
+/*-------------------------------------------------------------------------
+ * exec.h
+ *    Executor state of a GpuGroupAgg node, shared by exec.c, strides.c,
+ *    finalize.c and explain.c.
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_EXEC_H
+#define GPUGB_EXEC_H
+
+#include "postgres.h"
+
+#include "nodes/execnodes.h"
+
+#include "aggcatalog.h"
+#include "gpugb.h"
+
+typedef enum GpugbPhase
+{
+	GPUGB_PHASE_START,			/* nothing run yet */
+	GPUGB_PHASE_EMIT,			/* GPU finished; emitting its groups */
+	GPUGB_PHASE_FALLBACK,		/* running PostgreSQL's own plan instead */
+	GPUGB_PHASE_DONE
+} GpugbPhase;
+
+/* Number of groups copied back from the device at a time. */
+#define GPUGB_FETCH_CHUNK 65536
+
+/* Column layout of the input child, as the stride filler sees it. */
+typedef struct GpugbInputLayout
+{
+	int			n_keys;
+	GpugbValueKind key_kinds[GPUGB_MAX_KEYS];
+	int			n_inputs;
+	GpugbValueKind input_kinds[GPUGB_MAX_INPUTS];
+} GpugbInputLayout;
+
+typedef struct GpugbScanState
+{
+	CustomScanState css;
+	GpugbPlanInfo info;
+	GpugbInputLayout layout;
+	PlanState  *input;			/* child computing [keys..., inputs...] */
+	PlanState  *fallback;		/* PostgreSQL's own grouping plan */
+	GpugbPhase	phase;
+
+	/* Device aggregates: the query's, then hidden helpers. */
+	GpugbGroupBySpec spec;
+	const GpugbAggEntry *aggs[GPUGB_MAX_AGGS];	/* the query's, by scan column */
+	int			float_min_agg[GPUGB_MAX_AGGS];	/* hidden min over a float sum's input */
+	int			float_max_agg[GPUGB_MAX_AGGS];
+
+	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
+	GpugbGroupBy *gb;
+	MemoryContextCallback cleanup;
+	bool		cleanup_registered;
+
+	/* Groups coming back from the device, GPUGB_FETCH_CHUNK at a time. */
+	int64		n_groups;
+	int64		next_group;
+	int64		chunk_first;
+	int64		chunk_count;
+	GpugbGroupResults chunk;
+
+	/* For EXPLAIN ANALYZE. */
+	bool		gpu_done;
+	GpugbStats	stats;
+	double		fill_ms;		/* pulling input tuples into strides */
+	double		fetch_ms;		/* copying results back and building tuples */
+	int			runs;
+	char		fallback_reason[256];
+} GpugbScanState;
+
+/* strides.c */
+extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
+							   GpugbStride *stride, int64 capacity, bool *exhausted);
+
+/* finalize.c */
+extern Datum gpugb_key_datum(GpugbValueKind kind, int64 value);
+extern Datum gpugb_agg_datum(const GpugbAggEntry *entry, GpugbValueKind input_kind,
+							 int64 count, int64 value, int64 value_hi, bool *isnull);
+extern const char *gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count);
+
+#endif							/* GPUGB_EXEC_H */

@@ -1,0 +1,75 @@
+/*-------------------------------------------------------------------------
+ * explain.c
+ *    EXPLAIN output of GpuGroupAgg.
+ *
+ * EXPLAIN: group keys, aggregates, estimated groups and the strategy.
+ * EXPLAIN ANALYZE adds what happened: groups, strides, rows and bytes moved,
+ * where the time went, and the fallback with its reason when there was one.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "commands/explain.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/builtins.h"
+#include "utils/ruleutils.h"
+
+#include "exec.h"
+
+static List *
+deparse_scan_columns(GpugbScanState *st, List *ancestors, ExplainState *es,
+					 int first, int count)
+{
+	CustomScan *cscan = (CustomScan *) st->css.ss.ps.plan;
+	List	   *context = set_deparse_context_plan(es->deparse_cxt,
+												   (Plan *) cscan, ancestors);
+	List	   *result = NIL;
+
+	for (int i = first; i < first + count; i++)
+	{
+		TargetEntry *tle = list_nth(cscan->custom_scan_tlist, i);
+
+		result = lappend(result, deparse_expression((Node *) tle->expr, context,
+													es->verbose, false));
+	}
+	return result;
+}
+
+void
+gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	GpugbScanState *st = (GpugbScanState *) node;
+
+	if (st->info.n_keys > 0)
+		ExplainPropertyList("Group Keys",
+							deparse_scan_columns(st, ancestors, es, 0, st->info.n_keys), es);
+	if (st->info.n_aggs > 0)
+		ExplainPropertyList("Aggregates",
+							deparse_scan_columns(st, ancestors, es, st->info.n_keys,
+												 st->info.n_aggs), es);
+	ExplainPropertyText("Strategy", "global hash table", es);
+	if (es->costs)
+		ExplainPropertyFloat("Estimated Groups", NULL, st->info.estimated_groups, 0, es);
+
+	if (!es->analyze || st->runs == 0)
+		return;
+
+	if (st->fallback_reason[0] != '\0')
+		ExplainPropertyText("Fallback", st->fallback_reason, es);
+	if (!st->gpu_done)
+		return;
+	ExplainPropertyInteger("Groups", NULL, st->n_groups, es);
+	ExplainPropertyInteger("Rows", NULL, st->stats.rows, es);
+	ExplainPropertyInteger("Strides", NULL, st->stats.strides, es);
+	ExplainPropertyInteger("Bytes to Device", "bytes", st->stats.bytes_to_device, es);
+	ExplainPropertyInteger("Hash Table Slots", NULL, st->stats.table_slots, es);
+	ExplainPropertyInteger("Hash Table Grows", NULL, st->stats.table_grows, es);
+	if (es->timing)
+	{
+		ExplainPropertyFloat("Fill Time", "ms", st->fill_ms, 3, es);
+		ExplainPropertyFloat("Transfer Time", "ms", st->stats.transfer_ms, 3, es);
+		ExplainPropertyFloat("Kernel Time", "ms", st->stats.kernel_ms, 3, es);
+		ExplainPropertyFloat("Wait Time", "ms", st->stats.wait_ms, 3, es);
+		ExplainPropertyFloat("Result Time", "ms", st->fetch_ms, 3, es);
+	}
+}

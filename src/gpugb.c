@@ -1,0 +1,26 @@
+/*-------------------------------------------------------------------------
+ * gpugb.c
+ *    Entry point of the gpugb extension: wires the modules together.
+ *
+ * Nothing here touches CUDA: when the library is preloaded, _PG_init runs
+ * in the postmaster, and a CUDA context created before fork() is unusable
+ * in the children.  The device is opened lazily, per backend.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "gpugb.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	gpugb_guc_init();
+	gpugb_plan_init();
+	gpugb_planner_init();
+}

@@ -1,0 +1,87 @@
+/*-------------------------------------------------------------------------
+ * gpugb.h
+ *    Declarations shared by gpugb's host modules.
+ *
+ * Module map (one job per file):
+ *   gpugb.c       _PG_init: wires the modules together
+ *   guc.c         every gpugb.* setting
+ *   aggcatalog.c  the one table of supported aggregates and key types
+ *   planner.c     create_upper_paths_hook: eligibility, costing, CustomPath
+ *   plan.c        CustomPath -> CustomScan, custom_private layout
+ *   exec.c        executor callbacks, GPU run and CPU fallback
+ *   strides.c     deforming child tuples into pinned column strides
+ *   finalize.c    device results -> PostgreSQL datums, exactly as PG computes
+ *   explain.c     EXPLAIN / EXPLAIN ANALYZE output
+ *   sqlfuncs.c    SQL-callable status functions
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_H
+#define GPUGB_H
+
+#include "postgres.h"
+
+#include "nodes/execnodes.h"
+#include "nodes/extensible.h"
+#include "nodes/pathnodes.h"
+
+#include "gpugb_device.h"
+
+#define GPUGB_NODE_NAME "GpuGroupAgg"
+
+/* guc.c */
+extern bool gpugb_enabled;
+extern bool gpugb_require_gpu;
+extern bool gpugb_plan_without_gpu;
+extern bool gpugb_force;
+extern bool gpugb_emulate_device;
+extern double gpugb_startup_cost;
+extern double gpugb_tuple_cost;
+extern int	gpugb_stride_rows;
+extern int	gpugb_device_memory_limit_mb;
+extern void gpugb_guc_init(void);
+
+/* planner.c */
+extern void gpugb_planner_init(void);
+
+/* plan.c */
+extern const CustomPathMethods gpugb_path_methods;
+extern void gpugb_plan_init(void);
+
+/*
+ * What the executor needs to know, decoded from a CustomScan.  Keys are the
+ * first n_keys columns of the input child's output and of the scan tuple;
+ * aggregate inputs follow the keys in the child's output; aggregate results
+ * follow the keys in the scan tuple.
+ */
+typedef struct GpugbPlanInfo
+{
+	int			n_keys;
+	Oid			key_types[GPUGB_MAX_KEYS];
+	int			n_inputs;
+	Oid			input_types[GPUGB_MAX_INPUTS];
+	int			n_aggs;
+	Oid			agg_fnoids[GPUGB_MAX_AGGS];
+	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */
+	double		estimated_groups;
+	bool		has_fallback;	/* second custom plan is PostgreSQL's own */
+} GpugbPlanInfo;
+
+extern void gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info);
+
+/* exec.c */
+extern Node *gpugb_create_scan_state(CustomScan *cscan);
+
+typedef struct GpugbBackendStats
+{
+	int64		gpu_runs;		/* GPU aggregations completed */
+	int64		fallbacks;		/* runs that fell back to PostgreSQL's plan */
+	char		last_fallback_reason[256];
+} GpugbBackendStats;
+
+extern GpugbBackendStats gpugb_backend_stats;
+
+/* explain.c */
+struct GpugbScanState;
+extern void gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+#endif							/* GPUGB_H */

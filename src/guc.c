@@ -1,0 +1,87 @@
+/*-------------------------------------------------------------------------
+ * guc.c
+ *    Every gpugb.* setting, in one place.  README.md documents each one.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "utils/guc.h"
+
+#include "gpugb.h"
+
+bool		gpugb_enabled = true;
+bool		gpugb_require_gpu = false;
+bool		gpugb_plan_without_gpu = false;
+bool		gpugb_force = false;
+bool		gpugb_emulate_device = false;
+double		gpugb_startup_cost = 5000.0;
+double		gpugb_tuple_cost = 0.0005;
+int			gpugb_stride_rows = 1 << 20;
+int			gpugb_device_memory_limit_mb = 0;
+
+void
+gpugb_guc_init(void)
+{
+	DefineCustomBoolVariable("gpugb.enabled",
+							 "Lets the planner run GROUP BY aggregation on the GPU.",
+							 "When off, every query gets PostgreSQL's own plan.",
+							 &gpugb_enabled, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpugb.require_gpu",
+							 "Turns a fallback to the CPU into an ERROR (for tests).",
+							 "A query planned with GpuGroupAgg that cannot finish on the GPU "
+							 "raises an error instead of running PostgreSQL's own plan, which "
+							 "proves that a test really ran on the GPU.",
+							 &gpugb_require_gpu, false, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpugb.plan_without_gpu",
+							 "Plans GpuGroupAgg even when no usable GPU is found (for tests).",
+							 "Such plans fall back to PostgreSQL's own plan at run time; this "
+							 "lets machines without a GPU test the fallback path.",
+							 &gpugb_plan_without_gpu, false, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpugb.force",
+							 "Uses GpuGroupAgg for every eligible query, whatever the costs.",
+							 "For tests and benchmarks.",
+							 &gpugb_force, false, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpugb.emulate_device",
+							 "Runs the GPU path's device work on the CPU (for tests).",
+							 "A slow, single-threaded emulator of the device module, so that "
+							 "machines without a GPU test the whole host pipeline.",
+							 &gpugb_emulate_device, false, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomRealVariable("gpugb.startup_cost",
+							 "Planner cost of starting a GPU aggregation.",
+							 "Covers device set-up, memory allocation and the first transfer.",
+							 &gpugb_startup_cost, 5000.0, 0.0, 1e12, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomRealVariable("gpugb.tuple_cost",
+							 "Planner cost of moving one value of one input row to the GPU "
+							 "and aggregating it there.",
+							 NULL,
+							 &gpugb_tuple_cost, 0.0005, 0.0, 1e6, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpugb.stride_rows",
+							"Rows per column stride shipped to the GPU at once.",
+							"Each stride uses 9 bytes per row per key or aggregate input, "
+							"in pinned host memory and in device memory, twice (double "
+							"buffering).",
+							&gpugb_stride_rows, 1 << 20, 1024, 64 << 20, PGC_USERSET, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpugb.device_memory_limit",
+							"Most device memory one GPU aggregation may use; 0 means no limit.",
+							"A query that needs more falls back to PostgreSQL's own plan.",
+							&gpugb_device_memory_limit_mb, 0, 0, INT_MAX, PGC_USERSET,
+							GUC_UNIT_MB, NULL, NULL, NULL);
+
+	MarkGUCPrefixReserved("gpugb");
+}

@@ -1,0 +1,149 @@
+/*-------------------------------------------------------------------------
+ * plan.c
+ *    Turns the GpuGroupAgg CustomPath into a CustomScan plan.
+ *
+ * Plan shape:
+ *   CustomScan (scanrelid 0)
+ *     custom_scan_tlist: [GROUP BY exprs..., Aggrefs...]  describes the scan
+ *         tuple the executor builds from device results; setrefs rewrites
+ *         the target list and HAVING (plan.qual) to INDEX_VAR references
+ *         into it, so no Aggref is ever evaluated outside an Agg node.
+ *     custom_plans: [input child, PostgreSQL's own grouping plan]
+ *     custom_private: the slots below.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/value.h"
+#include "optimizer/optimizer.h"
+#include "utils/float.h"
+
+#include "gpugb.h"
+
+/* custom_private slots */
+enum
+{
+	GPUGB_PRIVATE_N_KEYS = 0,	/* Integer */
+	GPUGB_PRIVATE_N_INPUTS,		/* Integer */
+	GPUGB_PRIVATE_GROUPS,		/* Float: planner's group estimate */
+	GPUGB_PRIVATE_AGG_INPUTS	/* List of Integer: input index per agg, -1 for count(*) */
+};
+
+static const CustomScanMethods gpugb_scan_methods;
+
+static int
+list_position(List *list, Node *node)
+{
+	ListCell   *lc;
+
+	foreach(lc, list)
+		if (equal(lfirst(lc), node))
+			return foreach_current_index(lc);
+	elog(ERROR, "gpugb: aggregate argument not found among the inputs");
+	return -1;
+}
+
+static Plan *
+gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+				List *tlist, List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	List	   *group_exprs = linitial(best_path->custom_private);
+	List	   *aggrefs = lsecond(best_path->custom_private);
+	List	   *having = lthird(best_path->custom_private);
+	Node	   *groups = lfourth(best_path->custom_private);
+	List	   *inputs = NIL;
+	List	   *agg_inputs = NIL;
+	List	   *scan_tlist = NIL;
+	ListCell   *lc;
+	Plan	   *input_plan = linitial(custom_plans);
+
+	/* The input child's target list is [keys..., inputs...]. */
+	for (int i = list_length(group_exprs); i < list_length(input_plan->targetlist); i++)
+		inputs = lappend(inputs, ((TargetEntry *) list_nth(input_plan->targetlist, i))->expr);
+
+	foreach(lc, group_exprs)
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry(copyObject(lfirst(lc)),
+											 list_length(scan_tlist) + 1, NULL, false));
+	foreach(lc, aggrefs)
+	{
+		Aggref	   *aggref = lfirst_node(Aggref, lc);
+		int			input = -1;
+
+		if (!aggref->aggstar)
+			input = list_position(inputs,
+								  (Node *) ((TargetEntry *) linitial(aggref->args))->expr);
+		agg_inputs = lappend(agg_inputs, makeInteger(input));
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry((Expr *) copyObject(aggref),
+											 list_length(scan_tlist) + 1, NULL, false));
+	}
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = having;
+	cscan->scan.scanrelid = 0;
+	cscan->flags = best_path->flags;
+	cscan->custom_plans = custom_plans;
+	cscan->custom_exprs = NIL;
+	cscan->custom_scan_tlist = scan_tlist;
+	cscan->custom_relids = NULL;
+	cscan->custom_private = list_make4(makeInteger(list_length(group_exprs)),
+									   makeInteger(list_length(inputs)),
+									   copyObject(groups),
+									   agg_inputs);
+	cscan->methods = &gpugb_scan_methods;
+	return &cscan->scan.plan;
+}
+
+void
+gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
+{
+	List	   *priv = cscan->custom_private;
+	Plan	   *input_plan = linitial(cscan->custom_plans);
+	List	   *agg_inputs = list_nth(priv, GPUGB_PRIVATE_AGG_INPUTS);
+	ListCell   *lc;
+	int			i;
+
+	memset(info, 0, sizeof(*info));
+	info->n_keys = intVal(list_nth(priv, GPUGB_PRIVATE_N_KEYS));
+	info->n_inputs = intVal(list_nth(priv, GPUGB_PRIVATE_N_INPUTS));
+	info->estimated_groups = floatVal(list_nth(priv, GPUGB_PRIVATE_GROUPS));
+	info->n_aggs = list_length(agg_inputs);
+	info->has_fallback = list_length(cscan->custom_plans) > 1;
+
+	for (i = 0; i < info->n_keys; i++)
+		info->key_types[i] =
+			exprType((Node *) ((TargetEntry *) list_nth(cscan->custom_scan_tlist, i))->expr);
+	for (i = 0; i < info->n_inputs; i++)
+		info->input_types[i] =
+			exprType((Node *) ((TargetEntry *) list_nth(input_plan->targetlist,
+														info->n_keys + i))->expr);
+	foreach(lc, agg_inputs)
+	{
+		TargetEntry *tle = list_nth(cscan->custom_scan_tlist,
+									info->n_keys + foreach_current_index(lc));
+
+		i = foreach_current_index(lc);
+		info->agg_fnoids[i] = castNode(Aggref, tle->expr)->aggfnoid;
+		info->agg_inputs[i] = intVal(lfirst(lc));
+	}
+}
+
+const CustomPathMethods gpugb_path_methods = {
+	.CustomName = GPUGB_NODE_NAME,
+	.PlanCustomPath = gpugb_plan_path,
+};
+
+static const CustomScanMethods gpugb_scan_methods = {
+	.CustomName = GPUGB_NODE_NAME,
+	.CreateCustomScanState = gpugb_create_scan_state,
+};
+
+void
+gpugb_plan_init(void)
+{
+	RegisterCustomScanMethods(&gpugb_scan_methods);
+}

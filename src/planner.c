@@ -1,0 +1,306 @@
+/*-------------------------------------------------------------------------
+ * planner.c
+ *    Offers GpuGroupAgg to the planner at UPPERREL_GROUP_AGG.
+ *
+ * From create_upper_paths_hook we check that the query's grouping keys,
+ * aggregates and HAVING are all things the GPU path computes exactly as
+ * PostgreSQL does; if anything is not, we leave the rel alone and say why
+ * at DEBUG1.  Otherwise we add one CustomPath whose children are:
+ *
+ *   1. the cheapest input path, projected to exactly [group keys...,
+ *      distinct aggregate arguments...], which feeds the GPU;
+ *   2. a copy of PostgreSQL's own cheapest grouping path, which the
+ *      executor runs instead if the GPU cannot finish (no device, out of
+ *      memory, any CUDA error).  Falling back to PostgreSQL's own plan
+ *      means a fallback can never compute anything differently.
+ *
+ * Costs then decide: the GPU path pays its input, a set-up cost and a small
+ * per-value cost, and competes with HashAgg/GroupAgg (serial or parallel).
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_aggregate.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planner.h"
+#include "optimizer/tlist.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+
+#include "aggcatalog.h"
+#include "device_ops.h"
+#include "gpugb.h"
+
+static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
+
+/* What the eligibility walk collects. */
+typedef struct GroupingShape
+{
+	List	   *group_exprs;	/* GROUP BY expressions, in order */
+	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
+	List	   *inputs;			/* distinct aggregate argument expressions */
+	const char *reject;			/* why not offloaded, or NULL */
+} GroupingShape;
+
+#define DECLINE(reason) \
+	do { \
+		ereport(DEBUG1, (errmsg("gpugb: GROUP BY not offloaded: %s", (reason)))); \
+		return; \
+	} while (0)
+
+static const char *
+check_aggref(Aggref *aggref)
+{
+	const GpugbAggEntry *entry = gpugb_agg_lookup(aggref->aggfnoid);
+
+	if (entry == NULL)
+		return psprintf("aggregate %s is not supported",
+						format_procedure(aggref->aggfnoid));
+	if (aggref->aggdistinct != NIL)
+		return "DISTINCT aggregates are not supported";
+	if (aggref->aggorder != NIL)
+		return "ordered aggregates are not supported";
+	if (aggref->aggfilter != NULL)
+		return "aggregate FILTER is not supported";
+	if (aggref->aggkind != AGGKIND_NORMAL)
+		return "ordered-set and hypothetical aggregates are not supported";
+	if (aggref->aggsplit != AGGSPLIT_SIMPLE)
+		return "split (partial) aggregation is not supported";
+	if (aggref->aggvariadic)
+		return "variadic aggregate calls are not supported";
+	if (!aggref->aggstar && list_length(aggref->args) != 1)
+		return "aggregates with several arguments are not supported";
+	if (contain_volatile_functions((Node *) aggref->args))
+		return "volatile aggregate arguments are not supported";
+	return NULL;
+}
+
+/*
+ * Walks an output expression (target list entry or HAVING clause).  Whole
+ * GROUP BY expressions and Aggrefs become columns of the scan tuple; any
+ * other Var would be a column the GPU path does not carry (e.g. one allowed
+ * by a functional dependency on a primary key).
+ */
+static bool
+collect_walker(Node *node, GroupingShape *shape)
+{
+	if (node == NULL || shape->reject)
+		return false;
+	if (list_member(shape->group_exprs, node))
+		return false;
+	if (IsA(node, Aggref))
+	{
+		Aggref	   *aggref = (Aggref *) node;
+
+		shape->reject = check_aggref(aggref);
+		if (shape->reject)
+			return true;
+		if (!list_member(shape->aggrefs, aggref))
+		{
+			if (list_length(shape->aggrefs) >= GPUGB_MAX_AGGS - 1)
+			{
+				shape->reject = "too many aggregates";
+				return true;
+			}
+			shape->aggrefs = lappend(shape->aggrefs, aggref);
+		}
+		if (!aggref->aggstar)
+		{
+			Node	   *arg = (Node *) ((TargetEntry *) linitial(aggref->args))->expr;
+
+			if (!list_member(shape->inputs, arg))
+			{
+				if (list_length(shape->inputs) >= GPUGB_MAX_INPUTS)
+				{
+					shape->reject = "too many aggregate inputs";
+					return true;
+				}
+				shape->inputs = lappend(shape->inputs, arg);
+			}
+		}
+		return false;
+	}
+	if (IsA(node, Var))
+	{
+		shape->reject = "the output uses a column that is not a GROUP BY key";
+		return true;
+	}
+	if (IsA(node, PlaceHolderVar) || IsA(node, GroupingFunc) ||
+		IsA(node, WindowFunc))
+	{
+		shape->reject = psprintf("unsupported expression node %d in the output",
+								 (int) nodeTag(node));
+		return true;
+	}
+	return expression_tree_walker(node, collect_walker, shape);
+}
+
+static const char *
+collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape *shape)
+{
+	ListCell   *lc;
+
+	if (list_length(root->parse->groupClause) > GPUGB_MAX_KEYS)
+		return "too many GROUP BY keys";
+
+	foreach(lc, root->parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		Node	   *expr = get_sortgroupclause_expr(sgc, extra->targetList);
+		Oid			type = exprType(expr);
+
+		if (!gpugb_key_type_supported(type))
+			return psprintf("GROUP BY key of type %s is not supported",
+							format_type_be(type));
+		if (contain_volatile_functions(expr))
+			return "volatile GROUP BY keys are not supported";
+		shape->group_exprs = lappend(shape->group_exprs, expr);
+	}
+	return NULL;
+}
+
+/*
+ * PostgreSQL's cheapest grouping path, copied: add_path() frees dominated
+ * paths, and ours may dominate it, so we keep our own copy of the top node
+ * (its subpaths are never freed).
+ */
+static Path *
+copy_fallback_path(RelOptInfo *grouped_rel)
+{
+	Path	   *best = NULL;
+	ListCell   *lc;
+	Size		size;
+	Path	   *copy;
+
+	foreach(lc, grouped_rel->pathlist)
+	{
+		Path	   *path = (Path *) lfirst(lc);
+
+		if (!IsA(path, AggPath) && !IsA(path, GroupPath))
+			continue;
+		if (best == NULL || path->total_cost < best->total_cost)
+			best = path;
+	}
+	if (best == NULL)
+		return NULL;
+	size = IsA(best, AggPath) ? sizeof(AggPath) : sizeof(GroupPath);
+	copy = palloc(size);
+	memcpy(copy, best, size);
+	return copy;
+}
+
+static void
+try_add_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
+				 RelOptInfo *grouped_rel, GroupPathExtraData *extra)
+{
+	Query	   *parse = root->parse;
+	GroupingShape shape = {0};
+	const char *reason;
+	List	   *having = (List *) extra->havingQual;
+	Path	   *fallback;
+	Path	   *input_path;
+	PathTarget *input_target;
+	ListCell   *lc;
+	double		groups;
+	double		input_rows;
+	int			n_values;
+	CustomPath *cpath;
+
+	if (parse->groupingSets)
+		DECLINE("grouping sets are not supported");
+	if (parse->hasTargetSRFs)
+		DECLINE("set-returning functions in the target list are not supported");
+	if (input_rel->cheapest_total_path == NULL)
+		DECLINE("the input has no path");
+
+	reason = collect_group_exprs(root, extra, &shape);
+	if (reason)
+		DECLINE(reason);
+	foreach(lc, grouped_rel->reltarget->exprs)
+		collect_walker((Node *) lfirst(lc), &shape);
+	collect_walker((Node *) having, &shape);
+	if (shape.reject)
+		DECLINE(shape.reject);
+
+	fallback = copy_fallback_path(grouped_rel);
+	if (fallback == NULL)
+		DECLINE("PostgreSQL found no Agg or Group path to fall back on");
+
+	if (!gpugb_plan_without_gpu && gpugb_current_device_ops()->probe() != GPUGB_OK)
+		DECLINE(psprintf("no usable GPU (%s)", gpugb_current_device_ops()->description()));
+
+	/* The child computes exactly the columns the device needs. */
+	input_path = input_rel->cheapest_total_path;
+	input_target = create_empty_pathtarget();
+	foreach(lc, shape.group_exprs)
+		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
+	foreach(lc, shape.inputs)
+		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
+	set_pathtarget_cost_width(root, input_target);
+	input_path = (Path *) create_projection_path(root, input_rel, input_path, input_target);
+
+	groups = IsA(fallback, AggPath) ? ((AggPath *) fallback)->numGroups : fallback->rows;
+	input_rows = input_path->rows;
+	n_values = Max(1, list_length(shape.group_exprs) + list_length(shape.inputs));
+
+	cpath = makeNode(CustomPath);
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = grouped_rel;
+	cpath->path.pathtarget = grouped_rel->reltarget;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.rows = fallback->rows;
+	cpath->path.pathkeys = NIL;
+	/* Nothing comes out before every input row went through the device. */
+	cpath->path.startup_cost = input_path->total_cost + gpugb_startup_cost +
+		input_rows * n_values * gpugb_tuple_cost;
+	cpath->path.total_cost = cpath->path.startup_cost +
+		groups * cpu_tuple_cost;
+	cpath->flags = 0;
+	cpath->custom_paths = list_make2(input_path, fallback);
+	cpath->custom_private = list_make4(shape.group_exprs, shape.aggrefs, having,
+									   makeFloat(psprintf("%.0f", groups)));
+	cpath->methods = &gpugb_path_methods;
+
+	ereport(DEBUG1,
+			(errmsg("gpugb: GpuGroupAgg offered: %d keys, %d aggregates, %.0f rows, %.0f groups, cost %.2f against %.2f",
+					list_length(shape.group_exprs), list_length(shape.aggrefs),
+					input_rows, groups, cpath->path.total_cost, fallback->total_cost)));
+
+	if (gpugb_force)
+	{
+		/* Leave the planner no other choice (tests, benchmarks). */
+		grouped_rel->pathlist = NIL;
+		grouped_rel->partial_pathlist = NIL;
+	}
+	add_path(grouped_rel, &cpath->path);
+}
+
+static void
+gpugb_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
+						 RelOptInfo *input_rel, RelOptInfo *output_rel,
+						 void *extra)
+{
+	if (prev_create_upper_paths_hook)
+		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+
+	if (stage != UPPERREL_GROUP_AGG || !gpugb_enabled)
+		return;
+	/* Partitionwise aggregation calls us for each child grouped rel too. */
+	if (output_rel->reloptkind != RELOPT_UPPER_REL || extra == NULL)
+		return;
+	try_add_gpu_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
+}
+
+void
+gpugb_planner_init(void)
+{
+	prev_create_upper_paths_hook = create_upper_paths_hook;
+	create_upper_paths_hook = gpugb_create_upper_paths;
+}
