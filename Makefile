@@ -17,8 +17,19 @@ HOST_SRCS = $(sort $(wildcard src/*.c))
 CUDA_SRCS = $(sort $(wildcard cuda/*.cu))
 OBJS      = $(HOST_SRCS:.c=.o) $(CUDA_SRCS:.cu=.o)
 
-REGRESS   = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/gpugb--%,$(wildcard sql/*.sql))))
+# setup.sql first: it creates the helpers the others use.
+REGRESS   = setup plan matrix edge fallback
 REGRESS_OPTS = --inputdir=. --load-extension=gpugb
+
+# GPUGB_TEST_MODE=emulator (default; machines without a GPU run the host
+# pipeline against the CPU emulator of the device) or gpu (the real GPU).
+# Either way gpugb.require_gpu=on turns any silent fallback into a diff.
+GPUGB_TEST_MODE ?= emulator
+ifeq ($(GPUGB_TEST_MODE),gpu)
+installcheck: export PGOPTIONS = -c gpugb.require_gpu=on
+else
+installcheck: export PGOPTIONS = -c gpugb.require_gpu=on -c gpugb.emulate_device=on
+endif
 
 CUDA_HOME  ?= /usr/local/cuda
 NVCC       ?= $(CUDA_HOME)/bin/nvcc

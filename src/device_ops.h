@@ -15,6 +15,7 @@ typedef struct GpugbDeviceOps
 	const char *name;
 	GpugbStatus (*probe) (void);
 	const char *(*description) (void);
+	const char *(*last_error) (void);
 	GpugbStatus (*create) (const GpugbGroupBySpec *spec, GpugbGroupBy **out);
 	GpugbStatus (*next_stride) (GpugbGroupBy *gb, GpugbStride **stride);
 	GpugbStatus (*submit) (GpugbGroupBy *gb, GpugbStride *stride);
@@ -27,6 +28,8 @@ typedef struct GpugbDeviceOps
 
 extern const GpugbDeviceOps gpugb_cuda_ops;
 extern const GpugbDeviceOps gpugb_emulator_ops;
+
+extern int	gpugb_emulator_live_handles(void);
 
 /* The ops gpugb.emulate_device selects. */
 extern const GpugbDeviceOps *gpugb_current_device_ops(void);

@@ -52,10 +52,25 @@ fmix64(uint64 k)
 	return k;
 }
 
+/* Live emulator handles, reported by gpugb_memory_in_use() like CUDA's. */
+static int	emu_live_handles = 0;
+
+int
+gpugb_emulator_live_handles(void)
+{
+	return emu_live_handles;
+}
+
 static GpugbStatus
 emu_probe(void)
 {
 	return GPUGB_OK;
+}
+
+static const char *
+emu_last_error(void)
+{
+	return "gpugb.device_memory_limit exceeded (emulated)";
 }
 
 static const char *
@@ -94,6 +109,20 @@ double_word(double d)
 	return w;
 }
 
+/*
+ * What the CUDA module would need on the device: two stride buffer sets and
+ * a table at 50 % fill, so gpugb.device_memory_limit behaves alike.
+ */
+static bool
+over_memory_limit(const GpugbGroupBySpec *spec, int64 max_groups)
+{
+	int64		stride_bytes = 2 * spec->stride_rows * 9 * (spec->n_keys + spec->n_inputs);
+	int64		group_bytes = 16 + 9 * spec->n_keys + 24 * spec->n_aggs;
+
+	return spec->device_memory_limit > 0 &&
+		stride_bytes + max_groups * group_bytes > spec->device_memory_limit;
+}
+
 static void
 init_group(EmuGroupBy *gb, int64 g)
 {
@@ -115,17 +144,24 @@ init_group(EmuGroupBy *gb, int64 g)
 			case GPUGB_AGG_MAX_FLOAT:
 				gb->value[a][g] = double_word(-INFINITY);
 				break;
+			case GPUGB_AGG_SUM_FLOAT:
+				/* -0.0 is the additive identity: a lone -0 sums to -0, as in PG */
+				gb->value[a][g] = double_word(-0.0);
+				break;
 			default:
 				gb->value[a][g] = 0;
 		}
 	}
 }
 
-static void
+static bool
 grow(EmuGroupBy *gb)
 {
 	int64		new_max = gb->max_groups * 2;
 	uint64		new_slots = (uint64) new_max * 2;
+
+	if (over_memory_limit(&gb->spec, new_max))
+		return false;
 
 	for (int k = 0; k < gb->spec.n_keys; k++)
 		gb->keys[k] = repalloc_huge(gb->keys[k], new_max * sizeof(int64));
@@ -153,6 +189,7 @@ grow(EmuGroupBy *gb)
 			;
 		gb->slots[h] = g + 1;
 	}
+	return true;
 }
 
 static int64
@@ -185,7 +222,8 @@ find_group(EmuGroupBy *gb, const GpugbStride *s, int64 row)
 	}
 	if (gb->n_groups == gb->max_groups)
 	{
-		grow(gb);
+		if (!grow(gb))
+			return -1;
 		return find_group(gb, s, row);
 	}
 	gb->slots[h] = gb->n_groups + 1;
@@ -239,10 +277,21 @@ accumulate(EmuGroupBy *gb, int a, int64 g, int64 w)
 static GpugbStatus
 emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 {
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "gpugb emulator",
-											  ALLOCSET_DEFAULT_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	EmuGroupBy *gb = palloc0(sizeof(EmuGroupBy));
+	MemoryContext cxt;
+	MemoryContext old;
+	EmuGroupBy *gb;
+
+	if (over_memory_limit(spec, 512))
+		return GPUGB_OUT_OF_MEMORY;
+	/*
+	 * Owned by the handle alone, like the CUDA module's memory: a child of
+	 * the query context would already be gone when the executor's cleanup
+	 * callback destroys the handle (children are deleted before callbacks).
+	 */
+	cxt = AllocSetContextCreate(TopMemoryContext, "gpugb emulator",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	gb = palloc0(sizeof(EmuGroupBy));
 
 	gb->cxt = cxt;
 	gb->spec = *spec;
@@ -276,6 +325,7 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 		gb->n_groups = 1;
 	}
 	MemoryContextSwitchTo(old);
+	emu_live_handles++;
 	*out = (GpugbGroupBy *) gb;
 	return GPUGB_OK;
 }
@@ -297,6 +347,11 @@ emu_submit(GpugbGroupBy *handle, GpugbStride *s)
 	{
 		int64		g = find_group(gb, s, row);
 
+		if (g < 0)
+		{
+			MemoryContextSwitchTo(old);
+			return GPUGB_OUT_OF_MEMORY;
+		}
 		for (int a = 0; a < gb->spec.n_aggs; a++)
 		{
 			int			in = gb->spec.aggs[a].input;
@@ -353,18 +408,22 @@ emu_stats(const GpugbGroupBy *handle, GpugbStats *stats)
 	*stats = ((const EmuGroupBy *) handle)->stats;
 }
 
-/* On ERROR the context goes with its parent, the query context. */
+/* Called from EndCustomScan, or from the query context's reset callback on ERROR. */
 static void
 emu_destroy(GpugbGroupBy *handle)
 {
 	if (handle != NULL)
+	{
 		MemoryContextDelete(((EmuGroupBy *) handle)->cxt);
+		emu_live_handles--;
+	}
 }
 
 const GpugbDeviceOps gpugb_emulator_ops = {
 	.name = "emulator",
 	.probe = emu_probe,
 	.description = emu_description,
+	.last_error = emu_last_error,
 	.create = emu_create,
 	.next_stride = emu_next_stride,
 	.submit = emu_submit,
@@ -378,6 +437,7 @@ const GpugbDeviceOps gpugb_cuda_ops = {
 	.name = "cuda",
 	.probe = gpugb_device_probe,
 	.description = gpugb_device_description,
+	.last_error = gpugb_last_error,
 	.create = gpugb_groupby_create,
 	.next_stride = gpugb_groupby_next_stride,
 	.submit = gpugb_groupby_submit,

@@ -97,7 +97,9 @@ build_device_spec(GpugbScanState *st)
 	spec->n_keys = info->n_keys;
 	spec->n_inputs = info->n_inputs;
 	spec->estimated_groups = (int64) Max(1.0, Min(info->estimated_groups, 1e15));
-	spec->stride_rows = gpugb_stride_rows;
+	/* No need for strides much longer than the whole input is expected to be. */
+	spec->stride_rows = (int64) Min((double) gpugb_stride_rows,
+									Max(65536.0, linitial_node(Plan, ((CustomScan *) st->css.ss.ps.plan)->custom_plans)->plan_rows * 1.25));
 	spec->device_memory_limit = (int64) gpugb_device_memory_limit_mb * 1024 * 1024;
 
 	st->layout.n_keys = info->n_keys;
@@ -144,6 +146,7 @@ switch_to_fallback(GpugbScanState *st, const char *reason)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("gpugb: GPU aggregation did not finish: %s", reason),
+				 st->fallback_detail[0] ? errdetail("%s", st->fallback_detail) : 0,
 				 errhint("gpugb.require_gpu is on, so the fallback to PostgreSQL's plan is an error.")));
 	if (st->fallback == NULL)
 		ereport(ERROR,
@@ -154,10 +157,34 @@ switch_to_fallback(GpugbScanState *st, const char *reason)
 	st->phase = GPUGB_PHASE_FALLBACK;
 }
 
+/*
+ * A short, stable reason (EXPLAIN, errors, tests) and the device module's
+ * own text as the detail.
+ */
 static const char *
-device_failure(const char *what, GpugbStatus status)
+device_failure(GpugbScanState *st, const char *what, GpugbStatus status)
 {
-	return psprintf("%s: %s (%s)", what, gpugb_status_name(status), gpugb_last_error());
+	const char *problem;
+
+	switch (status)
+	{
+		case GPUGB_NO_DEVICE:
+			problem = "no usable GPU";
+			break;
+		case GPUGB_OUT_OF_MEMORY:
+			problem = "out of device memory";
+			break;
+		case GPUGB_INVALID_ARGUMENT:
+			problem = "query shape not supported by the device code";
+			break;
+		default:
+			problem = "CUDA error";
+			break;
+	}
+	strlcpy(st->fallback_detail, st->ops->name, sizeof(st->fallback_detail));
+	strlcat(st->fallback_detail, ": ", sizeof(st->fallback_detail));
+	strlcat(st->fallback_detail, st->ops->last_error(), sizeof(st->fallback_detail));
+	return psprintf("%s while %s", problem, what);
 }
 
 /* Host arrays for one chunk of results, in the query's memory context. */
@@ -211,11 +238,14 @@ aggregate_on_gpu(GpugbScanState *st)
 	st->ops = gpugb_current_device_ops();
 	status = st->ops->probe();
 	if (status != GPUGB_OK)
-		return psprintf("no usable GPU (%s)", st->ops->description());
+	{
+		strlcpy(st->fallback_detail, st->ops->description(), sizeof(st->fallback_detail));
+		return "no usable GPU";
+	}
 
 	status = st->ops->create(&st->spec, &st->gb);
 	if (status != GPUGB_OK)
-		return device_failure("setting up the device", status);
+		return device_failure(st, "setting up the device", status);
 
 	while (!exhausted)
 	{
@@ -223,7 +253,7 @@ aggregate_on_gpu(GpugbScanState *st)
 
 		status = st->ops->next_stride(st->gb, &stride);
 		if (status != GPUGB_OK)
-			return device_failure("aggregating", status);
+			return device_failure(st, "aggregating", status);
 
 		INSTR_TIME_SET_CURRENT(start);
 		gpugb_fill_stride(&st->layout, st->input, stride, st->spec.stride_rows, &exhausted);
@@ -235,13 +265,13 @@ aggregate_on_gpu(GpugbScanState *st)
 		{
 			status = st->ops->submit(st->gb, stride);
 			if (status != GPUGB_OK)
-				return device_failure("aggregating", status);
+				return device_failure(st, "aggregating", status);
 		}
 	}
 
 	status = st->ops->finish(st->gb, &st->n_groups);
 	if (status != GPUGB_OK)
-		return device_failure("finishing", status);
+		return device_failure(st, "finishing", status);
 
 	allocate_chunk(st);
 	if (has_float_sums(st))
@@ -252,7 +282,7 @@ aggregate_on_gpu(GpugbScanState *st)
 
 			status = fetch_chunk(st, first);
 			if (status != GPUGB_OK)
-				return device_failure("copying results", status);
+				return device_failure(st, "copying results", status);
 			unsafe = gpugb_float_sums_unsafe(st, first, st->chunk_count);
 			if (unsafe)
 				return unsafe;
@@ -272,6 +302,7 @@ run(GpugbScanState *st)
 	st->chunk_first = st->chunk_count = 0;
 	st->fill_ms = st->fetch_ms = 0;
 	st->fallback_reason[0] = '\0';
+	st->fallback_detail[0] = '\0';
 	memset(&st->stats, 0, sizeof(st->stats));
 
 	failure = aggregate_on_gpu(st);
@@ -315,7 +346,7 @@ next_group(ScanState *ss)
 			ereport(ERROR,
 					(errcode(ERRCODE_INTERNAL_ERROR),
 					 errmsg("gpugb: copying results from the GPU failed: %s",
-							gpugb_last_error())));
+							st->ops->last_error())));
 	}
 	g = st->next_group - st->chunk_first;
 

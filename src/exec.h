@@ -68,6 +68,7 @@ typedef struct GpugbScanState
 	double		fetch_ms;		/* copying results back and building tuples */
 	int			runs;
 	char		fallback_reason[256];
+	char		fallback_detail[512];
 } GpugbScanState;
 
 /* strides.c */

@@ -55,7 +55,11 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		return;
 
 	if (st->fallback_reason[0] != '\0')
+	{
 		ExplainPropertyText("Fallback", st->fallback_reason, es);
+		if (es->verbose && st->fallback_detail[0] != '\0')
+			ExplainPropertyText("Fallback Detail", st->fallback_detail, es);
+	}
 	if (!st->gpu_done)
 		return;
 	ExplainPropertyInteger("Groups", NULL, st->n_groups, es);

@@ -127,7 +127,8 @@ gpugb_agg_datum(const GpugbAggEntry *entry, GpugbValueKind input_kind,
 		case GPUGB_FINISH_SUM_FLOAT8:
 			return Float8GetDatum(word_to_double(value));
 		case GPUGB_FINISH_AVG_FLOAT8:
-			return Float8GetDatum(word_to_double(value) / (double) count);
+			/* float8_accum starts from +0, so a sum of -0s averages to +0 */
+			return Float8GetDatum((word_to_double(value) + 0.0) / (double) count);
 		case GPUGB_FINISH_MINMAX:
 			return minmax_datum(input_kind, value);
 		case GPUGB_FINISH_COUNT:

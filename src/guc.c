@@ -14,7 +14,7 @@ bool		gpugb_require_gpu = false;
 bool		gpugb_plan_without_gpu = false;
 bool		gpugb_force = false;
 bool		gpugb_emulate_device = false;
-double		gpugb_startup_cost = 5000.0;
+double		gpugb_startup_cost = 2000.0;
 double		gpugb_tuple_cost = 0.0005;
 int			gpugb_stride_rows = 1 << 20;
 int			gpugb_device_memory_limit_mb = 0;
@@ -59,7 +59,7 @@ gpugb_guc_init(void)
 	DefineCustomRealVariable("gpugb.startup_cost",
 							 "Planner cost of starting a GPU aggregation.",
 							 "Covers device set-up, memory allocation and the first transfer.",
-							 &gpugb_startup_cost, 5000.0, 0.0, 1e12, PGC_USERSET, 0,
+							 &gpugb_startup_cost, 2000.0, 0.0, 1e12, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
 	DefineCustomRealVariable("gpugb.tuple_cost",

@@ -16,6 +16,7 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "device_ops.h"
 #include "gpugb.h"
 
 PG_FUNCTION_INFO_V1(gpugb_device_info);
@@ -51,7 +52,7 @@ gpugb_memory_in_use(PG_FUNCTION_ARGS)
 	values[0] = Int64GetDatum(usage.device_bytes);
 	values[1] = Int64GetDatum(usage.pinned_bytes);
 	values[2] = Int32GetDatum(usage.streams);
-	values[3] = Int32GetDatum(usage.handles);
+	values[3] = Int32GetDatum(usage.handles + gpugb_emulator_live_handles());
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
 

@@ -1,0 +1,67 @@
+-- Edge cases: empty input, one group, many more groups than estimated,
+-- HAVING, joins, subqueries, rescans, cursors.
+LOAD 'gpugb';
+SET gpugb.force = on;
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE e AS SELECT i % 10 AS k, i AS v, (i % 3 = 0) AS b FROM generate_series(1, 20000) i;
+ANALYZE e;
+
+-- Empty input: no groups with GROUP BY, one row without.
+SELECT k, count(*), sum(v) FROM e WHERE v < 0 GROUP BY k;
+SELECT count(*), count(v), sum(v), avg(v), min(v), max(v) FROM e WHERE v < 0;
+SELECT count(*) FROM e WHERE v < 0 HAVING count(*) > 0;
+-- One group.
+SELECT k, count(*), sum(v), avg(v) FROM e WHERE k = 3 GROUP BY k;
+SELECT count(*), sum(v), avg(v) FROM e;
+-- Plain GROUP BY without aggregates.
+SELECT k FROM e GROUP BY k ORDER BY k;
+
+-- HAVING on aggregates in and out of the select list, and on keys.
+SELECT k, count(*) FROM e GROUP BY k HAVING sum(v) > 20004000 ORDER BY k;
+SELECT k, max(v) FROM e GROUP BY k HAVING k IN (1, 2) AND min(v) < 5 ORDER BY k;
+SELECT b, k, count(*) FROM e GROUP BY b, k HAVING count(*) > 667 ORDER BY b, k;
+
+-- Output expressions over keys and aggregates; ORDER BY an aggregate; LIMIT.
+SELECT k * 2 + 1 AS kk, count(*) * 2 AS c2, sum(v) - min(v) AS d FROM e GROUP BY k ORDER BY d DESC LIMIT 3;
+
+-- Keys computed by the input plan.
+SELECT v % 7 AS r, (v % 3 = 0) AS t, count(*) FROM e GROUP BY 1, 2 ORDER BY 1, 2;
+-- GROUP BY over a join and over a subquery.
+CREATE TABLE dim AS SELECT i AS k, i * 100 AS w FROM generate_series(0, 9) i;
+SELECT d.w, count(*), sum(e.v) FROM e JOIN dim d ON d.k = e.k WHERE d.k < 4 GROUP BY d.w ORDER BY d.w;
+SELECT s.k, sum(s.vv) FROM (SELECT k, v * 3 AS vv FROM e WHERE b) s GROUP BY s.k ORDER BY s.k;
+
+-- Many more groups than estimated: a table PostgreSQL has no statistics for,
+-- and strides far smaller than the input, so the table grows while it fills.
+CREATE TABLE many AS SELECT i AS k, i % 13 AS v FROM generate_series(1, 120000) i;
+SET gpugb.stride_rows = 1024;
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(v) FROM many GROUP BY k;
+SELECT count(*) AS groups, sum(c) AS rows, sum(s) AS total FROM
+  (SELECT k, count(*) AS c, sum(v) AS s FROM many GROUP BY k) g;
+SELECT gpugb_mismatches('SELECT k, count(*), sum(v), max(v) FROM many GROUP BY k') AS mismatches;
+SELECT * FROM gpugb_explain_analyze('SELECT k, count(*) FROM many GROUP BY k');
+RESET gpugb.stride_rows;
+
+-- Rescans: GpuGroupAgg inside a correlated subquery, run once per outer row.
+SELECT x, (SELECT count(*) FROM e WHERE e.k = x) AS c,
+          (SELECT sum(v) FROM e WHERE e.k = x AND e.b) AS s
+  FROM generate_series(0, 3) x ORDER BY x;
+-- A cursor reading part of the result.
+BEGIN;
+DECLARE c CURSOR FOR SELECT k, count(*) FROM e GROUP BY k ORDER BY k;
+FETCH 2 FROM c;
+FETCH 1 FROM c;
+CLOSE c;
+COMMIT;
+
+SELECT gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT k, count(*), sum(v) FROM e WHERE v < 0 GROUP BY k'),
+  ('SELECT count(*), count(v), sum(v), avg(v), min(v), max(v) FROM e WHERE v < 0'),
+  ('SELECT k, count(*) FROM e GROUP BY k HAVING sum(v) > 20004000'),
+  ('SELECT b, k, count(*) FROM e GROUP BY b, k HAVING count(*) > 667'),
+  ('SELECT v % 7 AS r, (v % 3 = 0) AS t, count(*) FROM e GROUP BY 1, 2'),
+  ('SELECT d.w, count(*), sum(e.v) FROM e JOIN dim d ON d.k = e.k GROUP BY d.w')
+) AS t(q);
+
+SELECT gpu_runs > 10 AS gpu_path_taken, fallbacks = 0 AS no_fallback FROM gpugb_backend_stats();

@@ -1,0 +1,42 @@
+-- Shared helpers for the other regression files (they run after this one).
+--
+-- The suite runs in one of two modes, chosen by PGOPTIONS (see Makefile):
+--   emulator: gpugb.emulate_device=on   (machines without a GPU: the host
+--             pipeline runs against the CPU emulator of the device API)
+--   gpu:      the real GPU
+-- and always with gpugb.require_gpu=on, so that a silent fallback to the
+-- CPU is an ERROR and shows up as a diff.
+
+-- Rows on which gpugb's result and PostgreSQL's differ (as multisets of
+-- whole rows in text form; float output is shortest-exact, so equal text
+-- means equal values).
+CREATE FUNCTION gpugb_mismatches(query text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  n bigint;
+BEGIN
+  PERFORM set_config('gpugb.enabled', 'off', true);
+  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
+  PERFORM set_config('gpugb.enabled', 'on', true);
+  EXECUTE 'CREATE TEMP TABLE gpugb_actual AS SELECT q::text AS r FROM (' || query || ') q';
+  SELECT count(*) INTO n FROM (
+    (TABLE gpugb_actual EXCEPT ALL TABLE gpugb_expected)
+    UNION ALL
+    (TABLE gpugb_expected EXCEPT ALL TABLE gpugb_actual)) d;
+  DROP TABLE gpugb_expected;
+  DROP TABLE gpugb_actual;
+  RETURN n;
+END $$;
+
+-- EXPLAIN ANALYZE lines that are the same on the GPU and in the emulator.
+CREATE FUNCTION gpugb_explain_analyze(query text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query
+  LOOP
+    CONTINUE WHEN line ~ '(Bytes to Device|Hash Table|Memory Usage|Batches|Workers|Sort Method)';
+    RETURN NEXT line;
+  END LOOP;
+END $$;
