@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs every gpugb test: builds and installs, starts a throwaway cluster,
+# then runs
+#   1. the device self-test (on a GPU: every kernel against a CPU reference;
+#      without one: proves the library loads and reports "no device");
+#   2. the pg_regress suite (make installcheck);
+#   3. the pgTAP differential suites (gpugb result = PostgreSQL's result).
+# Without a GPU, 2 and 3 run the host pipeline against the CPU emulator of
+# the device, and 3 also runs in fallback mode (no GPU: PostgreSQL's plan
+# under the GpuGroupAgg node).  With a GPU they run on it, with
+# gpugb.require_gpu=on, so any silent fallback fails the run.
+#
+# Usage: test/run-all.sh            (GPUGB_TEST_MODE=gpu|emulator to force)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source test/lib/cluster.sh
+
+if [ -z "${GPUGB_TEST_MODE:-}" ]; then
+  if gpugb_have_gpu; then GPUGB_TEST_MODE=gpu; else GPUGB_TEST_MODE=emulator; fi
+fi
+export GPUGB_TEST_MODE
+echo "== gpugb tests, mode: $GPUGB_TEST_MODE"
+
+echo "== build and install"
+gpugb_build_install
+if ldd "$($PG_CONFIG --pkglibdir)/gpugb.so" | grep -Eq 'libcuda|libcudart'; then
+  echo "gpugb.so depends on libcuda/libcudart at load time"; exit 1
+fi
+
+echo "== device self-test"
+make -s -C test/device >/dev/null
+if [ "$GPUGB_TEST_MODE" = gpu ]; then
+  test/bin/device_selftest --require-gpu
+else
+  test/bin/device_selftest
+fi
+
+gpugb_cluster_start
+trap gpugb_cluster_stop EXIT
+
+echo "== pg_regress"
+if ! make -s PG_CONFIG="$PG_CONFIG" installcheck GPUGB_TEST_MODE="$GPUGB_TEST_MODE"; then
+  cat regression.diffs 2>/dev/null | head -100
+  exit 1
+fi
+
+echo "== pgTAP differential suites"
+modes=$([ "$GPUGB_TEST_MODE" = gpu ] && echo gpu || echo "emulator fallback")
+for mode in $modes; do
+  test/pgtap/run.sh "$mode"
+done
+echo "== all gpugb tests passed ($GPUGB_TEST_MODE)"
