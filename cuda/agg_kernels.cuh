@@ -1,0 +1,294 @@
+/*
+ * agg_kernels.cuh
+ *    Device code of the aggregation: per-row group lookup, warp-level
+ *    combining of rows that hit the same group, and the atomic updates of
+ *    the dense aggregate states; plus the kernel that initialises states to
+ *    their identities.
+ *
+ * Invariants:
+ *  - Every row of a launch is either aggregated exactly once (its group got
+ *    an id) or appended exactly once to retry_out (no id left); never both.
+ *  - Whole warps run the row loop together (the loop bound is uniform per
+ *    warp, out-of-range lanes carry gid -1), because the combining step uses
+ *    full-warp shuffles, ballots and __match_any_sync.
+ *  - SUM_INT is exact int128 arithmetic under any interleaving: the low word
+ *    is added as unsigned 64-bit, the adder that wraps it is the one that
+ *    sees (old + lo) < old, and it adds the carry into the high word
+ *    together with its own high part; both words are sums of commutative
+ *    additions, so the final pair is the exact sum.
+ *  - NULL inputs never touch a state; a value aggregate counts its non-null
+ *    inputs in its (shared) count column.
+ */
+#ifndef GPUGB_AGG_KERNELS_CUH
+#define GPUGB_AGG_KERNELS_CUH
+
+#include <cuda/std/cstdint>
+
+#include "hash_table.cuh"
+
+#define GPUGB_AGG_BLOCK 256
+/*
+ * A warp whose 32 rows fall into at most this many groups combines them with
+ * shuffles and issues one atomic per group and aggregate; with more distinct
+ * groups, per-lane atomics to different addresses are cheaper than the
+ * repeated reductions.  Tiny g (the contention region of Karnagel et al.) is
+ * exactly the case that needs combining.
+ */
+#define GPUGB_WARP_COMBINE_MAX 8
+
+#define GPUGB_FULL_MASK 0xFFFFFFFFu
+
+struct GpugbAdd
+{
+	template <typename T> __device__ T operator()(T x, T y) const { return x + y; }
+};
+struct GpugbMin
+{
+	template <typename T> __device__ T operator()(T x, T y) const { return y < x ? y : x; }
+};
+struct GpugbMax
+{
+	template <typename T> __device__ T operator()(T x, T y) const { return x < y ? y : x; }
+};
+
+template <typename T, typename Op>
+__device__ __forceinline__ T
+gpugb_warp_allreduce(T v, Op op)
+{
+	/* XOR butterfly: every lane ends with the reduction of all 32 lanes. */
+	for (int off = 16; off > 0; off >>= 1)
+		v = op(v, __shfl_xor_sync(GPUGB_FULL_MASK, v, off));
+	return v;
+}
+
+/* int128 (lo unsigned, hi signed) sum over the full warp. */
+__device__ __forceinline__ void
+gpugb_warp_sum_i128(unsigned long long *lo, long long *hi)
+{
+	for (int off = 16; off > 0; off >>= 1)
+	{
+		unsigned long long olo = __shfl_xor_sync(GPUGB_FULL_MASK, *lo, off);
+		long long	ohi = __shfl_xor_sync(GPUGB_FULL_MASK, *hi, off);
+		unsigned long long nlo = *lo + olo;
+
+		*hi = (long long) ((unsigned long long) *hi + (unsigned long long) ohi +
+						   (nlo < *lo ? 1ull : 0ull));
+		*lo = nlo;
+	}
+}
+
+__device__ __forceinline__ void
+gpugb_atomic_add_i128(unsigned long long *lo_addr, long long *hi_addr,
+					  unsigned long long lo, long long hi)
+{
+	unsigned long long old = atomicAdd(lo_addr, lo);
+	unsigned long long carry = (old + lo < old) ? 1ull : 0ull;
+	unsigned long long add_hi = (unsigned long long) hi + carry;
+
+	if (add_hi != 0)
+		atomicAdd((unsigned long long *) hi_addr, add_hi);
+}
+
+__device__ __forceinline__ bool
+gpugb_is_null(const uint8_t *nulls, uint32_t row)
+{
+	return nulls != nullptr && nulls[row] != 0;
+}
+
+/* Applies one (already combined) contribution of value aggregate v to group gid. */
+__device__ __forceinline__ void
+gpugb_apply_value(const GpugbAggParams &p, const GpugbValueAgg &va, int64_t gid,
+				  uint64_t word, long long hi)
+{
+	unsigned long long *dst = p.values + va.value_col * p.max_groups + gid;
+
+	switch (va.op)
+	{
+		case GPUGB_AGG_SUM_INT:
+			gpugb_atomic_add_i128(dst, p.values_hi + va.hi_col * p.max_groups + gid,
+								  (unsigned long long) word, hi);
+			break;
+		case GPUGB_AGG_SUM_FLOAT:
+			atomicAdd((double *) dst, __longlong_as_double((long long) word));
+			break;
+		case GPUGB_AGG_MIN_INT:
+			atomicMin((long long *) dst, (long long) word);
+			break;
+		case GPUGB_AGG_MAX_INT:
+			atomicMax((long long *) dst, (long long) word);
+			break;
+		case GPUGB_AGG_MIN_FLOAT:
+			atomicMin(dst, (unsigned long long) word);
+			break;
+		case GPUGB_AGG_MAX_FLOAT:
+			atomicMax(dst, (unsigned long long) word);
+			break;
+		default:
+			break;
+	}
+}
+
+/* A row's contribution to a value aggregate, in the stored representation. */
+__device__ __forceinline__ uint64_t
+gpugb_value_word(const GpugbValueAgg &va, uint32_t row)
+{
+	uint64_t	w = (uint64_t) va.values[row];
+
+	if (va.op == GPUGB_AGG_MIN_FLOAT || va.op == GPUGB_AGG_MAX_FLOAT)
+		w = gpugb_float_encode(w);
+	return w;
+}
+
+/* Combines the lanes of group g (lanes with mine set) and lets lane `leader` apply them. */
+__device__ __forceinline__ void
+gpugb_combine_group(const GpugbAggParams &p, uint32_t row, bool mine, int64_t g,
+					bool is_leader)
+{
+	for (int c = 0; c < p.n_counts; c++)
+	{
+		bool		hit = mine && !gpugb_is_null(p.count_nulls[c], row);
+		unsigned	n = __popc(__ballot_sync(GPUGB_FULL_MASK, hit));
+
+		if (is_leader && n != 0)
+			atomicAdd(&p.counts[c * p.max_groups + g], (unsigned long long) n);
+	}
+	for (int a = 0; a < p.n_values; a++)
+	{
+		const GpugbValueAgg &va = p.vals[a];
+		bool		has = mine && !gpugb_is_null(va.nulls, row);
+
+		if (!__any_sync(GPUGB_FULL_MASK, has))
+			continue;
+		uint64_t	w = has ? gpugb_value_word(va, row) : gpugb_value_identity(va.op);
+		long long	hi = 0;
+
+		switch (va.op)			/* uniform across the warp */
+		{
+			case GPUGB_AGG_SUM_INT:
+				{
+					unsigned long long lo = w;
+
+					hi = has && (long long) w < 0 ? -1 : 0;
+					gpugb_warp_sum_i128(&lo, &hi);
+					w = lo;
+					break;
+				}
+			case GPUGB_AGG_SUM_FLOAT:
+				w = (uint64_t) __double_as_longlong(gpugb_warp_allreduce(
+					__longlong_as_double((long long) w), GpugbAdd()));
+				break;
+			case GPUGB_AGG_MIN_INT:
+				w = (uint64_t) gpugb_warp_allreduce((long long) w, GpugbMin());
+				break;
+			case GPUGB_AGG_MAX_INT:
+				w = (uint64_t) gpugb_warp_allreduce((long long) w, GpugbMax());
+				break;
+			case GPUGB_AGG_MIN_FLOAT:
+				w = gpugb_warp_allreduce((unsigned long long) w, GpugbMin());
+				break;
+			case GPUGB_AGG_MAX_FLOAT:
+				w = gpugb_warp_allreduce((unsigned long long) w, GpugbMax());
+				break;
+			default:
+				break;
+		}
+		if (is_leader)
+			gpugb_apply_value(p, va, g, w, hi);
+	}
+}
+
+/* Aggregates the warp's 32 rows (gid < 0: lane has nothing to aggregate). */
+__device__ __forceinline__ void
+gpugb_aggregate_warp(const GpugbAggParams &p, uint32_t row, int64_t gid, unsigned lane)
+{
+	unsigned	peers = __match_any_sync(GPUGB_FULL_MASK, (unsigned long long) gid);
+	bool		first_of_group = (unsigned) (__ffs(peers) - 1) == lane;
+	unsigned	leaders = __ballot_sync(GPUGB_FULL_MASK, first_of_group && gid >= 0);
+
+	if (__popc(leaders) <= GPUGB_WARP_COMBINE_MAX)
+	{
+		while (leaders != 0)	/* `leaders` is warp-uniform, so is this loop */
+		{
+			int			l = __ffs(leaders) - 1;
+
+			leaders &= leaders - 1;
+			int64_t		g = (int64_t) __shfl_sync(GPUGB_FULL_MASK, (long long) gid, l);
+
+			gpugb_combine_group(p, row, gid == g, g, lane == (unsigned) l);
+		}
+		return;
+	}
+	if (gid < 0)
+		return;
+	for (int c = 0; c < p.n_counts; c++)
+		if (!gpugb_is_null(p.count_nulls[c], row))
+			atomicAdd(&p.counts[c * p.max_groups + gid], 1ull);
+	for (int a = 0; a < p.n_values; a++)
+	{
+		const GpugbValueAgg &va = p.vals[a];
+
+		if (gpugb_is_null(va.nulls, row))
+			continue;
+		uint64_t	w = gpugb_value_word(va, row);
+
+		gpugb_apply_value(p, va, gid, w, (long long) w < 0 ? -1 : 0);
+	}
+}
+
+/*
+ * The aggregation kernel: looks up (or creates) each row's group and folds
+ * the row into the group's states.  n_keys == 0 means one global group 0.
+ */
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
+gpugb_agg_kernel(const GpugbAggParams p)
+{
+	const unsigned lane = threadIdx.x & 31u;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x;
+
+	/* base is the warp's first row: the bound test is the same for all lanes. */
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+		 base < p.nrows; base += step)
+	{
+		int64_t		i = base + lane;
+		bool		valid = i < p.nrows;
+		uint32_t	row = 0;
+		int64_t		gid = -1;
+
+		if (valid)
+		{
+			row = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
+			if (p.n_keys == 0)
+				gid = 0;
+			else
+			{
+				gid = gpugb_find_or_insert(p, row);
+				if (gid < 0)
+					p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
+			}
+		}
+		gpugb_aggregate_warp(p, row, gid, lane);
+	}
+}
+
+/* Fills columns [from, to) of `ncols` columns `pitch` apart with per-column identities. */
+struct GpugbFill
+{
+	uint64_t	identity[GPUGB_MAX_COUNTS];
+};
+
+__global__ void
+gpugb_fill_kernel(unsigned long long *base, int64_t pitch, int ncols, int64_t from,
+				  int64_t to, const GpugbFill fill)
+{
+	int64_t		n = to - from;
+
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n * ncols;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		int64_t		col = i / n;
+
+		base[col * pitch + from + (i - col * n)] = fill.identity[col];
+	}
+}
+
+#endif							/* GPUGB_AGG_KERNELS_CUH */

@@ -1,0 +1,326 @@
+/*
+ * device.cu
+ *    Device discovery (lazy, cached probe), the human-readable description,
+ *    the last-error buffer, status names, and the tracked allocation helpers
+ *    that keep the process-wide usage tally exact.
+ *
+ * Invariants:
+ *  - CUDA is touched for the first time by gpugb_device_probe(), never at
+ *    load time: the runtime is linked statically and dlopens libcuda only
+ *    then, so the library loads on machines without a GPU or driver.
+ *  - The probe result is computed once per process and cached (also a
+ *    failure: a process without a driver will not get one later).
+ *  - The tally only changes in the helpers below, by exactly the amount
+ *    that was really obtained or released.
+ *  - One thread per process uses this module (PostgreSQL backends are single
+ *    threaded); the tally still uses atomics so a threaded test cannot
+ *    corrupt it.
+ */
+#include <atomic>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpugb_internal.cuh"
+
+static char last_error[1024] = "no error";
+static char description[512] = "device not probed";
+
+static bool probed = false;
+static GpugbStatus probe_status = GPUGB_NO_DEVICE;
+static int	sm_count = 1;
+
+static std::atomic<int64_t> tally_device_bytes{0};
+static std::atomic<int64_t> tally_pinned_bytes{0};
+static std::atomic<int> tally_streams{0};
+static std::atomic<int> tally_handles{0};
+
+void
+gpugb_set_error(const char *fmt, ...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
+
+GpugbStatus
+gpugb_check(cudaError_t err, const char *call, const char *file, int line)
+{
+	if (err == cudaSuccess)
+		return GPUGB_OK;
+	/* Reset the runtime's last-error slot; sticky errors stay sticky anyway. */
+	(void) cudaGetLastError();
+	gpugb_set_error("%s:%d: %s: %s (%s)", file, line, call,
+					cudaGetErrorString(err), cudaGetErrorName(err));
+	if (err == cudaErrorMemoryAllocation)
+		return GPUGB_OUT_OF_MEMORY;
+	if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
+		return GPUGB_NO_DEVICE;
+	return GPUGB_CUDA_ERROR;
+}
+
+int
+gpugb_sm_count(void)
+{
+	return sm_count;
+}
+
+static GpugbStatus
+probe_once(void)
+{
+	int			count = 0;
+	cudaError_t err = cudaGetDeviceCount(&count);
+
+	if (err != cudaSuccess)
+	{
+		(void) cudaGetLastError();
+		if (err == cudaErrorNoDevice)
+			snprintf(description, sizeof(description), "no device: no CUDA device (%s)",
+					 cudaGetErrorString(err));
+		else
+			snprintf(description, sizeof(description), "no device: no CUDA driver: %s (%s)",
+					 cudaGetErrorString(err), cudaGetErrorName(err));
+		gpugb_set_error("gpugb_device_probe: %s", description);
+		return GPUGB_NO_DEVICE;
+	}
+	if (count <= 0)
+	{
+		snprintf(description, sizeof(description), "no device: no CUDA device");
+		gpugb_set_error("gpugb_device_probe: %s", description);
+		return GPUGB_NO_DEVICE;
+	}
+	/* cudaFree(0) forces context creation now, where its cost is expected. */
+	if ((err = cudaSetDevice(0)) != cudaSuccess || (err = cudaFree(0)) != cudaSuccess)
+	{
+		(void) cudaGetLastError();
+		snprintf(description, sizeof(description), "no device: cannot initialise device 0: %s (%s)",
+				 cudaGetErrorString(err), cudaGetErrorName(err));
+		gpugb_set_error("gpugb_device_probe: %s", description);
+		return GPUGB_NO_DEVICE;
+	}
+
+	cudaDeviceProp prop;
+	int			major = 0,
+				minor = 0,
+				l2 = 0;
+
+	if ((err = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess ||
+		(err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0)) != cudaSuccess ||
+		(err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0)) != cudaSuccess ||
+		(err = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0)) != cudaSuccess ||
+		(err = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0)) != cudaSuccess)
+	{
+		(void) cudaGetLastError();
+		snprintf(description, sizeof(description), "no device: cannot query device 0: %s",
+				 cudaGetErrorString(err));
+		gpugb_set_error("gpugb_device_probe: %s", description);
+		return GPUGB_NO_DEVICE;
+	}
+	/* The kernels use sm_70+ features (independent thread scheduling, match). */
+	if (major < 7)
+	{
+		snprintf(description, sizeof(description), "no device: %s is sm_%d%d, need sm_70 or newer",
+				 prop.name, major, minor);
+		gpugb_set_error("gpugb_device_probe: %s", description);
+		return GPUGB_NO_DEVICE;
+	}
+	if (sm_count < 1)
+		sm_count = 1;
+	snprintf(description, sizeof(description), "%s, sm_%d%d, %d SMs, %d MB L2, %lld GB",
+			 prop.name, major, minor, sm_count, l2 >> 20,
+			 (long long) ((prop.totalGlobalMem + (1u << 29)) >> 30));
+	return GPUGB_OK;
+}
+
+GPUGB_API GpugbStatus
+gpugb_device_probe(void)
+{
+	if (!probed)
+	{
+		probe_status = probe_once();
+		probed = true;
+	}
+	return probe_status;
+}
+
+GPUGB_API const char *
+gpugb_device_description(void)
+{
+	return description;
+}
+
+GPUGB_API const char *
+gpugb_last_error(void)
+{
+	return last_error;
+}
+
+GPUGB_API const char *
+gpugb_status_name(GpugbStatus status)
+{
+	switch (status)
+	{
+		case GPUGB_OK:
+			return "ok";
+		case GPUGB_NO_DEVICE:
+			return "no device";
+		case GPUGB_OUT_OF_MEMORY:
+			return "out of memory";
+		case GPUGB_CUDA_ERROR:
+			return "CUDA error";
+		case GPUGB_INVALID_ARGUMENT:
+			return "invalid argument";
+	}
+	return "unknown status";
+}
+
+GPUGB_API void
+gpugb_device_usage(GpugbUsage *usage)
+{
+	if (usage == NULL)
+		return;
+	usage->device_bytes = tally_device_bytes.load();
+	usage->pinned_bytes = tally_pinned_bytes.load();
+	usage->streams = tally_streams.load();
+	usage->handles = tally_handles.load();
+}
+
+void
+gpugb_handles_adjust(int delta)
+{
+	tally_handles += delta;
+}
+
+/* ---------------------------------------------------------------------
+ * Tracked resources
+ * --------------------------------------------------------------------- */
+
+GpugbStatus
+gpugb_dev_alloc(GpugbAccount *acct, DevBuf *buf, size_t bytes, const char *what)
+{
+	buf->ptr = nullptr;
+	buf->bytes = 0;
+	if (bytes == 0)
+		bytes = 1;				/* a valid, distinct pointer keeps callers simple */
+	/* Round like the allocator does, so the limit is about real usage. */
+	bytes = (bytes + 255) & ~(size_t) 255;
+	if (acct->device_limit > 0 &&
+		acct->device_bytes + (int64_t) bytes > acct->device_limit)
+	{
+		gpugb_set_error("device memory limit: %s needs %zu bytes, %lld of %lld held",
+						what, bytes, (long long) acct->device_bytes,
+						(long long) acct->device_limit);
+		return GPUGB_OUT_OF_MEMORY;
+	}
+	cudaError_t err = cudaMalloc(&buf->ptr, bytes);
+
+	if (err != cudaSuccess)
+	{
+		buf->ptr = nullptr;
+		(void) cudaGetLastError();	/* keep the context usable after an OOM */
+		gpugb_set_error("cudaMalloc(%zu) for %s: %s", bytes, what, cudaGetErrorString(err));
+		return err == cudaErrorMemoryAllocation ? GPUGB_OUT_OF_MEMORY : GPUGB_CUDA_ERROR;
+	}
+	buf->bytes = bytes;
+	acct->device_bytes += (int64_t) bytes;
+	if (acct->device_bytes > acct->peak_device_bytes)
+		acct->peak_device_bytes = acct->device_bytes;
+	tally_device_bytes += (int64_t) bytes;
+	return GPUGB_OK;
+}
+
+void
+gpugb_dev_free(GpugbAccount *acct, DevBuf *buf)
+{
+	if (buf->ptr == nullptr)
+		return;
+	/* Errors here are from earlier async work; the memory is gone regardless. */
+	(void) cudaFree(buf->ptr);
+	(void) cudaGetLastError();
+	acct->device_bytes -= (int64_t) buf->bytes;
+	tally_device_bytes -= (int64_t) buf->bytes;
+	buf->ptr = nullptr;
+	buf->bytes = 0;
+}
+
+GpugbStatus
+gpugb_host_alloc(GpugbAccount *acct, HostBuf *buf, size_t bytes, const char *what)
+{
+	buf->ptr = nullptr;
+	buf->bytes = 0;
+	if (bytes == 0)
+		bytes = 1;
+	cudaError_t err = cudaHostAlloc(&buf->ptr, bytes, cudaHostAllocDefault);
+
+	if (err != cudaSuccess)
+	{
+		buf->ptr = nullptr;
+		(void) cudaGetLastError();
+		gpugb_set_error("cudaHostAlloc(%zu) for %s: %s", bytes, what, cudaGetErrorString(err));
+		return err == cudaErrorMemoryAllocation ? GPUGB_OUT_OF_MEMORY : GPUGB_CUDA_ERROR;
+	}
+	buf->bytes = bytes;
+	acct->pinned_bytes += (int64_t) bytes;
+	tally_pinned_bytes += (int64_t) bytes;
+	return GPUGB_OK;
+}
+
+void
+gpugb_host_free(GpugbAccount *acct, HostBuf *buf)
+{
+	if (buf->ptr == nullptr)
+		return;
+	(void) cudaFreeHost(buf->ptr);
+	(void) cudaGetLastError();
+	acct->pinned_bytes -= (int64_t) buf->bytes;
+	tally_pinned_bytes -= (int64_t) buf->bytes;
+	buf->ptr = nullptr;
+	buf->bytes = 0;
+}
+
+GpugbStatus
+gpugb_stream_create(GpugbAccount *acct, cudaStream_t *stream)
+{
+	*stream = nullptr;
+	/* Non-blocking: never serialise against the legacy default stream. */
+	GPUGB_TRY(GPUGB_CUDA(cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking)));
+	acct->streams++;
+	tally_streams++;
+	return GPUGB_OK;
+}
+
+void
+gpugb_stream_destroy(GpugbAccount *acct, cudaStream_t *stream)
+{
+	if (*stream == nullptr)
+		return;
+	(void) cudaStreamSynchronize(*stream);
+	(void) cudaStreamDestroy(*stream);
+	(void) cudaGetLastError();
+	acct->streams--;
+	tally_streams--;
+	*stream = nullptr;
+}
+
+GpugbStatus
+gpugb_event_create(GpugbAccount *acct, cudaEvent_t *event)
+{
+	*event = nullptr;
+	/* Timing stays enabled: the stats report transfer and kernel times. */
+	GPUGB_TRY(GPUGB_CUDA(cudaEventCreateWithFlags(event, cudaEventDefault)));
+	acct->events++;
+	return GPUGB_OK;
+}
+
+void
+gpugb_event_destroy(GpugbAccount *acct, cudaEvent_t *event)
+{
+	if (*event == nullptr)
+		return;
+	(void) cudaEventDestroy(*event);
+	(void) cudaGetLastError();
+	acct->events--;
+	*event = nullptr;
+}

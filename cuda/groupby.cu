@@ -1,0 +1,458 @@
+/*
+ * groupby.cu
+ *    Handle lifecycle and the stride pipeline: spec validation, aggregate
+ *    layout, allocation of the stride buffer sets (pinned host + device,
+ *    one stream and three timing events each), double buffering of
+ *    next_stride/submit, finish, stats and destroy.
+ *
+ * Pipeline: each stride set has its own stream, so the copy of one set
+ * overlaps the kernel of the other on the device while the host fills the
+ * set it was just handed.  Kernels of both sets may run concurrently on the
+ * shared table: inserts and updates are atomic and the table only changes
+ * size with all streams drained (table.cu).
+ *
+ * Invariants:
+ *  - create either returns a complete handle or frees everything it got
+ *    (destroy is written to accept any half-built handle).
+ *  - Stats of a stride (event times) are accumulated exactly once, when its
+ *    ev_done has completed, in complete_set().
+ */
+#include <chrono>
+#include <new>
+#include <string.h>
+
+#include "groupby_internal.cuh"
+
+GpugbStatus
+gpugb_fail(GpugbGroupBy *gb, GpugbStatus st)
+{
+	if (st != GPUGB_OK && !gb->failed)
+	{
+		gb->failed = true;
+		gb->failed_status = st;
+	}
+	return st;
+}
+
+static GpugbStatus
+invalid(const char *what)
+{
+	gpugb_set_error("invalid argument: %s", what);
+	return GPUGB_INVALID_ARGUMENT;
+}
+
+static GpugbStatus
+validate_spec(const GpugbGroupBySpec *spec)
+{
+	if (spec->n_keys < 0 || spec->n_keys > GPUGB_MAX_KEYS)
+		return invalid("n_keys out of range");
+	if (spec->n_inputs < 0 || spec->n_inputs > GPUGB_MAX_INPUTS)
+		return invalid("n_inputs out of range");
+	if (spec->n_aggs < 1 || spec->n_aggs > GPUGB_MAX_AGGS)
+		return invalid("n_aggs out of range");
+	/* Row indices travel as uint32 in retry lists. */
+	if (spec->stride_rows < 1 || spec->stride_rows > INT32_MAX)
+		return invalid("stride_rows out of range");
+	if (spec->device_memory_limit < 0)
+		return invalid("negative device_memory_limit");
+	for (int a = 0; a < spec->n_aggs; a++)
+	{
+		const GpugbAggSpec *ag = &spec->aggs[a];
+
+		if (ag->op < GPUGB_AGG_COUNT_STAR || ag->op > GPUGB_AGG_MAX_FLOAT)
+			return invalid("unknown aggregate operation");
+		if (ag->op != GPUGB_AGG_COUNT_STAR && (ag->input < 0 || ag->input >= spec->n_inputs))
+			return invalid("aggregate input column out of range");
+	}
+	return GPUGB_OK;
+}
+
+/* Shares count columns per input and value columns per (op, input). */
+static void
+build_layout(GpugbGroupBy *gb)
+{
+	const GpugbGroupBySpec *spec = &gb->spec;
+
+	for (int a = 0; a < spec->n_aggs; a++)
+	{
+		int			op = spec->aggs[a].op;
+		int			in = op == GPUGB_AGG_COUNT_STAR ? -1 : spec->aggs[a].input;
+		int			c;
+
+		for (c = 0; c < gb->n_counts && gb->count_input[c] != in; c++)
+			;
+		if (c == gb->n_counts)
+			gb->count_input[gb->n_counts++] = in;
+		gb->agg_count_col[a] = c;
+
+		gb->agg_value_col[a] = -1;
+		if (op == GPUGB_AGG_COUNT_STAR || op == GPUGB_AGG_COUNT)
+			continue;
+		int			v;
+
+		for (v = 0; v < gb->n_values &&
+			 !(gb->value_cols[v].op == op && gb->value_cols[v].input == in); v++)
+			;
+		if (v == gb->n_values)
+		{
+			gb->value_cols[v].op = op;
+			gb->value_cols[v].input = in;
+			gb->value_cols[v].hi_col = op == GPUGB_AGG_SUM_INT ? gb->n_his++ : -1;
+			gb->n_values++;
+		}
+		gb->agg_value_col[a] = v;
+	}
+}
+
+static GpugbStatus
+create_set(GpugbGroupBy *gb, GpugbStrideSet *set)
+{
+	const GpugbGroupBySpec *spec = &gb->spec;
+	size_t		rows = (size_t) spec->stride_rows;
+	int			ncols = spec->n_keys + spec->n_inputs;
+	size_t		bytes = (size_t) ncols * rows * 9;
+
+	GPUGB_TRY(gpugb_stream_create(&gb->acct, &set->stream));
+	GPUGB_TRY(gpugb_event_create(&gb->acct, &set->ev_start));
+	GPUGB_TRY(gpugb_event_create(&gb->acct, &set->ev_copied));
+	GPUGB_TRY(gpugb_event_create(&gb->acct, &set->ev_done));
+	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->host, bytes, "stride buffers"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->dev, bytes, "stride buffers"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->retry_list, rows * 4, "retry list"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->retry_count, 4, "retry count"));
+	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->retry_count_host, 4, "retry count"));
+
+	/* Layout: all value columns (8 bytes/row), then all null columns (1 byte/row). */
+	char	   *hv = (char *) set->host.ptr;
+	char	   *dv = (char *) set->dev.ptr;
+	size_t		nulls_at = (size_t) ncols * rows * 8;
+
+	memset(&set->stride, 0, sizeof(set->stride));
+	for (int c = 0; c < ncols; c++)
+	{
+		int64_t    *hval = (int64_t *) (hv + (size_t) c * rows * 8);
+		uint8_t    *hnul = (uint8_t *) (hv + nulls_at + (size_t) c * rows);
+		int64_t    *dval = (int64_t *) (dv + (size_t) c * rows * 8);
+		uint8_t    *dnul = (uint8_t *) (dv + nulls_at + (size_t) c * rows);
+
+		if (c < spec->n_keys)
+		{
+			set->stride.key_values[c] = hval;
+			set->stride.key_nulls[c] = hnul;
+			set->d_key_values[c] = dval;
+			set->d_key_nulls[c] = dnul;
+		}
+		else
+		{
+			int			i = c - spec->n_keys;
+
+			set->stride.input_values[i] = hval;
+			set->stride.input_nulls[i] = hnul;
+			set->d_input_values[i] = dval;
+			set->d_input_nulls[i] = dnul;
+		}
+	}
+	set->state = GPUGB_SET_FREE;
+	return GPUGB_OK;
+}
+
+static GpugbStatus
+create_all(GpugbGroupBy *gb)
+{
+	build_layout(gb);
+	gb->acct.device_limit = gb->spec.device_memory_limit;
+
+	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_a));
+	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_b));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->group_counter, 8, "group counter"));
+	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &gb->scalar_host, 16, "staging"));
+	for (int s = 0; s < GPUGB_N_SETS; s++)
+		GPUGB_TRY(create_set(gb, &gb->sets[s]));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->spare_retry, (size_t) gb->spec.stride_rows * 4,
+							  "retry list"));
+
+	/* Karnagel: capacity a power of two with fill <= 50 % at the estimate. */
+	int64_t		est = gb->spec.estimated_groups;
+	int64_t		capacity = GPUGB_MIN_SLOTS;
+
+	if (est < 1)
+		est = 1;
+	if (est > GPUGB_MAX_INITIAL_GROUPS)
+		est = GPUGB_MAX_INITIAL_GROUPS;
+	while (capacity / 2 < est)
+		capacity *= 2;
+
+	cudaStream_t stream = gb->sets[0].stream;
+
+	GPUGB_TRY(gpugb_table_create(gb, capacity, stream));
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(gb->group_counter.ptr, 0, 8, stream)));
+	/* The other set's stream must see an initialised table. */
+	return gpugb_sync_stream(gb, stream);
+}
+
+GPUGB_API GpugbStatus
+gpugb_groupby_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
+{
+	if (out == NULL)
+		return invalid("NULL handle pointer");
+	*out = NULL;
+	if (spec == NULL)
+		return invalid("NULL spec");
+	GPUGB_TRY(validate_spec(spec));
+	GPUGB_TRY(gpugb_device_probe());
+
+	GpugbGroupBy *gb = new (std::nothrow) GpugbGroupBy();
+
+	if (gb == NULL)
+	{
+		gpugb_set_error("out of host memory for a group-by handle");
+		return GPUGB_OUT_OF_MEMORY;
+	}
+	gpugb_handles_adjust(1);
+	gb->spec = *spec;
+	memset(&gb->stats, 0, sizeof(gb->stats));
+
+	GpugbStatus st = create_all(gb);
+
+	if (st != GPUGB_OK)
+	{
+		gpugb_groupby_destroy(gb);
+		return st;
+	}
+	*out = gb;
+	return GPUGB_OK;
+}
+
+/* Waits for a set's queued work, books its times, and re-runs its overflow rows. */
+static GpugbStatus
+complete_set(GpugbGroupBy *gb, GpugbStrideSet *set)
+{
+	auto		t0 = std::chrono::steady_clock::now();
+	GpugbStatus st = GPUGB_CUDA(cudaEventSynchronize(set->ev_done));
+
+	gb->stats.wait_ms += std::chrono::duration<double, std::milli>(
+		std::chrono::steady_clock::now() - t0).count();
+	if (st != GPUGB_OK)
+		return st;
+	gb->stats.transfer_ms += gpugb_elapsed_ms(set->ev_start, set->ev_copied);
+	gb->stats.kernel_ms += gpugb_elapsed_ms(set->ev_copied, set->ev_done);
+	set->state = GPUGB_SET_FREE;
+
+	uint32_t	n_retry = *(const uint32_t *) set->retry_count_host.ptr;
+
+	return n_retry > 0 ? gpugb_run_retries(gb, set, n_retry) : GPUGB_OK;
+}
+
+GPUGB_API GpugbStatus
+gpugb_groupby_next_stride(GpugbGroupBy *gb, GpugbStride **stride)
+{
+	if (stride != NULL)
+		*stride = NULL;
+	if (gb == NULL || stride == NULL)
+		return invalid("NULL handle or stride pointer");
+	if (gb->failed)
+		return gb->failed_status;
+	if (gb->finished)
+		return invalid("next_stride after finish");
+
+	GpugbStrideSet *set = &gb->sets[gb->next_set];
+
+	gb->next_set = (gb->next_set + 1) % GPUGB_N_SETS;
+	if (set->state == GPUGB_SET_INFLIGHT)
+		GPUGB_TRY(gpugb_fail(gb, complete_set(gb, set)));
+	set->state = GPUGB_SET_FILLING;
+	set->stride.nrows = 0;
+	memset(set->stride.key_has_nulls, 0, sizeof(set->stride.key_has_nulls));
+	memset(set->stride.input_has_nulls, 0, sizeof(set->stride.input_has_nulls));
+	*stride = &set->stride;
+	return GPUGB_OK;
+}
+
+/* Queues one column copy; counts its bytes. */
+static GpugbStatus
+copy_in(GpugbGroupBy *gb, void *dst, const void *src, size_t bytes, cudaStream_t stream)
+{
+	gb->stats.bytes_to_device += (int64_t) bytes;
+	return GPUGB_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+}
+
+static GpugbStatus
+submit_set(GpugbGroupBy *gb, GpugbStrideSet *set)
+{
+	const GpugbGroupBySpec *spec = &gb->spec;
+	const GpugbStride *s = &set->stride;
+	size_t		n = (size_t) s->nrows;
+	cudaStream_t stream = set->stream;
+	GpugbAggParams p;
+	bool		need_values[GPUGB_MAX_INPUTS] = {false};
+	bool		need_nulls[GPUGB_MAX_INPUTS] = {false};
+
+	memset(&p, 0, sizeof(p));
+	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_start, stream)));
+
+	/* Keys: values always; null bytes only when the stride has any. */
+	for (int k = 0; k < spec->n_keys; k++)
+	{
+		GPUGB_TRY(copy_in(gb, set->d_key_values[k], s->key_values[k], n * 8, stream));
+		p.key_values[k] = set->d_key_values[k];
+		if (s->key_has_nulls[k])
+		{
+			GPUGB_TRY(copy_in(gb, set->d_key_nulls[k], s->key_nulls[k], n, stream));
+			p.key_nulls[k] = set->d_key_nulls[k];
+		}
+	}
+
+	/* Inputs: only what some aggregate reads (COUNT(x) needs just the nulls). */
+	for (int c = 0; c < gb->n_counts; c++)
+		if (gb->count_input[c] >= 0)
+			need_nulls[gb->count_input[c]] = true;
+	for (int v = 0; v < gb->n_values; v++)
+		need_values[gb->value_cols[v].input] = need_nulls[gb->value_cols[v].input] = true;
+	for (int i = 0; i < spec->n_inputs; i++)
+	{
+		if (need_values[i])
+			GPUGB_TRY(copy_in(gb, set->d_input_values[i], s->input_values[i], n * 8, stream));
+		if (need_nulls[i] && s->input_has_nulls[i])
+			GPUGB_TRY(copy_in(gb, set->d_input_nulls[i], s->input_nulls[i], n, stream));
+	}
+	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_copied, stream)));
+
+	p.nrows = (int64_t) n;
+	p.row_list = nullptr;
+	p.n_keys = spec->n_keys;
+	p.n_counts = gb->n_counts;
+	p.n_values = gb->n_values;
+	for (int c = 0; c < gb->n_counts; c++)
+	{
+		int			in = gb->count_input[c];
+
+		p.count_nulls[c] = in >= 0 && s->input_has_nulls[in] ? set->d_input_nulls[in] : nullptr;
+	}
+	for (int v = 0; v < gb->n_values; v++)
+	{
+		int			in = gb->value_cols[v].input;
+
+		p.vals[v].values = set->d_input_values[in];
+		p.vals[v].nulls = s->input_has_nulls[in] ? set->d_input_nulls[in] : nullptr;
+		p.vals[v].op = gb->value_cols[v].op;
+		p.vals[v].value_col = v;
+		p.vals[v].hi_col = gb->value_cols[v].hi_col;
+	}
+	gpugb_table_params(gb, &p);
+	p.retry_out = (uint32_t *) set->retry_list.ptr;
+	p.retry_count = (unsigned int *) set->retry_count.ptr;
+
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, stream)));
+	GPUGB_TRY(gpugb_launch_agg(p, stream));
+	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(set->retry_count_host.ptr, set->retry_count.ptr, 4,
+										 cudaMemcpyDeviceToHost, stream)));
+	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_done, stream)));
+	set->params = p;
+	gb->stats.bytes_from_device += 4;
+	return GPUGB_OK;
+}
+
+GPUGB_API GpugbStatus
+gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride)
+{
+	if (gb == NULL || stride == NULL)
+		return invalid("NULL handle or stride");
+	if (gb->failed)
+		return gb->failed_status;
+
+	GpugbStrideSet *set = NULL;
+
+	for (int s = 0; s < GPUGB_N_SETS; s++)
+		if (&gb->sets[s].stride == stride)
+			set = &gb->sets[s];
+	if (set == NULL || set->state != GPUGB_SET_FILLING)
+		return invalid("stride was not handed out by next_stride");
+	if (stride->nrows < 0 || stride->nrows > gb->spec.stride_rows)
+		return invalid("stride nrows out of range");
+	if (stride->nrows == 0)
+	{
+		set->state = GPUGB_SET_FREE;
+		return GPUGB_OK;
+	}
+	GPUGB_TRY(gpugb_fail(gb, submit_set(gb, set)));
+	set->state = GPUGB_SET_INFLIGHT;
+	gb->stats.strides++;
+	gb->stats.rows += stride->nrows;
+	return GPUGB_OK;
+}
+
+GPUGB_API GpugbStatus
+gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups)
+{
+	if (gb == NULL || n_groups == NULL)
+		return invalid("NULL handle or result pointer");
+	*n_groups = 0;
+	if (gb->failed)
+		return gb->failed_status;
+	if (!gb->finished)
+	{
+		/* Oldest submission first: next_set points at the least recent set. */
+		for (int i = 0; i < GPUGB_N_SETS; i++)
+		{
+			GpugbStrideSet *set = &gb->sets[(gb->next_set + i) % GPUGB_N_SETS];
+
+			if (set->state == GPUGB_SET_INFLIGHT)
+				GPUGB_TRY(gpugb_fail(gb, complete_set(gb, set)));
+			set->state = GPUGB_SET_FREE;
+		}
+		GPUGB_TRY(gpugb_fail(gb, gpugb_sync_all(gb)));
+		GPUGB_TRY(gpugb_fail(gb, gpugb_group_count(gb, gb->sets[0].stream, &gb->n_groups)));
+		gb->finished = true;
+	}
+	*n_groups = gb->n_groups;
+	return GPUGB_OK;
+}
+
+GPUGB_API void
+gpugb_groupby_stats(const GpugbGroupBy *gb, GpugbStats *stats)
+{
+	if (stats == NULL)
+		return;
+	if (gb == NULL)
+	{
+		memset(stats, 0, sizeof(*stats));
+		return;
+	}
+	*stats = gb->stats;
+	stats->peak_device_bytes = gb->acct.peak_device_bytes;
+}
+
+GPUGB_API void
+gpugb_groupby_destroy(GpugbGroupBy *gb)
+{
+	if (gb == NULL)
+		return;
+	/* Drain first: queued copies and kernels may still use what we free. */
+	for (int s = 0; s < GPUGB_N_SETS; s++)
+		if (gb->sets[s].stream != nullptr)
+			(void) cudaStreamSynchronize(gb->sets[s].stream);
+	(void) cudaGetLastError();
+
+	gpugb_table_free(gb, &gb->table);
+	gpugb_dev_free(&gb->acct, &gb->group_counter);
+	gpugb_host_free(&gb->acct, &gb->scalar_host);
+	gpugb_dev_free(&gb->acct, &gb->spare_retry);
+	gpugb_event_destroy(&gb->acct, &gb->ev_a);
+	gpugb_event_destroy(&gb->acct, &gb->ev_b);
+	for (int s = 0; s < GPUGB_N_SETS; s++)
+	{
+		GpugbStrideSet *set = &gb->sets[s];
+
+		gpugb_host_free(&gb->acct, &set->host);
+		gpugb_dev_free(&gb->acct, &set->dev);
+		gpugb_dev_free(&gb->acct, &set->retry_list);
+		gpugb_dev_free(&gb->acct, &set->retry_count);
+		gpugb_host_free(&gb->acct, &set->retry_count_host);
+		gpugb_event_destroy(&gb->acct, &set->ev_start);
+		gpugb_event_destroy(&gb->acct, &set->ev_copied);
+		gpugb_event_destroy(&gb->acct, &set->ev_done);
+		gpugb_stream_destroy(&gb->acct, &set->stream);
+	}
+	gpugb_handles_adjust(-1);
+	delete gb;
+}

@@ -1,0 +1,131 @@
+/*
+ * groupby_internal.cuh
+ *    The GpugbGroupBy handle and the functions its translation units share:
+ *    groupby.cu (lifecycle, strides, double buffering), table.cu (table
+ *    allocation, growth, retries), fetch.cu (results), launch.cu (kernels).
+ *
+ * Invariants:
+ *  - A stride set is FREE (never used or drained), FILLING (handed to the
+ *    caller) or INFLIGHT (copies and kernel queued on its stream, its
+ *    retry count copied to pinned memory before ev_done).  A set is handed
+ *    out again only after ev_done completed and its retries were re-run, so
+ *    the caller never overwrites pinned memory the device still reads, and
+ *    retry lists always refer to the set's current device rows.
+ *  - The table changes size only while every stream of the handle is idle.
+ *  - Once `failed` is set (any CUDA error, OOM during growth) the results
+ *    are unusable and every call but destroy/stats returns failed_status.
+ */
+#ifndef GPUGB_GROUPBY_INTERNAL_CUH
+#define GPUGB_GROUPBY_INTERNAL_CUH
+
+#include "gpugb_internal.cuh"
+#include "kernel_params.cuh"
+
+#define GPUGB_N_SETS 2
+/* Karnagel: size from the estimate for <= 50 % fill, but do not trust huge
+ * estimates (the table grows at run time instead). */
+#define GPUGB_MIN_SLOTS 1024
+#define GPUGB_MAX_INITIAL_GROUPS (4ll << 20)
+/* gid lives in the low 32 bits of a slot; keep max_groups well inside it. */
+#define GPUGB_MAX_SLOTS (1ll << 31)
+/* One growth step multiplies the capacity by at most this much. */
+#define GPUGB_MAX_GROW_FACTOR 16
+
+enum GpugbSetState
+{
+	GPUGB_SET_FREE,
+	GPUGB_SET_FILLING,
+	GPUGB_SET_INFLIGHT
+};
+
+struct GpugbStrideSet
+{
+	GpugbStride stride;			/* the caller's view of `host` */
+	HostBuf		host;			/* pinned: key values, input values, key nulls, input nulls */
+	DevBuf		dev;			/* device copies, same layout */
+	int64_t    *d_key_values[GPUGB_MAX_KEYS];
+	uint8_t    *d_key_nulls[GPUGB_MAX_KEYS];
+	int64_t    *d_input_values[GPUGB_MAX_INPUTS];
+	uint8_t    *d_input_nulls[GPUGB_MAX_INPUTS];
+	DevBuf		retry_list;		/* uint32 row indices, stride_rows of them */
+	DevBuf		retry_count;	/* uint32 */
+	HostBuf		retry_count_host;	/* pinned uint32, valid after ev_done */
+	cudaStream_t stream = nullptr;
+	cudaEvent_t ev_start = nullptr;
+	cudaEvent_t ev_copied = nullptr;
+	cudaEvent_t ev_done = nullptr;
+	GpugbSetState state = GPUGB_SET_FREE;
+	GpugbAggParams params;		/* row columns of the last submit; reused by retries */
+};
+
+struct GpugbTable
+{
+	int64_t		capacity = 0;	/* slots; 0 when n_keys == 0 (no table) */
+	int64_t		max_groups = 0; /* dense array length */
+	DevBuf		slots;
+	DevBuf		keys;
+	DevBuf		nulls;
+	DevBuf		counts;
+	DevBuf		values;
+	DevBuf		his;
+};
+
+struct GpugbValueCol
+{
+	int			op;
+	int			input;
+	int			hi_col;			/* -1 unless SUM_INT */
+};
+
+struct GpugbGroupBy
+{
+	GpugbGroupBySpec spec;
+	GpugbAccount acct;
+
+	/* Aggregate layout: aggregates share count and value columns. */
+	int			n_counts = 0;
+	int			count_input[GPUGB_MAX_COUNTS];	/* -1 = every row */
+	int			n_values = 0;
+	GpugbValueCol value_cols[GPUGB_MAX_AGGS];
+	int			n_his = 0;
+	int			agg_count_col[GPUGB_MAX_AGGS];
+	int			agg_value_col[GPUGB_MAX_AGGS];	/* -1 for COUNT*/
+
+	GpugbStrideSet sets[GPUGB_N_SETS];
+	int			next_set = 0;
+
+	GpugbTable	table;
+	DevBuf		group_counter;	/* unsigned long long */
+	HostBuf		scalar_host;	/* pinned staging for small transfers */
+	DevBuf		spare_retry;	/* second retry list for re-runs */
+	cudaEvent_t ev_a = nullptr; /* timing of synchronous work (growth) */
+	cudaEvent_t ev_b = nullptr;
+
+	GpugbStats	stats;
+	bool		failed = false;
+	GpugbStatus failed_status = GPUGB_OK;
+	bool		finished = false;
+	int64_t		n_groups = 0;
+};
+
+/* launch.cu */
+GpugbStatus gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream);
+GpugbStatus gpugb_launch_rehash(const GpugbTable &t, int n_keys, int64_t n_groups,
+								cudaStream_t stream);
+GpugbStatus gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to,
+							  const uint64_t *identities, cudaStream_t stream);
+
+/* table.cu */
+GpugbStatus gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream);
+void		gpugb_table_free(GpugbGroupBy *gb, GpugbTable *t);
+void		gpugb_table_params(const GpugbGroupBy *gb, GpugbAggParams *p);
+GpugbStatus gpugb_group_count(GpugbGroupBy *gb, cudaStream_t stream, int64_t *n);
+GpugbStatus gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry);
+GpugbStatus gpugb_sync_stream(GpugbGroupBy *gb, cudaStream_t stream);
+GpugbStatus gpugb_sync_all(GpugbGroupBy *gb);
+double		gpugb_elapsed_ms(cudaEvent_t a, cudaEvent_t b);
+
+/* groupby.cu: records a failure on the handle and returns it. */
+GpugbStatus gpugb_fail(GpugbGroupBy *gb, GpugbStatus st);
+
+#endif							/* GPUGB_GROUPBY_INTERNAL_CUH */

@@ -1,0 +1,195 @@
+/*
+ * hash_table.cuh
+ *    Device code of the global open-addressing (linear probing) hash table
+ *    that maps a group key to a dense group id.
+ *
+ * Slot protocol (one 64-bit word per slot):
+ *    EMPTY (0) --CAS--> LOCKED (1) --store-release--> (tag << 32) | gid
+ *                           \--store--> EMPTY   (no group id was left)
+ * The thread that wins the CAS takes gid = atomicAdd(group_counter), writes
+ * the key into the dense arrays and only then publishes the slot (release
+ * order), so any reader that sees the published word (acquire order) sees
+ * the key.  Readers that find LOCKED spin: the holder never waits on
+ * anything, and sm_70+ independent thread scheduling guarantees it makes
+ * progress even when it is a lane of the spinning warp.
+ *
+ * Invariants:
+ *  - A published slot never changes again, and a LOCKED slot always ends
+ *    published or EMPTY; so a key lives at the first slot of its probe
+ *    sequence that it could claim, and two threads inserting the same key
+ *    can never publish it twice.
+ *  - At most max_groups = capacity / 2 slots are ever published, so probing
+ *    always reaches an EMPTY slot and terminates.
+ *  - group_counter may run past max_groups (every failed claim still
+ *    incremented it); the host clamps it before using it as a count.
+ *  - NULL keys are hashed and stored as value 0 plus their null-mask bit, so
+ *    (values, mask) equality is GROUP BY equality.
+ */
+#ifndef GPUGB_HASH_TABLE_CUH
+#define GPUGB_HASH_TABLE_CUH
+
+#include <cuda/atomic>
+
+#include "kernel_params.cuh"
+
+/* Murmur3's 64-bit finaliser: full avalanche, cheap, robust on dense keys. */
+__device__ __forceinline__ uint64_t
+gpugb_fmix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ull;
+	k ^= k >> 33;
+	return k;
+}
+
+__device__ __forceinline__ uint64_t
+gpugb_hash_step(uint64_t h, uint64_t word)
+{
+	return gpugb_fmix64(h ^ word) + 0x9E3779B97F4A7C15ull;
+}
+
+__device__ __forceinline__ uint64_t
+gpugb_hash_finish(uint64_t h, uint32_t nullmask)
+{
+	return gpugb_fmix64(h ^ ((uint64_t) nullmask << 1) ^ 0x5851F42D4C957F2Dull);
+}
+
+/* Key k of a stride row, NULL canonicalised to 0. */
+__device__ __forceinline__ int64_t
+gpugb_row_key(const GpugbAggParams &p, int k, uint32_t row, bool *is_null)
+{
+	const uint8_t *nulls = p.key_nulls[k];
+	bool		null = nulls != nullptr && nulls[row] != 0;
+
+	*is_null = null;
+	return null ? 0 : p.key_values[k][row];
+}
+
+__device__ __forceinline__ uint64_t
+gpugb_hash_row(const GpugbAggParams &p, uint32_t row, uint32_t *nullmask_out)
+{
+	uint64_t	h = 0x243F6A8885A308D3ull;
+	uint32_t	mask = 0;
+
+	for (int k = 0; k < p.n_keys; k++)
+	{
+		bool		null;
+		int64_t		v = gpugb_row_key(p, k, row, &null);
+
+		mask |= (uint32_t) null << k;
+		h = gpugb_hash_step(h, (uint64_t) v);
+	}
+	*nullmask_out = mask;
+	return gpugb_hash_finish(h, mask);
+}
+
+/*
+ * Group data is read through L2 (ld.global.cg): the line may have been
+ * cached in this SM's L1 before another SM wrote a neighbouring group.
+ */
+__device__ __forceinline__ bool
+gpugb_row_matches(const GpugbAggParams &p, uint32_t row, uint32_t mask, int64_t gid)
+{
+	if (__ldcg(&p.group_nulls[gid]) != mask)
+		return false;
+	for (int k = 0; k < p.n_keys; k++)
+	{
+		bool		null;
+		int64_t		v = gpugb_row_key(p, k, row, &null);
+
+		if ((long long) __ldcg((const long long *) &p.group_keys[k * p.max_groups + gid]) != v)
+			return false;
+	}
+	return true;
+}
+
+typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> gpugb_slot_ref;
+
+/* Group id of the row's key, inserting it if new; -1 when no id is left. */
+__device__ __forceinline__ int64_t
+gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
+{
+	uint32_t	mask;
+	uint64_t	h = gpugb_hash_row(p, row, &mask);
+	uint32_t	tag = (uint32_t) (h >> 32) | GPUGB_TAG_BIT;
+	uint64_t	idx = h & p.slot_mask;
+
+	for (;;)
+	{
+		gpugb_slot_ref slot(p.slots[idx]);
+		unsigned long long s = slot.load(cuda::memory_order_acquire);
+
+		if (s == GPUGB_SLOT_EMPTY)
+		{
+			unsigned long long expected = GPUGB_SLOT_EMPTY;
+
+			if (slot.compare_exchange_strong(expected, GPUGB_SLOT_LOCKED,
+											 cuda::memory_order_relaxed))
+			{
+				unsigned long long gid = atomicAdd(p.group_counter, 1ull);
+
+				if (gid >= (unsigned long long) p.max_groups)
+				{
+					/* Table full: give the slot back, the host re-runs this row. */
+					slot.store(GPUGB_SLOT_EMPTY, cuda::memory_order_relaxed);
+					return -1;
+				}
+				for (int k = 0; k < p.n_keys; k++)
+				{
+					bool		null;
+
+					p.group_keys[k * p.max_groups + gid] = gpugb_row_key(p, k, row, &null);
+				}
+				p.group_nulls[gid] = mask;
+				slot.store(((unsigned long long) tag << 32) | gid, cuda::memory_order_release);
+				return (int64_t) gid;
+			}
+			s = expected;
+		}
+		while (s == GPUGB_SLOT_LOCKED)
+			s = slot.load(cuda::memory_order_acquire);
+		if (s == GPUGB_SLOT_EMPTY)
+			continue;			/* its claimer found no id; try to claim it ourselves */
+		if ((uint32_t) (s >> 32) == tag)
+		{
+			int64_t		gid = (int64_t) (s & 0xFFFFFFFFull);
+
+			if (gpugb_row_matches(p, row, mask, gid))
+				return gid;
+		}
+		idx = (idx + 1) & p.slot_mask;
+	}
+}
+
+/*
+ * Re-inserts groups [0, n_groups) into a fresh (all EMPTY) slot array after
+ * the table grew.  Keys are distinct, so a claim needs no key comparison and
+ * no lock: CAS EMPTY -> published directly.
+ */
+__global__ void
+gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
+					const int64_t *group_keys, const uint32_t *group_nulls,
+					int64_t max_groups, int n_keys, int64_t n_groups)
+{
+	for (int64_t gid = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; gid < n_groups;
+		 gid += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint64_t	h = 0x243F6A8885A308D3ull;
+		uint32_t	mask = group_nulls[gid];
+
+		for (int k = 0; k < n_keys; k++)
+			h = gpugb_hash_step(h, (uint64_t) group_keys[k * max_groups + gid]);
+		h = gpugb_hash_finish(h, mask);
+
+		unsigned long long word = ((unsigned long long) ((uint32_t) (h >> 32) | GPUGB_TAG_BIT) << 32) |
+			(unsigned long long) gid;
+		uint64_t	idx = h & slot_mask;
+
+		while (atomicCAS(&slots[idx], GPUGB_SLOT_EMPTY, word) != GPUGB_SLOT_EMPTY)
+			idx = (idx + 1) & slot_mask;
+	}
+}
+
+#endif							/* GPUGB_HASH_TABLE_CUH */

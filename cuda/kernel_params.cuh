@@ -1,0 +1,124 @@
+/*
+ * kernel_params.cuh
+ *    The plain structs passed by value to the aggregation kernels, and the
+ *    identities/encodings both the host and the device must agree on.
+ *
+ * Layout of the dense group storage (all arrays indexed by group id, gid):
+ *   group_keys    n_keys columns of int64, column k at [k * max_groups]
+ *   group_nulls   one uint32 null mask per group (bit k = key k is NULL)
+ *   counts        n_counts columns of int64 (rows, or non-null inputs)
+ *   values        n_values columns of uint64 (int64, double bits, or the
+ *                 order-preserving float encoding for MIN/MAX_FLOAT)
+ *   values_hi     n_his columns of int64 (high word of SUM_INT)
+ * Columns are max_groups apart, so growing the table moves every column.
+ *
+ * Several aggregates over the same input share one count column (sum, avg,
+ * min and max of x all need "non-null x seen"), which saves atomics.
+ */
+#ifndef GPUGB_KERNEL_PARAMS_CUH
+#define GPUGB_KERNEL_PARAMS_CUH
+
+#include <stdint.h>
+
+#include "gpugb_device.h"
+
+#define GPUGB_MAX_COUNTS (GPUGB_MAX_INPUTS + 1)
+
+/* Slot words of the open-addressing table. */
+#define GPUGB_SLOT_EMPTY 0ull
+#define GPUGB_SLOT_LOCKED 1ull
+/* A published slot is (tag << 32) | gid with the tag's top bit forced on, so
+ * it can never equal EMPTY or LOCKED. */
+#define GPUGB_TAG_BIT 0x80000000u
+
+/* Canonical NaN: PostgreSQL treats all NaNs as equal and above +Infinity. */
+#define GPUGB_CANONICAL_NAN 0x7FF8000000000000ull
+/* -0.0 is the exact additive identity of IEEE doubles (-0 + x == x for all x). */
+#define GPUGB_NEG_ZERO_BITS 0x8000000000000000ull
+
+/* Identity of the value column of an aggregate (stored representation). */
+static inline __host__ __device__ uint64_t
+gpugb_value_identity(int op)
+{
+	switch (op)
+	{
+		case GPUGB_AGG_SUM_FLOAT:
+			return GPUGB_NEG_ZERO_BITS;
+		case GPUGB_AGG_MIN_INT:
+			return (uint64_t) INT64_MAX;
+		case GPUGB_AGG_MAX_INT:
+			return (uint64_t) INT64_MIN;
+		case GPUGB_AGG_MIN_FLOAT:
+			return ~0ull;		/* above the encoding of every double */
+		default:				/* SUM_INT lo word, MAX_FLOAT (below everything) */
+			return 0;
+	}
+}
+
+/*
+ * Order-preserving encoding of a double as uint64 under PostgreSQL's float
+ * order (-Inf < ... < -0 <= +0 < ... < +Inf < NaN): flip all bits of
+ * negatives, set the sign bit of positives.  Every NaN is first replaced by
+ * the canonical positive quiet NaN, whose encoding is the largest.
+ */
+static inline __host__ __device__ uint64_t
+gpugb_float_encode(uint64_t bits)
+{
+	if ((bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull &&
+		(bits & 0x000FFFFFFFFFFFFFull) != 0)
+		bits = GPUGB_CANONICAL_NAN;
+	return (bits & 0x8000000000000000ull) ? ~bits : (bits | 0x8000000000000000ull);
+}
+
+static inline __host__ __device__ uint64_t
+gpugb_float_decode(uint64_t enc)
+{
+	return (enc & 0x8000000000000000ull) ? (enc & ~0x8000000000000000ull) : ~enc;
+}
+
+/* One value-producing aggregate (everything but COUNT_STAR / COUNT). */
+struct GpugbValueAgg
+{
+	const int64_t *values;		/* device input column */
+	const uint8_t *nulls;		/* NULL: no nulls in this stride */
+	int32_t		op;				/* GpugbAggOp */
+	int32_t		value_col;		/* column in `values` */
+	int32_t		hi_col;			/* column in `values_hi`, SUM_INT only */
+	int32_t		pad_;
+};
+
+struct GpugbAggParams
+{
+	/* Rows of this launch: row i is row_list[i] if row_list, else i. */
+	int64_t		nrows;
+	const uint32_t *row_list;
+
+	/* Group keys of the stride. */
+	int32_t		n_keys;
+	int32_t		n_counts;
+	int32_t		n_values;
+	int32_t		pad_;
+	const int64_t *key_values[GPUGB_MAX_KEYS];
+	const uint8_t *key_nulls[GPUGB_MAX_KEYS];	/* NULL: no nulls */
+
+	/* Count column c counts rows whose count_nulls[c] byte is 0 (all rows if NULL). */
+	const uint8_t *count_nulls[GPUGB_MAX_COUNTS];
+	GpugbValueAgg vals[GPUGB_MAX_AGGS];
+
+	/* The table and the dense group storage. */
+	unsigned long long *slots;
+	uint64_t	slot_mask;		/* capacity - 1 */
+	int64_t		max_groups;
+	unsigned long long *group_counter;
+	int64_t    *group_keys;
+	uint32_t   *group_nulls;
+	unsigned long long *counts;
+	unsigned long long *values;
+	long long  *values_hi;
+
+	/* Rows that found no room: appended here (capacity >= nrows). */
+	uint32_t   *retry_out;
+	unsigned int *retry_count;
+};
+
+#endif							/* GPUGB_KERNEL_PARAMS_CUH */

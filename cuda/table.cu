@@ -1,0 +1,277 @@
+/*
+ * table.cu
+ *    The hash table and dense group storage of a handle: allocation and
+ *    initialisation to identities, growth (double or more, rehash from the
+ *    dense keys, copy of the states), and the re-run of rows that found no
+ *    group id because the table was full.
+ *
+ * Retry protocol: a row whose insert finds no free group id is appended to
+ * its stride set's retry list instead of being aggregated, so no row is lost
+ * or counted twice.  When the set's work has completed and the pinned retry
+ * count is non-zero, every stream is drained, the table grows, and the
+ * aggregation kernel re-runs over just the listed rows (indirectly, reading
+ * the set's device columns, which stay intact until the set is refilled);
+ * rows that overflow again go to the spare list, which then becomes the
+ * set's list, until none is left.
+ *
+ * Invariants:
+ *  - Growth happens only with all streams of the handle idle, so no kernel
+ *    ever sees a table being replaced.
+ *  - Groups [0, used) are copied in place: group ids never change, only the
+ *    slot array is rebuilt; [used, new max_groups) are fresh identities.
+ *  - The group counter is reset to `used` after growth, discarding the
+ *    increments of claims that failed.
+ */
+#include <chrono>
+#include <utility>
+
+#include "groupby_internal.cuh"
+
+double
+gpugb_elapsed_ms(cudaEvent_t a, cudaEvent_t b)
+{
+	float		ms = 0.0f;
+
+	if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess)
+	{
+		(void) cudaGetLastError();	/* timing is best effort */
+		return 0.0;
+	}
+	return ms;
+}
+
+GpugbStatus
+gpugb_sync_stream(GpugbGroupBy *gb, cudaStream_t stream)
+{
+	auto		t0 = std::chrono::steady_clock::now();
+	GpugbStatus st = GPUGB_CUDA(cudaStreamSynchronize(stream));
+
+	gb->stats.wait_ms += std::chrono::duration<double, std::milli>(
+		std::chrono::steady_clock::now() - t0).count();
+	return st;
+}
+
+GpugbStatus
+gpugb_sync_all(GpugbGroupBy *gb)
+{
+	for (int s = 0; s < GPUGB_N_SETS; s++)
+		if (gb->sets[s].stream != nullptr)
+			GPUGB_TRY(gpugb_sync_stream(gb, gb->sets[s].stream));
+	return GPUGB_OK;
+}
+
+void
+gpugb_table_free(GpugbGroupBy *gb, GpugbTable *t)
+{
+	gpugb_dev_free(&gb->acct, &t->slots);
+	gpugb_dev_free(&gb->acct, &t->keys);
+	gpugb_dev_free(&gb->acct, &t->nulls);
+	gpugb_dev_free(&gb->acct, &t->counts);
+	gpugb_dev_free(&gb->acct, &t->values);
+	gpugb_dev_free(&gb->acct, &t->his);
+	t->capacity = 0;
+	t->max_groups = 0;
+}
+
+/* Allocates (does not initialise) a table of `capacity` slots. */
+static GpugbStatus
+table_alloc(GpugbGroupBy *gb, int64_t capacity, GpugbTable *t)
+{
+	int			n_keys = gb->spec.n_keys;
+	int64_t		m;
+	GpugbStatus st = GPUGB_OK;
+
+	t->capacity = n_keys > 0 ? capacity : 0;
+	t->max_groups = m = n_keys > 0 ? capacity / 2 : 1;
+	if (n_keys > 0)
+	{
+		if ((st = gpugb_dev_alloc(&gb->acct, &t->slots, (size_t) capacity * 8, "hash slots")) != GPUGB_OK ||
+			(st = gpugb_dev_alloc(&gb->acct, &t->keys, (size_t) (n_keys * m) * 8, "group keys")) != GPUGB_OK ||
+			(st = gpugb_dev_alloc(&gb->acct, &t->nulls, (size_t) m * 4, "group null masks")) != GPUGB_OK)
+			goto fail;
+	}
+	if ((st = gpugb_dev_alloc(&gb->acct, &t->counts, (size_t) (gb->n_counts * m) * 8, "counts")) != GPUGB_OK ||
+		(st = gpugb_dev_alloc(&gb->acct, &t->values, (size_t) (gb->n_values * m) * 8, "values")) != GPUGB_OK ||
+		(st = gpugb_dev_alloc(&gb->acct, &t->his, (size_t) (gb->n_his * m) * 8, "sum high words")) != GPUGB_OK)
+		goto fail;
+	return GPUGB_OK;
+fail:
+	gpugb_table_free(gb, t);
+	return st;
+}
+
+/* Empties the slots and sets groups [from, max_groups) to identities. */
+static GpugbStatus
+table_init(GpugbGroupBy *gb, GpugbTable *t, int64_t from, cudaStream_t stream)
+{
+	uint64_t	ident[GPUGB_MAX_COUNTS] = {0};
+	int64_t		m = t->max_groups;
+
+	if (t->slots.ptr != nullptr)
+		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(t->slots.ptr, 0, (size_t) t->capacity * 8, stream)));
+	if (t->nulls.ptr != nullptr && m > from)
+		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync((uint32_t *) t->nulls.ptr + from, 0,
+											 (size_t) (m - from) * 4, stream)));
+	GPUGB_TRY(gpugb_launch_fill(t->counts.ptr, m, gb->n_counts, from, m, ident, stream));
+	GPUGB_TRY(gpugb_launch_fill(t->his.ptr, m, gb->n_his, from, m, ident, stream));
+	for (int v = 0; v < gb->n_values; v++)
+		ident[v] = gpugb_value_identity(gb->value_cols[v].op);
+	return gpugb_launch_fill(t->values.ptr, m, gb->n_values, from, m, ident, stream);
+}
+
+GpugbStatus
+gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream)
+{
+	GPUGB_TRY(table_alloc(gb, capacity, &gb->table));
+	GPUGB_TRY(table_init(gb, &gb->table, 0, stream));
+	gb->stats.table_slots = gb->table.capacity;
+	return GPUGB_OK;
+}
+
+void
+gpugb_table_params(const GpugbGroupBy *gb, GpugbAggParams *p)
+{
+	const GpugbTable *t = &gb->table;
+
+	p->slots = (unsigned long long *) t->slots.ptr;
+	p->slot_mask = t->capacity > 0 ? (uint64_t) (t->capacity - 1) : 0;
+	p->max_groups = t->max_groups;
+	p->group_counter = (unsigned long long *) gb->group_counter.ptr;
+	p->group_keys = (int64_t *) t->keys.ptr;
+	p->group_nulls = (uint32_t *) t->nulls.ptr;
+	p->counts = (unsigned long long *) t->counts.ptr;
+	p->values = (unsigned long long *) t->values.ptr;
+	p->values_hi = (long long *) t->his.ptr;
+}
+
+GpugbStatus
+gpugb_group_count(GpugbGroupBy *gb, cudaStream_t stream, int64_t *n)
+{
+	uint64_t   *h = (uint64_t *) gb->scalar_host.ptr;
+
+	if (gb->spec.n_keys == 0)
+	{
+		*n = 1;					/* the global group exists even without rows */
+		return GPUGB_OK;
+	}
+	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(h, gb->group_counter.ptr, 8,
+										 cudaMemcpyDeviceToHost, stream)));
+	GPUGB_TRY(gpugb_sync_stream(gb, stream));
+	gb->stats.bytes_from_device += 8;
+	/* Failed claims push the counter past max_groups. */
+	*n = *h < (uint64_t) gb->table.max_groups ? (int64_t) *h : gb->table.max_groups;
+	return GPUGB_OK;
+}
+
+/* Copies `ncols` columns of `used` entries between tables of different pitch. */
+static GpugbStatus
+copy_columns(void *dst, int64_t dst_pitch, const void *src, int64_t src_pitch, int ncols,
+			 int64_t used, size_t elem, cudaStream_t stream)
+{
+	/* Per column rather than cudaMemcpy2D: pitches can exceed the 2D pitch limit. */
+	for (int c = 0; c < ncols; c++)
+		GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync((char *) dst + (size_t) (c * dst_pitch) * elem,
+											 (const char *) src + (size_t) (c * src_pitch) * elem,
+											 (size_t) used * elem, cudaMemcpyDeviceToDevice,
+											 stream)));
+	return GPUGB_OK;
+}
+
+/* Grows the table so that `pending` more groups are likely to fit. */
+static GpugbStatus
+table_grow(GpugbGroupBy *gb, int64_t pending, cudaStream_t stream)
+{
+	GpugbTable *old = &gb->table;
+	GpugbTable	nt;
+	int64_t		used;
+	GpugbStatus st;
+
+	GPUGB_TRY(gpugb_sync_all(gb));
+	GPUGB_TRY(gpugb_group_count(gb, stream, &used));
+	if (old->capacity >= GPUGB_MAX_SLOTS)
+	{
+		gpugb_set_error("hash table cannot grow beyond %lld slots (%lld groups)",
+						(long long) old->capacity, (long long) used);
+		return GPUGB_OUT_OF_MEMORY;
+	}
+
+	/*
+	 * Double; grow further (bounded) when the pending rows could all be new
+	 * groups, to save rounds when the estimate was far too low.  If the big
+	 * step does not fit in memory, fall back towards a plain doubling.
+	 */
+	int64_t		cap = old->capacity * 2;
+
+	while (cap / 2 < used + pending && cap < old->capacity * GPUGB_MAX_GROW_FACTOR &&
+		   cap < GPUGB_MAX_SLOTS)
+		cap *= 2;
+	while ((st = table_alloc(gb, cap, &nt)) == GPUGB_OUT_OF_MEMORY && cap > old->capacity * 2)
+		cap /= 2;
+	if (st != GPUGB_OK)
+		return st;
+
+	uint64_t   *h = (uint64_t *) gb->scalar_host.ptr;
+	int64_t		om = old->max_groups,
+				nm = nt.max_groups;
+
+	*h = (uint64_t) used;
+	if ((st = GPUGB_CUDA(cudaEventRecord(gb->ev_a, stream))) != GPUGB_OK ||
+		(st = table_init(gb, &nt, used, stream)) != GPUGB_OK ||
+		(st = copy_columns(nt.keys.ptr, nm, old->keys.ptr, om, gb->spec.n_keys, used, 8, stream)) != GPUGB_OK ||
+		(st = copy_columns(nt.nulls.ptr, nm, old->nulls.ptr, om, 1, used, 4, stream)) != GPUGB_OK ||
+		(st = copy_columns(nt.counts.ptr, nm, old->counts.ptr, om, gb->n_counts, used, 8, stream)) != GPUGB_OK ||
+		(st = copy_columns(nt.values.ptr, nm, old->values.ptr, om, gb->n_values, used, 8, stream)) != GPUGB_OK ||
+		(st = copy_columns(nt.his.ptr, nm, old->his.ptr, om, gb->n_his, used, 8, stream)) != GPUGB_OK ||
+		(st = gpugb_launch_rehash(nt, gb->spec.n_keys, used, stream)) != GPUGB_OK ||
+		(st = GPUGB_CUDA(cudaMemcpyAsync(gb->group_counter.ptr, h, 8, cudaMemcpyHostToDevice,
+										 stream))) != GPUGB_OK ||
+		(st = GPUGB_CUDA(cudaEventRecord(gb->ev_b, stream))) != GPUGB_OK ||
+		(st = gpugb_sync_stream(gb, stream)) != GPUGB_OK)
+	{
+		/* Wait before freeing what queued work may still touch. */
+		(void) cudaStreamSynchronize(stream);
+		(void) cudaGetLastError();
+		gpugb_table_free(gb, &nt);
+		return st;
+	}
+	gb->stats.kernel_ms += gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
+	gb->stats.bytes_to_device += 8;
+	gpugb_table_free(gb, old);
+	gb->table = nt;
+	gb->stats.table_grows++;
+	gb->stats.table_slots = nt.capacity;
+	return GPUGB_OK;
+}
+
+GpugbStatus
+gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry)
+{
+	uint32_t   *h_count = (uint32_t *) set->retry_count_host.ptr;
+
+	while (n_retry > 0)
+	{
+		gb->stats.retried_rows += n_retry;
+		GPUGB_TRY(table_grow(gb, n_retry, set->stream));
+
+		GpugbAggParams p = set->params;
+
+		gpugb_table_params(gb, &p);
+		p.nrows = n_retry;
+		p.row_list = (const uint32_t *) set->retry_list.ptr;
+		p.retry_out = (uint32_t *) gb->spare_retry.ptr;
+		p.retry_count = (unsigned int *) set->retry_count.ptr;
+		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, set->stream)));
+		GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_a, set->stream)));
+		GPUGB_TRY(gpugb_launch_agg(p, set->stream));
+		GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_b, set->stream)));
+		GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(h_count, set->retry_count.ptr, 4,
+											 cudaMemcpyDeviceToHost, set->stream)));
+		GPUGB_TRY(gpugb_sync_stream(gb, set->stream));
+		gb->stats.kernel_ms += gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
+		gb->stats.bytes_from_device += 4;
+		/* Rows that overflowed again are in the spare list: it becomes ours. */
+		std::swap(set->retry_list, gb->spare_retry);
+		n_retry = *h_count;
+	}
+	return GPUGB_OK;
+}
