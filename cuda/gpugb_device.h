@@ -52,7 +52,7 @@ typedef enum GpugbAggOp
 	GPUGB_AGG_COUNT_STAR,		/* count: rows of the group; no input column */
 	GPUGB_AGG_COUNT,			/* count: non-null inputs */
 	GPUGB_AGG_SUM_INT,			/* int128 sum of int64 inputs (value=lo, value_hi=hi) */
-	GPUGB_AGG_SUM_FLOAT,		/* double sum */
+	GPUGB_AGG_SUM_FLOAT,		/* double sum, starting from -0.0 (the identity) */
 	GPUGB_AGG_MIN_INT,			/* int64 */
 	GPUGB_AGG_MAX_INT,
 	GPUGB_AGG_MIN_FLOAT,		/* double, PostgreSQL order: NaN above +Infinity */
