@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Everything on the GPU box, in one script: starts PostgreSQL from Debian's
+# packages, builds and installs gpugb, preloads it, and runs the test suites
+# with the GPU path forced (gpugb.require_gpu=on: any fallback fails), or the
+# Query B benchmark.
+#
+# On the development machine, once (the GPU box has no network, and the
+# ../shared beside the checkout does not travel with the working tree):
+#   ../shared/gpu-box/fetch-debs.sh && mkdir -p .gpu-box/scripts && cp ../shared/gpu-box/*.sh .gpu-box/scripts/
+# Then with the device tool, carrying .gpu-box:
+#   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP (gpu mode)
+#   bash test/gpu-box.sh bench        Query B benchmark (test/bench/queryb.sh), ROWS=100000000 by default
+# Each stage sets up what it needs, so either can come first; the server and
+# the built extension stay for the next call while the machine is warm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stage=${1:-tests}
+out=${OUT:-/tmp/gpugb-out}
+mkdir -p "$out"
+
+if [ -z "$(ls .gpu-box/debs/*.deb 2>/dev/null)" ]; then
+  echo "no .gpu-box/debs: run ../shared/gpu-box/fetch-debs.sh on the development machine and carry .gpu-box"
+  exit 1
+fi
+scripts=.gpu-box/scripts
+# shellcheck disable=SC1091
+source $scripts/start-postgres.sh .gpu-box/debs >/dev/null
+echo "PostgreSQL $(postgres --version | awk '{print $3}'), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+
+# Build for the box's GPU only (faster); install; preload; restart once.
+export PATH=/usr/local/cuda/bin:$PATH
+make -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 >/dev/null
+make -s PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 install >/dev/null
+if [ "$(psql -XAtc 'SHOW shared_preload_libraries')" != gpugb ]; then
+  psql -qXc "ALTER SYSTEM SET shared_preload_libraries = 'gpugb'"
+  bash $scripts/restart-postgres.sh >/dev/null
+fi
+psql -qXc "CREATE EXTENSION IF NOT EXISTS gpugb"
+echo "device: $(psql -XAtc 'SELECT gpugb_device_info()')"
+
+case "$stage" in
+  tests)
+    export GPUGB_TEST_MODE=gpu
+    echo "== device self-test"
+    make -s -C test/device >/dev/null
+    test/bin/device_selftest --require-gpu 2>&1 | tee "$out/selftest.log" | tail -25
+    echo "== pg_regress (gpu mode)"
+    chmod -R a+rwX . 2>/dev/null || true
+    if ! make -s PG_CONFIG="$PG_CONFIG" installcheck GPUGB_TEST_MODE=gpu; then
+      cp regression.diffs "$out/" 2>/dev/null; head -80 regression.diffs; exit 1
+    fi
+    echo "== pgTAP differential suites (gpu mode)"
+    GPUGB_TEST_SCALE=${GPUGB_TEST_SCALE:-gpu} test/pgtap/run.sh gpu 2>&1 | tee "$out/pgtap.log" | tail -15
+    ;;
+  bench)
+    test/bench/queryb.sh 2>&1 | tee "$out/queryb.log"
+    ;;
+  *)
+    echo "unknown stage $stage"; exit 2 ;;
+esac
