@@ -1,0 +1,87 @@
+-- Query shapes: HAVING, GROUP BY over joins and subqueries, aggregates without
+-- GROUP BY (also on empty input), empty input with GROUP BY, plain GROUP BY,
+-- ORDER BY/LIMIT above, several GpuGroupAgg nodes in one query, rescans
+-- (correlated subquery, LATERAL), CTEs, prepared statements.
+\ir setup.sql
+SELECT no_plan();
+
+SELECT (100000 * :scale)::bigint AS n_rows \gset
+CREATE TEMP TABLE f AS
+SELECT i AS id, (i % 1000)::int AS k, (i % 7)::int AS k7, (hashint8(i) % 10000)::int AS v,
+       gpugb_rand(i, 1) * 100 AS x, date '2024-01-01' + (i % 366)::int AS d
+  FROM generate_series(1::bigint, :n_rows) i;
+CREATE TEMP TABLE dim AS
+SELECT k, 'name ' || k AS name, (k % 10)::int AS region, k % 3 = 0 AS flag
+  FROM generate_series(0, 1199) k;
+CREATE TEMP TABLE empty (k int, v int, x float8, d date);
+ANALYZE f; ANALYZE dim; ANALYZE empty;
+
+-- HAVING
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s FROM f GROUP BY k HAVING sum(v) > 0$$, 'HAVING on a selected aggregate');
+SELECT gpugb_check($$SELECT k, count(*) AS n FROM f GROUP BY k HAVING avg(x) > 50 AND max(v) > 9000$$,
+                   'HAVING on aggregates not in the select list');
+SELECT gpugb_check($$SELECT k7, count(*) AS n FROM f GROUP BY k7 HAVING k7 > 2 AND count(*) > 0$$, 'HAVING on a key');
+SELECT gpugb_check($$SELECT count(*) AS n, sum(v) AS s FROM f HAVING count(*) > 1000000000$$, 'HAVING without GROUP BY, false');
+SELECT gpugb_check($$SELECT count(*) AS n, sum(v) AS s FROM f HAVING count(*) > 0$$, 'HAVING without GROUP BY, true');
+-- Outputs computed from keys and aggregates
+SELECT gpugb_check($$SELECT k * 2 + 1 AS k2, count(*) * 2 AS n2, sum(v) / nullif(count(v), 0) AS q, max(x) - min(x) AS span
+                        FROM f GROUP BY k$$, 'expressions over keys and aggregates in the output');
+SELECT gpugb_check($$SELECT count(*) AS n FROM f GROUP BY k$$, 'output without the key');
+SELECT gpugb_check($$SELECT k, k7 FROM f GROUP BY k, k7$$, 'plain GROUP BY without aggregates');
+SELECT gpugb_check($$SELECT k, count(*) AS n1, count(*) AS n2, sum(v) AS s, avg(v) AS a, count(v) AS c FROM f GROUP BY k$$,
+                   'the same aggregate twice, aggregates sharing an input');
+-- Joins and subqueries
+SELECT gpugb_check($$SELECT dim.region, count(*) AS n, sum(f.v) AS s, avg(f.x) AS a FROM f JOIN dim USING (k)
+                      GROUP BY dim.region$$, 'GROUP BY over a join, key from the inner side');
+SELECT gpugb_check($$SELECT f.k7, dim.flag, count(*) AS n, max(f.d) AS mx FROM f JOIN dim ON dim.k = f.k AND dim.region < 5
+                      GROUP BY 1, 2$$, 'GROUP BY over a join with a filter');
+SELECT gpugb_check($$SELECT dim.k, count(f.id) AS n, sum(f.v) AS s FROM dim LEFT JOIN f ON f.k = dim.k GROUP BY dim.k$$,
+                   'GROUP BY over an outer join (empty groups, count(x) = 0)');
+SELECT gpugb_check($$SELECT q.kk, count(*) AS n, sum(q.vv) AS s FROM (SELECT k % 10 AS kk, v * 2 AS vv FROM f WHERE x < 50) q
+                      GROUP BY q.kk$$, 'GROUP BY over a subquery');
+SELECT gpugb_check($$SELECT q.k7, count(*) AS n, sum(q.v) AS s FROM (SELECT k7, v FROM f ORDER BY id LIMIT 5000) q GROUP BY q.k7$$,
+                   'GROUP BY over a subquery with LIMIT');
+SELECT gpugb_check($$SELECT r.region, count(*) AS n, sum(agg.s) AS ss FROM
+                        (SELECT k, sum(v) AS s FROM f GROUP BY k) agg JOIN dim r USING (k) GROUP BY r.region$$,
+                   'GROUP BY over a join with a grouped subquery (two GpuGroupAgg nodes)');
+SELECT gpugb_check($$SELECT n, count(*) AS groups FROM (SELECT k, count(*) AS n FROM f GROUP BY k) q GROUP BY n$$,
+                   'GROUP BY over an aggregate result');
+SELECT gpugb_check($$WITH c AS MATERIALIZED (SELECT k7, v FROM f WHERE v > 0) SELECT k7, count(*) AS n, sum(v) AS s FROM c GROUP BY k7$$,
+                   'GROUP BY over a materialized CTE');
+SELECT gpugb_check($$SELECT k7, count(*) AS n FROM f GROUP BY k7 UNION ALL SELECT k7 + 100, sum(v) FROM f GROUP BY k7$$,
+                   'UNION ALL of two grouped queries');
+-- Rescans
+SELECT gpugb_check($$SELECT dim.k, (SELECT count(*) FROM f WHERE f.k = dim.k) AS n,
+                             (SELECT sum(v) FROM f WHERE f.k = dim.k) AS s FROM dim WHERE dim.k < 20$$,
+                   'correlated subqueries without GROUP BY (rescans)');
+SELECT gpugb_check($$SELECT dim.k, l.k7, l.n FROM dim, LATERAL (SELECT k7, count(*) AS n FROM f WHERE f.k = dim.k GROUP BY k7) l
+                      WHERE dim.k < 10$$, 'LATERAL GROUP BY (rescans with parameters)');
+-- ORDER BY / LIMIT / window above
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s FROM f GROUP BY k ORDER BY s DESC, k LIMIT 10$$,
+                   'ORDER BY aggregate, LIMIT');
+SELECT gpugb_check($$SELECT k7, sum(v) AS s, rank() OVER (ORDER BY sum(v)) AS r FROM f GROUP BY k7$$,
+                   'window function over grouped rows');
+-- Aggregates without GROUP BY
+SELECT gpugb_check($$SELECT count(*) AS n, count(v) AS c, sum(v) AS s, min(x) AS mn, max(d) AS mx, avg(v) AS a, avg(x) AS ax FROM f$$,
+                   'no GROUP BY');
+SELECT gpugb_check($$SELECT count(*) AS n, count(v) AS c, sum(v) AS s, min(x) AS mn, max(d) AS mx, avg(v) AS a, sum(x) AS sx
+                        FROM f WHERE id < 0$$, 'no GROUP BY, empty input (filtered)');
+SELECT gpugb_check($$SELECT count(*) AS n, sum(v) AS s, min(d) AS mn, avg(x) AS a FROM empty$$, 'no GROUP BY, empty table');
+-- Empty input with GROUP BY
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, max(d) AS mx FROM empty GROUP BY k$$, 'GROUP BY, empty table');
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(x) AS s FROM f WHERE id < 0 GROUP BY k$$, 'GROUP BY, empty input (filtered)');
+SELECT gpugb_check($$SELECT e.k, count(*) AS n FROM empty e JOIN f ON f.k = e.k GROUP BY e.k$$, 'GROUP BY over an empty join');
+
+-- Prepared statement executed several times (generic plan after 5 runs).
+PREPARE pq(int) AS SELECT k7, count(*) AS n, sum(v) AS s FROM f WHERE k < $1 GROUP BY k7 ORDER BY k7;
+SET plan_cache_mode = force_generic_plan;
+SELECT results_eq('EXECUTE pq(500)',
+                  $$SELECT k7, count(*), sum(v) FROM f WHERE k < 500 GROUP BY k7 ORDER BY k7$$,
+                  'prepared statement, generic plan, run 1');
+SELECT results_eq('EXECUTE pq(700)',
+                  $$SELECT k7, count(*), sum(v) FROM f WHERE k < 700 GROUP BY k7 ORDER BY k7$$,
+                  'prepared statement, generic plan, run 2');
+RESET plan_cache_mode;
+
+SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
+SELECT * FROM finish();
