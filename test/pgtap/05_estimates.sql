@@ -1,0 +1,79 @@
+-- Group estimates far off: a table without ANALYZE, GROUP BY mod(x, 1000)
+-- over unique x (the planner expects ~one group per row), and the opposite
+-- (statistics say one distinct value, the data has many) with small strides
+-- (gpugb.stride_rows = 1024) so that many strides and table growth happen.
+\ir setup.sql
+SELECT no_plan();
+
+-- Properties of the (first) GpuGroupAgg node of EXPLAIN ANALYZE.
+CREATE OR REPLACE FUNCTION pg_temp.gpugb_node(query text) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, COSTS ON, TIMING OFF, FORMAT JSON) ' || query INTO plan;
+    RETURN jsonb_path_query_first(plan, 'strict $.**?(@."Custom Plan Provider" == "GpuGroupAgg")');
+END
+$$;
+-- On the device (expect = gpu), the run must have used more than one stride.
+CREATE OR REPLACE FUNCTION pg_temp.check_strides(query text, min_strides int, description text)
+RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    node jsonb := pg_temp.gpugb_node(query);
+BEGIN
+    IF coalesce(nullif(current_setting('gpugb_test.expect', true), ''), 'any') <> 'gpu' THEN
+        RETURN NEXT skip('strides are only counted on the device (gpugb_test.expect = gpu)', 1);
+        RETURN;
+    END IF;
+    RETURN NEXT cmp_ok(coalesce((node->>'Strides')::int, 0), '>=', min_strides, description);
+    RETURN NEXT diag(format('estimated groups %s, groups %s, strides %s, hash table slots %s, grows %s',
+                            node->>'Estimated Groups', node->>'Groups', node->>'Strides',
+                            node->>'Hash Table Slots', node->>'Hash Table Grows'));
+END
+$$;
+
+SELECT (200000 * :scale)::bigint AS n_rows \gset
+
+-- 1. No statistics at all.
+CREATE TEMP TABLE nostats AS
+SELECT i, (hashint8(i) & 65535)::int AS k, (i % 1000)::int AS v, gpugb_rand(i, 1) AS x
+  FROM generate_series(1::bigint, :n_rows) i;
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, avg(x) AS a FROM nostats GROUP BY k$$,
+                   'table without ANALYZE, ~65536 groups');
+SELECT gpugb_check($$SELECT k % 3 AS k3, i % 1000 AS k1000, count(*) AS n FROM nostats GROUP BY 1, 2$$,
+                   'table without ANALYZE, two keys');
+
+-- 2. The planner expects too many groups: mod(unique, 1000).
+CREATE TEMP TABLE uniq AS
+SELECT i AS x, (hashint8(i) % 1000)::int AS v FROM generate_series(1::bigint, :n_rows) i;
+ANALYZE uniq;
+SELECT gpugb_check($$SELECT mod(x, 1000) AS m, count(*) AS n, sum(v) AS s, min(v) AS mn FROM uniq GROUP BY 1$$,
+                   'GROUP BY mod(x, 1000): estimate ~rows, actual 1000');
+SELECT gpugb_check($$SELECT mod(x, 2) AS m, count(*) AS n, sum(v) AS s FROM uniq GROUP BY 1$$,
+                   'GROUP BY mod(x, 2): estimate ~rows, actual 2');
+
+-- 3. The planner expects one group, there are many; small strides.
+CREATE TEMP TABLE grows (k int8, v int, x float8);
+INSERT INTO grows SELECT 42, 1, 1.0 FROM generate_series(1, 1000);
+ANALYZE grows;
+INSERT INTO grows SELECT hashint8(i) % 50000, (i % 100)::int, gpugb_rand(i, 2)
+  FROM generate_series(1::bigint, :n_rows) i;
+SET gpugb.stride_rows = 1024;
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, avg(x) AS a, max(x) AS mx FROM grows GROUP BY k$$,
+                   'estimate 1 group, ~1e5 actual, stride_rows = 1024');
+SELECT pg_temp.check_strides($$SELECT k, count(*) AS n, sum(v) AS s FROM grows GROUP BY k$$, 100,
+                             'stride_rows = 1024: more than 100 strides');
+SELECT gpugb_check($$SELECT k % 10 AS k10, count(*) AS n, sum(v) AS s FROM grows GROUP BY 1$$,
+                   'estimate 1 group, 19 actual, stride_rows = 1024');
+SELECT gpugb_check($$SELECT count(*) AS n, sum(k) AS s, min(x) AS mn FROM grows$$,
+                   'no GROUP BY, stride_rows = 1024');
+SELECT gpugb_check($$SELECT k, v, count(*) AS n FROM grows WHERE k < 1000 GROUP BY k, v$$,
+                   'two keys, stride_rows = 1024');
+SET gpugb.stride_rows = 1025;
+SELECT gpugb_check($$SELECT k % 1000 AS k1000, count(*) AS n, sum(v) AS s FROM grows GROUP BY 1$$,
+                   'stride_rows = 1025 (odd size)');
+RESET gpugb.stride_rows;
+SELECT pg_temp.check_strides($$SELECT i % 5 AS k, count(*) AS n FROM nostats GROUP BY 1$$, 1,
+                             'default stride_rows: at least one stride');
+
+SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
+SELECT * FROM finish();
