@@ -183,8 +183,16 @@ create_all(GpugbGroupBy *gb)
 		capacity *= 2;
 
 	cudaStream_t stream = gb->sets[0].stream;
+	GpugbStatus st;
 
-	GPUGB_TRY(gpugb_table_create(gb, capacity, stream));
+	/*
+	 * Estimates can be wildly high: under a memory limit, start smaller
+	 * rather than refuse, since the table grows when the groups are real.
+	 */
+	while ((st = gpugb_table_create(gb, capacity, stream)) == GPUGB_OUT_OF_MEMORY &&
+		   capacity > GPUGB_MIN_SLOTS)
+		capacity /= 2;
+	GPUGB_TRY(st);
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(gb->group_counter.ptr, 0, 8, stream)));
 	/* The other set's stream must see an initialised table. */
 	return gpugb_sync_stream(gb, stream);
@@ -199,7 +207,12 @@ gpugb_groupby_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 	if (spec == NULL)
 		return invalid("NULL spec");
 	GPUGB_TRY(validate_spec(spec));
-	GPUGB_TRY(gpugb_device_probe());
+	if (gpugb_device_probe() != GPUGB_OK)
+	{
+		/* The probe's own message may have been overwritten since. */
+		gpugb_set_error("gpugb_groupby_create: %s", gpugb_device_description());
+		return gpugb_device_probe();
+	}
 
 	GpugbGroupBy *gb = new (std::nothrow) GpugbGroupBy();
 

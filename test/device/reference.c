@@ -1,0 +1,375 @@
+/*
+ * reference.c
+ *    Data generation (seeded, deterministic) and the straightforward CPU
+ *    group-by the device results are checked against: a linear-probing map
+ *    from key tuple (values + null mask) to group, int128 sums, PostgreSQL
+ *    float order for min/max (NaN above +Infinity, via the same encoding the
+ *    device uses), and the sum of magnitudes that bounds float-sum error.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "selftest.h"
+
+const GpugbAggSpec aggs[N_AGGS] = {
+	{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_COUNT, 0}, {GPUGB_AGG_SUM_INT, 0},
+	{GPUGB_AGG_MIN_INT, 0}, {GPUGB_AGG_MAX_INT, 0}, {GPUGB_AGG_SUM_FLOAT, 1},
+	{GPUGB_AGG_MIN_FLOAT, 1}, {GPUGB_AGG_MAX_FLOAT, 1}, {GPUGB_AGG_COUNT, 1},
+	{GPUGB_AGG_SUM_INT, 2}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 2},
+};
+
+static uint64_t rng_state;
+
+uint64_t
+rnd(void)
+{
+	uint64_t	z = (rng_state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static double
+rnd01(void)
+{
+	return (rnd() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void	   *p = calloc(n ? n : 1, size);
+
+	if (p == NULL)
+	{
+		fprintf(stderr, "device selftest: out of host memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+/* Key column k of key tuple j: mixed ranges, negatives and the int64 extremes. */
+static int64_t
+key_of(int n_keys, int k, int64_t j)
+{
+	if (n_keys == 1 || (n_keys > 3 && k == 0))
+	{
+		if (j == 0)
+			return INT64_MIN;
+		if (j == 1)
+			return INT64_MAX;
+		if (j == 2)
+			return -1;
+		return (int64_t) ((uint64_t) j * 0x9E3779B97F4A7C15ull);
+	}
+	if (n_keys <= 3)
+	{
+		if (k == 0)
+			return j % 7 - 3;
+		if (k == 1)
+			return j / 7 == 1 ? INT64_MIN : (int64_t) ((uint64_t) (j / 7) * 0xD6E8FEB86659FD93ull);
+		return INT64_MAX - j % 3;
+	}
+	return ((j >> (k % 24)) & 1) ? k : -k;	/* many keys: bits of j */
+}
+
+static double
+float_value(int specials)
+{
+	if (specials)
+	{
+		uint64_t	r = rnd() % 3000;
+		uint64_t	bits;
+
+		switch (r)
+		{
+			case 0:
+				return INFINITY;
+			case 1:
+				return -INFINITY;
+			case 2:
+				return -0.0;
+			case 3:
+				return 0.0;
+			case 4:
+				bits = 0xFFF8000000000123ull;	/* a negative NaN with payload */
+				{
+					double		d;
+
+					memcpy(&d, &bits, 8);
+					return d;
+				}
+			case 5:
+				return NAN;
+			default:
+				break;
+		}
+	}
+	return (rnd01() - 0.5) * 2000.0;
+}
+
+void
+generate(const CaseSpec *cs, Data *d)
+{
+	double	   *cdf = NULL;
+
+	rng_state = cs->seed * 0x2545F4914F6CDD1Dull + 1;
+	d->nrows = cs->nrows;
+	d->n_keys = cs->n_keys;
+	for (int k = 0; k < cs->n_keys; k++)
+	{
+		d->key[k] = xcalloc(cs->nrows, 8);
+		d->knull[k] = xcalloc(cs->nrows, 1);
+	}
+	for (int i = 0; i < N_INPUTS; i++)
+	{
+		d->in[i] = xcalloc(cs->nrows, 8);
+		d->innull[i] = xcalloc(cs->nrows, 1);
+	}
+	if (cs->zipf > 0)
+	{
+		double		s = 0;
+
+		cdf = xcalloc(cs->g, sizeof(double));
+		for (int64_t r = 0; r < cs->g; r++)
+			cdf[r] = (s += 1.0 / pow((double) (r + 1), cs->zipf));
+		for (int64_t r = 0; r < cs->g; r++)
+			cdf[r] /= s;
+	}
+	for (int64_t row = 0; row < cs->nrows; row++)
+	{
+		int64_t		j;
+
+		if (cdf != NULL)
+		{
+			double		u = rnd01();
+			int64_t		lo = 0,
+						hi = cs->g - 1;
+
+			while (lo < hi)
+			{
+				int64_t		mid = (lo + hi) / 2;
+
+				if (cdf[mid] < u)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			j = lo;
+		}
+		else
+			j = (int64_t) (rnd() % (uint64_t) cs->g);
+		for (int k = 0; k < cs->n_keys; k++)
+		{
+			if (cs->key_null > 0 && rnd01() < cs->key_null)
+				d->knull[k][row] = 1;	/* value stays 0, as the contract says */
+			else
+				d->key[k][row] = key_of(cs->n_keys, k, j);
+		}
+		/* in0: mixed ints with rare extremes (or near the extremes) */
+		if (cs->big_ints)
+			d->in[0][row] = (rnd() & 1) ? INT64_MAX - (int64_t) (rnd() % 1000)
+				: INT64_MIN + (int64_t) (rnd() % 1000);
+		else
+		{
+			uint64_t	r = rnd() % 1000;
+
+			d->in[0][row] = r == 0 ? INT64_MIN : r == 1 ? INT64_MAX
+				: (int64_t) (rnd() % 2000000001ull) - 1000000000;
+		}
+		double		f = float_value(cs->specials);
+
+		memcpy(&d->in[1][row], &f, 8);
+		d->in[2][row] = INT64_MAX - (int64_t) (rnd() % 100000);	/* always overflows int64 */
+		for (int i = 0; i < N_INPUTS; i++)
+			if (cs->in_null > 0 && rnd01() < cs->in_null)
+			{
+				d->innull[i][row] = 1;
+				d->in[i][row] = 0;
+			}
+	}
+	free(cdf);
+}
+
+void
+free_data(Data *d)
+{
+	for (int k = 0; k < d->n_keys; k++)
+	{
+		free(d->key[k]);
+		free(d->knull[k]);
+	}
+	for (int i = 0; i < N_INPUTS; i++)
+	{
+		free(d->in[i]);
+		free(d->innull[i]);
+	}
+}
+
+/* ------------------------------------------------------------- reference */
+
+uint64_t
+float_encode(uint64_t bits)
+{
+	if ((bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (bits & 0xFFFFFFFFFFFFFull))
+		bits = 0x7FF8000000000000ull;
+	return (bits >> 63) ? ~bits : (bits | 0x8000000000000000ull);
+}
+
+uint64_t
+float_decode(uint64_t enc)
+{
+	return (enc >> 63) ? (enc & ~0x8000000000000000ull) : ~enc;
+}
+
+
+static uint64_t
+mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static uint64_t
+tuple_hash(int n_keys, const int64_t *vals, uint32_t mask)
+{
+	uint64_t	h = 1469598103934665603ull ^ mask;
+
+	for (int k = 0; k < n_keys; k++)
+		h = mix(h ^ (uint64_t) vals[k]) + k;
+	return mix(h);
+}
+
+/* Finds (or with insert, adds) the group of a key tuple; -1 if absent. */
+int64_t
+ref_lookup(Ref *r, const int64_t *vals, uint32_t mask, int insert)
+{
+	uint64_t	i = tuple_hash(r->n_keys, vals, mask) & (uint64_t) (r->cap - 1);
+
+	for (;; i = (i + 1) & (uint64_t) (r->cap - 1))
+	{
+		int64_t		g = r->table[i];
+
+		if (g < 0)
+		{
+			if (!insert)
+				return -1;
+			if (r->n_groups >= r->max_groups)
+			{
+				fprintf(stderr, "device selftest: reference table too small\n");
+				exit(2);
+			}
+			g = r->n_groups++;
+			r->table[i] = g;
+			memcpy(&r->keys[g * r->n_keys], vals, sizeof(int64_t) * r->n_keys);
+			r->mask[g] = mask;
+			return g;
+		}
+		if (r->mask[g] == mask &&
+			memcmp(&r->keys[g * r->n_keys], vals, sizeof(int64_t) * r->n_keys) == 0)
+			return g;
+	}
+}
+
+void
+build_reference(const Data *d, const CaseSpec *cs, Ref *r)
+{
+	int64_t		bound = d->nrows + 1;
+	int64_t		gb = cs->g;
+
+	for (int k = 0; k < d->n_keys && k < 20 && gb < bound; k++)
+		gb *= cs->key_null > 0 ? 2 : 1;
+	if (d->n_keys > 0 && gb < bound)
+		bound = gb;
+	memset(r, 0, sizeof(*r));
+	r->n_keys = d->n_keys;
+	r->max_groups = bound;
+	for (r->cap = 16; r->cap < 2 * bound; r->cap *= 2)
+		;
+	r->table = xcalloc(r->cap, 8);
+	memset(r->table, 0xFF, r->cap * 8);
+	r->keys = xcalloc(bound * (d->n_keys ? d->n_keys : 1), 8);
+	r->mask = xcalloc(bound, 4);
+	r->cnt_star = xcalloc(bound, 8);
+	for (int i = 0; i < N_INPUTS; i++)
+		r->cnt_in[i] = xcalloc(bound, 8);
+	r->sum0 = xcalloc(bound, sizeof(i128));
+	r->sum2 = xcalloc(bound, sizeof(i128));
+	r->min0 = xcalloc(bound, 8);
+	r->max0 = xcalloc(bound, 8);
+	r->fsum = xcalloc(bound, 8);
+	r->fabs_ = xcalloc(bound, 8);
+	r->fmin = xcalloc(bound, 8);
+	r->fmax = xcalloc(bound, 8);
+	r->seen = xcalloc(bound, 1);
+	for (int64_t g = 0; g < bound; g++)
+	{
+		r->min0[g] = INT64_MAX;
+		r->max0[g] = INT64_MIN;
+		r->fmin[g] = ~0ull;
+		r->fsum[g] = -0.0;
+	}
+	if (d->n_keys == 0)
+		r->n_groups = 1;		/* the one global group, even without rows */
+
+	for (int64_t row = 0; row < d->nrows; row++)
+	{
+		int64_t		vals[GPUGB_MAX_KEYS];
+		uint32_t	mask = 0;
+		int64_t		g = 0;
+
+		for (int k = 0; k < d->n_keys; k++)
+		{
+			vals[k] = d->knull[k][row] ? 0 : d->key[k][row];
+			mask |= (uint32_t) (d->knull[k][row] != 0) << k;
+		}
+		if (d->n_keys > 0)
+			g = ref_lookup(r, vals, mask, 1);
+		r->cnt_star[g]++;
+		for (int i = 0; i < N_INPUTS; i++)
+			r->cnt_in[i][g] += !d->innull[i][row];
+		if (!d->innull[0][row])
+		{
+			int64_t		v = d->in[0][row];
+
+			r->sum0[g] += v;
+			if (v < r->min0[g])
+				r->min0[g] = v;
+			if (v > r->max0[g])
+				r->max0[g] = v;
+		}
+		if (!d->innull[1][row])
+		{
+			double		f;
+			uint64_t	e = float_encode((uint64_t) d->in[1][row]);
+
+			memcpy(&f, &d->in[1][row], 8);
+			r->fsum[g] += f;
+			r->fabs_[g] += fabs(f);
+			if (e < r->fmin[g])
+				r->fmin[g] = e;
+			if (e > r->fmax[g])
+				r->fmax[g] = e;
+		}
+		if (!d->innull[2][row])
+			r->sum2[g] += d->in[2][row];
+	}
+}
+
+void
+free_reference(Ref *r)
+{
+	void	   *ps[] = {r->table, r->keys, r->mask, r->cnt_star, r->cnt_in[0], r->cnt_in[1],
+		r->cnt_in[2], r->sum0, r->sum2, r->min0, r->max0, r->fsum, r->fabs_, r->fmin, r->fmax,
+	r->seen};
+
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
+		free(ps[i]);
+}
+

@@ -1,0 +1,84 @@
+/*
+ * selftest.h
+ *    Shared declarations of the device selftest: the case description, the
+ *    generated data, and the CPU reference it is compared against.
+ */
+#ifndef GPUGB_SELFTEST_H
+#define GPUGB_SELFTEST_H
+
+#include <stdint.h>
+
+#include "../../cuda/gpugb_device.h"
+
+typedef __int128 i128;
+
+typedef struct CaseSpec
+{
+	const char *name;
+	uint64_t	seed;
+	int64_t		nrows;
+	int			n_keys;
+	int64_t		g;				/* distinct key tuples drawn from (before NULLs) */
+	double		zipf;			/* 0: uniform */
+	double		key_null;		/* fraction of NULL key values */
+	double		in_null;		/* fraction of NULL inputs */
+	int			big_ints;		/* inputs near INT64_MIN/MAX */
+	int			specials;		/* NaN, +-Inf, -0.0 among floats */
+	int64_t		est_groups;		/* 0: g */
+	int64_t		stride_rows;	/* 0: 1 << 20 */
+	int			partial;		/* random fill sizes below stride_rows */
+	int64_t		mem_limit;
+	GpugbStatus expect;			/* GPUGB_OK or the status it must fail with */
+	int			expect_grow;	/* stats must show grows and retries */
+	int			perf;			/* print rows/s */
+} CaseSpec;
+
+#define N_INPUTS 3
+#define N_AGGS 12
+
+/* The aggregates every case runs (all GpugbAggOps; SUM_INT(in0) twice). */
+extern const GpugbAggSpec aggs[N_AGGS];
+
+typedef struct Data
+{
+	int64_t		nrows;
+	int			n_keys;
+	int64_t    *key[GPUGB_MAX_KEYS];
+	uint8_t    *knull[GPUGB_MAX_KEYS];
+	int64_t    *in[N_INPUTS];
+	uint8_t    *innull[N_INPUTS];
+} Data;
+
+typedef struct Ref
+{
+	int			n_keys;
+	int64_t		n_groups,
+				max_groups;
+	int64_t    *keys;			/* [g * n_keys + k] */
+	uint32_t   *mask;
+	int64_t		cap;
+	int64_t    *table;			/* group index or -1 */
+	int64_t    *cnt_star,
+			   *cnt_in[N_INPUTS];
+	i128	   *sum0,
+			   *sum2;
+	int64_t    *min0,
+			   *max0;
+	double	   *fsum,
+			   *fabs_;
+	uint64_t   *fmin,
+			   *fmax;
+	uint8_t    *seen;
+} Ref;
+
+uint64_t	rnd(void);
+void	   *xcalloc(size_t n, size_t size);
+void		generate(const CaseSpec *cs, Data *d);
+void		free_data(Data *d);
+uint64_t	float_encode(uint64_t bits);
+uint64_t	float_decode(uint64_t enc);
+void		build_reference(const Data *d, const CaseSpec *cs, Ref *r);
+int64_t		ref_lookup(Ref *r, const int64_t *vals, uint32_t mask, int insert);
+void		free_reference(Ref *r);
+
+#endif							/* GPUGB_SELFTEST_H */
