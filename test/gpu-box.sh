@@ -50,7 +50,7 @@ case "$stage" in
       cp regression.diffs "$out/" 2>/dev/null; head -80 regression.diffs; exit 1
     fi
     echo "== pgTAP differential suites (gpu mode)"
-    GPUGB_TEST_SCALE=${GPUGB_TEST_SCALE:-gpu} test/pgtap/run.sh gpu 2>&1 | tee "$out/pgtap.log" | tail -15
+    test/pgtap/run.sh gpu gpugb_tap 2>&1 | tee "$out/pgtap.log" | tail -15
     ;;
   bench)
     test/bench/queryb.sh 2>&1 | tee "$out/queryb.log"

@@ -47,6 +47,6 @@ fi
 echo "== pgTAP differential suites"
 modes=$([ "$GPUGB_TEST_MODE" = gpu ] && echo gpu || echo "emulator fallback")
 for mode in $modes; do
-  test/pgtap/run.sh "$mode"
+  test/pgtap/run.sh "$mode" gpugb_tap
 done
 echo "== all gpugb tests passed ($GPUGB_TEST_MODE)"
