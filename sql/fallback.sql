@@ -16,8 +16,8 @@ EXPLAIN (COSTS OFF) SELECT k, count(*) FROM f GROUP BY k;
 -- The device cannot hold the work: PostgreSQL's plan runs instead, and the
 -- answer is still right.  With require_gpu this is an error.
 SET gpugb.device_memory_limit = '1MB';
-SELECT * FROM gpugb_explain_analyze('SELECT k, count(*), sum(v) FROM f GROUP BY k');
 \set VERBOSITY terse
+SELECT * FROM gpugb_explain_analyze('SELECT k, count(*), sum(v) FROM f GROUP BY k');
 SELECT k, count(*) FROM f GROUP BY k ORDER BY k LIMIT 2;
 SET gpugb.require_gpu = off;
 SELECT k, count(*), sum(v) FROM f GROUP BY k ORDER BY k LIMIT 3;
