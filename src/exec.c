@@ -69,6 +69,9 @@ build_device_spec(GpugbScanState *st)
 		if (entry == NULL)
 			elog(ERROR, "gpugb: aggregate %u is not in the catalog", info->agg_fnoids[a]);
 		st->aggs[a] = entry;
+		st->finish[a] = info->partial ? entry->partial_finish : entry->finish;
+		if (st->finish[a] == GPUGB_FINISH_NONE)
+			elog(ERROR, "gpugb: aggregate %u has no partial state", info->agg_fnoids[a]);
 		spec->aggs[n].op = entry->op;
 		spec->aggs[n].input = info->agg_inputs[a];
 		n++;
@@ -226,16 +229,19 @@ has_float_sums(GpugbScanState *st)
 	return false;
 }
 
-/* Drains the input through the GPU.  Returns NULL, or why it could not. */
+/*
+ * Drains the input through the device behind ops.  Returns NULL, or why it
+ * could not finish.
+ */
 static const char *
-aggregate_on_gpu(GpugbScanState *st)
+aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 {
 	GpugbStatus status;
 	bool		exhausted = false;
 	instr_time	start,
 				elapsed;
 
-	st->ops = gpugb_current_device_ops();
+	st->ops = ops;
 	status = st->ops->probe();
 	if (status != GPUGB_OK)
 	{
@@ -256,6 +262,7 @@ aggregate_on_gpu(GpugbScanState *st)
 			return device_failure(st, "aggregating", status);
 
 		INSTR_TIME_SET_CURRENT(start);
+		st->input_touched = true;
 		gpugb_fill_stride(&st->layout, st->input, stride, st->spec.stride_rows, &exhausted);
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, start);
@@ -292,6 +299,41 @@ aggregate_on_gpu(GpugbScanState *st)
 	return NULL;
 }
 
+/*
+ * A partial (per parallel worker) node has no fallback plan: PostgreSQL's
+ * partial plan would scan its own parallel scan, whose blocks other workers
+ * never claim, and so count rows twice.  What a worker can do instead is
+ * aggregate its own rows on the CPU, with the emulator, as long as it has
+ * not pulled any yet.
+ */
+static const char *
+partial_fallback(GpugbScanState *st, const char *failure)
+{
+	char		reason[256];
+
+	if (gpugb_require_gpu)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gpugb: GPU aggregation did not finish: %s", failure),
+				 st->fallback_detail[0] ? errdetail("%s", st->fallback_detail) : 0,
+				 errhint("gpugb.require_gpu is on, so the fallback to the CPU is an error.")));
+	if (st->input_touched)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("gpugb: GPU aggregation in a parallel worker failed: %s", failure),
+				 st->fallback_detail[0] ? errdetail("%s", st->fallback_detail) : 0,
+				 errhint("Raise gpugb.device_memory_limit, or SET gpugb.parallel = off to keep "
+						 "a complete CPU fallback.")));
+	snprintf(reason, sizeof(reason), "%s; this worker aggregated on the CPU", failure);
+	strlcpy(st->fallback_reason, reason, sizeof(st->fallback_reason));
+	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,
+			sizeof(gpugb_backend_stats.last_fallback_reason));
+	gpugb_backend_stats.fallbacks++;
+	release_device(st);
+	st->spec.device_memory_limit = 0;	/* host memory, not the device's */
+	return aggregate_on_device(st, &gpugb_emulator_ops);
+}
+
 static void
 run(GpugbScanState *st)
 {
@@ -305,14 +347,18 @@ run(GpugbScanState *st)
 	st->fallback_detail[0] = '\0';
 	memset(&st->stats, 0, sizeof(st->stats));
 
-	failure = aggregate_on_gpu(st);
+	st->input_touched = false;
+	failure = aggregate_on_device(st, gpugb_current_device_ops());
+	if (failure && st->info.partial)
+		failure = partial_fallback(st, failure);
 	if (failure)
 	{
 		switch_to_fallback(st, failure);
 		return;
 	}
 	st->gpu_done = true;
-	gpugb_backend_stats.gpu_runs++;
+	if (st->fallback_reason[0] == '\0')
+		gpugb_backend_stats.gpu_runs++;
 	st->phase = GPUGB_PHASE_EMIT;
 }
 
@@ -364,7 +410,7 @@ next_group(ScanState *ss)
 		GpugbValueKind kind = input >= 0 ? st->layout.input_kinds[input] : GPUGB_VALUE_NULL_ONLY;
 
 		slot->tts_values[n_keys + a] =
-			gpugb_agg_datum(st->aggs[a], kind, st->chunk.agg_count[a][g],
+			gpugb_agg_datum(st->finish[a], kind, st->chunk.agg_count[a][g],
 							st->chunk.agg_value[a][g], st->chunk.agg_value_hi[a][g],
 							&slot->tts_isnull[n_keys + a]);
 	}

@@ -46,6 +46,7 @@ typedef struct GpugbScanState
 	/* Device aggregates: the query's, then hidden helpers. */
 	GpugbGroupBySpec spec;
 	const GpugbAggEntry *aggs[GPUGB_MAX_AGGS];	/* the query's, by scan column */
+	GpugbFinish finish[GPUGB_MAX_AGGS];	/* complete or partial result of each */
 	int			float_min_agg[GPUGB_MAX_AGGS];	/* hidden min over a float sum's input */
 	int			float_max_agg[GPUGB_MAX_AGGS];
 
@@ -69,6 +70,7 @@ typedef struct GpugbScanState
 	int			runs;
 	char		fallback_reason[256];
 	char		fallback_detail[512];
+	bool		input_touched;	/* rows were pulled: no clean restart possible */
 } GpugbScanState;
 
 /* strides.c */
@@ -77,7 +79,7 @@ extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 
 /* finalize.c */
 extern Datum gpugb_key_datum(GpugbValueKind kind, int64 value);
-extern Datum gpugb_agg_datum(const GpugbAggEntry *entry, GpugbValueKind input_kind,
+extern Datum gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
 							 int64 count, int64 value, int64 value_hi, bool *isnull);
 extern const char *gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count);
 

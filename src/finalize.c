@@ -17,7 +17,9 @@
 #include <float.h>
 #include <math.h>
 
+#include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
@@ -89,13 +91,40 @@ minmax_datum(GpugbValueKind kind, int64 value)
 	}
 }
 
+static int64
+int128_to_int8(int64 hi, int64 lo)
+{
+	int128		v = ((int128) hi << 64) | (uint64) lo;
+
+	if (v < PG_INT64_MIN || v > PG_INT64_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("bigint out of range")));
+	return (int64) v;
+}
+
+/*
+ * The partial state of avg(int2/int4) that int4_avg_accum would build: an
+ * int8[] {count, sum}, never NULL (its initial value is '{0,0}').
+ */
+static Datum
+int8_pair_datum(int64 count, int64 sum)
+{
+	Datum		elems[2] = {Int64GetDatum(count), Int64GetDatum(sum)};
+
+	return PointerGetDatum(construct_array(elems, 2, INT8OID, sizeof(int64),
+										   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
 Datum
-gpugb_agg_datum(const GpugbAggEntry *entry, GpugbValueKind input_kind,
+gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
 				int64 count, int64 value, int64 value_hi, bool *isnull)
 {
 	*isnull = false;
-	if (entry->finish == GPUGB_FINISH_COUNT)
+	if (finish == GPUGB_FINISH_COUNT)
 		return Int64GetDatum(count);
+	if (finish == GPUGB_FINISH_INT8_PAIR)
+		return int8_pair_datum(count, count == 0 ? 0 : int128_to_int8(value_hi, value));
 
 	/* Every other aggregate of no non-null input is NULL. */
 	if (count == 0)
@@ -104,18 +133,10 @@ gpugb_agg_datum(const GpugbAggEntry *entry, GpugbValueKind input_kind,
 		return (Datum) 0;
 	}
 
-	switch (entry->finish)
+	switch (finish)
 	{
 		case GPUGB_FINISH_SUM_TO_INT8:
-			{
-				int128		v = ((int128) value_hi << 64) | (uint64) value;
-
-				if (v < PG_INT64_MIN || v > PG_INT64_MAX)
-					ereport(ERROR,
-							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							 errmsg("bigint out of range")));
-				return Int64GetDatum((int64) v);
-			}
+			return Int64GetDatum(int128_to_int8(value_hi, value));
 		case GPUGB_FINISH_SUM_TO_NUMERIC:
 			return int128_to_numeric_datum(value_hi, value);
 		case GPUGB_FINISH_AVG_TO_NUMERIC:
@@ -132,9 +153,11 @@ gpugb_agg_datum(const GpugbAggEntry *entry, GpugbValueKind input_kind,
 		case GPUGB_FINISH_MINMAX:
 			return minmax_datum(input_kind, value);
 		case GPUGB_FINISH_COUNT:
+		case GPUGB_FINISH_INT8_PAIR:
+		case GPUGB_FINISH_NONE:
 			break;
 	}
-	elog(ERROR, "gpugb: unexpected finish kind %d", (int) entry->finish);
+	elog(ERROR, "gpugb: unexpected finish kind %d", (int) finish);
 	return (Datum) 0;
 }
 

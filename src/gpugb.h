@@ -34,6 +34,7 @@ extern bool gpugb_require_gpu;
 extern bool gpugb_plan_without_gpu;
 extern bool gpugb_force;
 extern bool gpugb_emulate_device;
+extern bool gpugb_parallel;
 extern double gpugb_startup_cost;
 extern double gpugb_tuple_cost;
 extern int	gpugb_stride_rows;
@@ -45,6 +46,16 @@ extern void gpugb_planner_init(void);
 
 /* plan.c */
 extern const CustomPathMethods gpugb_path_methods;
+
+/* custom_private of a GpuGroupAgg CustomPath */
+typedef enum GpugbPathPrivate
+{
+	GPUGB_PATH_GROUP_EXPRS,		/* List of GROUP BY expressions */
+	GPUGB_PATH_AGGREFS,			/* List of Aggrefs */
+	GPUGB_PATH_HAVING,			/* List: implicit-AND HAVING clauses */
+	GPUGB_PATH_GROUPS,			/* String: estimated groups (per worker if partial) */
+	GPUGB_PATH_PARTIAL			/* Boolean-ish Integer: partial mode */
+} GpugbPathPrivate;
 extern void gpugb_plan_init(void);
 
 /*
@@ -63,6 +74,7 @@ typedef struct GpugbPlanInfo
 	Oid			agg_fnoids[GPUGB_MAX_AGGS];
 	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */
 	double		estimated_groups;
+	bool		partial;		/* per-worker partial states for a Finalize Agg */
 	bool		has_fallback;	/* second custom plan is PostgreSQL's own */
 } GpugbPlanInfo;
 

@@ -14,6 +14,7 @@ bool		gpugb_require_gpu = false;
 bool		gpugb_plan_without_gpu = false;
 bool		gpugb_force = false;
 bool		gpugb_emulate_device = false;
+bool		gpugb_parallel = true;
 double		gpugb_startup_cost = 2000.0;
 double		gpugb_tuple_cost = 0.0005;
 int			gpugb_stride_rows = 1 << 20;
@@ -26,6 +27,15 @@ gpugb_guc_init(void)
 							 "Lets the planner run GROUP BY aggregation on the GPU.",
 							 "When off, every query gets PostgreSQL's own plan.",
 							 &gpugb_enabled, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpugb.parallel",
+							 "Lets parallel workers aggregate their share on the GPU.",
+							 "Each worker builds partial groups on the GPU and PostgreSQL's "
+							 "Finalize Aggregate combines them.  A worker that cannot set up "
+							 "the GPU aggregates its rows on the CPU; one that fails half-way "
+							 "raises an error (turn this off to keep a full CPU fallback).",
+							 &gpugb_parallel, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("gpugb.require_gpu",

@@ -8,7 +8,8 @@
  *         tuple the executor builds from device results; setrefs rewrites
  *         the target list and HAVING (plan.qual) to INDEX_VAR references
  *         into it, so no Aggref is ever evaluated outside an Agg node.
- *     custom_plans: [input child, PostgreSQL's own grouping plan]
+ *     custom_plans: [input child, PostgreSQL's own grouping plan]; a partial
+ *         (per parallel worker) GpuGroupAgg has no fallback plan, see exec.c
  *     custom_private: the slots below.
  *-------------------------------------------------------------------------
  */
@@ -27,7 +28,8 @@ enum
 {
 	GPUGB_PRIVATE_N_KEYS = 0,	/* Integer */
 	GPUGB_PRIVATE_N_INPUTS,		/* Integer */
-	GPUGB_PRIVATE_GROUPS,		/* Float: planner's group estimate */
+	GPUGB_PRIVATE_GROUPS,		/* String: planner's group estimate */
+	GPUGB_PRIVATE_PARTIAL,		/* Integer: 1 = partial states for a Finalize Agg */
 	GPUGB_PRIVATE_AGG_INPUTS	/* List of Integer: input index per agg, -1 for count(*) */
 };
 
@@ -50,10 +52,12 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				List *tlist, List *clauses, List *custom_plans)
 {
 	CustomScan *cscan = makeNode(CustomScan);
-	List	   *group_exprs = linitial(best_path->custom_private);
-	List	   *aggrefs = lsecond(best_path->custom_private);
-	List	   *having = lthird(best_path->custom_private);
-	Node	   *groups = lfourth(best_path->custom_private);
+	List	   *priv = best_path->custom_private;
+	List	   *group_exprs = list_nth(priv, GPUGB_PATH_GROUP_EXPRS);
+	List	   *aggrefs = list_nth(priv, GPUGB_PATH_AGGREFS);
+	List	   *having = list_nth(priv, GPUGB_PATH_HAVING);
+	Node	   *groups = list_nth(priv, GPUGB_PATH_GROUPS);
+	Node	   *partial = list_nth(priv, GPUGB_PATH_PARTIAL);
 	List	   *inputs = NIL;
 	List	   *agg_inputs = NIL;
 	List	   *scan_tlist = NIL;
@@ -90,9 +94,10 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_exprs = NIL;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;
-	cscan->custom_private = list_make4(makeInteger(list_length(group_exprs)),
+	cscan->custom_private = list_make5(makeInteger(list_length(group_exprs)),
 									   makeInteger(list_length(inputs)),
 									   copyObject(groups),
+									   copyObject(partial),
 									   agg_inputs);
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
@@ -110,7 +115,9 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	memset(info, 0, sizeof(*info));
 	info->n_keys = intVal(list_nth(priv, GPUGB_PRIVATE_N_KEYS));
 	info->n_inputs = intVal(list_nth(priv, GPUGB_PRIVATE_N_INPUTS));
-	info->estimated_groups = floatVal(list_nth(priv, GPUGB_PRIVATE_GROUPS));
+	/* A String: a Float that looks integral is read back as an Integer in workers. */
+	info->estimated_groups = atof(strVal(list_nth(priv, GPUGB_PRIVATE_GROUPS)));
+	info->partial = intVal(list_nth(priv, GPUGB_PRIVATE_PARTIAL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
 	info->has_fallback = list_length(cscan->custom_plans) > 1;
 

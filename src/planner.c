@@ -22,6 +22,7 @@
 
 #include "catalog/pg_aggregate.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -44,6 +45,7 @@ typedef struct GroupingShape
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	const char *reject;			/* why not offloaded, or NULL */
+	bool		partial;		/* Aggrefs are partial (AGGSPLIT_INITIAL_SERIAL) */
 } GroupingShape;
 
 #define DECLINE(reason) \
@@ -53,12 +55,15 @@ typedef struct GroupingShape
 	} while (0)
 
 static const char *
-check_aggref(Aggref *aggref)
+check_aggref(Aggref *aggref, bool partial)
 {
 	const GpugbAggEntry *entry = gpugb_agg_lookup(aggref->aggfnoid);
 
 	if (entry == NULL)
 		return psprintf("aggregate %s is not supported",
+						format_procedure(aggref->aggfnoid));
+	if (partial && entry->partial_finish == GPUGB_FINISH_NONE)
+		return psprintf("aggregate %s has no exact partial state on the GPU (parallel partial path)",
 						format_procedure(aggref->aggfnoid));
 	if (aggref->aggdistinct != NIL)
 		return "DISTINCT aggregates are not supported";
@@ -68,8 +73,8 @@ check_aggref(Aggref *aggref)
 		return "aggregate FILTER is not supported";
 	if (aggref->aggkind != AGGKIND_NORMAL)
 		return "ordered-set and hypothetical aggregates are not supported";
-	if (aggref->aggsplit != AGGSPLIT_SIMPLE)
-		return "split (partial) aggregation is not supported";
+	if (aggref->aggsplit != (partial ? AGGSPLIT_INITIAL_SERIAL : AGGSPLIT_SIMPLE))
+		return "this split of aggregation is not supported";
 	if (aggref->aggvariadic)
 		return "variadic aggregate calls are not supported";
 	if (!aggref->aggstar && list_length(aggref->args) != 1)
@@ -96,7 +101,7 @@ collect_walker(Node *node, GroupingShape *shape)
 	{
 		Aggref	   *aggref = (Aggref *) node;
 
-		shape->reject = check_aggref(aggref);
+		shape->reject = check_aggref(aggref, shape->partial);
 		if (shape->reject)
 			return true;
 		if (!list_member(shape->aggrefs, aggref))
@@ -163,10 +168,38 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 	return NULL;
 }
 
+/* Does this path (or one below it) run GpuGroupAgg? */
+static bool
+path_uses_gpugb(Path *path)
+{
+	if (path == NULL)
+		return false;
+	switch (nodeTag(path))
+	{
+		case T_CustomPath:
+			return ((CustomPath *) path)->methods == &gpugb_path_methods;
+		case T_AggPath:
+			return path_uses_gpugb(((AggPath *) path)->subpath);
+		case T_GroupPath:
+			return path_uses_gpugb(((GroupPath *) path)->subpath);
+		case T_GatherPath:
+			return path_uses_gpugb(((GatherPath *) path)->subpath);
+		case T_GatherMergePath:
+			return path_uses_gpugb(((GatherMergePath *) path)->subpath);
+		case T_SortPath:
+		case T_IncrementalSortPath:
+			return path_uses_gpugb(((SortPath *) path)->subpath);
+		case T_ProjectionPath:
+			return path_uses_gpugb(((ProjectionPath *) path)->subpath);
+		default:
+			return false;
+	}
+}
+
 /*
- * PostgreSQL's cheapest grouping path, copied: add_path() frees dominated
- * paths, and ours may dominate it, so we keep our own copy of the top node
- * (its subpaths are never freed).
+ * PostgreSQL's own cheapest grouping path (none of ours below it), copied:
+ * add_path() frees dominated paths, and ours may dominate it, so we keep
+ * our own copy of the top node (its subpaths are never freed).
  */
 static Path *
 copy_fallback_path(RelOptInfo *grouped_rel)
@@ -182,6 +215,8 @@ copy_fallback_path(RelOptInfo *grouped_rel)
 
 		if (!IsA(path, AggPath) && !IsA(path, GroupPath))
 			continue;
+		if (path_uses_gpugb(path))
+			continue;
 		if (best == NULL || path->total_cost < best->total_cost)
 			best = path;
 	}
@@ -193,93 +228,189 @@ copy_fallback_path(RelOptInfo *grouped_rel)
 	return copy;
 }
 
-static void
-try_add_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
-				 RelOptInfo *grouped_rel, GroupPathExtraData *extra)
+/*
+ * Collects the shape of a grouping target; NULL, or why it is not offloaded.
+ */
+static const char *
+collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
+			  List *having, bool partial, GroupingShape *shape)
+{
+	const char *reason;
+	ListCell   *lc;
+
+	memset(shape, 0, sizeof(*shape));
+	shape->partial = partial;
+	reason = collect_group_exprs(root, extra, shape);
+	if (reason)
+		return reason;
+	foreach(lc, target->exprs)
+		collect_walker((Node *) lfirst(lc), shape);
+	collect_walker((Node *) having, shape);
+	return shape->reject;
+}
+
+/*
+ * A GpuGroupAgg path over input_path (projected here to exactly the columns
+ * the device needs): complete, with PostgreSQL's own plan as fallback, or
+ * partial, per parallel worker.
+ */
+static CustomPath *
+make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
+			  RelOptInfo *rel, GroupingShape *shape, List *having,
+			  double groups, double rows, Path *fallback)
+{
+	bool		partial = shape->partial;
+	PathTarget *input_target = create_empty_pathtarget();
+	CustomPath *cpath = makeNode(CustomPath);
+	ListCell   *lc;
+	double		input_rows;
+	int			n_values;
+
+	foreach(lc, shape->group_exprs)
+		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
+	foreach(lc, shape->inputs)
+		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
+	set_pathtarget_cost_width(root, input_target);
+	input_path = (Path *) create_projection_path(root, input_rel, input_path, input_target);
+
+	input_rows = input_path->rows;
+	n_values = Max(1, list_length(shape->group_exprs) + list_length(shape->inputs));
+
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = rel;
+	cpath->path.pathtarget = rel->reltarget;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = partial;
+	cpath->path.parallel_workers = partial ? input_path->parallel_workers : 0;
+	cpath->path.rows = rows;
+	cpath->path.pathkeys = NIL;
+	/* Nothing comes out before every input row went through the device. */
+	cpath->path.startup_cost = input_path->total_cost + gpugb_startup_cost +
+		input_rows * n_values * gpugb_tuple_cost;
+	cpath->path.total_cost = cpath->path.startup_cost + groups * cpu_tuple_cost;
+	cpath->flags = 0;
+	cpath->custom_paths = partial ? list_make1(input_path) : list_make2(input_path, fallback);
+	cpath->custom_private = list_make5(shape->group_exprs, shape->aggrefs, having,
+									   makeString(psprintf("%.0f", groups)),
+									   makeInteger(partial ? 1 : 0));
+	cpath->methods = &gpugb_path_methods;
+
+	ereport(DEBUG1,
+			(errmsg("gpugb: GpuGroupAgg offered%s: %d keys, %d aggregates, %.0f rows, %.0f groups, cost %.2f",
+					partial ? " (partial, per worker)" : "",
+					list_length(shape->group_exprs), list_length(shape->aggrefs),
+					input_rows, groups, cpath->path.total_cost)));
+	return cpath;
+}
+
+/*
+ * Finalize Aggregate <- Gather <- partial GpuGroupAgg <- parallel input.
+ * PostgreSQL 15 does not call create_upper_paths_hook for
+ * UPPERREL_PARTIAL_GROUP_AGG, so we build the chain the way
+ * gather_grouping_paths and add_paths_to_grouping_rel would, over
+ * PostgreSQL's own partial grouping target; its Finalize node combines the
+ * workers' partial states with the aggregates' own combine functions.
+ */
+static Path *
+make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
+					   RelOptInfo *grouped_rel, GroupPathExtraData *extra,
+					   double groups)
 {
 	Query	   *parse = root->parse;
-	GroupingShape shape = {0};
+	RelOptInfo *partial_rel;
+	Path	   *input_path;
+	GroupingShape shape;
+	const char *reason;
+	double		partial_groups;
+	double		gathered;
+	CustomPath *partial;
+	Path	   *gather;
+	ListCell   *lc;
+
+	if (!gpugb_parallel || !grouped_rel->consider_parallel ||
+		input_rel->partial_pathlist == NIL ||
+		!(extra->flags & GROUPING_CAN_PARTIAL_AGG) || !extra->partial_costs_set)
+		return NULL;
+	if (parse->groupClause != NIL && !(extra->flags & GROUPING_CAN_USE_HASH))
+		return NULL;
+	partial_rel = fetch_upper_rel(root, UPPERREL_PARTIAL_GROUP_AGG, grouped_rel->relids);
+	if (partial_rel->reltarget == NULL || partial_rel->reltarget->exprs == NIL)
+		return NULL;
+
+	reason = collect_shape(root, extra, partial_rel->reltarget, NIL, true, &shape);
+	if (reason == NULL &&
+		(!is_parallel_safe(root, (Node *) shape.group_exprs) ||
+		 !is_parallel_safe(root, (Node *) shape.inputs)))
+		reason = "parallel-unsafe keys or arguments";
+	if (reason)
+	{
+		ereport(DEBUG1, (errmsg("gpugb: no parallel GpuGroupAgg: %s", reason)));
+		return NULL;
+	}
+
+	input_path = (Path *) linitial(input_rel->partial_pathlist);
+	/* Per worker: PostgreSQL's own partial estimate where it made one. */
+	partial_groups = Min(groups, input_path->rows);
+	foreach(lc, partial_rel->partial_pathlist)
+		if (IsA(lfirst(lc), AggPath))
+			partial_groups = Min(partial_groups, ((AggPath *) lfirst(lc))->numGroups);
+	partial_groups = Max(partial_groups, 1.0);
+
+	partial = make_gpu_path(root, input_rel, input_path, partial_rel, &shape, NIL,
+							partial_groups, partial_groups, NULL);
+	gathered = partial_groups * Max(1, partial->path.parallel_workers);
+	gather = (Path *) create_gather_path(root, partial_rel, &partial->path,
+										 partial_rel->reltarget, NULL, &gathered);
+	return (Path *) create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
+									parse->groupClause ? AGG_HASHED : AGG_PLAIN,
+									AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
+									(List *) extra->havingQual, &extra->agg_final_costs,
+									groups);
+}
+
+static void
+try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
+				  RelOptInfo *grouped_rel, GroupPathExtraData *extra)
+{
+	Query	   *parse = root->parse;
+	GroupingShape shape;
 	const char *reason;
 	List	   *having = (List *) extra->havingQual;
 	Path	   *fallback;
-	Path	   *input_path;
-	PathTarget *input_target;
-	ListCell   *lc;
 	double		groups;
-	double		input_rows;
-	int			n_values;
-	CustomPath *cpath;
+	CustomPath *complete;
+	Path	   *parallel;
 
 	if (parse->groupingSets)
 		DECLINE("grouping sets are not supported");
 	if (parse->hasTargetSRFs)
 		DECLINE("set-returning functions in the target list are not supported");
-	if (input_rel->cheapest_total_path == NULL)
-		DECLINE("the input has no path");
-
-	reason = collect_group_exprs(root, extra, &shape);
+	reason = collect_shape(root, extra, grouped_rel->reltarget, having, false, &shape);
 	if (reason)
 		DECLINE(reason);
-	foreach(lc, grouped_rel->reltarget->exprs)
-		collect_walker((Node *) lfirst(lc), &shape);
-	collect_walker((Node *) having, &shape);
-	if (shape.reject)
-		DECLINE(shape.reject);
-
+	if (input_rel->cheapest_total_path == NULL)
+		DECLINE("the input has no path");
 	fallback = copy_fallback_path(grouped_rel);
 	if (fallback == NULL)
 		DECLINE("PostgreSQL found no Agg or Group path to fall back on");
-
 	if (!gpugb_plan_without_gpu && gpugb_current_device_ops()->probe() != GPUGB_OK)
 		DECLINE(psprintf("no usable GPU (%s)", gpugb_current_device_ops()->description()));
 
-	/* The child computes exactly the columns the device needs. */
-	input_path = input_rel->cheapest_total_path;
-	input_target = create_empty_pathtarget();
-	foreach(lc, shape.group_exprs)
-		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
-	foreach(lc, shape.inputs)
-		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
-	set_pathtarget_cost_width(root, input_target);
-	input_path = (Path *) create_projection_path(root, input_rel, input_path, input_target);
-
 	groups = IsA(fallback, AggPath) ? ((AggPath *) fallback)->numGroups : fallback->rows;
-	input_rows = input_path->rows;
-	n_values = Max(1, list_length(shape.group_exprs) + list_length(shape.inputs));
-
-	cpath = makeNode(CustomPath);
-	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = grouped_rel;
-	cpath->path.pathtarget = grouped_rel->reltarget;
-	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
-	cpath->path.rows = fallback->rows;
-	cpath->path.pathkeys = NIL;
-	/* Nothing comes out before every input row went through the device. */
-	cpath->path.startup_cost = input_path->total_cost + gpugb_startup_cost +
-		input_rows * n_values * gpugb_tuple_cost;
-	cpath->path.total_cost = cpath->path.startup_cost +
-		groups * cpu_tuple_cost;
-	cpath->flags = 0;
-	cpath->custom_paths = list_make2(input_path, fallback);
-	cpath->custom_private = list_make4(shape.group_exprs, shape.aggrefs, having,
-									   makeFloat(psprintf("%.0f", groups)));
-	cpath->methods = &gpugb_path_methods;
-
-	ereport(DEBUG1,
-			(errmsg("gpugb: GpuGroupAgg offered: %d keys, %d aggregates, %.0f rows, %.0f groups, cost %.2f against %.2f",
-					list_length(shape.group_exprs), list_length(shape.aggrefs),
-					input_rows, groups, cpath->path.total_cost, fallback->total_cost)));
+	complete = make_gpu_path(root, input_rel, input_rel->cheapest_total_path, grouped_rel,
+							 &shape, having, groups, fallback->rows, fallback);
+	parallel = make_parallel_gpu_path(root, input_rel, grouped_rel, extra, groups);
 
 	if (gpugb_force)
 	{
-		/* Leave the planner no other choice (tests, benchmarks). */
+		/* Leave the planner only GPU plans to choose from (tests, benchmarks). */
 		grouped_rel->pathlist = NIL;
 		grouped_rel->partial_pathlist = NIL;
 	}
-	add_path(grouped_rel, &cpath->path);
+	add_path(grouped_rel, &complete->path);
+	if (parallel)
+		add_path(grouped_rel, parallel);
 }
 
 static void
@@ -290,12 +421,12 @@ gpugb_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
 
-	if (stage != UPPERREL_GROUP_AGG || !gpugb_enabled)
+	if (stage != UPPERREL_GROUP_AGG || !gpugb_enabled || extra == NULL)
 		return;
 	/* Partitionwise aggregation calls us for each child grouped rel too. */
-	if (output_rel->reloptkind != RELOPT_UPPER_REL || extra == NULL)
+	if (output_rel->reloptkind != RELOPT_UPPER_REL)
 		return;
-	try_add_gpu_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
+	try_add_gpu_paths(root, input_rel, output_rel, (GroupPathExtraData *) extra);
 }
 
 void
