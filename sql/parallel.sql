@@ -1,5 +1,6 @@
--- Parallel workers aggregate their share on the GPU (partial GpuGroupAgg);
--- PostgreSQL's Gather and Finalize Aggregate combine the partial states.
+-- Parallel ingest: under a Gather, workers read their share of the input
+-- into column strides in shared memory; the leader feeds them to the GPU
+-- and returns every group.
 LOAD 'gpugb';
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
@@ -13,15 +14,18 @@ CREATE TABLE par AS SELECT i % 500 AS k, (i % 7)::int2 AS s, i AS v,
 ANALYZE par;
 
 SET gpugb.force = on;
--- The partial path over a Parallel Seq Scan.
+-- GpuGroupAgg over a Parallel Seq Scan, under a Gather.
 EXPLAIN (COSTS OFF)
   SELECT k, count(*), sum(v), avg(v), min(s), max(v) FROM par GROUP BY k HAVING count(*) > 1;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(v), avg(s) FROM par;
--- Aggregates whose partial state gpugb cannot build exactly keep the
--- complete (one process) GPU path: float sums, sum/avg(int8).
-SET client_min_messages = debug1;
-EXPLAIN (COSTS OFF) SELECT k, sum(f) FROM par GROUP BY k;
-RESET client_min_messages;
+-- Every aggregate works so, float sums and sum(int8) too: the aggregation
+-- itself is not split.
+EXPLAIN (COSTS OFF) SELECT k, sum(f), sum(w), avg(w) FROM par GROUP BY k;
+-- The leader returns the rows, so without leader participation only the
+-- one-process GPU path is offered.
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM par GROUP BY k;
+RESET parallel_leader_participation;
 
 SELECT k, count(*), sum(v), avg(v), min(s), max(v) FROM par GROUP BY k ORDER BY k LIMIT 3;
 SELECT count(*), sum(v), avg(s) FROM par;
@@ -30,11 +34,16 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT count(*), sum(v), avg(s), min(w), max(w) FROM par'),
   ('SELECT s, k % 3, count(v), sum(s), avg(s) FROM par WHERE v % 5 <> 0 GROUP BY 1, 2'),
   ('SELECT count(*) FROM par WHERE v < 0'),
-  ('SELECT k FROM par WHERE v < 0 GROUP BY k')
+  ('SELECT k FROM par WHERE v < 0 GROUP BY k'),
+  ('SELECT k, sum(f), sum(w), avg(w), avg(f), max(f) FROM par GROUP BY k')
 ) AS t(q);
+-- (how many strides the leader sends depends on timing: not shown)
+SELECT l AS plan FROM gpugb_explain_analyze('SELECT k % 10, count(*), sum(w) FROM par GROUP BY 1') AS l
+  WHERE l !~ 'Strides';
 
--- A worker that cannot set up the GPU aggregates its own rows on the CPU;
--- the answer stays right.
+-- When the GPU cannot be set up, the leader aggregates on the CPU instead
+-- (there is no second plan to run: the workers' rows are read once); the
+-- answer stays right.
 SET gpugb.device_memory_limit = '1MB';
 SET gpugb.require_gpu = off;
 SELECT gpugb_mismatches('SELECT k, count(*), sum(v), avg(v) FROM par GROUP BY k') AS mismatches;

@@ -28,7 +28,6 @@ typedef enum GpugbValueKind
 /* How the device result becomes PostgreSQL's result. */
 typedef enum GpugbFinish
 {
-	GPUGB_FINISH_NONE,			/* (partial mode) no exact partial state: not offloaded */
 	GPUGB_FINISH_COUNT,			/* int8 count */
 	GPUGB_FINISH_SUM_TO_INT8,	/* int128 -> int8, "bigint out of range" */
 	GPUGB_FINISH_SUM_TO_NUMERIC,	/* int128 -> numeric */
@@ -36,8 +35,7 @@ typedef enum GpugbFinish
 	GPUGB_FINISH_SUM_FLOAT4,
 	GPUGB_FINISH_SUM_FLOAT8,
 	GPUGB_FINISH_AVG_FLOAT8,
-	GPUGB_FINISH_MINMAX,		/* same type as the input */
-	GPUGB_FINISH_INT8_PAIR		/* int8[] {count, sum}: partial state of avg(int2/int4) */
+	GPUGB_FINISH_MINMAX			/* same type as the input */
 } GpugbFinish;
 
 typedef struct GpugbAggEntry
@@ -45,8 +43,7 @@ typedef struct GpugbAggEntry
 	Oid			fnoid;			/* pg_proc OID of the aggregate */
 	const char *name;			/* for EXPLAIN and DEBUG messages */
 	GpugbAggOp	op;
-	GpugbFinish finish;			/* result of a complete aggregation */
-	GpugbFinish partial_finish; /* serialized partial state, for a Finalize Agg above */
+	GpugbFinish finish;
 } GpugbAggEntry;
 
 extern const GpugbAggEntry *gpugb_agg_lookup(Oid fnoid);

@@ -25,8 +25,10 @@
 #include "portability/instr_time.h"
 #include "utils/memutils.h"
 
+#include "access/parallel.h"
 #include "device_ops.h"
 #include "exec.h"
+#include "parallel.h"
 
 GpugbBackendStats gpugb_backend_stats;
 
@@ -69,9 +71,7 @@ build_device_spec(GpugbScanState *st)
 		if (entry == NULL)
 			elog(ERROR, "gpugb: aggregate %u is not in the catalog", info->agg_fnoids[a]);
 		st->aggs[a] = entry;
-		st->finish[a] = info->partial ? entry->partial_finish : entry->finish;
-		if (st->finish[a] == GPUGB_FINISH_NONE)
-			elog(ERROR, "gpugb: aggregate %u has no partial state", info->agg_fnoids[a]);
+		st->finish[a] = entry->finish;
 		spec->aggs[n].op = entry->op;
 		spec->aggs[n].input = info->agg_inputs[a];
 		n++;
@@ -229,6 +229,114 @@ has_float_sums(GpugbScanState *st)
 	return false;
 }
 
+/* Appends rows from this process's own input to the stride; times it. */
+static void
+fill_from_input(GpugbScanState *st, GpugbStride *stride, int64 capacity, bool *exhausted)
+{
+	instr_time	start,
+				elapsed;
+
+	st->input_touched = true;
+	INSTR_TIME_SET_CURRENT(start);
+	gpugb_fill_stride(&st->layout, st->input, stride, capacity, exhausted);
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, start);
+	st->fill_ms += INSTR_TIME_GET_MILLISEC(elapsed);
+}
+
+/* One process reads the whole input and feeds the device. */
+static const char *
+feed_serial(GpugbScanState *st)
+{
+	bool		exhausted = false;
+
+	while (!exhausted)
+	{
+		GpugbStride *stride;
+		GpugbStatus status = st->ops->next_stride(st->gb, &stride);
+
+		if (status != GPUGB_OK)
+			return device_failure(st, "aggregating", status);
+		gpugb_stride_begin(&st->layout, stride);
+		fill_from_input(st, stride, st->spec.stride_rows, &exhausted);
+		if (stride->nrows > 0)
+		{
+			status = st->ops->submit(st->gb, stride);
+			if (status != GPUGB_OK)
+				return device_failure(st, "aggregating", status);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The leader under a Gather: appends the slots workers filled in shared
+ * memory to its strides and feeds the device; reads its own share of the
+ * input while no slot is waiting; sleeps only when it has nothing to do.
+ */
+static const char *
+feed_parallel(GpugbScanState *st)
+{
+	int			launched = st->pcxt ? st->pcxt->nworkers_launched : 0;
+	int64		capacity = st->spec.stride_rows;
+	int64		chunk = gpugb_shared_slot_rows(st->shared);
+	bool		own_exhausted = false;
+	GpugbStride *stride = NULL;
+	GpugbStatus status;
+
+	for (;;)
+	{
+		bool		all_done;
+		bool		needs_room;
+		bool		submit = false;
+
+		if (stride == NULL)
+		{
+			status = st->ops->next_stride(st->gb, &stride);
+			if (status != GPUGB_OK)
+				return device_failure(st, "aggregating", status);
+			gpugb_stride_begin(&st->layout, stride);
+		}
+		if (gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
+							  &all_done, &needs_room))
+		{
+			st->input_touched = true;
+			submit = stride->nrows == capacity;
+		}
+		else if (needs_room)
+			submit = true;
+		else if (!own_exhausted)
+		{
+			fill_from_input(st, stride, Min(capacity, stride->nrows + chunk), &own_exhausted);
+			submit = stride->nrows == capacity;
+		}
+		else if (all_done)
+			break;
+		else if (stride->nrows > 0)
+			submit = true;		/* keep the GPU busy while we wait */
+		else
+		{
+			gpugb_shared_wait(st->shared, launched);
+			CHECK_FOR_INTERRUPTS();
+		}
+
+		if (submit)
+		{
+			status = st->ops->submit(st->gb, stride);
+			stride = NULL;
+			if (status != GPUGB_OK)
+				return device_failure(st, "aggregating", status);
+		}
+	}
+	if (stride != NULL && stride->nrows > 0)
+	{
+		status = st->ops->submit(st->gb, stride);
+		if (status != GPUGB_OK)
+			return device_failure(st, "aggregating", status);
+	}
+	return NULL;
+}
+
 /*
  * Drains the input through the device behind ops.  Returns NULL, or why it
  * could not finish.
@@ -237,9 +345,7 @@ static const char *
 aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 {
 	GpugbStatus status;
-	bool		exhausted = false;
-	instr_time	start,
-				elapsed;
+	const char *failure;
 
 	st->ops = ops;
 	status = st->ops->probe();
@@ -249,32 +355,15 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 		return "no usable GPU";
 	}
 
+	if (st->shared)
+		st->spec.stride_rows = Max(st->spec.stride_rows, gpugb_shared_slot_rows(st->shared));
 	status = st->ops->create(&st->spec, &st->gb);
 	if (status != GPUGB_OK)
 		return device_failure(st, "setting up the device", status);
 
-	while (!exhausted)
-	{
-		GpugbStride *stride;
-
-		status = st->ops->next_stride(st->gb, &stride);
-		if (status != GPUGB_OK)
-			return device_failure(st, "aggregating", status);
-
-		INSTR_TIME_SET_CURRENT(start);
-		st->input_touched = true;
-		gpugb_fill_stride(&st->layout, st->input, stride, st->spec.stride_rows, &exhausted);
-		INSTR_TIME_SET_CURRENT(elapsed);
-		INSTR_TIME_SUBTRACT(elapsed, start);
-		st->fill_ms += INSTR_TIME_GET_MILLISEC(elapsed);
-
-		if (stride->nrows > 0)
-		{
-			status = st->ops->submit(st->gb, stride);
-			if (status != GPUGB_OK)
-				return device_failure(st, "aggregating", status);
-		}
-	}
+	failure = st->shared ? feed_parallel(st) : feed_serial(st);
+	if (failure)
+		return failure;
 
 	status = st->ops->finish(st->gb, &st->n_groups);
 	if (status != GPUGB_OK)
@@ -300,14 +389,13 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 }
 
 /*
- * A partial (per parallel worker) node has no fallback plan: PostgreSQL's
- * partial plan would scan its own parallel scan, whose blocks other workers
- * never claim, and so count rows twice.  What a worker can do instead is
- * aggregate its own rows on the CPU, with the emulator, as long as it has
- * not pulled any yet.
+ * A parallel-ingest node has no fallback plan: the workers' rows are not
+ * there to be read twice.  Until the device has taken any row, the leader
+ * can aggregate everything on the CPU instead, with the emulator; after
+ * that, a failure is an error.
  */
 static const char *
-partial_fallback(GpugbScanState *st, const char *failure)
+parallel_fallback(GpugbScanState *st, const char *failure)
 {
 	char		reason[256];
 
@@ -320,11 +408,11 @@ partial_fallback(GpugbScanState *st, const char *failure)
 	if (st->input_touched)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("gpugb: GPU aggregation in a parallel worker failed: %s", failure),
+				 errmsg("gpugb: parallel GPU aggregation failed: %s", failure),
 				 st->fallback_detail[0] ? errdetail("%s", st->fallback_detail) : 0,
 				 errhint("Raise gpugb.device_memory_limit, or SET gpugb.parallel = off to keep "
 						 "a complete CPU fallback.")));
-	snprintf(reason, sizeof(reason), "%s; this worker aggregated on the CPU", failure);
+	snprintf(reason, sizeof(reason), "%s; aggregated on the CPU", failure);
 	strlcpy(st->fallback_reason, reason, sizeof(st->fallback_reason));
 	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,
 			sizeof(gpugb_backend_stats.last_fallback_reason));
@@ -349,8 +437,8 @@ run(GpugbScanState *st)
 
 	st->input_touched = false;
 	failure = aggregate_on_device(st, gpugb_current_device_ops());
-	if (failure && st->info.partial)
-		failure = partial_fallback(st, failure);
+	if (failure && st->info.parallel)
+		failure = parallel_fallback(st, failure);
 	if (failure)
 	{
 		switch_to_fallback(st, failure);
@@ -435,6 +523,14 @@ gpugb_exec(CustomScanState *node)
 {
 	GpugbScanState *st = (GpugbScanState *) node;
 
+	if (IsParallelWorker())
+	{
+		/* A worker only fills strides; the leader returns every row. */
+		if (st->phase == GPUGB_PHASE_START && st->shared != NULL)
+			gpugb_shared_fill_all(st->shared, &st->layout, st->input);
+		st->phase = GPUGB_PHASE_DONE;
+		return ExecClearTuple(node->ss.ss_ScanTupleSlot);
+	}
 	if (st->phase == GPUGB_PHASE_START)
 		run(st);
 	if (st->phase == GPUGB_PHASE_FALLBACK)
@@ -477,12 +573,44 @@ gpugb_rescan(CustomScanState *node)
 	st->phase = GPUGB_PHASE_START;
 }
 
+static Size
+gpugb_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
+{
+	return gpugb_shared_size(&((GpugbScanState *) node)->layout, pcxt->nworkers);
+}
+
+static void
+gpugb_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	GpugbScanState *st = (GpugbScanState *) node;
+
+	gpugb_shared_init(coordinate, &st->layout, pcxt->nworkers);
+	st->shared = coordinate;
+	st->pcxt = pcxt;
+}
+
+static void
+gpugb_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	gpugb_shared_reset(coordinate);
+}
+
+static void
+gpugb_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	((GpugbScanState *) node)->shared = coordinate;
+}
+
 static const CustomExecMethods gpugb_exec_methods = {
 	.CustomName = GPUGB_NODE_NAME,
 	.BeginCustomScan = gpugb_begin,
 	.ExecCustomScan = gpugb_exec,
 	.EndCustomScan = gpugb_end,
 	.ReScanCustomScan = gpugb_rescan,
+	.EstimateDSMCustomScan = gpugb_estimate_dsm,
+	.InitializeDSMCustomScan = gpugb_initialize_dsm,
+	.ReInitializeDSMCustomScan = gpugb_reinitialize_dsm,
+	.InitializeWorkerCustomScan = gpugb_initialize_worker,
 	.ExplainCustomScan = gpugb_explain,
 };
 

@@ -51,6 +51,8 @@ typedef struct GpugbScanState
 	int			float_max_agg[GPUGB_MAX_AGGS];
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
+	struct GpugbShared *shared;	/* parallel ingest: slots in DSM, or NULL */
+	struct ParallelContext *pcxt;	/* leader: the Gather's, for workers launched */
 	GpugbGroupBy *gb;
 	MemoryContextCallback cleanup;
 	bool		cleanup_registered;
@@ -70,10 +72,11 @@ typedef struct GpugbScanState
 	int			runs;
 	char		fallback_reason[256];
 	char		fallback_detail[512];
-	bool		input_touched;	/* rows were pulled: no clean restart possible */
+	bool		input_touched;	/* rows reached the device: no clean restart */
 } GpugbScanState;
 
 /* strides.c */
+extern void gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride);
 extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   GpugbStride *stride, int64 capacity, bool *exhausted);
 

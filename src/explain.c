@@ -48,8 +48,8 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 							deparse_scan_columns(st, ancestors, es, st->info.n_keys,
 												 st->info.n_aggs), es);
 	ExplainPropertyText("Strategy", "global hash table", es);
-	if (st->info.partial)
-		ExplainPropertyText("Mode", "partial, per parallel worker", es);
+	if (st->info.parallel)
+		ExplainPropertyText("Ingest", "parallel: workers fill strides in shared memory, the leader feeds the GPU", es);
 	if (es->costs)
 		ExplainPropertyFloat("Estimated Groups", NULL, st->info.estimated_groups, 0, es);
 

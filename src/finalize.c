@@ -17,9 +17,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "catalog/pg_type.h"
 #include "fmgr.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
@@ -103,19 +101,6 @@ int128_to_int8(int64 hi, int64 lo)
 	return (int64) v;
 }
 
-/*
- * The partial state of avg(int2/int4) that int4_avg_accum would build: an
- * int8[] {count, sum}, never NULL (its initial value is '{0,0}').
- */
-static Datum
-int8_pair_datum(int64 count, int64 sum)
-{
-	Datum		elems[2] = {Int64GetDatum(count), Int64GetDatum(sum)};
-
-	return PointerGetDatum(construct_array(elems, 2, INT8OID, sizeof(int64),
-										   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-}
-
 Datum
 gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
 				int64 count, int64 value, int64 value_hi, bool *isnull)
@@ -123,8 +108,6 @@ gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
 	*isnull = false;
 	if (finish == GPUGB_FINISH_COUNT)
 		return Int64GetDatum(count);
-	if (finish == GPUGB_FINISH_INT8_PAIR)
-		return int8_pair_datum(count, count == 0 ? 0 : int128_to_int8(value_hi, value));
 
 	/* Every other aggregate of no non-null input is NULL. */
 	if (count == 0)
@@ -153,8 +136,6 @@ gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
 		case GPUGB_FINISH_MINMAX:
 			return minmax_datum(input_kind, value);
 		case GPUGB_FINISH_COUNT:
-		case GPUGB_FINISH_INT8_PAIR:
-		case GPUGB_FINISH_NONE:
 			break;
 	}
 	elog(ERROR, "gpugb: unexpected finish kind %d", (int) finish);

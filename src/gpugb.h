@@ -53,8 +53,8 @@ typedef enum GpugbPathPrivate
 	GPUGB_PATH_GROUP_EXPRS,		/* List of GROUP BY expressions */
 	GPUGB_PATH_AGGREFS,			/* List of Aggrefs */
 	GPUGB_PATH_HAVING,			/* List: implicit-AND HAVING clauses */
-	GPUGB_PATH_GROUPS,			/* String: estimated groups (per worker if partial) */
-	GPUGB_PATH_PARTIAL			/* Boolean-ish Integer: partial mode */
+	GPUGB_PATH_GROUPS,			/* String: estimated groups */
+	GPUGB_PATH_PARALLEL			/* Integer: 1 = parallel ingest under a Gather */
 } GpugbPathPrivate;
 extern void gpugb_plan_init(void);
 
@@ -74,7 +74,7 @@ typedef struct GpugbPlanInfo
 	Oid			agg_fnoids[GPUGB_MAX_AGGS];
 	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */
 	double		estimated_groups;
-	bool		partial;		/* per-worker partial states for a Finalize Agg */
+	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
 	bool		has_fallback;	/* second custom plan is PostgreSQL's own */
 } GpugbPlanInfo;
 

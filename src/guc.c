@@ -30,11 +30,11 @@ gpugb_guc_init(void)
 							 NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("gpugb.parallel",
-							 "Lets parallel workers aggregate their share on the GPU.",
-							 "Each worker builds partial groups on the GPU and PostgreSQL's "
-							 "Finalize Aggregate combines them.  A worker that cannot set up "
-							 "the GPU aggregates its rows on the CPU; one that fails half-way "
-							 "raises an error (turn this off to keep a full CPU fallback).",
+							 "Lets parallel workers read the input of a GPU aggregation.",
+							 "Workers fill column strides in shared memory and the leader "
+							 "feeds them to the GPU.  If the GPU cannot be set up, the leader "
+							 "aggregates on the CPU; if it fails half-way, the query fails "
+							 "(turn this off to keep PostgreSQL's own plan as the fallback).",
 							 &gpugb_parallel, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 

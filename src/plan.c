@@ -8,8 +8,9 @@
  *         tuple the executor builds from device results; setrefs rewrites
  *         the target list and HAVING (plan.qual) to INDEX_VAR references
  *         into it, so no Aggref is ever evaluated outside an Agg node.
- *     custom_plans: [input child, PostgreSQL's own grouping plan]; a partial
- *         (per parallel worker) GpuGroupAgg has no fallback plan, see exec.c
+ *     custom_plans: [input child, PostgreSQL's own grouping plan]; a
+ *         parallel-ingest GpuGroupAgg (under a Gather) has no fallback
+ *         plan, see exec.c
  *     custom_private: the slots below.
  *-------------------------------------------------------------------------
  */
@@ -29,7 +30,7 @@ enum
 	GPUGB_PRIVATE_N_KEYS = 0,	/* Integer */
 	GPUGB_PRIVATE_N_INPUTS,		/* Integer */
 	GPUGB_PRIVATE_GROUPS,		/* String: planner's group estimate */
-	GPUGB_PRIVATE_PARTIAL,		/* Integer: 1 = partial states for a Finalize Agg */
+	GPUGB_PRIVATE_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PRIVATE_AGG_INPUTS	/* List of Integer: input index per agg, -1 for count(*) */
 };
 
@@ -57,7 +58,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *aggrefs = list_nth(priv, GPUGB_PATH_AGGREFS);
 	List	   *having = list_nth(priv, GPUGB_PATH_HAVING);
 	Node	   *groups = list_nth(priv, GPUGB_PATH_GROUPS);
-	Node	   *partial = list_nth(priv, GPUGB_PATH_PARTIAL);
+	Node	   *parallel = list_nth(priv, GPUGB_PATH_PARALLEL);
 	List	   *inputs = NIL;
 	List	   *agg_inputs = NIL;
 	List	   *scan_tlist = NIL;
@@ -97,7 +98,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_private = list_make5(makeInteger(list_length(group_exprs)),
 									   makeInteger(list_length(inputs)),
 									   copyObject(groups),
-									   copyObject(partial),
+									   copyObject(parallel),
 									   agg_inputs);
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
@@ -117,7 +118,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	info->n_inputs = intVal(list_nth(priv, GPUGB_PRIVATE_N_INPUTS));
 	/* A String: a Float that looks integral is read back as an Integer in workers. */
 	info->estimated_groups = atof(strVal(list_nth(priv, GPUGB_PRIVATE_GROUPS)));
-	info->partial = intVal(list_nth(priv, GPUGB_PRIVATE_PARTIAL)) != 0;
+	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
 	info->has_fallback = list_length(cscan->custom_plans) > 1;
 

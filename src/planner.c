@@ -23,6 +23,7 @@
 #include "catalog/pg_aggregate.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
+#include "optimizer/paths.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -45,7 +46,6 @@ typedef struct GroupingShape
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	const char *reject;			/* why not offloaded, or NULL */
-	bool		partial;		/* Aggrefs are partial (AGGSPLIT_INITIAL_SERIAL) */
 } GroupingShape;
 
 #define DECLINE(reason) \
@@ -55,15 +55,12 @@ typedef struct GroupingShape
 	} while (0)
 
 static const char *
-check_aggref(Aggref *aggref, bool partial)
+check_aggref(Aggref *aggref)
 {
 	const GpugbAggEntry *entry = gpugb_agg_lookup(aggref->aggfnoid);
 
 	if (entry == NULL)
 		return psprintf("aggregate %s is not supported",
-						format_procedure(aggref->aggfnoid));
-	if (partial && entry->partial_finish == GPUGB_FINISH_NONE)
-		return psprintf("aggregate %s has no exact partial state on the GPU (parallel partial path)",
 						format_procedure(aggref->aggfnoid));
 	if (aggref->aggdistinct != NIL)
 		return "DISTINCT aggregates are not supported";
@@ -73,8 +70,8 @@ check_aggref(Aggref *aggref, bool partial)
 		return "aggregate FILTER is not supported";
 	if (aggref->aggkind != AGGKIND_NORMAL)
 		return "ordered-set and hypothetical aggregates are not supported";
-	if (aggref->aggsplit != (partial ? AGGSPLIT_INITIAL_SERIAL : AGGSPLIT_SIMPLE))
-		return "this split of aggregation is not supported";
+	if (aggref->aggsplit != AGGSPLIT_SIMPLE)
+		return "split (partial) aggregation is not supported";
 	if (aggref->aggvariadic)
 		return "variadic aggregate calls are not supported";
 	if (!aggref->aggstar && list_length(aggref->args) != 1)
@@ -101,7 +98,7 @@ collect_walker(Node *node, GroupingShape *shape)
 	{
 		Aggref	   *aggref = (Aggref *) node;
 
-		shape->reject = check_aggref(aggref, shape->partial);
+		shape->reject = check_aggref(aggref);
 		if (shape->reject)
 			return true;
 		if (!list_member(shape->aggrefs, aggref))
@@ -233,13 +230,12 @@ copy_fallback_path(RelOptInfo *grouped_rel)
  */
 static const char *
 collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
-			  List *having, bool partial, GroupingShape *shape)
+			  List *having, GroupingShape *shape)
 {
 	const char *reason;
 	ListCell   *lc;
 
 	memset(shape, 0, sizeof(*shape));
-	shape->partial = partial;
 	reason = collect_group_exprs(root, extra, shape);
 	if (reason)
 		return reason;
@@ -251,15 +247,14 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 
 /*
  * A GpuGroupAgg path over input_path (projected here to exactly the columns
- * the device needs): complete, with PostgreSQL's own plan as fallback, or
- * partial, per parallel worker.
+ * the device needs): fed by one process, with PostgreSQL's own plan as
+ * fallback, or (parallel) by the parallel workers of a Gather above it.
  */
 static CustomPath *
 make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
-			  RelOptInfo *rel, GroupingShape *shape, List *having,
-			  double groups, double rows, Path *fallback)
+			  RelOptInfo *grouped_rel, GroupingShape *shape, List *having,
+			  double groups, double rows, Path *fallback, bool parallel)
 {
-	bool		partial = shape->partial;
 	PathTarget *input_target = create_empty_pathtarget();
 	CustomPath *cpath = makeNode(CustomPath);
 	ListCell   *lc;
@@ -273,16 +268,17 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	set_pathtarget_cost_width(root, input_target);
 	input_path = (Path *) create_projection_path(root, input_rel, input_path, input_target);
 
+	/* input_rows is per participant for a parallel input. */
 	input_rows = input_path->rows;
 	n_values = Max(1, list_length(shape->group_exprs) + list_length(shape->inputs));
 
 	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = rel;
-	cpath->path.pathtarget = rel->reltarget;
+	cpath->path.parent = grouped_rel;
+	cpath->path.pathtarget = grouped_rel->reltarget;
 	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = partial;
-	cpath->path.parallel_workers = partial ? input_path->parallel_workers : 0;
+	cpath->path.parallel_aware = parallel;
+	cpath->path.parallel_safe = parallel;
+	cpath->path.parallel_workers = parallel ? input_path->parallel_workers : 0;
 	cpath->path.rows = rows;
 	cpath->path.pathkeys = NIL;
 	/* Nothing comes out before every input row went through the device. */
@@ -290,83 +286,51 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 		input_rows * n_values * gpugb_tuple_cost;
 	cpath->path.total_cost = cpath->path.startup_cost + groups * cpu_tuple_cost;
 	cpath->flags = 0;
-	cpath->custom_paths = partial ? list_make1(input_path) : list_make2(input_path, fallback);
+	cpath->custom_paths = parallel ? list_make1(input_path) : list_make2(input_path, fallback);
 	cpath->custom_private = list_make5(shape->group_exprs, shape->aggrefs, having,
 									   makeString(psprintf("%.0f", groups)),
-									   makeInteger(partial ? 1 : 0));
+									   makeInteger(parallel ? 1 : 0));
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,
 			(errmsg("gpugb: GpuGroupAgg offered%s: %d keys, %d aggregates, %.0f rows, %.0f groups, cost %.2f",
-					partial ? " (partial, per worker)" : "",
+					parallel ? " (parallel ingest)" : "",
 					list_length(shape->group_exprs), list_length(shape->aggrefs),
 					input_rows, groups, cpath->path.total_cost)));
 	return cpath;
 }
 
 /*
- * Finalize Aggregate <- Gather <- partial GpuGroupAgg <- parallel input.
- * PostgreSQL 15 does not call create_upper_paths_hook for
- * UPPERREL_PARTIAL_GROUP_AGG, so we build the chain the way
- * gather_grouping_paths and add_paths_to_grouping_rel would, over
- * PostgreSQL's own partial grouping target; its Finalize node combines the
- * workers' partial states with the aggregates' own combine functions.
+ * Gather <- GpuGroupAgg (parallel ingest) <- parallel input.  Workers fill
+ * strides in shared memory; the leader aggregates everything on the GPU and
+ * alone returns rows, which Gather passes up.  That needs the leader to run
+ * the plan below the Gather, so parallel_leader_participation must be on.
  */
 static Path *
 make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
-					   RelOptInfo *grouped_rel, GroupPathExtraData *extra,
-					   double groups)
+					   RelOptInfo *grouped_rel, GroupingShape *shape, List *having,
+					   double groups, double rows)
 {
-	Query	   *parse = root->parse;
-	RelOptInfo *partial_rel;
 	Path	   *input_path;
-	GroupingShape shape;
-	const char *reason;
-	double		partial_groups;
-	double		gathered;
-	CustomPath *partial;
-	Path	   *gather;
-	ListCell   *lc;
+	CustomPath *cpath;
+	double		gathered = rows;
 
-	if (!gpugb_parallel || !grouped_rel->consider_parallel ||
-		input_rel->partial_pathlist == NIL ||
-		!(extra->flags & GROUPING_CAN_PARTIAL_AGG) || !extra->partial_costs_set)
+	if (!gpugb_parallel || !parallel_leader_participation ||
+		!grouped_rel->consider_parallel || input_rel->partial_pathlist == NIL)
 		return NULL;
-	if (parse->groupClause != NIL && !(extra->flags & GROUPING_CAN_USE_HASH))
-		return NULL;
-	partial_rel = fetch_upper_rel(root, UPPERREL_PARTIAL_GROUP_AGG, grouped_rel->relids);
-	if (partial_rel->reltarget == NULL || partial_rel->reltarget->exprs == NIL)
-		return NULL;
-
-	reason = collect_shape(root, extra, partial_rel->reltarget, NIL, true, &shape);
-	if (reason == NULL &&
-		(!is_parallel_safe(root, (Node *) shape.group_exprs) ||
-		 !is_parallel_safe(root, (Node *) shape.inputs)))
-		reason = "parallel-unsafe keys or arguments";
-	if (reason)
+	if (!is_parallel_safe(root, (Node *) shape->group_exprs) ||
+		!is_parallel_safe(root, (Node *) shape->inputs) ||
+		!is_parallel_safe(root, (Node *) having) ||
+		!is_parallel_safe(root, (Node *) grouped_rel->reltarget->exprs))
 	{
-		ereport(DEBUG1, (errmsg("gpugb: no parallel GpuGroupAgg: %s", reason)));
+		ereport(DEBUG1, (errmsg("gpugb: no parallel GpuGroupAgg: parallel-unsafe expressions")));
 		return NULL;
 	}
-
 	input_path = (Path *) linitial(input_rel->partial_pathlist);
-	/* Per worker: PostgreSQL's own partial estimate where it made one. */
-	partial_groups = Min(groups, input_path->rows);
-	foreach(lc, partial_rel->partial_pathlist)
-		if (IsA(lfirst(lc), AggPath))
-			partial_groups = Min(partial_groups, ((AggPath *) lfirst(lc))->numGroups);
-	partial_groups = Max(partial_groups, 1.0);
-
-	partial = make_gpu_path(root, input_rel, input_path, partial_rel, &shape, NIL,
-							partial_groups, partial_groups, NULL);
-	gathered = partial_groups * Max(1, partial->path.parallel_workers);
-	gather = (Path *) create_gather_path(root, partial_rel, &partial->path,
-										 partial_rel->reltarget, NULL, &gathered);
-	return (Path *) create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
-									parse->groupClause ? AGG_HASHED : AGG_PLAIN,
-									AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
-									(List *) extra->havingQual, &extra->agg_final_costs,
-									groups);
+	cpath = make_gpu_path(root, input_rel, input_path, grouped_rel, shape, having,
+						  groups, rows, NULL, true);
+	return (Path *) create_gather_path(root, grouped_rel, &cpath->path,
+									   grouped_rel->reltarget, NULL, &gathered);
 }
 
 static void
@@ -386,7 +350,7 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 		DECLINE("grouping sets are not supported");
 	if (parse->hasTargetSRFs)
 		DECLINE("set-returning functions in the target list are not supported");
-	reason = collect_shape(root, extra, grouped_rel->reltarget, having, false, &shape);
+	reason = collect_shape(root, extra, grouped_rel->reltarget, having, &shape);
 	if (reason)
 		DECLINE(reason);
 	if (input_rel->cheapest_total_path == NULL)
@@ -399,8 +363,9 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 
 	groups = IsA(fallback, AggPath) ? ((AggPath *) fallback)->numGroups : fallback->rows;
 	complete = make_gpu_path(root, input_rel, input_rel->cheapest_total_path, grouped_rel,
-							 &shape, having, groups, fallback->rows, fallback);
-	parallel = make_parallel_gpu_path(root, input_rel, grouped_rel, extra, groups);
+							 &shape, having, groups, fallback->rows, fallback, false);
+	parallel = make_parallel_gpu_path(root, input_rel, grouped_rel, &shape, having,
+									  groups, fallback->rows);
 
 	if (gpugb_force)
 	{

@@ -70,9 +70,20 @@ store_column(GpugbValueKind kind, Datum d, bool isnull, int64 row,
 	}
 }
 
+/* An empty stride: no rows, no nulls. */
+void
+gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride)
+{
+	stride->nrows = 0;
+	for (int k = 0; k < layout->n_keys; k++)
+		stride->key_has_nulls[k] = false;
+	for (int i = 0; i < layout->n_inputs; i++)
+		stride->input_has_nulls[i] = false;
+}
+
 /*
- * Fills up to capacity rows; sets *exhausted when the child has no more.
- * Returns the number of rows written (stride->nrows is set too).
+ * Appends rows from the child until the stride holds capacity rows; sets
+ * *exhausted when the child has no more.  Returns the rows appended.
  */
 int64
 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
@@ -80,12 +91,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 {
 	int			n_keys = layout->n_keys;
 	int			n_cols = layout->n_keys + layout->n_inputs;
-	int64		row = 0;
-
-	for (int k = 0; k < n_keys; k++)
-		stride->key_has_nulls[k] = false;
-	for (int i = 0; i < layout->n_inputs; i++)
-		stride->input_has_nulls[i] = false;
+	int64		first = stride->nrows;
+	int64		row = first;
 
 	*exhausted = false;
 	while (row < capacity)
@@ -110,5 +117,5 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 	}
 	stride->nrows = row;
 	CHECK_FOR_INTERRUPTS();
-	return row;
+	return row - first;
 }

@@ -1,0 +1,297 @@
+/*-------------------------------------------------------------------------
+ * parallel.c
+ *    Parallel ingest through dynamic shared memory.
+ *
+ * Reading and deforming rows is the CPU's whole share of a GPU GROUP BY, so
+ * it must scale like PostgreSQL's own parallel scan.  Under a Gather, every
+ * worker pulls its share of a parallel input into fixed-size column slots
+ * in the node's DSM segment; the leader copies ready slots into its pinned
+ * strides and feeds the GPU, and scans too when no slot is waiting.  Only
+ * the leader ever touches CUDA: a CUDA context per worker costs hundreds of
+ * milliseconds, and sixteen of them at once serialize in the driver.
+ *
+ * Slot life cycle, under the spinlock: FREE -> FILLING (a worker) -> READY
+ * -> TAKEN (the leader, copying) -> FREE.  Every change is broadcast on the
+ * condition variable, on which workers wait for a free slot and the leader
+ * for a ready one.  The leader is done when every launched worker has
+ * reported its input exhausted and no slot is READY.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/condition_variable.h"
+#include "storage/spin.h"
+
+#include "parallel.h"
+
+/* Rows per slot, and slots per participant. */
+#define GPUGB_SLOT_ROWS 65536
+#define GPUGB_SLOTS_PER_WORKER 4
+/* Bound on the DSM data of one node. */
+#define GPUGB_SHARED_MAX_BYTES ((Size) 512 * 1024 * 1024)
+
+typedef enum GpugbSlotState
+{
+	GPUGB_SLOT_FREE,
+	GPUGB_SLOT_FILLING,
+	GPUGB_SLOT_READY,
+	GPUGB_SLOT_TAKEN
+} GpugbSlotState;
+
+typedef struct GpugbSlot
+{
+	GpugbSlotState state;
+	int64		nrows;
+	bool		has_nulls[GPUGB_MAX_KEYS + GPUGB_MAX_INPUTS];
+} GpugbSlot;
+
+struct GpugbShared
+{
+	slock_t		mutex;
+	ConditionVariable cv;
+	int			nslots;
+	int			ncols;
+	int64		slot_rows;
+	Size		data_offset;	/* from the start of this struct */
+	Size		slot_bytes;
+	int			workers_done;
+	GpugbSlot	slots[FLEXIBLE_ARRAY_MEMBER];
+};
+
+static int
+layout_columns(const GpugbInputLayout *layout)
+{
+	return layout->n_keys + layout->n_inputs;
+}
+
+static int
+slot_count(int nworkers)
+{
+	return GPUGB_SLOTS_PER_WORKER * (Max(nworkers, 1) + 1);
+}
+
+static int64
+slot_rows_for(const GpugbInputLayout *layout, int nslots)
+{
+	int64		per_row = 9 * Max(layout_columns(layout), 1);
+	int64		rows = GPUGB_SLOT_ROWS;
+
+	while (rows > 1024 && (Size) nslots * rows * per_row > GPUGB_SHARED_MAX_BYTES)
+		rows /= 2;
+	return rows;
+}
+
+Size
+gpugb_shared_size(const GpugbInputLayout *layout, int nworkers)
+{
+	int			nslots = slot_count(nworkers);
+	int64		rows = slot_rows_for(layout, nslots);
+	Size		header = MAXALIGN(add_size(offsetof(GpugbShared, slots),
+										   mul_size(nslots, sizeof(GpugbSlot))));
+	Size		slot_bytes = MAXALIGN(rows * 9 * Max(layout_columns(layout), 1));
+
+	return add_size(header, mul_size(nslots, slot_bytes));
+}
+
+void
+gpugb_shared_init(GpugbShared *shared, const GpugbInputLayout *layout, int nworkers)
+{
+	int			nslots = slot_count(nworkers);
+
+	SpinLockInit(&shared->mutex);
+	ConditionVariableInit(&shared->cv);
+	shared->nslots = nslots;
+	shared->ncols = layout_columns(layout);
+	shared->slot_rows = slot_rows_for(layout, nslots);
+	shared->data_offset = MAXALIGN(offsetof(GpugbShared, slots) + nslots * sizeof(GpugbSlot));
+	shared->slot_bytes = MAXALIGN(shared->slot_rows * 9 * Max(shared->ncols, 1));
+	gpugb_shared_reset(shared);
+}
+
+void
+gpugb_shared_reset(GpugbShared *shared)
+{
+	shared->workers_done = 0;
+	for (int i = 0; i < shared->nslots; i++)
+	{
+		shared->slots[i].state = GPUGB_SLOT_FREE;
+		shared->slots[i].nrows = 0;
+	}
+}
+
+int64
+gpugb_shared_slot_rows(GpugbShared *shared)
+{
+	return shared->slot_rows;
+}
+
+/* Column c of slot i: slot_rows values, then (after all values) slot_rows null bytes. */
+static int64 *
+slot_values(GpugbShared *shared, int i, int c)
+{
+	char	   *data = (char *) shared + shared->data_offset + i * shared->slot_bytes;
+
+	return (int64 *) data + c * shared->slot_rows;
+}
+
+static uint8 *
+slot_nulls(GpugbShared *shared, int i, int c)
+{
+	char	   *data = (char *) shared + shared->data_offset + i * shared->slot_bytes;
+
+	return (uint8 *) (data + shared->ncols * shared->slot_rows * sizeof(int64)) +
+		c * shared->slot_rows;
+}
+
+/* A stride view of slot i, for gpugb_fill_stride. */
+static void
+slot_stride(GpugbShared *shared, const GpugbInputLayout *layout, int i, GpugbStride *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int k = 0; k < layout->n_keys; k++)
+	{
+		s->key_values[k] = slot_values(shared, i, k);
+		s->key_nulls[k] = slot_nulls(shared, i, k);
+	}
+	for (int j = 0; j < layout->n_inputs; j++)
+	{
+		s->input_values[j] = slot_values(shared, i, layout->n_keys + j);
+		s->input_nulls[j] = slot_nulls(shared, i, layout->n_keys + j);
+	}
+}
+
+static int
+acquire_free_slot(GpugbShared *shared)
+{
+	int			found = -1;
+
+	for (;;)
+	{
+		SpinLockAcquire(&shared->mutex);
+		for (int i = 0; i < shared->nslots && found < 0; i++)
+			if (shared->slots[i].state == GPUGB_SLOT_FREE)
+			{
+				shared->slots[i].state = GPUGB_SLOT_FILLING;
+				found = i;
+			}
+		SpinLockRelease(&shared->mutex);
+		if (found >= 0)
+			break;
+		ConditionVariableSleep(&shared->cv, PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	return found;
+}
+
+void
+gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout, PlanState *input)
+{
+	bool		exhausted = false;
+
+	while (!exhausted)
+	{
+		int			i = acquire_free_slot(shared);
+		GpugbStride s;
+
+		slot_stride(shared, layout, i, &s);
+		gpugb_stride_begin(layout, &s);
+		gpugb_fill_stride(layout, input, &s, shared->slot_rows, &exhausted);
+
+		SpinLockAcquire(&shared->mutex);
+		shared->slots[i].nrows = s.nrows;
+		for (int k = 0; k < layout->n_keys; k++)
+			shared->slots[i].has_nulls[k] = s.key_has_nulls[k];
+		for (int j = 0; j < layout->n_inputs; j++)
+			shared->slots[i].has_nulls[layout->n_keys + j] = s.input_has_nulls[j];
+		shared->slots[i].state = s.nrows > 0 ? GPUGB_SLOT_READY : GPUGB_SLOT_FREE;
+		if (exhausted)
+			shared->workers_done++;
+		SpinLockRelease(&shared->mutex);
+		ConditionVariableBroadcast(&shared->cv);
+	}
+}
+
+static void
+append_column(int64 *dst_values, uint8 *dst_nulls, bool *dst_has_nulls, int64 at,
+			  const int64 *values, const uint8 *nulls, bool has_nulls, int64 n)
+{
+	memcpy(dst_values + at, values, n * sizeof(int64));
+	/* Every row's null byte is written: the stride may mix slots with and without. */
+	if (has_nulls)
+	{
+		memcpy(dst_nulls + at, nulls, n);
+		*dst_has_nulls = true;
+	}
+	else
+		memset(dst_nulls + at, 0, n);
+}
+
+bool
+gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
+				  GpugbStride *stride, int64 capacity, int nworkers_launched,
+				  bool *all_done, bool *needs_room)
+{
+	int			found = -1;
+	bool		any_ready = false;
+	int64		n;
+
+	SpinLockAcquire(&shared->mutex);
+	for (int i = 0; i < shared->nslots; i++)
+	{
+		if (shared->slots[i].state != GPUGB_SLOT_READY)
+			continue;
+		any_ready = true;
+		if (found < 0 && stride->nrows + shared->slots[i].nrows <= capacity)
+		{
+			shared->slots[i].state = GPUGB_SLOT_TAKEN;
+			found = i;
+		}
+	}
+	*all_done = !any_ready && shared->workers_done >= nworkers_launched;
+	*needs_room = any_ready && found < 0;
+	SpinLockRelease(&shared->mutex);
+	if (found < 0)
+		return false;
+
+	n = shared->slots[found].nrows;
+	for (int k = 0; k < layout->n_keys; k++)
+		append_column(stride->key_values[k], stride->key_nulls[k], &stride->key_has_nulls[k],
+					  stride->nrows, slot_values(shared, found, k), slot_nulls(shared, found, k),
+					  shared->slots[found].has_nulls[k], n);
+	for (int j = 0; j < layout->n_inputs; j++)
+	{
+		int			c = layout->n_keys + j;
+
+		append_column(stride->input_values[j], stride->input_nulls[j],
+					  &stride->input_has_nulls[j], stride->nrows,
+					  slot_values(shared, found, c), slot_nulls(shared, found, c),
+					  shared->slots[found].has_nulls[c], n);
+	}
+	stride->nrows += n;
+
+	SpinLockAcquire(&shared->mutex);
+	shared->slots[found].state = GPUGB_SLOT_FREE;
+	shared->slots[found].nrows = 0;
+	SpinLockRelease(&shared->mutex);
+	ConditionVariableBroadcast(&shared->cv);
+	return true;
+}
+
+void
+gpugb_shared_wait(GpugbShared *shared, int nworkers_launched)
+{
+	bool		wake;
+
+	/* On the wait list before looking, so no broadcast can be missed. */
+	ConditionVariablePrepareToSleep(&shared->cv);
+	SpinLockAcquire(&shared->mutex);
+	wake = shared->workers_done >= nworkers_launched;
+	for (int i = 0; i < shared->nslots && !wake; i++)
+		wake = shared->slots[i].state == GPUGB_SLOT_READY;
+	SpinLockRelease(&shared->mutex);
+	if (!wake)
+		ConditionVariableTimedSleep(&shared->cv, 100, PG_WAIT_EXTENSION);
+	ConditionVariableCancelSleep();
+}

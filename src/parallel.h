@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ * parallel.h
+ *    Parallel ingest: workers fill column strides in dynamic shared memory,
+ *    the leader alone feeds them to the GPU.
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_PARALLEL_H
+#define GPUGB_PARALLEL_H
+
+#include "postgres.h"
+
+#include "access/parallel.h"
+
+#include "exec.h"
+
+typedef struct GpugbShared GpugbShared;
+
+extern Size gpugb_shared_size(const GpugbInputLayout *layout, int nworkers);
+extern void gpugb_shared_init(GpugbShared *shared, const GpugbInputLayout *layout,
+							  int nworkers);
+extern void gpugb_shared_reset(GpugbShared *shared);
+
+/* Worker: fills slots from its share of the input until it is exhausted. */
+extern void gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout,
+								  PlanState *input);
+
+/*
+ * Leader: appends the next filled slot to the stride (after its nrows rows)
+ * and returns true; or returns false with *needs_room set (a slot is ready
+ * but does not fit: submit the stride first), *all_done set (every launched
+ * worker finished and no slot is left), or neither (nothing ready yet).
+ */
+extern bool gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
+							  GpugbStride *stride, int64 capacity, int nworkers_launched,
+							  bool *all_done, bool *needs_room);
+/* Leader: sleeps until a slot is ready or every worker has finished (or 100 ms). */
+extern void gpugb_shared_wait(GpugbShared *shared, int nworkers_launched);
+extern int64 gpugb_shared_slot_rows(GpugbShared *shared);
+
+#endif							/* GPUGB_PARALLEL_H */
