@@ -20,7 +20,7 @@ CREATE EXTENSION gpugb;
 SELECT gpugb_device_info() AS device;
 CREATE TABLE t AS
   SELECT (i % 1000)::int4 AS k1, (i % 7)::int2 AS k2,
-         CASE WHEN i % 100 = 0 THEN NULL ELSE (i * 7919) % 100003 END::int8 AS v
+         CASE WHEN i % 100 = 0 THEN NULL ELSE (i::int8 * 7919) % 100003 END AS v
   FROM generate_series(1, $rows) i;
 VACUUM ANALYZE t;
 SQL
@@ -31,7 +31,7 @@ gpugb_have_gpu || gpu_settings="SET gpugb.plan_without_gpu = on;"
 
 psql -qX -v ON_ERROR_STOP=1 <<SQL
 \\echo
-\\echo == PostgreSQL's own plan (gpugb.enabled = off)
+\\echo '== PostgreSQL''s own plan (gpugb.enabled = off)'
 SET gpugb.enabled = off;
 EXPLAIN (ANALYZE, COSTS OFF) $query;
 \\timing on
