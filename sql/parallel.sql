@@ -47,6 +47,15 @@ SELECT l AS plan FROM gpugb_explain_analyze('SELECT k % 10, count(*), sum(w) FRO
 SET gpugb.device_memory_limit = '1MB';
 SET gpugb.require_gpu = off;
 SELECT gpugb_mismatches('SELECT k, count(*), sum(v), avg(v) FROM par GROUP BY k') AS mismatches;
+-- When the GPU fails half-way (here: the table cannot grow within the
+-- limit), the workers stop and the leader runs PostgreSQL's own
+-- (Gather-free) plan from scratch: still the right answer.
+CREATE TABLE par_many AS SELECT i AS k, i % 11 AS v FROM generate_series(1, 200000) i;
+ANALYZE par_many;
+SET gpugb.device_memory_limit = '4MB';
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(v) FROM par_many GROUP BY k;
+SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM par_many GROUP BY k') AS mismatches;
+SELECT fallbacks > 0 AS fell_back FROM gpugb_backend_stats();
 RESET gpugb.device_memory_limit;
 RESET gpugb.require_gpu;
 SELECT * FROM gpugb_memory_in_use();

@@ -389,29 +389,23 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 }
 
 /*
- * A parallel-ingest node has no fallback plan: the workers' rows are not
- * there to be read twice.  Until the device has taken any row, the leader
- * can aggregate everything on the CPU instead, with the emulator; after
- * that, a failure is an error.
+ * Parallel ingest: until the device has taken any row, the leader can
+ * aggregate everything on the CPU instead (the emulator), still fed by the
+ * workers.  After that, the workers' rows cannot be read again, so the
+ * workers are told to stop and the leader runs the fallback child, a
+ * Gather-free PostgreSQL plan that reads the input from scratch.
  */
 static const char *
 parallel_fallback(GpugbScanState *st, const char *failure)
 {
 	char		reason[256];
 
-	if (gpugb_require_gpu)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("gpugb: GPU aggregation did not finish: %s", failure),
-				 st->fallback_detail[0] ? errdetail("%s", st->fallback_detail) : 0,
-				 errhint("gpugb.require_gpu is on, so the fallback to the CPU is an error.")));
-	if (st->input_touched)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("gpugb: parallel GPU aggregation failed: %s", failure),
-				 st->fallback_detail[0] ? errdetail("%s", st->fallback_detail) : 0,
-				 errhint("Raise gpugb.device_memory_limit, or SET gpugb.parallel = off to keep "
-						 "a complete CPU fallback.")));
+	if (st->input_touched || gpugb_require_gpu)
+	{
+		if (st->shared)
+			gpugb_shared_abandon(st->shared);
+		return failure;			/* switch_to_fallback: PostgreSQL's plan, or ERROR */
+	}
 	snprintf(reason, sizeof(reason), "%s; aggregated on the CPU", failure);
 	strlcpy(st->fallback_reason, reason, sizeof(st->fallback_reason));
 	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,

@@ -33,8 +33,8 @@ gpugb_guc_init(void)
 							 "Lets parallel workers read the input of a GPU aggregation.",
 							 "Workers fill column strides in shared memory and the leader "
 							 "feeds them to the GPU.  If the GPU cannot be set up, the leader "
-							 "aggregates on the CPU; if it fails half-way, the query fails "
-							 "(turn this off to keep PostgreSQL's own plan as the fallback).",
+							 "aggregates on the CPU; if it fails half-way, the leader runs "
+							 "PostgreSQL's own (non-parallel) plan instead.",
 							 &gpugb_parallel, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 

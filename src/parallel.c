@@ -57,6 +57,7 @@ struct GpugbShared
 	Size		data_offset;	/* from the start of this struct */
 	Size		slot_bytes;
 	int			workers_done;
+	bool		abandoned;		/* the leader gave up on the GPU: stop filling */
 	GpugbSlot	slots[FLEXIBLE_ARRAY_MEMBER];
 };
 
@@ -114,6 +115,7 @@ void
 gpugb_shared_reset(GpugbShared *shared)
 {
 	shared->workers_done = 0;
+	shared->abandoned = false;
 	for (int i = 0; i < shared->nslots; i++)
 	{
 		shared->slots[i].state = GPUGB_SLOT_FREE;
@@ -162,6 +164,7 @@ slot_stride(GpugbShared *shared, const GpugbInputLayout *layout, int i, GpugbStr
 	}
 }
 
+/* A free slot, now FILLING; or -1 once the leader has abandoned the work. */
 static int
 acquire_free_slot(GpugbShared *shared)
 {
@@ -169,15 +172,18 @@ acquire_free_slot(GpugbShared *shared)
 
 	for (;;)
 	{
+		bool		abandoned;
+
 		SpinLockAcquire(&shared->mutex);
-		for (int i = 0; i < shared->nslots && found < 0; i++)
+		abandoned = shared->abandoned;
+		for (int i = 0; i < shared->nslots && found < 0 && !abandoned; i++)
 			if (shared->slots[i].state == GPUGB_SLOT_FREE)
 			{
 				shared->slots[i].state = GPUGB_SLOT_FILLING;
 				found = i;
 			}
 		SpinLockRelease(&shared->mutex);
-		if (found >= 0)
+		if (found >= 0 || abandoned)
 			break;
 		ConditionVariableSleep(&shared->cv, PG_WAIT_EXTENSION);
 	}
@@ -195,6 +201,8 @@ gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout, PlanS
 		int			i = acquire_free_slot(shared);
 		GpugbStride s;
 
+		if (i < 0)
+			break;
 		slot_stride(shared, layout, i, &s);
 		gpugb_stride_begin(layout, &s);
 		gpugb_fill_stride(layout, input, &s, shared->slot_rows, &exhausted);
@@ -277,6 +285,19 @@ gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
 	SpinLockRelease(&shared->mutex);
 	ConditionVariableBroadcast(&shared->cv);
 	return true;
+}
+
+/*
+ * Leader: the GPU failed and PostgreSQL's plan runs instead; workers stop
+ * filling (their rows are not needed any more).
+ */
+void
+gpugb_shared_abandon(GpugbShared *shared)
+{
+	SpinLockAcquire(&shared->mutex);
+	shared->abandoned = true;
+	SpinLockRelease(&shared->mutex);
+	ConditionVariableBroadcast(&shared->cv);
 }
 
 void

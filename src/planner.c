@@ -28,6 +28,7 @@
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/planner.h"
+#include "optimizer/prep.h"
 #include "optimizer/tlist.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -194,12 +195,13 @@ path_uses_gpugb(Path *path)
 }
 
 /*
- * PostgreSQL's own cheapest grouping path (none of ours below it), copied:
+ * PostgreSQL's own cheapest grouping path (none of ours below it; a
+ * parallel-safe one for the parallel-ingest node), copied:
  * add_path() frees dominated paths, and ours may dominate it, so we keep
  * our own copy of the top node (its subpaths are never freed).
  */
 static Path *
-copy_fallback_path(RelOptInfo *grouped_rel)
+copy_fallback_path(RelOptInfo *grouped_rel, bool parallel_safe)
 {
 	Path	   *best = NULL;
 	ListCell   *lc;
@@ -213,6 +215,9 @@ copy_fallback_path(RelOptInfo *grouped_rel)
 		if (!IsA(path, AggPath) && !IsA(path, GroupPath))
 			continue;
 		if (path_uses_gpugb(path))
+			continue;
+		/* Below a Gather only a parallel-safe plan (so, no Gather) may go. */
+		if (parallel_safe && !path->parallel_safe)
 			continue;
 		if (best == NULL || path->total_cost < best->total_cost)
 			best = path;
@@ -247,8 +252,8 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 
 /*
  * A GpuGroupAgg path over input_path (projected here to exactly the columns
- * the device needs): fed by one process, with PostgreSQL's own plan as
- * fallback, or (parallel) by the parallel workers of a Gather above it.
+ * the device needs), with PostgreSQL's own plan as fallback: fed by one
+ * process, or (parallel) by the parallel workers of a Gather above it.
  */
 static CustomPath *
 make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
@@ -286,7 +291,7 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 		input_rows * n_values * gpugb_tuple_cost;
 	cpath->path.total_cost = cpath->path.startup_cost + groups * cpu_tuple_cost;
 	cpath->flags = 0;
-	cpath->custom_paths = parallel ? list_make1(input_path) : list_make2(input_path, fallback);
+	cpath->custom_paths = list_make2(input_path, fallback);
 	cpath->custom_private = list_make5(shape->group_exprs, shape->aggrefs, having,
 									   makeString(psprintf("%.0f", groups)),
 									   makeInteger(parallel ? 1 : 0));
@@ -301,17 +306,58 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 }
 
 /*
+ * A Gather-free PostgreSQL plan for the parallel-ingest node to fall back
+ * on: PostgreSQL's own cheapest parallel-safe grouping path if it kept one,
+ * else a HashAggregate (or plain Aggregate) over the input's cheapest
+ * parallel-safe path, built here exactly as PostgreSQL would build it.
+ */
+static Path *
+parallel_safe_fallback(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_rel,
+					   GroupPathExtraData *extra, List *having, double groups)
+{
+	Query	   *parse = root->parse;
+	Path	   *fallback = copy_fallback_path(grouped_rel, true);
+	Path	   *input = NULL;
+	AggClauseCosts costs;
+	ListCell   *lc;
+
+	if (fallback != NULL)
+		return fallback;
+	if (parse->groupClause != NIL && !(extra->flags & GROUPING_CAN_USE_HASH))
+		return NULL;
+	foreach(lc, input_rel->pathlist)
+	{
+		Path	   *path = (Path *) lfirst(lc);
+
+		if (path->parallel_safe && path->param_info == NULL &&
+			(input == NULL || path->total_cost < input->total_cost))
+			input = path;
+	}
+	if (input == NULL)
+		return NULL;
+	MemSet(&costs, 0, sizeof(costs));
+	get_agg_clause_costs(root, AGGSPLIT_SIMPLE, &costs);
+	return (Path *) create_agg_path(root, grouped_rel, input, grouped_rel->reltarget,
+									parse->groupClause ? AGG_HASHED : AGG_PLAIN,
+									AGGSPLIT_SIMPLE, parse->groupClause, having,
+									&costs, groups);
+}
+
+/*
  * Gather <- GpuGroupAgg (parallel ingest) <- parallel input.  Workers fill
  * strides in shared memory; the leader aggregates everything on the GPU and
  * alone returns rows, which Gather passes up.  That needs the leader to run
  * the plan below the Gather, so parallel_leader_participation must be on.
+ * Its fallback is PostgreSQL's cheapest parallel-safe (so Gather-free) plan,
+ * which the leader alone runs from scratch if the GPU fails half-way.
  */
 static Path *
 make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
-					   RelOptInfo *grouped_rel, GroupingShape *shape, List *having,
-					   double groups, double rows)
+					   RelOptInfo *grouped_rel, GroupPathExtraData *extra,
+					   GroupingShape *shape, List *having, double groups, double rows)
 {
 	Path	   *input_path;
+	Path	   *fallback;
 	CustomPath *cpath;
 	double		gathered = rows;
 
@@ -326,9 +372,15 @@ make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
 		ereport(DEBUG1, (errmsg("gpugb: no parallel GpuGroupAgg: parallel-unsafe expressions")));
 		return NULL;
 	}
+	fallback = parallel_safe_fallback(root, input_rel, grouped_rel, extra, having, groups);
+	if (fallback == NULL)
+	{
+		ereport(DEBUG1, (errmsg("gpugb: no parallel GpuGroupAgg: no parallel-safe plan to fall back on")));
+		return NULL;
+	}
 	input_path = (Path *) linitial(input_rel->partial_pathlist);
 	cpath = make_gpu_path(root, input_rel, input_path, grouped_rel, shape, having,
-						  groups, rows, NULL, true);
+						  groups, rows, fallback, true);
 	return (Path *) create_gather_path(root, grouped_rel, &cpath->path,
 									   grouped_rel->reltarget, NULL, &gathered);
 }
@@ -355,7 +407,7 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 		DECLINE(reason);
 	if (input_rel->cheapest_total_path == NULL)
 		DECLINE("the input has no path");
-	fallback = copy_fallback_path(grouped_rel);
+	fallback = copy_fallback_path(grouped_rel, false);
 	if (fallback == NULL)
 		DECLINE("PostgreSQL found no Agg or Group path to fall back on");
 	if (!gpugb_plan_without_gpu && gpugb_current_device_ops()->probe() != GPUGB_OK)
@@ -364,7 +416,7 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	groups = IsA(fallback, AggPath) ? ((AggPath *) fallback)->numGroups : fallback->rows;
 	complete = make_gpu_path(root, input_rel, input_rel->cheapest_total_path, grouped_rel,
 							 &shape, having, groups, fallback->rows, fallback, false);
-	parallel = make_parallel_gpu_path(root, input_rel, grouped_rel, &shape, having,
+	parallel = make_parallel_gpu_path(root, input_rel, grouped_rel, extra, &shape, having,
 									  groups, fallback->rows);
 
 	if (gpugb_force)
