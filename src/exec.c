@@ -7,10 +7,17 @@
  * stride is being filled (double buffering lives in cuda/).  Then it hands
  * out one scan tuple per group; ExecScan applies HAVING and the projection.
  *
+ * Under a Gather (parallel ingest, see parallel.c) workers only fill strides
+ * in shared memory; the leader feeds them, with its own share, to the GPU
+ * and alone returns groups.
+ *
  * If the GPU cannot finish (no device, out of memory, a CUDA error, or a
  * float result whose overflow behaviour we cannot promise), the device
  * handle is released and the node runs PostgreSQL's own grouping plan, its
- * second child, from the start.  gpugb.require_gpu turns that into an ERROR.
+ * second child, from the start (for parallel ingest a Gather-free plan, run
+ * by the leader, after the workers are told to stop; or, if the GPU failed
+ * before taking any row, the CPU emulator over the workers' strides).
+ * gpugb.require_gpu turns any fallback into an ERROR.
  *
  * Device resources are released in EndCustomScan and, on ERROR or cancel,
  * by a reset callback on the query memory context.
@@ -18,6 +25,7 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
 #include "executor/executor.h"
 #include "executor/nodeCustom.h"
 #include "miscadmin.h"
@@ -25,7 +33,6 @@
 #include "portability/instr_time.h"
 #include "utils/memutils.h"
 
-#include "access/parallel.h"
 #include "device_ops.h"
 #include "exec.h"
 #include "parallel.h"
@@ -140,6 +147,9 @@ static void
 switch_to_fallback(GpugbScanState *st, const char *reason)
 {
 	release_device(st);
+	/* Parallel ingest: workers must not wait for slots nobody will take. */
+	if (st->shared)
+		gpugb_shared_abandon(st->shared);
 	strlcpy(st->fallback_reason, reason, sizeof(st->fallback_reason));
 	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,
 			sizeof(gpugb_backend_stats.last_fallback_reason));
@@ -401,11 +411,7 @@ parallel_fallback(GpugbScanState *st, const char *failure)
 	char		reason[256];
 
 	if (st->input_touched || gpugb_require_gpu)
-	{
-		if (st->shared)
-			gpugb_shared_abandon(st->shared);
 		return failure;			/* switch_to_fallback: PostgreSQL's plan, or ERROR */
-	}
 	snprintf(reason, sizeof(reason), "%s; aggregated on the CPU", failure);
 	strlcpy(st->fallback_reason, reason, sizeof(st->fallback_reason));
 	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,
