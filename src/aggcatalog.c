@@ -12,6 +12,8 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/fmgroids.h"
 
 #include "aggcatalog.h"
@@ -49,7 +51,52 @@ static const GpugbAggEntry agg_table[] = {
 	{F_MAX_TIMESTAMPTZ, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 	{F_MAX_FLOAT4, "max", GPUGB_AGG_MAX_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MAX_FLOAT8, "max", GPUGB_AGG_MAX_FLOAT, GPUGB_FINISH_MINMAX},
+
+	/* bool travels as 0/1: AND is the minimum, OR the maximum. */
+	{F_BOOL_AND, "bool_and", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
+	{F_EVERY, "every", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
+	{F_BOOL_OR, "bool_or", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 };
+
+/*
+ * The expression whose values the device aggregates for this Aggref, or
+ * NULL for a plain count(*).  FILTER (WHERE c) folds into it: every
+ * supported aggregate but count(*) is strict, so agg(x) FILTER (WHERE c) is
+ * agg(CASE WHEN c THEN x END), and count(*) FILTER (WHERE c) counts the
+ * non-null values of CASE WHEN c THEN true END.  A NULL c skips the row in
+ * both, as FILTER does.  The planner (input columns) and plan.c (which
+ * column each aggregate reads) both call this, and match its results with
+ * equal().
+ */
+Expr *
+gpugb_aggref_input(Aggref *aggref)
+{
+	Expr	   *arg;
+	CaseExpr   *filtered;
+	CaseWhen   *when;
+
+	if (aggref->aggstar)
+		arg = aggref->aggfilter ? (Expr *) makeBoolConst(true, false) : NULL;
+	else
+		arg = ((TargetEntry *) linitial(aggref->args))->expr;
+	if (aggref->aggfilter == NULL)
+		return arg;
+
+	when = makeNode(CaseWhen);
+	when->expr = copyObject(aggref->aggfilter);
+	when->result = copyObject(arg);
+	when->location = -1;
+	filtered = makeNode(CaseExpr);
+	filtered->casetype = exprType((Node *) arg);
+	filtered->casecollid = exprCollation((Node *) arg);
+	filtered->arg = NULL;
+	filtered->args = list_make1(when);
+	filtered->defresult = (Expr *) makeNullConst(exprType((Node *) arg),
+												 exprTypmod((Node *) arg),
+												 exprCollation((Node *) arg));
+	filtered->location = -1;
+	return (Expr *) filtered;
+}
 
 const GpugbAggEntry *
 gpugb_agg_lookup(Oid fnoid)

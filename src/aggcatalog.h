@@ -11,6 +11,8 @@
 
 #include "postgres.h"
 
+#include "nodes/primnodes.h"
+
 #include "gpugb_device.h"
 
 /* How a column's Datum becomes one 8-byte device word. */
@@ -47,6 +49,7 @@ typedef struct GpugbAggEntry
 } GpugbAggEntry;
 
 extern const GpugbAggEntry *gpugb_agg_lookup(Oid fnoid);
+extern Expr *gpugb_aggref_input(Aggref *aggref);
 extern bool gpugb_key_type_supported(Oid typid);
 extern GpugbValueKind gpugb_value_kind(Oid typid);
 

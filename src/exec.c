@@ -79,7 +79,9 @@ build_device_spec(GpugbScanState *st)
 			elog(ERROR, "gpugb: aggregate %u is not in the catalog", info->agg_fnoids[a]);
 		st->aggs[a] = entry;
 		st->finish[a] = entry->finish;
-		spec->aggs[n].op = entry->op;
+		/* count(*) FILTER (...) counts the non-nulls of its CASE input */
+		spec->aggs[n].op = (entry->op == GPUGB_AGG_COUNT_STAR && info->agg_inputs[a] >= 0) ?
+			GPUGB_AGG_COUNT : entry->op;
 		spec->aggs[n].input = info->agg_inputs[a];
 		n++;
 	}

@@ -22,6 +22,7 @@
 #include "optimizer/optimizer.h"
 #include "utils/float.h"
 
+#include "aggcatalog.h"
 #include "gpugb.h"
 
 /* custom_private slots */
@@ -76,11 +77,8 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	foreach(lc, aggrefs)
 	{
 		Aggref	   *aggref = lfirst_node(Aggref, lc);
-		int			input = -1;
-
-		if (!aggref->aggstar)
-			input = list_position(inputs,
-								  (Node *) ((TargetEntry *) linitial(aggref->args))->expr);
+		Node	   *arg = (Node *) gpugb_aggref_input(aggref);
+		int			input = arg ? list_position(inputs, arg) : -1;
 		agg_inputs = lappend(agg_inputs, makeInteger(input));
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry((Expr *) copyObject(aggref),

@@ -67,8 +67,8 @@ check_aggref(Aggref *aggref)
 		return "DISTINCT aggregates are not supported";
 	if (aggref->aggorder != NIL)
 		return "ordered aggregates are not supported";
-	if (aggref->aggfilter != NULL)
-		return "aggregate FILTER is not supported";
+	if (contain_volatile_functions((Node *) aggref->aggfilter))
+		return "volatile aggregate FILTER clauses are not supported";
 	if (aggref->aggkind != AGGKIND_NORMAL)
 		return "ordered-set and hypothetical aggregates are not supported";
 	if (aggref->aggsplit != AGGSPLIT_SIMPLE)
@@ -111,11 +111,10 @@ collect_walker(Node *node, GroupingShape *shape)
 			}
 			shape->aggrefs = lappend(shape->aggrefs, aggref);
 		}
-		if (!aggref->aggstar)
 		{
-			Node	   *arg = (Node *) ((TargetEntry *) linitial(aggref->args))->expr;
+			Node	   *arg = (Node *) gpugb_aggref_input(aggref);
 
-			if (!list_member(shape->inputs, arg))
+			if (arg != NULL && !list_member(shape->inputs, arg))
 			{
 				if (list_length(shape->inputs) >= GPUGB_MAX_INPUTS)
 				{

@@ -27,6 +27,15 @@ SELECT gpugb_check($$SELECT count(*) AS n, sum(v) AS s FROM f HAVING count(*) > 
 SELECT gpugb_check($$SELECT k * 2 + 1 AS k2, count(*) * 2 AS n2, sum(v) / nullif(count(v), 0) AS q, max(x) - min(x) AS span
                         FROM f GROUP BY k$$, 'expressions over keys and aggregates in the output');
 SELECT gpugb_check($$SELECT count(*) AS n FROM f GROUP BY k$$, 'output without the key');
+SELECT gpugb_check($$SELECT k, count(*) FILTER (WHERE v > 0) AS n, sum(v) FILTER (WHERE k7 = 3) AS s,
+                            avg(x) FILTER (WHERE v % 2 = 0) AS a, max(d) FILTER (WHERE x IS NULL) AS mx
+                     FROM f GROUP BY k$$, 'FILTER on count(*), sum, avg and max');
+SELECT gpugb_check($$SELECT k7, bool_and(v > 0) AS ba, bool_or(x > 50) AS bo, every(d IS NOT NULL) AS ev,
+                            count(*) FILTER (WHERE v IS NULL) AS nn FROM f GROUP BY k7$$,
+                   'bool_and, bool_or, every, FILTER on NULL tests');
+SELECT gpugb_check($$SELECT count(*) FILTER (WHERE false) AS n0, sum(v) FILTER (WHERE false) AS s0,
+                            bool_and(v > 0) FILTER (WHERE false) AS b0 FROM f$$,
+                   'FILTER that keeps no row, without GROUP BY');
 SELECT gpugb_check($$SELECT k, k7 FROM f GROUP BY k, k7$$, 'plain GROUP BY without aggregates');
 SELECT gpugb_check($$SELECT k, count(*) AS n1, count(*) AS n2, sum(v) AS s, avg(v) AS a, count(v) AS c FROM f GROUP BY k$$,
                    'the same aggregate twice, aggregates sharing an input');
