@@ -297,7 +297,7 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,
-			(errmsg("gpugb: GpuGroupAgg offered%s: %d keys, %d aggregates, %.0f rows, %.0f groups, cost %.2f",
+			(errmsg("gpugb: GpuGroupAgg costed%s: %d keys, %d aggregates, %.0f rows, %.0f groups, cost %.2f",
 					parallel ? " (parallel ingest)" : "",
 					list_length(shape->group_exprs), list_length(shape->aggrefs),
 					input_rows, groups, cpath->path.total_cost)));
@@ -409,14 +409,36 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	fallback = copy_fallback_path(grouped_rel, false);
 	if (fallback == NULL)
 		DECLINE("PostgreSQL found no Agg or Group path to fall back on");
-	if (!gpugb_plan_without_gpu && gpugb_current_device_ops()->probe() != GPUGB_OK)
-		DECLINE(psprintf("no usable GPU (%s)", gpugb_current_device_ops()->description()));
 
 	groups = IsA(fallback, AggPath) ? ((AggPath *) fallback)->numGroups : fallback->rows;
 	complete = make_gpu_path(root, input_rel, input_rel->cheapest_total_path, grouped_rel,
 							 &shape, having, groups, fallback->rows, fallback, false);
 	parallel = make_parallel_gpu_path(root, input_rel, grouped_rel, extra, &shape, having,
 									  groups, fallback->rows);
+
+	/*
+	 * Where PostgreSQL's own plan is cheaper, add_path would drop ours anyway
+	 * (ours have no pathkeys and are not parallel-safe at this level); say so
+	 * before probing the device, so small GROUP BYs never pay for CUDA's
+	 * initialization at planning time.
+	 */
+	if (!gpugb_force)
+	{
+		Cost		ours = complete->path.total_cost;
+		Cost		theirs = -1;
+		ListCell   *lc;
+
+		if (parallel)
+			ours = Min(ours, parallel->total_cost);
+		foreach(lc, grouped_rel->pathlist)
+			if (theirs < 0 || ((Path *) lfirst(lc))->total_cost < theirs)
+				theirs = ((Path *) lfirst(lc))->total_cost;
+		if (theirs >= 0 && ours >= theirs)
+			DECLINE(psprintf("PostgreSQL's own plan is cheaper (cost %.2f against %.2f)",
+							 theirs, ours));
+	}
+	if (!gpugb_plan_without_gpu && gpugb_current_device_ops()->probe() != GPUGB_OK)
+		DECLINE(psprintf("no usable GPU (%s)", gpugb_current_device_ops()->description()));
 
 	if (gpugb_force)
 	{
