@@ -45,6 +45,11 @@ NVCC_FLAGS += $(NVCC_GENCODE)
 
 PG_CPPFLAGS += -Icuda
 PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
+# CI builds with GPUGB_WERROR=1: a new warning fails the build.
+ifdef GPUGB_WERROR
+PG_CFLAGS   += -Werror
+NVCC_WERROR  = -Werror all-warnings
+endif
 SHLIB_LINK  += -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -ldl -lpthread -lrt
 
 # LLVM bitcode for JIT is only made for C sources; our hot loops are not
@@ -56,7 +61,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 cuda/%.o: cuda/%.cu cuda/gpugb_device.h $(wildcard cuda/*.cuh)
-	$(NVCC) $(NVCC_FLAGS) -I$(CUDA_HOME)/include -c $< -o $@
+	$(NVCC) $(NVCC_FLAGS) $(NVCC_WERROR) -I$(CUDA_HOME)/include -c $< -o $@
 
 $(HOST_SRCS:.c=.o): $(wildcard src/*.h) cuda/gpugb_device.h
 
