@@ -74,6 +74,19 @@ SELECT k, min(f8), max(f8), sum(f8), avg(f8), min(f4), max(f4), sum(f4), avg(f4)
   FROM fl GROUP BY k ORDER BY k;
 SELECT gpugb_mismatches('SELECT k, min(f8), max(f8), sum(f8), avg(f8), min(f4), max(f4), sum(f4), avg(f4) FROM fl GROUP BY k') AS mismatches;
 
+-- Finite values that overflow before an Infinity or NaN is added: PostgreSQL
+-- raises an error on the way, so gpugb must not answer Infinity/NaN; it
+-- falls back to PostgreSQL's plan (which raises it).  Groups whose finite
+-- values cannot overflow stay on the device.
+CREATE TABLE ov (g int, d float8);
+INSERT INTO ov VALUES (1, 1e308), (1, 1e308), (1, 'Infinity'), (2, 1e308), (2, 1e308), (2, 'NaN'),
+  (3, 'NaN'), (3, 1), (3, '-Infinity');
+SET gpugb.require_gpu = off;
+SELECT g, sum(d) FROM ov GROUP BY g;
+SELECT g, avg(d) FROM ov WHERE g = 2 GROUP BY g;
+RESET gpugb.require_gpu;
+SELECT g, sum(d), avg(d) FROM ov WHERE g = 3 GROUP BY g;
+
 -- Integer extremes: sums beyond int64 are exact numerics.
 CREATE TABLE ext AS SELECT i % 2 AS k,
   (CASE WHEN i % 3 = 0 THEN -32768 ELSE 32767 END)::int2 AS v2,
@@ -84,4 +97,4 @@ SELECT k, sum(v2), sum(v4), sum(v8), avg(v8), min(v8), max(v8) FROM ext GROUP BY
 SELECT gpugb_mismatches('SELECT k, sum(v2), avg(v2), sum(v4), avg(v4), sum(v8), avg(v8), min(v8), max(v8) FROM ext GROUP BY k') AS mismatches;
 
 -- The GPU path (or its emulator) really ran, and nothing fell back.
-SELECT gpu_runs > 20 AS gpu_path_taken, fallbacks = 0 AS no_fallback FROM gpugb_backend_stats();
+SELECT gpu_runs > 20 AS gpu_path_taken, fallbacks = 2 AS only_the_two_overflow_fallbacks FROM gpugb_backend_stats();

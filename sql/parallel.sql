@@ -41,6 +41,21 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
 SELECT l AS plan FROM gpugb_explain_analyze('SELECT k % 10, count(*), sum(w) FROM par GROUP BY 1') AS l
   WHERE l !~ 'Strides';
 
+-- Only the leader feeds the GPU and returns groups: a cached plan run after
+-- parallel_leader_participation was turned off gets a clear error, never an
+-- empty result or a hang.
+CREATE TABLE par_small AS SELECT i % 10 AS a, i AS b FROM generate_series(1, 1000) i;
+ANALYZE par_small;
+SET plan_cache_mode = force_generic_plan;
+PREPARE cached AS SELECT a, count(*), sum(b) FROM par_small GROUP BY a ORDER BY a;
+EXPLAIN (COSTS OFF) EXECUTE cached;
+SET parallel_leader_participation = off;
+EXECUTE cached;
+RESET parallel_leader_participation;
+EXECUTE cached;
+DEALLOCATE cached;
+RESET plan_cache_mode;
+
 -- When the GPU cannot be set up, the leader aggregates on the CPU instead
 -- (there is no second plan to run: the workers' rows are read once); the
 -- answer stays right.

@@ -26,10 +26,12 @@
 #include "postgres.h"
 
 #include "access/parallel.h"
+#include "postmaster/bgworker.h"
 #include "executor/executor.h"
 #include "executor/nodeCustom.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "portability/instr_time.h"
 #include "utils/memutils.h"
 
@@ -91,35 +93,54 @@ build_device_spec(GpugbScanState *st)
 		spec->aggs[n].input = -1;
 		n++;
 	}
+	/*
+	 * Each float sum's input i gets a derived input column, |x| where x is
+	 * finite and NULL elsewhere (strides.c fills it), and a hidden max over
+	 * it: its count is the number of finite inputs and its value bounds
+	 * every one of them, which is what gpugb_float_sums_unsafe needs.
+	 */
+	st->layout.n_keys = info->n_keys;
+	st->layout.n_inputs = info->n_inputs;
+	st->layout.n_child_inputs = info->n_inputs;
 	for (int a = 0; a < info->n_aggs; a++)
 	{
-		st->float_min_agg[a] = st->float_max_agg[a] = -1;
+		int			source = info->agg_inputs[a];
+		int			derived = -1;
+
+		st->float_bound_agg[a] = -1;
 		if (st->aggs[a]->op != GPUGB_AGG_SUM_FLOAT)
 			continue;
-		if (n + 2 > GPUGB_MAX_AGGS)
+		for (int d = st->layout.n_child_inputs; d < st->layout.n_inputs; d++)
+			if (st->layout.finite_abs_of[d] == source)
+				derived = d;
+		if (derived < 0)
+		{
+			if (st->layout.n_inputs >= GPUGB_MAX_INPUTS)
+				elog(ERROR, "gpugb: too many aggregate inputs");
+			derived = st->layout.n_inputs++;
+			st->layout.finite_abs_of[derived] = source;
+		}
+		if (n >= GPUGB_MAX_AGGS)
 			elog(ERROR, "gpugb: too many aggregates");
-		st->float_min_agg[a] = n;
-		spec->aggs[n].op = GPUGB_AGG_MIN_FLOAT;
-		spec->aggs[n++].input = info->agg_inputs[a];
-		st->float_max_agg[a] = n;
+		st->float_bound_agg[a] = n;
 		spec->aggs[n].op = GPUGB_AGG_MAX_FLOAT;
-		spec->aggs[n++].input = info->agg_inputs[a];
+		spec->aggs[n++].input = derived;
 	}
 	spec->n_aggs = n;
 	spec->n_keys = info->n_keys;
-	spec->n_inputs = info->n_inputs;
+	spec->n_inputs = st->layout.n_inputs;
 	spec->estimated_groups = (int64) Max(1.0, Min(info->estimated_groups, 1e15));
 	/* No need for strides much longer than the whole input is expected to be. */
 	spec->stride_rows = (int64) Min((double) gpugb_stride_rows,
 									Max(65536.0, linitial_node(Plan, ((CustomScan *) st->css.ss.ps.plan)->custom_plans)->plan_rows * 1.25));
 	spec->device_memory_limit = (int64) gpugb_device_memory_limit_mb * 1024 * 1024;
 
-	st->layout.n_keys = info->n_keys;
-	st->layout.n_inputs = info->n_inputs;
 	for (int k = 0; k < info->n_keys; k++)
 		st->layout.key_kinds[k] = gpugb_value_kind(info->key_types[k]);
 	for (int i = 0; i < info->n_inputs; i++)
 		st->layout.input_kinds[i] = gpugb_value_kind(info->input_types[i]);
+	for (int d = info->n_inputs; d < st->layout.n_inputs; d++)
+		st->layout.input_kinds[d] = GPUGB_VALUE_FLOAT8;
 }
 
 static void
@@ -208,6 +229,9 @@ allocate_chunk(GpugbScanState *st)
 {
 	int64		n = GPUGB_FETCH_CHUNK;
 
+	if (st->chunk_allocated)
+		return;					/* once per node, not per (re)scan */
+	st->chunk_allocated = true;
 	for (int k = 0; k < st->spec.n_keys; k++)
 	{
 		st->chunk.key_values[k] = palloc(n * sizeof(int64));
@@ -236,7 +260,7 @@ static bool
 has_float_sums(GpugbScanState *st)
 {
 	for (int a = 0; a < st->info.n_aggs; a++)
-		if (st->float_min_agg[a] >= 0)
+		if (st->float_bound_agg[a] >= 0)
 			return true;
 	return false;
 }
@@ -282,6 +306,38 @@ feed_serial(GpugbScanState *st)
 }
 
 /*
+ * Before the leader waits for workers: all launched workers must have
+ * started (WaitForParallelWorkersToAttach raises an error for one that
+ * failed to), and one that has exited without reporting its input done
+ * would otherwise be waited for forever.
+ */
+static void
+wait_for_workers(GpugbScanState *st, int launched, bool *attached)
+{
+	int			stopped = 0;
+
+	if (st->pcxt == NULL || launched == 0)
+		return;
+	if (!*attached)
+	{
+		WaitForParallelWorkersToAttach(st->pcxt);
+		*attached = true;
+	}
+	for (int i = 0; i < launched; i++)
+	{
+		pid_t		pid;
+
+		if (st->pcxt->worker[i].bgwhandle == NULL ||
+			GetBackgroundWorkerPid(st->pcxt->worker[i].bgwhandle, &pid) == BGWH_STOPPED)
+			stopped++;
+	}
+	if (stopped == launched && !gpugb_shared_all_done(st->shared, launched))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("gpugb: a parallel worker exited before it finished reading its share")));
+}
+
+/*
  * The leader under a Gather: appends the slots workers filled in shared
  * memory to its strides and feeds the device; reads its own share of the
  * input while no slot is waiting; sleeps only when it has nothing to do.
@@ -293,6 +349,7 @@ feed_parallel(GpugbScanState *st)
 	int64		capacity = st->spec.stride_rows;
 	int64		chunk = gpugb_shared_slot_rows(st->shared);
 	bool		own_exhausted = false;
+	bool		attached = false;
 	GpugbStride *stride = NULL;
 	GpugbStatus status;
 
@@ -328,6 +385,7 @@ feed_parallel(GpugbScanState *st)
 			submit = true;		/* keep the GPU busy while we wait */
 		else
 		{
+			wait_for_workers(st, launched, &attached);
 			gpugb_shared_wait(st->shared, launched);
 			CHECK_FOR_INTERRUPTS();
 		}
@@ -586,6 +644,16 @@ gpugb_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordin
 {
 	GpugbScanState *st = (GpugbScanState *) node;
 
+	/*
+	 * Only the leader feeds the GPU and returns groups.  A plan made with
+	 * parallel_leader_participation on can be run (from the plan cache)
+	 * after it was turned off; the Gather would then never run us here.
+	 */
+	if (!parallel_leader_participation)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gpugb: this parallel GPU plan needs parallel_leader_participation = on"),
+				 errhint("The plan was made with it on. Re-plan the statement (DISCARD PLANS), or SET gpugb.parallel = off before planning it.")));
 	gpugb_shared_init(coordinate, &st->layout, pcxt->nworkers);
 	st->shared = coordinate;
 	st->pcxt = pcxt;

@@ -25,13 +25,19 @@ typedef enum GpugbPhase
 /* Number of groups copied back from the device at a time. */
 #define GPUGB_FETCH_CHUNK 65536
 
-/* Column layout of the input child, as the stride filler sees it. */
+/*
+ * Column layout of the strides: the input child's columns (keys, then
+ * aggregate inputs), then derived inputs the filler computes itself.
+ */
 typedef struct GpugbInputLayout
 {
 	int			n_keys;
 	GpugbValueKind key_kinds[GPUGB_MAX_KEYS];
-	int			n_inputs;
+	int			n_inputs;		/* child inputs + derived inputs */
+	int			n_child_inputs;
 	GpugbValueKind input_kinds[GPUGB_MAX_INPUTS];
+	/* derived input d: |x| of input finite_abs_of[d] where finite, else NULL */
+	int			finite_abs_of[GPUGB_MAX_INPUTS];
 } GpugbInputLayout;
 
 typedef struct GpugbScanState
@@ -47,8 +53,7 @@ typedef struct GpugbScanState
 	GpugbGroupBySpec spec;
 	const GpugbAggEntry *aggs[GPUGB_MAX_AGGS];	/* the query's, by scan column */
 	GpugbFinish finish[GPUGB_MAX_AGGS];	/* complete or partial result of each */
-	int			float_min_agg[GPUGB_MAX_AGGS];	/* hidden min over a float sum's input */
-	int			float_max_agg[GPUGB_MAX_AGGS];
+	int			float_bound_agg[GPUGB_MAX_AGGS];	/* hidden max of a float sum's finite |x| */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
 	struct GpugbShared *shared;	/* parallel ingest: slots in DSM, or NULL */
@@ -63,6 +68,7 @@ typedef struct GpugbScanState
 	int64		chunk_first;
 	int64		chunk_count;
 	GpugbGroupResults chunk;
+	bool		chunk_allocated;
 
 	/* For EXPLAIN ANALYZE. */
 	bool		gpu_done;

@@ -146,10 +146,12 @@ gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
  * Could the order of float additions decide between a result and an
  * overflow ERROR here?  PostgreSQL raises "value out of range: overflow"
  * when finite inputs give an infinite running sum (and, for avg, an
- * infinite sum of squares in float8_accum).  With the hidden min/max of each
- * float sum's input we bound every partial sum; if the bound comes near the
- * type's range, we cannot promise PostgreSQL's answer and fall back.
- * Returns a reason, or NULL when the chunk's groups are safe.
+ * infinite sum of squares in float8_accum), also on the way to a sum that
+ * infinite or NaN inputs make infinite or NaN anyway.  A hidden max over
+ * each float sum's finite |x| (exec.c) bounds every partial sum of its
+ * finite inputs; if that bound comes near the type's range, we cannot
+ * promise PostgreSQL's answer and fall back.  Returns a reason, or NULL
+ * when the chunk's groups are safe.
  */
 const char *
 gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count)
@@ -157,23 +159,18 @@ gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count)
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{
 		const GpugbAggEntry *entry = st->aggs[a];
-		int			mn = st->float_min_agg[a];
-		int			mx = st->float_max_agg[a];
+		int			bound = st->float_bound_agg[a];
 
-		if (mn < 0)
+		if (bound < 0)
 			continue;
 		for (int64 g = 0; g < count; g++)
 		{
-			int64		n = st->chunk.agg_count[a][g];
-			double		lo = word_to_double(st->chunk.agg_value[mn][g]);
-			double		hi = word_to_double(st->chunk.agg_value[mx][g]);
-			double		maxabs;
-			double		limit;
+			int64		n = st->chunk.agg_count[bound][g];	/* finite inputs */
+			double		maxabs = word_to_double(st->chunk.agg_value[bound][g]);
+			double		limit = entry->finish == GPUGB_FINISH_SUM_FLOAT4 ? FLT_MAX : DBL_MAX;
 
-			if (n == 0 || isnan(hi) || isinf(lo) || isinf(hi))
-				continue;		/* no input, or non-finite input: no overflow ERROR */
-			maxabs = Max(fabs(lo), fabs(hi));
-			limit = entry->finish == GPUGB_FINISH_SUM_FLOAT4 ? FLT_MAX : DBL_MAX;
+			if (n == 0)
+				continue;
 			if (maxabs > limit / 2.0 / (double) n)
 				return "a floating-point sum comes near the overflow limit";
 			if (entry->finish == GPUGB_FINISH_AVG_FLOAT8 &&

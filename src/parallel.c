@@ -287,6 +287,18 @@ gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
 	return true;
 }
 
+/* Leader: have all launched workers reported their input done? */
+bool
+gpugb_shared_all_done(GpugbShared *shared, int nworkers_launched)
+{
+	bool		done;
+
+	SpinLockAcquire(&shared->mutex);
+	done = shared->workers_done >= nworkers_launched;
+	SpinLockRelease(&shared->mutex);
+	return done;
+}
+
 /*
  * Leader: the GPU failed and PostgreSQL's plan runs instead; workers stop
  * filling (their rows are not needed any more).

@@ -33,6 +33,7 @@ extern void gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *l
 extern bool gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
 							  GpugbStride *stride, int64 capacity, int nworkers_launched,
 							  bool *all_done, bool *needs_room);
+extern bool gpugb_shared_all_done(GpugbShared *shared, int nworkers_launched);
 /* Leader: tells the workers to stop filling (the GPU path was abandoned). */
 extern void gpugb_shared_abandon(GpugbShared *shared);
 /* Leader: sleeps until a slot is ready or every worker has finished (or 100 ms). */

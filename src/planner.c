@@ -104,7 +104,8 @@ collect_walker(Node *node, GroupingShape *shape)
 			return true;
 		if (!list_member(shape->aggrefs, aggref))
 		{
-			if (list_length(shape->aggrefs) >= GPUGB_MAX_AGGS - 1)
+			/* room for the hidden aggregates exec.c adds (one per float sum) */
+			if (list_length(shape->aggrefs) >= GPUGB_MAX_AGGS / 2)
 			{
 				shape->reject = "too many aggregates";
 				return true;
@@ -116,7 +117,8 @@ collect_walker(Node *node, GroupingShape *shape)
 
 			if (arg != NULL && !list_member(shape->inputs, arg))
 			{
-				if (list_length(shape->inputs) >= GPUGB_MAX_INPUTS)
+				/* room for the derived inputs exec.c adds (one per float sum) */
+				if (list_length(shape->inputs) >= GPUGB_MAX_INPUTS / 2)
 				{
 					shape->reject = "too many aggregate inputs";
 					return true;

@@ -12,6 +12,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
@@ -70,6 +72,22 @@ store_column(GpugbValueKind kind, Datum d, bool isnull, int64 row,
 	}
 }
 
+/* Derived input d of row: |x| of input src where x is finite, else NULL. */
+static inline void
+store_finite_abs(GpugbStride *stride, int src, int d, int64 row)
+{
+	double		x;
+
+	memcpy(&x, &stride->input_values[src][row], sizeof(x));
+	if (stride->input_nulls[src][row] || isinf(x) || isnan(x))
+		store_column(GPUGB_VALUE_FLOAT8, (Datum) 0, true, row, stride->input_values[d],
+					 stride->input_nulls[d], &stride->input_has_nulls[d]);
+	else
+		store_column(GPUGB_VALUE_FLOAT8, Float8GetDatum(fabs(x)), false, row,
+					 stride->input_values[d], stride->input_nulls[d],
+					 &stride->input_has_nulls[d]);
+}
+
 /* An empty stride: no rows, no nulls. */
 void
 gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride)
@@ -90,7 +108,7 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 				  GpugbStride *stride, int64 capacity, bool *exhausted)
 {
 	int			n_keys = layout->n_keys;
-	int			n_cols = layout->n_keys + layout->n_inputs;
+	int			n_cols = layout->n_keys + layout->n_child_inputs;
 	int64		first = stride->nrows;
 	int64		row = first;
 
@@ -109,10 +127,12 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			store_column(layout->key_kinds[k], slot->tts_values[k], slot->tts_isnull[k],
 						 row, stride->key_values[k], stride->key_nulls[k],
 						 &stride->key_has_nulls[k]);
-		for (int i = 0; i < layout->n_inputs; i++)
+		for (int i = 0; i < layout->n_child_inputs; i++)
 			store_column(layout->input_kinds[i], slot->tts_values[n_keys + i],
 						 slot->tts_isnull[n_keys + i], row, stride->input_values[i],
 						 stride->input_nulls[i], &stride->input_has_nulls[i]);
+		for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
+			store_finite_abs(stride, layout->finite_abs_of[d], d, row);
 		row++;
 	}
 	stride->nrows = row;
