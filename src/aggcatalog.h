@@ -48,6 +48,25 @@ typedef struct GpugbAggEntry
 	GpugbFinish finish;
 } GpugbAggEntry;
 
+/* Device words hold doubles as their bit patterns. */
+static inline double
+gpugb_word_to_double(int64 w)
+{
+	double		d;
+
+	memcpy(&d, &w, sizeof(d));
+	return d;
+}
+
+static inline int64
+gpugb_double_to_word(double d)
+{
+	int64		w;
+
+	memcpy(&w, &d, sizeof(w));
+	return w;
+}
+
 extern const GpugbAggEntry *gpugb_agg_lookup(Oid fnoid);
 extern Expr *gpugb_aggref_input(Aggref *aggref);
 extern bool gpugb_key_type_supported(Oid typid);

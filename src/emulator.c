@@ -20,6 +20,7 @@
 #include "common/hashfn.h"
 #include "utils/memutils.h"
 
+#include "aggcatalog.h"
 #include "device_ops.h"
 #include "gpugb.h"
 
@@ -91,24 +92,6 @@ float_order_key(double d)
 	return (bits & UINT64CONST(0x8000000000000000)) ? ~bits : bits | UINT64CONST(0x8000000000000000);
 }
 
-static double
-word_double(int64 w)
-{
-	double		d;
-
-	memcpy(&d, &w, sizeof(d));
-	return d;
-}
-
-static int64
-double_word(double d)
-{
-	int64		w;
-
-	memcpy(&w, &d, sizeof(w));
-	return w;
-}
-
 /*
  * What the CUDA module would need on the device: two stride buffer sets and
  * a table at 50 % fill, so gpugb.device_memory_limit behaves alike.
@@ -139,14 +122,14 @@ init_group(EmuGroupBy *gb, int64 g)
 				gb->value[a][g] = PG_INT64_MIN;
 				break;
 			case GPUGB_AGG_MIN_FLOAT:
-				gb->value[a][g] = double_word(NAN);
+				gb->value[a][g] = gpugb_double_to_word(NAN);
 				break;
 			case GPUGB_AGG_MAX_FLOAT:
-				gb->value[a][g] = double_word(-INFINITY);
+				gb->value[a][g] = gpugb_double_to_word(-INFINITY);
 				break;
 			case GPUGB_AGG_SUM_FLOAT:
 				/* -0.0 is the additive identity: a lone -0 sums to -0, as in PG */
-				gb->value[a][g] = double_word(-0.0);
+				gb->value[a][g] = gpugb_double_to_word(-0.0);
 				break;
 			default:
 				gb->value[a][g] = 0;
@@ -252,7 +235,7 @@ accumulate(EmuGroupBy *gb, int a, int64 g, int64 w)
 				break;
 			}
 		case GPUGB_AGG_SUM_FLOAT:
-			gb->value[a][g] = double_word(word_double(gb->value[a][g]) + word_double(w));
+			gb->value[a][g] = gpugb_double_to_word(gpugb_word_to_double(gb->value[a][g]) + gpugb_word_to_double(w));
 			break;
 		case GPUGB_AGG_MIN_INT:
 			gb->value[a][g] = Min(gb->value[a][g], w);
@@ -262,13 +245,13 @@ accumulate(EmuGroupBy *gb, int a, int64 g, int64 w)
 			break;
 		case GPUGB_AGG_MIN_FLOAT:
 			if (gb->count[a][g] == 0 ||
-				float_order_key(word_double(w)) < float_order_key(word_double(gb->value[a][g])))
-				gb->value[a][g] = isnan(word_double(w)) ? double_word(NAN) : w;
+				float_order_key(gpugb_word_to_double(w)) < float_order_key(gpugb_word_to_double(gb->value[a][g])))
+				gb->value[a][g] = isnan(gpugb_word_to_double(w)) ? gpugb_double_to_word(NAN) : w;
 			break;
 		case GPUGB_AGG_MAX_FLOAT:
 			if (gb->count[a][g] == 0 ||
-				float_order_key(word_double(w)) > float_order_key(word_double(gb->value[a][g])))
-				gb->value[a][g] = isnan(word_double(w)) ? double_word(NAN) : w;
+				float_order_key(gpugb_word_to_double(w)) > float_order_key(gpugb_word_to_double(gb->value[a][g])))
+				gb->value[a][g] = isnan(gpugb_word_to_double(w)) ? gpugb_double_to_word(NAN) : w;
 			break;
 	}
 	gb->count[a][g]++;

@@ -153,12 +153,8 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 	build_device_spec(st);
 
 	st->input = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
-	node->custom_ps = list_make1(st->input);
-	if (st->info.has_fallback)
-	{
-		st->fallback = ExecInitNode(lsecond(cscan->custom_plans), estate, eflags);
-		node->custom_ps = lappend(node->custom_ps, st->fallback);
-	}
+	st->fallback = ExecInitNode(lsecond(cscan->custom_plans), estate, eflags);
+	node->custom_ps = list_make2(st->input, st->fallback);
 
 	st->cleanup.func = cleanup_callback;
 	st->cleanup.arg = st;
@@ -184,11 +180,6 @@ switch_to_fallback(GpugbScanState *st, const char *reason)
 				 errmsg("gpugb: GPU aggregation did not finish: %s", reason),
 				 st->fallback_detail[0] ? errdetail("%s", st->fallback_detail) : 0,
 				 errhint("gpugb.require_gpu is on, so the fallback to PostgreSQL's plan is an error.")));
-	if (st->fallback == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gpugb: GPU aggregation did not finish and there is no fallback plan: %s",
-						reason)));
 	ereport(DEBUG1, (errmsg("gpugb: falling back to PostgreSQL's plan: %s", reason)));
 	st->phase = GPUGB_PHASE_FALLBACK;
 }

@@ -46,13 +46,13 @@ typedef struct GpugbScanState
 	GpugbPlanInfo info;
 	GpugbInputLayout layout;
 	PlanState  *input;			/* child computing [keys..., inputs...] */
-	PlanState  *fallback;		/* PostgreSQL's own grouping plan */
+	PlanState  *fallback;		/* PostgreSQL's own grouping plan (always present) */
 	GpugbPhase	phase;
 
 	/* Device aggregates: the query's, then hidden helpers. */
 	GpugbGroupBySpec spec;
 	const GpugbAggEntry *aggs[GPUGB_MAX_AGGS];	/* the query's, by scan column */
-	GpugbFinish finish[GPUGB_MAX_AGGS];	/* complete or partial result of each */
+	GpugbFinish finish[GPUGB_MAX_AGGS];	/* how each result is finished */
 	int			float_bound_agg[GPUGB_MAX_AGGS];	/* hidden max of a float sum's finite |x| */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */

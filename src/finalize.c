@@ -43,15 +43,6 @@ gpugb_key_datum(GpugbValueKind kind, int64 value)
 	return (Datum) 0;
 }
 
-static double
-word_to_double(int64 w)
-{
-	double		d;
-
-	memcpy(&d, &w, sizeof(d));
-	return d;
-}
-
 static Datum
 int128_to_numeric_datum(int64 hi, int64 lo)
 {
@@ -81,9 +72,9 @@ minmax_datum(GpugbValueKind kind, int64 value)
 	switch (kind)
 	{
 		case GPUGB_VALUE_FLOAT4:
-			return Float4GetDatum((float4) word_to_double(value));
+			return Float4GetDatum((float4) gpugb_word_to_double(value));
 		case GPUGB_VALUE_FLOAT8:
-			return Float8GetDatum(word_to_double(value));
+			return Float8GetDatum(gpugb_word_to_double(value));
 		default:
 			return gpugb_key_datum(kind, value);
 	}
@@ -127,12 +118,12 @@ gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
 									   int128_to_numeric_datum(value_hi, value),
 									   NumericGetDatum(int64_to_numeric(count)));
 		case GPUGB_FINISH_SUM_FLOAT4:
-			return Float4GetDatum((float4) word_to_double(value));
+			return Float4GetDatum((float4) gpugb_word_to_double(value));
 		case GPUGB_FINISH_SUM_FLOAT8:
-			return Float8GetDatum(word_to_double(value));
+			return Float8GetDatum(gpugb_word_to_double(value));
 		case GPUGB_FINISH_AVG_FLOAT8:
 			/* float8_accum starts from +0, so a sum of -0s averages to +0 */
-			return Float8GetDatum((word_to_double(value) + 0.0) / (double) count);
+			return Float8GetDatum((gpugb_word_to_double(value) + 0.0) / (double) count);
 		case GPUGB_FINISH_MINMAX:
 			return minmax_datum(input_kind, value);
 		case GPUGB_FINISH_COUNT:
@@ -166,7 +157,7 @@ gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count)
 		for (int64 g = 0; g < count; g++)
 		{
 			int64		n = st->chunk.agg_count[bound][g];	/* finite inputs */
-			double		maxabs = word_to_double(st->chunk.agg_value[bound][g]);
+			double		maxabs = gpugb_word_to_double(st->chunk.agg_value[bound][g]);
 			double		limit = entry->finish == GPUGB_FINISH_SUM_FLOAT4 ? FLT_MAX : DBL_MAX;
 
 			if (n == 0)

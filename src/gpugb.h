@@ -75,7 +75,6 @@ typedef struct GpugbPlanInfo
 	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */
 	double		estimated_groups;
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
-	bool		has_fallback;	/* second custom plan is PostgreSQL's own */
 } GpugbPlanInfo;
 
 extern void gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info);

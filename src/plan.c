@@ -8,9 +8,9 @@
  *         tuple the executor builds from device results; setrefs rewrites
  *         the target list and HAVING (plan.qual) to INDEX_VAR references
  *         into it, so no Aggref is ever evaluated outside an Agg node.
- *     custom_plans: [input child, PostgreSQL's own grouping plan]; a
- *         parallel-ingest GpuGroupAgg (under a Gather) has no fallback
- *         plan, see exec.c
+ *     custom_plans: [input child, PostgreSQL's own grouping plan]; under a
+ *         Gather (parallel ingest) the latter is a Gather-free plan that the
+ *         leader alone runs, see exec.c
  *     custom_private: the slots below.
  *-------------------------------------------------------------------------
  */
@@ -118,7 +118,6 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	info->estimated_groups = atof(strVal(list_nth(priv, GPUGB_PRIVATE_GROUPS)));
 	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
-	info->has_fallback = list_length(cscan->custom_plans) > 1;
 
 	for (i = 0; i < info->n_keys; i++)
 		info->key_types[i] =

@@ -34,21 +34,9 @@ datum_to_word(GpugbValueKind kind, Datum d)
 		case GPUGB_VALUE_BOOL:
 			return DatumGetBool(d) ? 1 : 0;
 		case GPUGB_VALUE_FLOAT4:
-			{
-				double		v = (double) DatumGetFloat4(d);
-				int64		w;
-
-				memcpy(&w, &v, sizeof(w));
-				return w;
-			}
+			return gpugb_double_to_word((double) DatumGetFloat4(d));
 		case GPUGB_VALUE_FLOAT8:
-			{
-				double		v = DatumGetFloat8(d);
-				int64		w;
-
-				memcpy(&w, &v, sizeof(w));
-				return w;
-			}
+			return gpugb_double_to_word(DatumGetFloat8(d));
 		case GPUGB_VALUE_NULL_ONLY:
 			return 0;
 	}
@@ -76,9 +64,8 @@ store_column(GpugbValueKind kind, Datum d, bool isnull, int64 row,
 static inline void
 store_finite_abs(GpugbStride *stride, int src, int d, int64 row)
 {
-	double		x;
+	double		x = gpugb_word_to_double(stride->input_values[src][row]);
 
-	memcpy(&x, &stride->input_values[src][row], sizeof(x));
 	if (stride->input_nulls[src][row] || isinf(x) || isnan(x))
 		store_column(GPUGB_VALUE_FLOAT8, (Datum) 0, true, row, stride->input_values[d],
 					 stride->input_nulls[d], &stride->input_has_nulls[d]);
