@@ -74,3 +74,13 @@ SELECT fallbacks > 0 AS fell_back FROM gpugb_backend_stats();
 RESET gpugb.device_memory_limit;
 RESET gpugb.require_gpu;
 SELECT * FROM gpugb_memory_in_use();
+
+-- Chosen on cost, not forced: with millions of groups the parallel-ingest
+-- path still wins, because the groups leave from the leader and never
+-- cross a tuple queue (Gather's parallel_tuple_cost does not apply).
+RESET gpugb.force;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+CREATE TABLE par_groups AS SELECT i % 1000000 AS k, i AS v FROM generate_series(1, 3000000) i;
+ANALYZE par_groups;
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(v) FROM par_groups GROUP BY k;
