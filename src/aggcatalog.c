@@ -14,9 +14,11 @@
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 
 #include "aggcatalog.h"
+#include "numeric_words.h"
 
 static const GpugbAggEntry agg_table[] = {
 	{F_COUNT_, "count(*)", GPUGB_AGG_COUNT_STAR, GPUGB_FINISH_COUNT},
@@ -27,12 +29,14 @@ static const GpugbAggEntry agg_table[] = {
 	{F_SUM_INT8, "sum", GPUGB_AGG_SUM_INT, GPUGB_FINISH_SUM_TO_NUMERIC},
 	{F_SUM_FLOAT4, "sum", GPUGB_AGG_SUM_FLOAT, GPUGB_FINISH_SUM_FLOAT4},
 	{F_SUM_FLOAT8, "sum", GPUGB_AGG_SUM_FLOAT, GPUGB_FINISH_SUM_FLOAT8},
+	{F_SUM_NUMERIC, "sum", GPUGB_AGG_SUM_INT, GPUGB_FINISH_SUM_TO_NUMERIC},
 
 	{F_AVG_INT2, "avg", GPUGB_AGG_SUM_INT, GPUGB_FINISH_AVG_TO_NUMERIC},
 	{F_AVG_INT4, "avg", GPUGB_AGG_SUM_INT, GPUGB_FINISH_AVG_TO_NUMERIC},
 	{F_AVG_INT8, "avg", GPUGB_AGG_SUM_INT, GPUGB_FINISH_AVG_TO_NUMERIC},
 	{F_AVG_FLOAT4, "avg", GPUGB_AGG_SUM_FLOAT, GPUGB_FINISH_AVG_FLOAT8},
 	{F_AVG_FLOAT8, "avg", GPUGB_AGG_SUM_FLOAT, GPUGB_FINISH_AVG_FLOAT8},
+	{F_AVG_NUMERIC, "avg", GPUGB_AGG_SUM_INT, GPUGB_FINISH_AVG_TO_NUMERIC},
 
 	{F_MIN_INT2, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
 	{F_MIN_INT4, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
@@ -42,6 +46,7 @@ static const GpugbAggEntry agg_table[] = {
 	{F_MIN_TIMESTAMPTZ, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
 	{F_MIN_FLOAT4, "min", GPUGB_AGG_MIN_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MIN_FLOAT8, "min", GPUGB_AGG_MIN_FLOAT, GPUGB_FINISH_MINMAX},
+	{F_MIN_NUMERIC, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
 
 	{F_MAX_INT2, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 	{F_MAX_INT4, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
@@ -51,6 +56,38 @@ static const GpugbAggEntry agg_table[] = {
 	{F_MAX_TIMESTAMPTZ, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 	{F_MAX_FLOAT4, "max", GPUGB_AGG_MAX_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MAX_FLOAT8, "max", GPUGB_AGG_MAX_FLOAT, GPUGB_FINISH_MINMAX},
+	{F_MAX_NUMERIC, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
+
+	/*
+	 * Exact variance and standard deviation of integers and numeric(p, s):
+	 * the sum of x, and hidden sums of x^2 (exec.c), all exact integers.
+	 * (Float inputs are not offloaded: PostgreSQL's float8_accum is
+	 * Youngs-Cramer, which a sum of squares cannot match within rounding.)
+	 */
+	{F_VARIANCE_INT2, "variance", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
+	{F_VARIANCE_INT4, "variance", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
+	{F_VARIANCE_INT8, "variance", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
+	{F_VARIANCE_NUMERIC, "variance", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
+	{F_VAR_SAMP_INT2, "var_samp", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
+	{F_VAR_SAMP_INT4, "var_samp", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
+	{F_VAR_SAMP_INT8, "var_samp", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
+	{F_VAR_SAMP_NUMERIC, "var_samp", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
+	{F_VAR_POP_INT2, "var_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_POP},
+	{F_VAR_POP_INT4, "var_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_POP},
+	{F_VAR_POP_INT8, "var_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_POP},
+	{F_VAR_POP_NUMERIC, "var_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_POP},
+	{F_STDDEV_INT2, "stddev", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_SAMP},
+	{F_STDDEV_INT4, "stddev", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_SAMP},
+	{F_STDDEV_INT8, "stddev", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_SAMP},
+	{F_STDDEV_NUMERIC, "stddev", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_SAMP},
+	{F_STDDEV_SAMP_INT2, "stddev_samp", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_SAMP},
+	{F_STDDEV_SAMP_INT4, "stddev_samp", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_SAMP},
+	{F_STDDEV_SAMP_INT8, "stddev_samp", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_SAMP},
+	{F_STDDEV_SAMP_NUMERIC, "stddev_samp", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_SAMP},
+	{F_STDDEV_POP_INT2, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
+	{F_STDDEV_POP_INT4, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
+	{F_STDDEV_POP_INT8, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
+	{F_STDDEV_POP_NUMERIC, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
 
 	/* bool travels as 0/1: AND is the minimum, OR the maximum. */
 	{F_BOOL_AND, "bool_and", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
@@ -107,49 +144,110 @@ gpugb_agg_lookup(Oid fnoid)
 	return NULL;
 }
 
-bool
-gpugb_key_type_supported(Oid typid)
+/*
+ * The device representation of a value of type typid (typmod for numeric).
+ * Types not listed, and numerics without a fixed scale that fits, are only
+ * ever count(x) inputs, where nullness is all that matters.
+ */
+GpugbColumnType
+gpugb_column_type(Oid typid, int32 typmod)
 {
+	GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0};
+
 	switch (typid)
 	{
 		case INT2OID:
+			type.kind = GPUGB_VALUE_INT16;
+			break;
 		case INT4OID:
-		case INT8OID:
 		case DATEOID:
+			type.kind = GPUGB_VALUE_INT32;
+			break;
+		case INT8OID:
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
+			type.kind = GPUGB_VALUE_INT64;
+			break;
 		case BOOLOID:
-			return true;
+			type.kind = GPUGB_VALUE_BOOL;
+			break;
+		case FLOAT4OID:
+			type.kind = GPUGB_VALUE_FLOAT4;
+			break;
+		case FLOAT8OID:
+			type.kind = GPUGB_VALUE_FLOAT8;
+			break;
+		case NUMERICOID:
+			type.scale = gpugb_numeric_scale(typmod);
+			if (type.scale >= 0)
+				type.kind = GPUGB_VALUE_NUMERIC;
+			else
+				type.scale = 0;
+			break;
 		default:
-			return false;
+			break;
 	}
+	return type;
+}
+
+static const char *
+numeric_unsupported(const char *what)
+{
+	return psprintf("%s of type numeric without a declared precision of at most 18 digits "
+					"and a scale from 0 to the precision is not supported", what);
+}
+
+/* NULL if GROUP BY can use a key of this type, else why not. */
+const char *
+gpugb_key_type_unsupported(Oid typid, int32 typmod)
+{
+	switch (gpugb_column_type(typid, typmod).kind)
+	{
+		case GPUGB_VALUE_FLOAT4:
+		case GPUGB_VALUE_FLOAT8:
+		case GPUGB_VALUE_NULL_ONLY:
+			break;
+		default:
+			return NULL;
+	}
+	if (typid == NUMERICOID)
+		return numeric_unsupported("a GROUP BY key");
+	return psprintf("GROUP BY key of type %s is not supported", format_type_be(typid));
+}
+
+/* NULL if the aggregate can read an input of this type on the device. */
+const char *
+gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod)
+{
+	if (entry->op == GPUGB_AGG_COUNT || entry->op == GPUGB_AGG_COUNT_STAR)
+		return NULL;
+	if (gpugb_column_type(typid, typmod).kind != GPUGB_VALUE_NULL_ONLY)
+		return NULL;
+	if (typid == NUMERICOID)
+		return numeric_unsupported("an aggregate input");
+	return psprintf("aggregate input of type %s is not supported", format_type_be(typid));
 }
 
 /*
- * The device representation of a value of type typid.  Types not listed are
- * only ever count(x) inputs, where nullness is all that matters.
+ * Device aggregates this Aggref takes, with the hidden ones exec.c adds:
+ * a bound for a float sum, a NaN check for a numeric sum, and two sums of
+ * squares for a variance.  Only called for supported Aggrefs.
  */
-GpugbValueKind
-gpugb_value_kind(Oid typid)
+int
+gpugb_device_aggs_needed(Aggref *aggref)
 {
-	switch (typid)
-	{
-		case INT2OID:
-			return GPUGB_VALUE_INT16;
-		case INT4OID:
-		case DATEOID:
-			return GPUGB_VALUE_INT32;
-		case INT8OID:
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			return GPUGB_VALUE_INT64;
-		case BOOLOID:
-			return GPUGB_VALUE_BOOL;
-		case FLOAT4OID:
-			return GPUGB_VALUE_FLOAT4;
-		case FLOAT8OID:
-			return GPUGB_VALUE_FLOAT8;
-		default:
-			return GPUGB_VALUE_NULL_ONLY;
-	}
+	const GpugbAggEntry *entry = gpugb_agg_lookup(aggref->aggfnoid);
+	Expr	   *arg = gpugb_aggref_input(aggref);
+	int			needed = 1;
+
+	if (entry == NULL || arg == NULL)
+		return needed;
+	if (entry->op == GPUGB_AGG_SUM_FLOAT)
+		needed++;
+	if (entry->op == GPUGB_AGG_SUM_INT &&
+		gpugb_column_type(exprType((Node *) arg), exprTypmod((Node *) arg)).kind == GPUGB_VALUE_NUMERIC)
+		needed++;
+	if (gpugb_finish_is_variance(entry->finish))
+		needed += 2;
+	return needed;
 }

@@ -24,6 +24,7 @@ typedef enum GpugbValueKind
 	GPUGB_VALUE_BOOL,
 	GPUGB_VALUE_FLOAT4,			/* widened to double, exactly */
 	GPUGB_VALUE_FLOAT8,
+	GPUGB_VALUE_NUMERIC,		/* numeric(p <= 18, s): v * 10^s, see numeric_words.c */
 	GPUGB_VALUE_NULL_ONLY		/* count(x) of any type: only nullness travels */
 } GpugbValueKind;
 
@@ -32,12 +33,17 @@ typedef enum GpugbFinish
 {
 	GPUGB_FINISH_COUNT,			/* int8 count */
 	GPUGB_FINISH_SUM_TO_INT8,	/* int128 -> int8, "bigint out of range" */
-	GPUGB_FINISH_SUM_TO_NUMERIC,	/* int128 -> numeric */
-	GPUGB_FINISH_AVG_TO_NUMERIC,	/* int128 / count with numeric_div */
+	GPUGB_FINISH_SUM_TO_NUMERIC,	/* int128 (/ 10^scale) -> numeric */
+	GPUGB_FINISH_AVG_TO_NUMERIC,	/* that / count with numeric_div */
 	GPUGB_FINISH_SUM_FLOAT4,
 	GPUGB_FINISH_SUM_FLOAT8,
 	GPUGB_FINISH_AVG_FLOAT8,
-	GPUGB_FINISH_MINMAX			/* same type as the input */
+	GPUGB_FINISH_MINMAX,		/* same type as the input */
+	/* numeric_stddev_internal's arithmetic over exact N, sum(x), sum(x^2) */
+	GPUGB_FINISH_VAR_SAMP,
+	GPUGB_FINISH_VAR_POP,
+	GPUGB_FINISH_STDDEV_SAMP,
+	GPUGB_FINISH_STDDEV_POP
 } GpugbFinish;
 
 typedef struct GpugbAggEntry
@@ -67,9 +73,24 @@ gpugb_double_to_word(double d)
 	return w;
 }
 
+static inline bool
+gpugb_finish_is_variance(GpugbFinish finish)
+{
+	return finish >= GPUGB_FINISH_VAR_SAMP;
+}
+
 extern const GpugbAggEntry *gpugb_agg_lookup(Oid fnoid);
 extern Expr *gpugb_aggref_input(Aggref *aggref);
-extern bool gpugb_key_type_supported(Oid typid);
-extern GpugbValueKind gpugb_value_kind(Oid typid);
+/* A column's device representation: its kind, and the scale of a numeric. */
+typedef struct GpugbColumnType
+{
+	GpugbValueKind kind;
+	int			scale;
+} GpugbColumnType;
+
+extern const char *gpugb_key_type_unsupported(Oid typid, int32 typmod);
+extern const char *gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod);
+extern GpugbColumnType gpugb_column_type(Oid typid, int32 typmod);
+extern int	gpugb_device_aggs_needed(Aggref *aggref);
 
 #endif							/* GPUGB_AGGCATALOG_H */

@@ -37,6 +37,7 @@
 
 #include "device_ops.h"
 #include "exec.h"
+#include "numeric_words.h"
 #include "parallel.h"
 
 GpugbBackendStats gpugb_backend_stats;
@@ -57,6 +58,33 @@ static void
 cleanup_callback(void *arg)
 {
 	release_device((GpugbScanState *) arg);
+}
+
+/* The derived input of that kind from input source, added once. */
+static int
+derived_input(GpugbScanState *st, GpugbDerivedKind kind, int source)
+{
+	GpugbInputLayout *layout = &st->layout;
+
+	for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
+		if (layout->derived_kind[d] == kind && layout->derived_from[d] == source)
+			return d;
+	if (layout->n_inputs >= GPUGB_MAX_INPUTS)
+		elog(ERROR, "gpugb: too many aggregate inputs");
+	layout->derived_kind[layout->n_inputs] = kind;
+	layout->derived_from[layout->n_inputs] = source;
+	return layout->n_inputs++;
+}
+
+/* A hidden device aggregate; returns its index. */
+static int
+add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int input)
+{
+	if (*n >= GPUGB_MAX_AGGS)
+		elog(ERROR, "gpugb: too many aggregates");
+	st->spec.aggs[*n].op = op;
+	st->spec.aggs[*n].input = input;
+	return (*n)++;
 }
 
 /*
@@ -105,28 +133,23 @@ build_device_spec(GpugbScanState *st)
 	for (int a = 0; a < info->n_aggs; a++)
 	{
 		int			source = info->agg_inputs[a];
-		int			derived = -1;
 
-		st->float_bound_agg[a] = -1;
-		if (st->aggs[a]->op != GPUGB_AGG_SUM_FLOAT)
-			continue;
-		for (int d = st->layout.n_child_inputs; d < st->layout.n_inputs; d++)
-			if (st->layout.finite_abs_of[d] == source)
-				derived = d;
-		if (derived < 0)
+		st->float_bound_agg[a] = st->square_hi_agg[a] = st->square_lo_agg[a] = -1;
+		if (st->aggs[a]->op == GPUGB_AGG_SUM_FLOAT)
+			st->float_bound_agg[a] =
+				add_hidden_agg(st, &n, GPUGB_AGG_MAX_FLOAT,
+							   derived_input(st, GPUGB_DERIVED_FINITE_ABS, source));
+		if (gpugb_finish_is_variance(st->finish[a]))
 		{
-			if (st->layout.n_inputs >= GPUGB_MAX_INPUTS)
-				elog(ERROR, "gpugb: too many aggregate inputs");
-			derived = st->layout.n_inputs++;
-			st->layout.finite_abs_of[derived] = source;
+			/* sum(x^2) = sum(hi) * 2^64 + sum(lo) + N * 2^63, exactly */
+			st->square_hi_agg[a] =
+				add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
+							   derived_input(st, GPUGB_DERIVED_SQUARE_HI, source));
+			st->square_lo_agg[a] =
+				add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
+							   derived_input(st, GPUGB_DERIVED_SQUARE_LO, source));
 		}
-		if (n >= GPUGB_MAX_AGGS)
-			elog(ERROR, "gpugb: too many aggregates");
-		st->float_bound_agg[a] = n;
-		spec->aggs[n].op = GPUGB_AGG_MAX_FLOAT;
-		spec->aggs[n++].input = derived;
 	}
-	spec->n_aggs = n;
 	spec->n_keys = info->n_keys;
 	spec->n_inputs = st->layout.n_inputs;
 	spec->estimated_groups = (int64) Max(1.0, Min(info->estimated_groups, 1e15));
@@ -136,11 +159,31 @@ build_device_spec(GpugbScanState *st)
 	spec->device_memory_limit = (int64) gpugb_device_memory_limit_mb * 1024 * 1024;
 
 	for (int k = 0; k < info->n_keys; k++)
-		st->layout.key_kinds[k] = gpugb_value_kind(info->key_types[k]);
+		st->layout.key_types[k] = gpugb_column_type(info->key_types[k], info->key_typmods[k]);
 	for (int i = 0; i < info->n_inputs; i++)
-		st->layout.input_kinds[i] = gpugb_value_kind(info->input_types[i]);
+		st->layout.input_types[i] = gpugb_column_type(info->input_types[i],
+													  info->input_typmods[i]);
 	for (int d = info->n_inputs; d < st->layout.n_inputs; d++)
-		st->layout.input_kinds[d] = GPUGB_VALUE_FLOAT8;
+		st->layout.input_types[d] = (GpugbColumnType) {
+			st->layout.derived_kind[d] == GPUGB_DERIVED_FINITE_ABS ?
+			GPUGB_VALUE_FLOAT8 : GPUGB_VALUE_INT64, 0
+		};
+
+	/*
+	 * A numeric sum or avg is NaN if any input is: a hidden max over the same
+	 * input finds the NaN word, which sorts above every number.
+	 */
+	for (int a = 0; a < info->n_aggs; a++)
+	{
+		int			source = info->agg_inputs[a];
+
+		st->nan_check_agg[a] = -1;
+		if (st->aggs[a]->op != GPUGB_AGG_SUM_INT ||
+			st->layout.input_types[source].kind != GPUGB_VALUE_NUMERIC)
+			continue;
+		st->nan_check_agg[a] = add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT, source);
+	}
+	spec->n_aggs = n;
 }
 
 static void
@@ -541,15 +584,40 @@ next_group(ScanState *ss)
 	{
 		slot->tts_isnull[k] = st->chunk.key_nulls[k][g] != 0;
 		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
-			gpugb_key_datum(st->layout.key_kinds[k], st->chunk.key_values[k][g]);
+			gpugb_key_datum(st->layout.key_types[k], st->chunk.key_values[k][g]);
 	}
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{
 		int			input = st->info.agg_inputs[a];
-		GpugbValueKind kind = input >= 0 ? st->layout.input_kinds[input] : GPUGB_VALUE_NULL_ONLY;
+		GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0};
+		int			nan_check = st->nan_check_agg[a];
 
+		if (input >= 0)
+			type = st->layout.input_types[input];
+		if (nan_check >= 0 && st->chunk.agg_count[nan_check][g] > 0 &&
+			st->chunk.agg_value[nan_check][g] == GPUGB_NUMERIC_NAN_WORD &&
+			!(gpugb_finish_is_variance(st->finish[a]) &&
+			  gpugb_variance_is_null(st->finish[a], st->chunk.agg_count[a][g])))
+		{
+			slot->tts_isnull[n_keys + a] = false;
+			slot->tts_values[n_keys + a] = gpugb_word_to_numeric(GPUGB_NUMERIC_NAN_WORD, 0);
+			continue;
+		}
+		if (gpugb_finish_is_variance(st->finish[a]))
+		{
+			int			hi = st->square_hi_agg[a];
+			int			lo = st->square_lo_agg[a];
+
+			slot->tts_values[n_keys + a] =
+				gpugb_variance_datum(st->finish[a], type.scale, st->chunk.agg_count[a][g],
+									 st->chunk.agg_value[a][g], st->chunk.agg_value_hi[a][g],
+									 st->chunk.agg_value[hi][g], st->chunk.agg_value_hi[hi][g],
+									 st->chunk.agg_value[lo][g], st->chunk.agg_value_hi[lo][g],
+									 &slot->tts_isnull[n_keys + a]);
+			continue;
+		}
 		slot->tts_values[n_keys + a] =
-			gpugb_agg_datum(st->finish[a], kind, st->chunk.agg_count[a][g],
+			gpugb_agg_datum(st->finish[a], type, st->chunk.agg_count[a][g],
 							st->chunk.agg_value[a][g], st->chunk.agg_value_hi[a][g],
 							&slot->tts_isnull[n_keys + a]);
 	}

@@ -25,6 +25,14 @@ typedef enum GpugbPhase
 /* Number of groups copied back from the device at a time. */
 #define GPUGB_FETCH_CHUNK 65536
 
+/* Inputs the filler computes from another input x (NULL where x is NULL). */
+typedef enum GpugbDerivedKind
+{
+	GPUGB_DERIVED_FINITE_ABS,	/* |x| of a float where finite, else NULL */
+	GPUGB_DERIVED_SQUARE_HI,	/* x^2 = hi * 2^64 + lo + 2^63 of an integer */
+	GPUGB_DERIVED_SQUARE_LO		/* word x, exactly, with hi and lo in int64 */
+} GpugbDerivedKind;
+
 /*
  * Column layout of the strides: the input child's columns (keys, then
  * aggregate inputs), then derived inputs the filler computes itself.
@@ -32,12 +40,13 @@ typedef enum GpugbPhase
 typedef struct GpugbInputLayout
 {
 	int			n_keys;
-	GpugbValueKind key_kinds[GPUGB_MAX_KEYS];
+	GpugbColumnType key_types[GPUGB_MAX_KEYS];
 	int			n_inputs;		/* child inputs + derived inputs */
 	int			n_child_inputs;
-	GpugbValueKind input_kinds[GPUGB_MAX_INPUTS];
-	/* derived input d: |x| of input finite_abs_of[d] where finite, else NULL */
-	int			finite_abs_of[GPUGB_MAX_INPUTS];
+	GpugbColumnType input_types[GPUGB_MAX_INPUTS];
+	/* derived input d: derived_kind[d] of input derived_from[d] */
+	GpugbDerivedKind derived_kind[GPUGB_MAX_INPUTS];
+	int			derived_from[GPUGB_MAX_INPUTS];
 } GpugbInputLayout;
 
 typedef struct GpugbScanState
@@ -54,6 +63,9 @@ typedef struct GpugbScanState
 	const GpugbAggEntry *aggs[GPUGB_MAX_AGGS];	/* the query's, by scan column */
 	GpugbFinish finish[GPUGB_MAX_AGGS];	/* how each result is finished */
 	int			float_bound_agg[GPUGB_MAX_AGGS];	/* hidden max of a float sum's finite |x| */
+	int			nan_check_agg[GPUGB_MAX_AGGS];	/* hidden max of a numeric sum's input (NaN?) */
+	int			square_hi_agg[GPUGB_MAX_AGGS];	/* variance: hidden sums of x^2's parts */
+	int			square_lo_agg[GPUGB_MAX_AGGS];
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
 	struct GpugbShared *shared;	/* parallel ingest: slots in DSM, or NULL */
@@ -87,9 +99,14 @@ extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   GpugbStride *stride, int64 capacity, bool *exhausted);
 
 /* finalize.c */
-extern Datum gpugb_key_datum(GpugbValueKind kind, int64 value);
-extern Datum gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
+extern Datum gpugb_key_datum(GpugbColumnType type, int64 value);
+extern Datum gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
 							 int64 count, int64 value, int64 value_hi, bool *isnull);
+extern bool gpugb_variance_is_null(GpugbFinish finish, int64 count);
+extern Datum gpugb_variance_datum(GpugbFinish finish, int scale, int64 count,
+								  int64 sum_lo, int64 sum_hi,
+								  int64 sq_hi_lo, int64 sq_hi_hi,
+								  int64 sq_lo_lo, int64 sq_lo_hi, bool *isnull);
 extern const char *gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count);
 
 #endif							/* GPUGB_EXEC_H */

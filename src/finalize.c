@@ -23,11 +23,12 @@
 #include "utils/numeric.h"
 
 #include "exec.h"
+#include "numeric_words.h"
 
 Datum
-gpugb_key_datum(GpugbValueKind kind, int64 value)
+gpugb_key_datum(GpugbColumnType type, int64 value)
 {
-	switch (kind)
+	switch (type.kind)
 	{
 		case GPUGB_VALUE_INT16:
 			return Int16GetDatum((int16) value);
@@ -37,46 +38,25 @@ gpugb_key_datum(GpugbValueKind kind, int64 value)
 			return Int64GetDatum(value);
 		case GPUGB_VALUE_BOOL:
 			return BoolGetDatum(value != 0);
+		case GPUGB_VALUE_NUMERIC:
+			return gpugb_word_to_numeric(value, type.scale);
 		default:
-			elog(ERROR, "gpugb: unexpected key value kind %d", (int) kind);
+			elog(ERROR, "gpugb: unexpected key value kind %d", (int) type.kind);
 	}
 	return (Datum) 0;
 }
 
 static Datum
-int128_to_numeric_datum(int64 hi, int64 lo)
+minmax_datum(GpugbColumnType type, int64 value)
 {
-	int128		v = ((int128) hi << 64) | (uint64) lo;
-	Datum		result;
-	Datum		two32;
-	uint64		ulo = (uint64) lo;
-
-	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
-		return NumericGetDatum(int64_to_numeric((int64) v));
-
-	/* hi * 2^64 + lo, with lo split in 32-bit halves to stay in int64. */
-	two32 = NumericGetDatum(int64_to_numeric(INT64CONST(1) << 32));
-	result = NumericGetDatum(int64_to_numeric(hi));
-	result = DirectFunctionCall2(numeric_mul, result, two32);
-	result = DirectFunctionCall2(numeric_add, result,
-								 NumericGetDatum(int64_to_numeric((int64) (ulo >> 32))));
-	result = DirectFunctionCall2(numeric_mul, result, two32);
-	result = DirectFunctionCall2(numeric_add, result,
-								 NumericGetDatum(int64_to_numeric((int64) (ulo & 0xFFFFFFFF))));
-	return result;
-}
-
-static Datum
-minmax_datum(GpugbValueKind kind, int64 value)
-{
-	switch (kind)
+	switch (type.kind)
 	{
 		case GPUGB_VALUE_FLOAT4:
 			return Float4GetDatum((float4) gpugb_word_to_double(value));
 		case GPUGB_VALUE_FLOAT8:
 			return Float8GetDatum(gpugb_word_to_double(value));
 		default:
-			return gpugb_key_datum(kind, value);
+			return gpugb_key_datum(type, value);
 	}
 }
 
@@ -93,7 +73,7 @@ int128_to_int8(int64 hi, int64 lo)
 }
 
 Datum
-gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
+gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
 				int64 count, int64 value, int64 value_hi, bool *isnull)
 {
 	*isnull = false;
@@ -112,10 +92,11 @@ gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
 		case GPUGB_FINISH_SUM_TO_INT8:
 			return Int64GetDatum(int128_to_int8(value_hi, value));
 		case GPUGB_FINISH_SUM_TO_NUMERIC:
-			return int128_to_numeric_datum(value_hi, value);
+			return gpugb_int128_to_numeric(value_hi, value, input_type.scale);
 		case GPUGB_FINISH_AVG_TO_NUMERIC:
+			/* as numeric_avg and int8_avg: the exact sum, numeric_div by N */
 			return DirectFunctionCall2(numeric_div,
-									   int128_to_numeric_datum(value_hi, value),
+									   gpugb_int128_to_numeric(value_hi, value, input_type.scale),
 									   NumericGetDatum(int64_to_numeric(count)));
 		case GPUGB_FINISH_SUM_FLOAT4:
 			return Float4GetDatum((float4) gpugb_word_to_double(value));
@@ -125,9 +106,13 @@ gpugb_agg_datum(GpugbFinish finish, GpugbValueKind input_kind,
 			/* float8_accum starts from +0, so a sum of -0s averages to +0 */
 			return Float8GetDatum((gpugb_word_to_double(value) + 0.0) / (double) count);
 		case GPUGB_FINISH_MINMAX:
-			return minmax_datum(input_kind, value);
+			return minmax_datum(input_type, value);
 		case GPUGB_FINISH_COUNT:
-			break;
+		case GPUGB_FINISH_VAR_SAMP:
+		case GPUGB_FINISH_VAR_POP:
+		case GPUGB_FINISH_STDDEV_SAMP:
+		case GPUGB_FINISH_STDDEV_POP:
+			break;				/* gpugb_variance_datum */
 	}
 	elog(ERROR, "gpugb: unexpected finish kind %d", (int) finish);
 	return (Datum) 0;
@@ -170,4 +155,108 @@ gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * round_half_up(sqrt(x), rscale) for x > 0, exactly as PostgreSQL's
+ * sqrt_var rounds (it truncates one digit beyond rscale, then rounds half
+ * up, which is the same thing).  numeric_sqrt picks its own scale, so take
+ * it with two extra digits, round, and correct the possible one-unit error
+ * of that double rounding by comparing exact squares.
+ */
+static Datum
+numeric_sqrt_at_scale(Datum x, int rscale)
+{
+	Datum		padded = DirectFunctionCall2(numeric_round, x, Int32GetDatum(rscale + 2));
+	Datum		root = DirectFunctionCall2(numeric_round,
+										   DirectFunctionCall1(numeric_sqrt, padded),
+										   Int32GetDatum(rscale));
+	Datum		unit = NumericGetDatum(int64_div_fast_to_numeric(1, rscale));
+	Datum		half = NumericGetDatum(int64_div_fast_to_numeric(5, rscale + 1));
+	Datum		below = DirectFunctionCall2(numeric_sub, root, half);
+	Datum		above = DirectFunctionCall2(numeric_add, root, half);
+
+	/* sqrt(x) < root - half: one unit too high */
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, below, NumericGetDatum(int64_to_numeric(0)))) >= 0 &&
+		DatumGetInt32(DirectFunctionCall2(numeric_cmp,
+										  DirectFunctionCall2(numeric_mul, below, below), x)) > 0)
+		return DirectFunctionCall2(numeric_sub, root, unit);
+	/* sqrt(x) >= root + half: one unit too low (a half rounds up) */
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp,
+										  DirectFunctionCall2(numeric_mul, above, above), x)) <= 0)
+		return DirectFunctionCall2(numeric_add, root, unit);
+	return root;
+}
+
+/* Sample variance needs two inputs, population variance one (NaNs count). */
+bool
+gpugb_variance_is_null(GpugbFinish finish, int64 count)
+{
+	bool		sample = finish == GPUGB_FINISH_VAR_SAMP || finish == GPUGB_FINISH_STDDEV_SAMP;
+
+	return count == 0 || (sample && count <= 1);
+}
+
+/*
+ * var_samp, var_pop, stddev_samp, stddev_pop of integer or numeric(p, s)
+ * input, from the exact count N, sum(x) (int128, scaled by 10^scale) and
+ * sum(x^2) = sq_hi * 2^64 + sq_lo + N * 2^63 (scaled by 10^(2 scale)).
+ * The arithmetic is numeric_stddev_internal's, step by step, through the
+ * SQL-callable numeric functions, which give the same scales.
+ */
+Datum
+gpugb_variance_datum(GpugbFinish finish, int scale, int64 count,
+					 int64 sum_lo, int64 sum_hi,
+					 int64 sq_hi_lo, int64 sq_hi_hi,
+					 int64 sq_lo_lo, int64 sq_lo_hi, bool *isnull)
+{
+	bool		sample = finish == GPUGB_FINISH_VAR_SAMP || finish == GPUGB_FINISH_STDDEV_SAMP;
+	bool		variance = finish == GPUGB_FINISH_VAR_SAMP || finish == GPUGB_FINISH_VAR_POP;
+	Datum		n,
+				sum_x,
+				sum_x2,
+				two64,
+				numerator,
+				denominator,
+				quotient;
+
+	*isnull = gpugb_variance_is_null(finish, count);
+	if (*isnull)
+		return (Datum) 0;
+
+	n = NumericGetDatum(int64_to_numeric(count));
+	sum_x = gpugb_int128_to_numeric(sum_hi, sum_lo, scale);
+	two64 = DirectFunctionCall2(numeric_mul,
+								NumericGetDatum(int64_to_numeric(INT64CONST(1) << 32)),
+								NumericGetDatum(int64_to_numeric(INT64CONST(1) << 32)));
+	sum_x2 = DirectFunctionCall2(numeric_mul, gpugb_int128_to_numeric(sq_hi_hi, sq_hi_lo, 0), two64);
+	sum_x2 = DirectFunctionCall2(numeric_add, sum_x2,
+								 gpugb_int128_to_numeric(sq_lo_hi, sq_lo_lo, 0));
+	{
+		int128		offset = (int128) count << 63;
+
+		sum_x2 = DirectFunctionCall2(numeric_add, sum_x2,
+									 gpugb_int128_to_numeric((int64) (offset >> 64),
+															 (int64) offset, 0));
+	}
+	if (scale > 0)
+		sum_x2 = DirectFunctionCall2(numeric_mul, sum_x2,
+									 NumericGetDatum(int64_div_fast_to_numeric(1, 2 * scale)));
+
+	/* N * sumX2 - sumX * sumX, at scale 2 * scale */
+	numerator = DirectFunctionCall2(numeric_sub,
+									DirectFunctionCall2(numeric_mul, n, sum_x2),
+									DirectFunctionCall2(numeric_mul, sum_x, sum_x));
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, numerator,
+										  NumericGetDatum(int64_to_numeric(0)))) <= 0)
+		return NumericGetDatum(int64_to_numeric(0));
+
+	denominator = DirectFunctionCall2(numeric_mul, n,
+									  sample ? DirectFunctionCall2(numeric_sub, n,
+																   NumericGetDatum(int64_to_numeric(1))) : n);
+	quotient = DirectFunctionCall2(numeric_div, numerator, denominator);
+	if (variance)
+		return quotient;
+	return numeric_sqrt_at_scale(quotient,
+								 DatumGetInt32(DirectFunctionCall1(numeric_scale, quotient)));
 }

@@ -68,8 +68,10 @@ typedef struct GpugbPlanInfo
 {
 	int			n_keys;
 	Oid			key_types[GPUGB_MAX_KEYS];
+	int32		key_typmods[GPUGB_MAX_KEYS];
 	int			n_inputs;
 	Oid			input_types[GPUGB_MAX_INPUTS];
+	int32		input_typmods[GPUGB_MAX_INPUTS];
 	int			n_aggs;
 	Oid			agg_fnoids[GPUGB_MAX_AGGS];
 	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */

@@ -120,12 +120,20 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	info->n_aggs = list_length(agg_inputs);
 
 	for (i = 0; i < info->n_keys; i++)
-		info->key_types[i] =
-			exprType((Node *) ((TargetEntry *) list_nth(cscan->custom_scan_tlist, i))->expr);
+	{
+		Node	   *key = (Node *) ((TargetEntry *) list_nth(cscan->custom_scan_tlist, i))->expr;
+
+		info->key_types[i] = exprType(key);
+		info->key_typmods[i] = exprTypmod(key);
+	}
 	for (i = 0; i < info->n_inputs; i++)
-		info->input_types[i] =
-			exprType((Node *) ((TargetEntry *) list_nth(input_plan->targetlist,
-														info->n_keys + i))->expr);
+	{
+		Node	   *input = (Node *) ((TargetEntry *) list_nth(input_plan->targetlist,
+															   info->n_keys + i))->expr;
+
+		info->input_types[i] = exprType(input);
+		info->input_typmods[i] = exprTypmod(input);
+	}
 	foreach(lc, agg_inputs)
 	{
 		TargetEntry *tle = list_nth(cscan->custom_scan_tlist,

@@ -46,6 +46,7 @@ typedef struct GroupingShape
 	List	   *group_exprs;	/* GROUP BY expressions, in order */
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
+	int			device_aggs;	/* device aggregates, hidden ones included */
 	const char *reject;			/* why not offloaded, or NULL */
 } GroupingShape;
 
@@ -79,6 +80,12 @@ check_aggref(Aggref *aggref)
 		return "aggregates with several arguments are not supported";
 	if (contain_volatile_functions((Node *) aggref->args))
 		return "volatile aggregate arguments are not supported";
+	if (!aggref->aggstar)
+	{
+		Node	   *arg = (Node *) ((TargetEntry *) linitial(aggref->args))->expr;
+
+		return gpugb_agg_input_unsupported(entry, exprType(arg), exprTypmod(arg));
+	}
 	return NULL;
 }
 
@@ -104,8 +111,9 @@ collect_walker(Node *node, GroupingShape *shape)
 			return true;
 		if (!list_member(shape->aggrefs, aggref))
 		{
-			/* room for the hidden aggregates exec.c adds (one per float sum) */
-			if (list_length(shape->aggrefs) >= GPUGB_MAX_AGGS / 2)
+			/* with room for the hidden aggregates exec.c adds */
+			shape->device_aggs += gpugb_device_aggs_needed(aggref);
+			if (shape->device_aggs > GPUGB_MAX_AGGS)
 			{
 				shape->reject = "too many aggregates";
 				return true;
@@ -117,8 +125,8 @@ collect_walker(Node *node, GroupingShape *shape)
 
 			if (arg != NULL && !list_member(shape->inputs, arg))
 			{
-				/* room for the derived inputs exec.c adds (one per float sum) */
-				if (list_length(shape->inputs) >= GPUGB_MAX_INPUTS / 2)
+				/* room for the derived inputs exec.c adds (at most two each) */
+				if (list_length(shape->inputs) >= GPUGB_MAX_INPUTS / 3)
 				{
 					shape->reject = "too many aggregate inputs";
 					return true;
@@ -155,11 +163,10 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 	{
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
 		Node	   *expr = get_sortgroupclause_expr(sgc, extra->targetList);
-		Oid			type = exprType(expr);
+		const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr));
 
-		if (!gpugb_key_type_supported(type))
-			return psprintf("GROUP BY key of type %s is not supported",
-							format_type_be(type));
+		if (unsupported)
+			return unsupported;
 		if (contain_volatile_functions(expr))
 			return "volatile GROUP BY keys are not supported";
 		shape->group_exprs = lappend(shape->group_exprs, expr);

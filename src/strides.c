@@ -19,11 +19,14 @@
 #include "miscadmin.h"
 
 #include "exec.h"
+#include "numeric_words.h"
 
 static inline int64
-datum_to_word(GpugbValueKind kind, Datum d)
+datum_to_word(GpugbColumnType type, Datum d)
 {
-	switch (kind)
+	int64		word;
+
+	switch (type.kind)
 	{
 		case GPUGB_VALUE_INT16:
 			return (int64) DatumGetInt16(d);
@@ -37,6 +40,14 @@ datum_to_word(GpugbValueKind kind, Datum d)
 			return gpugb_double_to_word((double) DatumGetFloat4(d));
 		case GPUGB_VALUE_FLOAT8:
 			return gpugb_double_to_word(DatumGetFloat8(d));
+		case GPUGB_VALUE_NUMERIC:
+			/* numeric(p <= 18, s) always fits (the planner checked the typmod) */
+			if (!gpugb_numeric_to_word(d, type.scale, &word))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("gpugb: a numeric value does not fit its declared scale %d",
+								type.scale)));
+			return word;
 		case GPUGB_VALUE_NULL_ONLY:
 			return 0;
 	}
@@ -44,7 +55,7 @@ datum_to_word(GpugbValueKind kind, Datum d)
 }
 
 static inline void
-store_column(GpugbValueKind kind, Datum d, bool isnull, int64 row,
+store_column(GpugbColumnType type, Datum d, bool isnull, int64 row,
 			 int64 *values, uint8 *nulls, bool *has_nulls)
 {
 	if (isnull)
@@ -55,24 +66,47 @@ store_column(GpugbValueKind kind, Datum d, bool isnull, int64 row,
 	}
 	else
 	{
-		values[row] = datum_to_word(kind, d);
+		values[row] = datum_to_word(type, d);
 		nulls[row] = 0;
 	}
 }
 
-/* Derived input d of row: |x| of input src where x is finite, else NULL. */
+/* Derived input d of row, from input src (see GpugbDerivedKind). */
 static inline void
-store_finite_abs(GpugbStride *stride, int src, int d, int64 row)
+store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 row)
 {
-	double		x = gpugb_word_to_double(stride->input_values[src][row]);
+	int64		x = stride->input_values[src][row];
+	bool		isnull = stride->input_nulls[src][row] != 0;
+	int64		word = 0;
 
-	if (stride->input_nulls[src][row] || isinf(x) || isnan(x))
-		store_column(GPUGB_VALUE_FLOAT8, (Datum) 0, true, row, stride->input_values[d],
-					 stride->input_nulls[d], &stride->input_has_nulls[d]);
-	else
-		store_column(GPUGB_VALUE_FLOAT8, Float8GetDatum(fabs(x)), false, row,
-					 stride->input_values[d], stride->input_nulls[d],
-					 &stride->input_has_nulls[d]);
+	if (!isnull)
+	{
+		switch (kind)
+		{
+			case GPUGB_DERIVED_FINITE_ABS:
+				{
+					double		f = gpugb_word_to_double(x);
+
+					isnull = isinf(f) || isnan(f);
+					word = gpugb_double_to_word(fabs(f));
+					break;
+				}
+			case GPUGB_DERIVED_SQUARE_HI:
+			case GPUGB_DERIVED_SQUARE_LO:
+				{
+					uint128		square = (uint128) ((int128) x * (int128) x);
+
+					/* lo is offset by -2^63 to fit signed; finalize.c adds N * 2^63 back */
+					word = kind == GPUGB_DERIVED_SQUARE_HI ? (int64) (square >> 64) :
+						(int64) ((uint64) square ^ (UINT64CONST(1) << 63));
+					break;
+				}
+		}
+	}
+	stride->input_values[d][row] = isnull ? 0 : word;
+	stride->input_nulls[d][row] = isnull ? 1 : 0;
+	if (isnull)
+		stride->input_has_nulls[d] = true;
 }
 
 /* An empty stride: no rows, no nulls. */
@@ -111,15 +145,15 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 		}
 		slot_getsomeattrs(slot, n_cols);
 		for (int k = 0; k < n_keys; k++)
-			store_column(layout->key_kinds[k], slot->tts_values[k], slot->tts_isnull[k],
+			store_column(layout->key_types[k], slot->tts_values[k], slot->tts_isnull[k],
 						 row, stride->key_values[k], stride->key_nulls[k],
 						 &stride->key_has_nulls[k]);
 		for (int i = 0; i < layout->n_child_inputs; i++)
-			store_column(layout->input_kinds[i], slot->tts_values[n_keys + i],
+			store_column(layout->input_types[i], slot->tts_values[n_keys + i],
 						 slot->tts_isnull[n_keys + i], row, stride->input_values[i],
 						 stride->input_nulls[i], &stride->input_has_nulls[i]);
 		for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
-			store_finite_abs(stride, layout->finite_abs_of[d], d, row);
+			store_derived(stride, layout->derived_kind[d], layout->derived_from[d], d, row);
 		row++;
 	}
 	stride->nrows = row;

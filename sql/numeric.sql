@@ -1,0 +1,55 @@
+-- numeric(p, s) with p <= 18 travels as the exact integer v * 10^s (NaN as
+-- a word above every number); sums are exact int128, and results are built
+-- with PostgreSQL's numeric functions, so values and display scales are
+-- PostgreSQL's.  Variance and standard deviation of integers and numerics
+-- add exact hidden sums of x^2 and follow numeric_stddev_internal.
+LOAD 'gpugb';
+SET gpugb.force = on;
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE nm (k numeric(6,2), a numeric(15,2), b numeric(18,4), c numeric,
+                 d numeric(4,0), i2 int2, i4 int4, i8 int8);
+INSERT INTO nm SELECT (i % 7) / 4.0, i * 1.25, (i % 1000) / 3.0, i, i % 100,
+  (i % 1000)::int2, i * 7919 % 100000, (i::int8 * 1000000007) % 9223372036854775807
+  FROM generate_series(1, 20000) i;
+-- NULLs, NaN (a key, and in sums), the extremes of numeric(15,2) and int8
+INSERT INTO nm VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  ('NaN', 1, 'NaN', 1, 1, 1, 1, 9223372036854775807),
+  ('NaN', 2, 2, 2, 2, 2, 2, -9223372036854775808),
+  (1.5, 'NaN', 2, 2, 2, 2, 2, 2),
+  (-99.99, -9999999999999.99, -99999999999999.9999, 3, -9999, -32768, -2147483648, 1),
+  (-99.99, 9999999999999.99, 99999999999999.9999, 3, 9999, 32767, 2147483647, 1),
+  (42, 0.10, 0.0100, 0, 0, 0, 0, 0);
+ANALYZE nm;
+
+EXPLAIN (COSTS OFF) SELECT k, sum(a), avg(b), min(a), max(b), count(c), variance(d), stddev(a)
+  FROM nm GROUP BY k;
+SELECT k, count(*), sum(a), avg(a), min(b), max(b), count(c), sum(d), avg(d)
+  FROM nm GROUP BY k ORDER BY k;
+SELECT k, variance(i2), var_pop(i4), stddev(i8), stddev_pop(d), var_samp(a), stddev_samp(b)
+  FROM nm GROUP BY k ORDER BY k;
+SELECT sum(a), avg(b), min(d), max(d), var_pop(a), stddev_pop(b) FROM nm WHERE k <> 'NaN';
+
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT k, count(*), sum(a), avg(a), min(b), max(b), count(c), sum(d), avg(d) FROM nm GROUP BY k'),
+  ('SELECT d, sum(a), avg(b), min(k), max(k) FROM nm GROUP BY d'),
+  ('SELECT k, a, count(*) FROM nm GROUP BY k, a'),
+  ('SELECT k, variance(i2), var_pop(i2), stddev(i2), stddev_pop(i2), var_samp(i4), stddev_samp(i4) FROM nm GROUP BY k'),
+  ('SELECT k, variance(i8), var_pop(i8), stddev(i8), stddev_pop(i8) FROM nm GROUP BY k'),
+  ('SELECT k, variance(a), var_pop(b), stddev(d), stddev_pop(a), var_samp(d), stddev_samp(b) FROM nm GROUP BY k'),
+  ('SELECT i2 % 10, stddev(a) FILTER (WHERE i4 > 50000), variance(b) FILTER (WHERE k > 1) FROM nm GROUP BY 1'),
+  ('SELECT sum(a), avg(b), stddev(d), variance(i8) FROM nm'),
+  ('SELECT sum(a), stddev(a) FROM nm WHERE k IS NULL')
+) AS t(q);
+
+-- A numeric without a declared precision of at most 18 digits has no fixed
+-- scale: PostgreSQL's own plan runs (no GPU node in the plan).
+SET gpugb.require_gpu = off;
+EXPLAIN (COSTS OFF) SELECT k, sum(c) FROM nm GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT c, count(*) FROM nm GROUP BY c;
+-- count(x) needs no value, so any numeric is fine there.
+EXPLAIN (COSTS OFF) SELECT k, count(c) FROM nm GROUP BY k;
+-- Float variance is not offloaded (PostgreSQL's Youngs-Cramer sums).
+EXPLAIN (COSTS OFF) SELECT k, stddev(i4::float8) FROM nm GROUP BY k;
+RESET gpugb.require_gpu;
+SELECT * FROM gpugb_memory_in_use();
