@@ -16,6 +16,7 @@
 #include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 
 #include "aggcatalog.h"
 #include "numeric_words.h"
@@ -47,6 +48,7 @@ static const GpugbAggEntry agg_table[] = {
 	{F_MIN_FLOAT4, "min", GPUGB_AGG_MIN_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MIN_FLOAT8, "min", GPUGB_AGG_MIN_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MIN_NUMERIC, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
+	{F_MIN_TIME, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
 
 	{F_MAX_INT2, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 	{F_MAX_INT4, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
@@ -57,6 +59,7 @@ static const GpugbAggEntry agg_table[] = {
 	{F_MAX_FLOAT4, "max", GPUGB_AGG_MAX_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MAX_FLOAT8, "max", GPUGB_AGG_MAX_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MAX_NUMERIC, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
+	{F_MAX_TIME, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 
 	/*
 	 * Exact variance and standard deviation of integers and numeric(p, s):
@@ -150,9 +153,9 @@ gpugb_agg_lookup(Oid fnoid)
  * ever count(x) inputs, where nullness is all that matters.
  */
 GpugbColumnType
-gpugb_column_type(Oid typid, int32 typmod)
+gpugb_column_type(Oid typid, int32 typmod, bool key)
 {
-	GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0};
+	GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0, typmod};
 
 	switch (typid)
 	{
@@ -164,9 +167,21 @@ gpugb_column_type(Oid typid, int32 typmod)
 			type.kind = GPUGB_VALUE_INT32;
 			break;
 		case INT8OID:
+		case TIMEOID:
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
 			type.kind = GPUGB_VALUE_INT64;
+			break;
+		case TEXTOID:
+		case VARCHAROID:
+			/* only as a key: min/max of text follow the collation's order */
+			if (key)
+				type.kind = GPUGB_VALUE_SHORT_TEXT;
+			break;
+		case BPCHAROID:
+			/* char without a length keeps trailing spaces in its output */
+			if (key && typmod >= 0)
+				type.kind = GPUGB_VALUE_SHORT_BPCHAR;
 			break;
 		case BOOLOID:
 			type.kind = GPUGB_VALUE_BOOL;
@@ -197,12 +212,21 @@ numeric_unsupported(const char *what)
 					"and a scale from 0 to the precision is not supported", what);
 }
 
-/* NULL if GROUP BY can use a key of this type, else why not. */
+/*
+ * NULL if GROUP BY can use a key of this type, else why not.  Text keys
+ * are compared byte by byte, which is equality only under a deterministic
+ * collation.
+ */
 const char *
-gpugb_key_type_unsupported(Oid typid, int32 typmod)
+gpugb_key_type_unsupported(Oid typid, int32 typmod, Oid collation)
 {
-	switch (gpugb_column_type(typid, typmod).kind)
+	switch (gpugb_column_type(typid, typmod, true).kind)
 	{
+		case GPUGB_VALUE_SHORT_TEXT:
+		case GPUGB_VALUE_SHORT_BPCHAR:
+			if (OidIsValid(collation) && !get_collation_isdeterministic(collation))
+				return "GROUP BY keys under a nondeterministic collation are not supported";
+			return NULL;
 		case GPUGB_VALUE_FLOAT4:
 		case GPUGB_VALUE_FLOAT8:
 		case GPUGB_VALUE_NULL_ONLY:
@@ -221,7 +245,7 @@ gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod)
 {
 	if (entry->op == GPUGB_AGG_COUNT || entry->op == GPUGB_AGG_COUNT_STAR)
 		return NULL;
-	if (gpugb_column_type(typid, typmod).kind != GPUGB_VALUE_NULL_ONLY)
+	if (gpugb_column_type(typid, typmod, false).kind != GPUGB_VALUE_NULL_ONLY)
 		return NULL;
 	if (typid == NUMERICOID)
 		return numeric_unsupported("an aggregate input");
@@ -245,7 +269,8 @@ gpugb_device_aggs_needed(Aggref *aggref)
 	if (entry->op == GPUGB_AGG_SUM_FLOAT)
 		needed++;
 	if (entry->op == GPUGB_AGG_SUM_INT &&
-		gpugb_column_type(exprType((Node *) arg), exprTypmod((Node *) arg)).kind == GPUGB_VALUE_NUMERIC)
+		gpugb_column_type(exprType((Node *) arg), exprTypmod((Node *) arg), false).kind ==
+		GPUGB_VALUE_NUMERIC)
 		needed++;
 	if (gpugb_finish_is_variance(entry->finish))
 		needed += 2;

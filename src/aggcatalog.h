@@ -20,11 +20,13 @@ typedef enum GpugbValueKind
 {
 	GPUGB_VALUE_INT16,
 	GPUGB_VALUE_INT32,			/* int4, date */
-	GPUGB_VALUE_INT64,			/* int8, timestamp, timestamptz */
+	GPUGB_VALUE_INT64,			/* int8, time, timestamp, timestamptz */
 	GPUGB_VALUE_BOOL,
 	GPUGB_VALUE_FLOAT4,			/* widened to double, exactly */
 	GPUGB_VALUE_FLOAT8,
 	GPUGB_VALUE_NUMERIC,		/* numeric(p <= 18, s): v * 10^s, see numeric_words.c */
+	GPUGB_VALUE_SHORT_TEXT,		/* text/varchar key of at most 8 bytes, packed */
+	GPUGB_VALUE_SHORT_BPCHAR,	/* char(n) key: the same, trailing spaces dropped */
 	GPUGB_VALUE_NULL_ONLY		/* count(x) of any type: only nullness travels */
 } GpugbValueKind;
 
@@ -85,12 +87,13 @@ extern Expr *gpugb_aggref_input(Aggref *aggref);
 typedef struct GpugbColumnType
 {
 	GpugbValueKind kind;
-	int			scale;
+	int			scale;			/* numeric */
+	int32		typmod;			/* char(n): to pad the key again */
 } GpugbColumnType;
 
-extern const char *gpugb_key_type_unsupported(Oid typid, int32 typmod);
+extern const char *gpugb_key_type_unsupported(Oid typid, int32 typmod, Oid collation);
 extern const char *gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod);
-extern GpugbColumnType gpugb_column_type(Oid typid, int32 typmod);
+extern GpugbColumnType gpugb_column_type(Oid typid, int32 typmod, bool key);
 extern int	gpugb_device_aggs_needed(Aggref *aggref);
 
 #endif							/* GPUGB_AGGCATALOG_H */

@@ -159,14 +159,15 @@ build_device_spec(GpugbScanState *st)
 	spec->device_memory_limit = (int64) gpugb_device_memory_limit_mb * 1024 * 1024;
 
 	for (int k = 0; k < info->n_keys; k++)
-		st->layout.key_types[k] = gpugb_column_type(info->key_types[k], info->key_typmods[k]);
+		st->layout.key_types[k] = gpugb_column_type(info->key_types[k], info->key_typmods[k],
+													true);
 	for (int i = 0; i < info->n_inputs; i++)
 		st->layout.input_types[i] = gpugb_column_type(info->input_types[i],
-													  info->input_typmods[i]);
+													  info->input_typmods[i], false);
 	for (int d = info->n_inputs; d < st->layout.n_inputs; d++)
 		st->layout.input_types[d] = (GpugbColumnType) {
 			st->layout.derived_kind[d] == GPUGB_DERIVED_FINITE_ABS ?
-			GPUGB_VALUE_FLOAT8 : GPUGB_VALUE_INT64, 0
+			GPUGB_VALUE_FLOAT8 : GPUGB_VALUE_INT64, 0, -1
 		};
 
 	/*
@@ -299,19 +300,24 @@ has_float_sums(GpugbScanState *st)
 	return false;
 }
 
-/* Appends rows from this process's own input to the stride; times it. */
-static void
+/*
+ * Appends rows from this process's own input to the stride; times it.
+ * Returns NULL, or why a value has no device word.
+ */
+static const char *
 fill_from_input(GpugbScanState *st, GpugbStride *stride, int64 capacity, bool *exhausted)
 {
 	instr_time	start,
 				elapsed;
+	const char *unfit;
 
 	st->input_touched = true;
 	INSTR_TIME_SET_CURRENT(start);
-	gpugb_fill_stride(&st->layout, st->input, stride, capacity, exhausted);
+	gpugb_fill_stride(&st->layout, st->input, stride, capacity, exhausted, &unfit);
 	INSTR_TIME_SET_CURRENT(elapsed);
 	INSTR_TIME_SUBTRACT(elapsed, start);
 	st->fill_ms += INSTR_TIME_GET_MILLISEC(elapsed);
+	return unfit;
 }
 
 /* One process reads the whole input and feeds the device. */
@@ -319,6 +325,7 @@ static const char *
 feed_serial(GpugbScanState *st)
 {
 	bool		exhausted = false;
+	const char *unfit;
 
 	while (!exhausted)
 	{
@@ -328,7 +335,9 @@ feed_serial(GpugbScanState *st)
 		if (status != GPUGB_OK)
 			return device_failure(st, "aggregating", status);
 		gpugb_stride_begin(&st->layout, stride);
-		fill_from_input(st, stride, st->spec.stride_rows, &exhausted);
+		unfit = fill_from_input(st, stride, st->spec.stride_rows, &exhausted);
+		if (unfit)
+			return unfit;
 		if (stride->nrows > 0)
 		{
 			status = st->ops->submit(st->gb, stride);
@@ -384,6 +393,7 @@ feed_parallel(GpugbScanState *st)
 	int64		chunk = gpugb_shared_slot_rows(st->shared);
 	bool		own_exhausted = false;
 	bool		attached = false;
+	const char *unfit;
 	GpugbStride *stride = NULL;
 	GpugbStatus status;
 
@@ -400,6 +410,9 @@ feed_parallel(GpugbScanState *st)
 				return device_failure(st, "aggregating", status);
 			gpugb_stride_begin(&st->layout, stride);
 		}
+		unfit = gpugb_shared_unfit(st->shared);
+		if (unfit)
+			return unfit;
 		if (gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
 							  &all_done, &needs_room))
 		{
@@ -410,7 +423,10 @@ feed_parallel(GpugbScanState *st)
 			submit = true;
 		else if (!own_exhausted)
 		{
-			fill_from_input(st, stride, Min(capacity, stride->nrows + chunk), &own_exhausted);
+			unfit = fill_from_input(st, stride, Min(capacity, stride->nrows + chunk),
+									&own_exhausted);
+			if (unfit)
+				return unfit;
 			submit = stride->nrows == capacity;
 		}
 		else if (all_done)
@@ -589,7 +605,7 @@ next_group(ScanState *ss)
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{
 		int			input = st->info.agg_inputs[a];
-		GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0};
+		GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0, -1};
 		int			nan_check = st->nan_check_agg[a];
 
 		if (input >= 0)

@@ -96,7 +96,8 @@ typedef struct GpugbScanState
 /* strides.c */
 extern void gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride);
 extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
-							   GpugbStride *stride, int64 capacity, bool *exhausted);
+							   GpugbStride *stride, int64 capacity, bool *exhausted,
+							   const char **unfit);
 
 /* finalize.c */
 extern Datum gpugb_key_datum(GpugbColumnType type, int64 value);

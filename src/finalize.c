@@ -40,6 +40,23 @@ gpugb_key_datum(GpugbColumnType type, int64 value)
 			return BoolGetDatum(value != 0);
 		case GPUGB_VALUE_NUMERIC:
 			return gpugb_word_to_numeric(value, type.scale);
+		case GPUGB_VALUE_SHORT_TEXT:
+		case GPUGB_VALUE_SHORT_BPCHAR:
+			{
+				char		bytes[sizeof(int64)];
+				int			len = 0;
+				Datum		text;
+
+				memcpy(bytes, &value, sizeof(bytes));
+				while (len < (int) sizeof(bytes) && bytes[len] != '\0')
+					len++;
+				text = PointerGetDatum(cstring_to_text_with_len(bytes, len));
+				if (type.kind == GPUGB_VALUE_SHORT_TEXT)
+					return text;
+				/* char(n) as stored: padded with spaces to n characters */
+				return DirectFunctionCall3(bpchar, text, Int32GetDatum(type.typmod),
+										   BoolGetDatum(false));
+			}
 		default:
 			elog(ERROR, "gpugb: unexpected key value kind %d", (int) type.kind);
 	}

@@ -58,6 +58,7 @@ struct GpugbShared
 	Size		slot_bytes;
 	int			workers_done;
 	bool		abandoned;		/* the leader gave up on the GPU: stop filling */
+	char		unfit[128];		/* why a worker met a value with no device word */
 	GpugbSlot	slots[FLEXIBLE_ARRAY_MEMBER];
 };
 
@@ -116,6 +117,7 @@ gpugb_shared_reset(GpugbShared *shared)
 {
 	shared->workers_done = 0;
 	shared->abandoned = false;
+	shared->unfit[0] = '\0';
 	for (int i = 0; i < shared->nslots; i++)
 	{
 		shared->slots[i].state = GPUGB_SLOT_FREE;
@@ -195,6 +197,7 @@ void
 gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout, PlanState *input)
 {
 	bool		exhausted = false;
+	const char *unfit;
 
 	while (!exhausted)
 	{
@@ -205,9 +208,16 @@ gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout, PlanS
 			break;
 		slot_stride(shared, layout, i, &s);
 		gpugb_stride_begin(layout, &s);
-		gpugb_fill_stride(layout, input, &s, shared->slot_rows, &exhausted);
+		gpugb_fill_stride(layout, input, &s, shared->slot_rows, &exhausted, &unfit);
 
 		SpinLockAcquire(&shared->mutex);
+		if (unfit)
+		{
+			/* The leader falls back; this slot and the rest are of no use. */
+			strlcpy(shared->unfit, unfit, sizeof(shared->unfit));
+			s.nrows = 0;
+			exhausted = true;
+		}
 		shared->slots[i].nrows = s.nrows;
 		for (int k = 0; k < layout->n_keys; k++)
 			shared->slots[i].has_nulls[k] = s.key_has_nulls[k];
@@ -327,4 +337,17 @@ gpugb_shared_wait(GpugbShared *shared, int nworkers_launched)
 	if (!wake)
 		ConditionVariableTimedSleep(&shared->cv, 100, PG_WAIT_EXTENSION);
 	ConditionVariableCancelSleep();
+}
+
+/* Why a worker stopped at a value with no device word, or NULL. */
+const char *
+gpugb_shared_unfit(GpugbShared *shared)
+{
+	const char *unfit = NULL;
+
+	SpinLockAcquire(&shared->mutex);
+	if (shared->unfit[0] != '\0')
+		unfit = pstrdup(shared->unfit);
+	SpinLockRelease(&shared->mutex);
+	return unfit;
 }

@@ -39,5 +39,6 @@ extern void gpugb_shared_abandon(GpugbShared *shared);
 /* Leader: sleeps until a slot is ready or every worker has finished (or 100 ms). */
 extern void gpugb_shared_wait(GpugbShared *shared, int nworkers_launched);
 extern int64 gpugb_shared_slot_rows(GpugbShared *shared);
+extern const char *gpugb_shared_unfit(GpugbShared *shared);
 
 #endif							/* GPUGB_PARALLEL_H */

@@ -163,7 +163,8 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 	{
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
 		Node	   *expr = get_sortgroupclause_expr(sgc, extra->targetList);
-		const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr));
+		const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr),
+															 exprCollation(expr));
 
 		if (unsupported)
 			return unsupported;

@@ -21,40 +21,74 @@
 #include "exec.h"
 #include "numeric_words.h"
 
-static inline int64
-datum_to_word(GpugbColumnType type, Datum d)
+/*
+ * Up to 8 bytes of text, zero-padded into one word: injective, as text
+ * never contains a zero byte.  char(n) compares without its trailing
+ * spaces, so they are dropped first (finalize.c pads the key again).
+ */
+static inline bool
+short_text_to_word(Datum d, bool blank_padded, int64 *word)
 {
-	int64		word;
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *detoasted = NULL;
+	const char *data;
+	int			len;
+	uint64		packed = 0;
 
+	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
+		raw = detoasted = pg_detoast_datum(raw);
+	data = VARDATA_ANY(raw);
+	len = VARSIZE_ANY_EXHDR(raw);
+	if (blank_padded)
+		while (len > 0 && data[len - 1] == ' ')
+			len--;
+	if (len <= (int) sizeof(packed))
+		memcpy(&packed, data, len);
+	if (detoasted)
+		pfree(detoasted);
+	*word = (int64) packed;
+	return len <= (int) sizeof(packed);
+}
+
+/* The word for a non-null Datum; false if the value has none (see GpugbValueKind). */
+static inline bool
+datum_to_word(GpugbColumnType type, Datum d, int64 *word)
+{
 	switch (type.kind)
 	{
 		case GPUGB_VALUE_INT16:
-			return (int64) DatumGetInt16(d);
+			*word = (int64) DatumGetInt16(d);
+			return true;
 		case GPUGB_VALUE_INT32:
-			return (int64) DatumGetInt32(d);
+			*word = (int64) DatumGetInt32(d);
+			return true;
 		case GPUGB_VALUE_INT64:
-			return DatumGetInt64(d);
+			*word = DatumGetInt64(d);
+			return true;
 		case GPUGB_VALUE_BOOL:
-			return DatumGetBool(d) ? 1 : 0;
+			*word = DatumGetBool(d) ? 1 : 0;
+			return true;
 		case GPUGB_VALUE_FLOAT4:
-			return gpugb_double_to_word((double) DatumGetFloat4(d));
+			*word = gpugb_double_to_word((double) DatumGetFloat4(d));
+			return true;
 		case GPUGB_VALUE_FLOAT8:
-			return gpugb_double_to_word(DatumGetFloat8(d));
+			*word = gpugb_double_to_word(DatumGetFloat8(d));
+			return true;
 		case GPUGB_VALUE_NUMERIC:
-			/* numeric(p <= 18, s) always fits (the planner checked the typmod) */
-			if (!gpugb_numeric_to_word(d, type.scale, &word))
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_CORRUPTED),
-						 errmsg("gpugb: a numeric value does not fit its declared scale %d",
-								type.scale)));
-			return word;
+			return gpugb_numeric_to_word(d, type.scale, word);
+		case GPUGB_VALUE_SHORT_TEXT:
+			return short_text_to_word(d, false, word);
+		case GPUGB_VALUE_SHORT_BPCHAR:
+			return short_text_to_word(d, true, word);
 		case GPUGB_VALUE_NULL_ONLY:
-			return 0;
+			*word = 0;
+			return true;
 	}
-	return 0;
+	return false;
 }
 
-static inline void
+/* Stores one value; false if it does not fit its device word. */
+static inline bool
 store_column(GpugbColumnType type, Datum d, bool isnull, int64 row,
 			 int64 *values, uint8 *nulls, bool *has_nulls)
 {
@@ -63,12 +97,10 @@ store_column(GpugbColumnType type, Datum d, bool isnull, int64 row,
 		values[row] = 0;
 		nulls[row] = 1;
 		*has_nulls = true;
+		return true;
 	}
-	else
-	{
-		values[row] = datum_to_word(type, d);
-		nulls[row] = 0;
-	}
+	nulls[row] = 0;
+	return datum_to_word(type, d, &values[row]);
 }
 
 /* Derived input d of row, from input src (see GpugbDerivedKind). */
@@ -109,6 +141,14 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 		stride->input_has_nulls[d] = true;
 }
 
+static const char *
+unfit_reason(GpugbColumnType type)
+{
+	if (type.kind == GPUGB_VALUE_NUMERIC)
+		return "a numeric value does not fit its declared precision and scale";
+	return "a text GROUP BY key is longer than 8 bytes";
+}
+
 /* An empty stride: no rows, no nulls. */
 void
 gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride)
@@ -122,11 +162,15 @@ gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride)
 
 /*
  * Appends rows from the child until the stride holds capacity rows; sets
- * *exhausted when the child has no more.  Returns the rows appended.
+ * *exhausted when the child has no more.  Returns the rows appended.  A
+ * value with no device word (a numeric(p, s) that does not match its
+ * type modifier, a text key longer than 8 bytes) stops the fill with
+ * *unfit set to why: the caller then falls back to PostgreSQL's plan.
  */
 int64
 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
-				  GpugbStride *stride, int64 capacity, bool *exhausted)
+				  GpugbStride *stride, int64 capacity, bool *exhausted,
+				  const char **unfit)
 {
 	int			n_keys = layout->n_keys;
 	int			n_cols = layout->n_keys + layout->n_child_inputs;
@@ -134,6 +178,7 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 	int64		row = first;
 
 	*exhausted = false;
+	*unfit = NULL;
 	while (row < capacity)
 	{
 		TupleTableSlot *slot = ExecProcNode(input);
@@ -145,13 +190,18 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 		}
 		slot_getsomeattrs(slot, n_cols);
 		for (int k = 0; k < n_keys; k++)
-			store_column(layout->key_types[k], slot->tts_values[k], slot->tts_isnull[k],
-						 row, stride->key_values[k], stride->key_nulls[k],
-						 &stride->key_has_nulls[k]);
+			if (unlikely(!store_column(layout->key_types[k], slot->tts_values[k],
+									   slot->tts_isnull[k], row, stride->key_values[k],
+									   stride->key_nulls[k], &stride->key_has_nulls[k])))
+				*unfit = unfit_reason(layout->key_types[k]);
 		for (int i = 0; i < layout->n_child_inputs; i++)
-			store_column(layout->input_types[i], slot->tts_values[n_keys + i],
-						 slot->tts_isnull[n_keys + i], row, stride->input_values[i],
-						 stride->input_nulls[i], &stride->input_has_nulls[i]);
+			if (unlikely(!store_column(layout->input_types[i], slot->tts_values[n_keys + i],
+									   slot->tts_isnull[n_keys + i], row,
+									   stride->input_values[i], stride->input_nulls[i],
+									   &stride->input_has_nulls[i])))
+				*unfit = unfit_reason(layout->input_types[i]);
+		if (unlikely(*unfit != NULL))
+			break;
 		for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
 			store_derived(stride, layout->derived_kind[d], layout->derived_from[d], d, row);
 		row++;

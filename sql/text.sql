@@ -1,0 +1,53 @@
+-- Short text keys: text, varchar and char(n) values of at most 8 bytes are
+-- packed into one device word (text has no zero bytes, so the packing is
+-- injective; char(n) drops its trailing spaces first, as its equality
+-- does, and gets them back on output).  Byte equality is equality under
+-- a deterministic collation only.  A longer value stops the GPU run and
+-- PostgreSQL's plan answers instead.  time keys are int64 microseconds.
+LOAD 'gpugb';
+SET gpugb.force = on;
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE tk (a text, b varchar(20), c char(3), d char(1), t time, v int,
+                 u text COLLATE "C");
+INSERT INTO tk SELECT CASE WHEN i % 11 = 0 THEN NULL ELSE 'k' || (i % 37) END,
+  'é' || (i % 5), (i % 4)::text, chr(65 + i % 3),
+  '00:00'::time + (i % 50) * interval '1 min', i, 'x'
+  FROM generate_series(1, 30000) i;
+INSERT INTO tk VALUES ('', '', '', ' ', '23:59:59.999999', 1, ''),
+  ('12345678', 'ab ', 'ab ', 'Z', NULL, 2, 'y'), ('ß€', 'ß€', 'ß€', 'ß', '12:00', 3, 'ß€');
+ANALYZE tk;
+
+EXPLAIN (COSTS OFF) SELECT c, d, count(*), min(t) FROM tk GROUP BY c, d;
+-- char(3) keys keep their padding: octet_length counts it.
+SELECT c, octet_length(c), c || '|' AS c_bar, count(*) FROM tk GROUP BY c ORDER BY 1;
+SELECT a, count(*), sum(v) FROM tk GROUP BY a ORDER BY a LIMIT 5;
+
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT a, count(*), sum(v) FROM tk GROUP BY a'),
+  ('SELECT b, c, count(*), min(t), max(t) FROM tk GROUP BY b, c'),
+  ('SELECT d, sum(v), avg(v) FROM tk GROUP BY d'),
+  ('SELECT t, count(*) FROM tk GROUP BY t'),
+  ('SELECT c, d, count(a) FROM tk GROUP BY c, d'),
+  ('SELECT u, count(a) FROM tk GROUP BY u'),
+  ('SELECT upper(a), count(*) FROM tk GROUP BY 1')
+) AS t(q);
+
+-- A key longer than 8 bytes: PostgreSQL's plan gives the answer.
+INSERT INTO tk VALUES ('123456789', 'x', 'x', 'x', NULL, 4, 'z');
+SET gpugb.require_gpu = off;
+SELECT gpugb_mismatches('SELECT a, count(*) FROM tk GROUP BY a') AS mismatches;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+-- The same when a parallel worker meets it.
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT gpugb_mismatches('SELECT a, count(*) FROM tk GROUP BY a') AS mismatches;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET min_parallel_table_scan_size;
+-- Nondeterministic collations are declined at planning.
+CREATE COLLATION nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+EXPLAIN (COSTS OFF) SELECT a COLLATE nd, count(*) FROM tk GROUP BY 1;
+RESET gpugb.require_gpu;
+SELECT * FROM gpugb_memory_in_use();
