@@ -52,4 +52,23 @@ EXPLAIN (COSTS OFF) SELECT k, count(c) FROM nm GROUP BY k;
 -- Float variance is not offloaded (PostgreSQL's Youngs-Cramer sums).
 EXPLAIN (COSTS OFF) SELECT k, stddev(i4::float8) FROM nm GROUP BY k;
 RESET gpugb.require_gpu;
+
+-- Exact arithmetic (+, -, *) over numeric(p, s) columns, integers and
+-- constants: the child projects only the leaves and the filler computes
+-- the value in int128 (hostexpr.c), with PostgreSQL's display scale.
+-- (The rows with k = -99.99 hold values whose products exceed 18 digits.)
+EXPLAIN (COSTS OFF, VERBOSE) SELECT k, sum(a * (1 - d)), avg(b * i4 + 0.5) FROM nm GROUP BY k;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT k, sum(a * (1 - d)), sum(a * (1 - d) * (1 + b)), avg(b * i4 + 0.5), count(*) FROM nm WHERE k <> -99.99 GROUP BY k'),
+  ('SELECT k, min(a * d), max(-a + 2.5 * d), stddev(b * d), var_pop(a - b) FROM nm WHERE k <> -99.99 GROUP BY k'),
+  ('SELECT i2 % 7, sum(d * i4) FILTER (WHERE i4 % 3 = 0), avg(i2 * a) FROM nm WHERE k <> -99.99 GROUP BY 1'),
+  ('SELECT sum(a * 1.001 - b), min(d * d * d) FROM nm WHERE k <> -99.99')
+) AS t(q);
+-- A value beyond 18 digits: PostgreSQL's plan answers.
+SET gpugb.require_gpu = off;
+SELECT gpugb_mismatches('SELECT k, sum(a * a * a) FROM nm GROUP BY k') AS mismatches;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+-- Division is not computed by the filler (its result scale is data-dependent).
+EXPLAIN (COSTS OFF) SELECT k, sum(a / 3) FROM nm GROUP BY k;
+RESET gpugb.require_gpu;
 SELECT * FROM gpugb_memory_in_use();

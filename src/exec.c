@@ -37,6 +37,7 @@
 
 #include "device_ops.h"
 #include "exec.h"
+#include "hostexpr.h"
 #include "numeric_words.h"
 #include "parallel.h"
 
@@ -130,6 +131,7 @@ build_device_spec(GpugbScanState *st)
 	st->layout.n_keys = info->n_keys;
 	st->layout.n_inputs = info->n_inputs;
 	st->layout.n_child_inputs = info->n_inputs;
+	st->layout.n_child_columns = info->n_child_columns;
 	for (int a = 0; a < info->n_aggs; a++)
 	{
 		int			source = info->agg_inputs[a];
@@ -161,9 +163,25 @@ build_device_spec(GpugbScanState *st)
 	for (int k = 0; k < info->n_keys; k++)
 		st->layout.key_types[k] = gpugb_column_type(info->key_types[k], info->key_typmods[k],
 													true);
+	for (int c = 0; c < info->n_child_columns; c++)
+		st->layout.child_types[c] = gpugb_column_type(info->child_types[c],
+													  info->child_typmods[c], false);
 	for (int i = 0; i < info->n_inputs; i++)
-		st->layout.input_types[i] = gpugb_column_type(info->input_types[i],
-													  info->input_typmods[i], false);
+	{
+		st->layout.input_column[i] = info->input_columns[i];
+		st->layout.input_expr[i] = NULL;
+		if (info->input_columns[i] >= 0)
+			st->layout.input_types[i] = st->layout.child_types[info->input_columns[i]];
+		else
+		{
+			st->layout.input_types[i] = (GpugbColumnType) {
+				GPUGB_VALUE_NUMERIC, info->input_scales[i], -1
+			};
+			st->layout.input_expr[i] = palloc(sizeof(GpugbHostExpr));
+			gpugb_hostexpr_decode(info->input_programs[i], info->input_scales[i],
+								  st->layout.input_expr[i]);
+		}
+	}
 	for (int d = info->n_inputs; d < st->layout.n_inputs; d++)
 		st->layout.input_types[d] = (GpugbColumnType) {
 			st->layout.derived_kind[d] == GPUGB_DERIVED_FINITE_ABS ?

@@ -42,8 +42,13 @@ typedef struct GpugbInputLayout
 	int			n_keys;
 	GpugbColumnType key_types[GPUGB_MAX_KEYS];
 	int			n_inputs;		/* child inputs + derived inputs */
-	int			n_child_inputs;
+	int			n_child_inputs;	/* the query's inputs (then derived ones) */
+	int			n_child_columns;	/* the child's columns after the keys */
 	GpugbColumnType input_types[GPUGB_MAX_INPUTS];
+	/* child input i: child column input_column[i], or computed by input_expr[i] */
+	int			input_column[GPUGB_MAX_INPUTS];
+	struct GpugbHostExpr *input_expr[GPUGB_MAX_INPUTS];
+	GpugbColumnType child_types[GPUGB_MAX_INPUTS];	/* of the child's columns after the keys */
 	/* derived input d: derived_kind[d] of input derived_from[d] */
 	GpugbDerivedKind derived_kind[GPUGB_MAX_INPUTS];
 	int			derived_from[GPUGB_MAX_INPUTS];

@@ -54,7 +54,8 @@ typedef enum GpugbPathPrivate
 	GPUGB_PATH_AGGREFS,			/* List of Aggrefs */
 	GPUGB_PATH_HAVING,			/* List: implicit-AND HAVING clauses */
 	GPUGB_PATH_GROUPS,			/* String: estimated groups */
-	GPUGB_PATH_PARALLEL			/* Integer: 1 = parallel ingest under a Gather */
+	GPUGB_PATH_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
+	GPUGB_PATH_INPUTS			/* List of distinct aggregate input expressions */
 } GpugbPathPrivate;
 extern void gpugb_plan_init(void);
 
@@ -72,6 +73,13 @@ typedef struct GpugbPlanInfo
 	int			n_inputs;
 	Oid			input_types[GPUGB_MAX_INPUTS];
 	int32		input_typmods[GPUGB_MAX_INPUTS];
+	/* input i is child column input_columns[i], or computed (hostexpr.c) */
+	int			input_columns[GPUGB_MAX_INPUTS];	/* -1 if computed */
+	List	   *input_programs[GPUGB_MAX_INPUTS];
+	int			input_scales[GPUGB_MAX_INPUTS];	/* of a computed input */
+	int			n_child_columns;	/* the child's columns after the keys */
+	Oid			child_types[GPUGB_MAX_INPUTS];
+	int32		child_typmods[GPUGB_MAX_INPUTS];
 	int			n_aggs;
 	Oid			agg_fnoids[GPUGB_MAX_AGGS];
 	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */

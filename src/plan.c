@@ -16,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/value.h"
@@ -23,13 +24,16 @@
 #include "utils/float.h"
 
 #include "aggcatalog.h"
+#include "hostexpr.h"
 #include "gpugb.h"
 
 /* custom_private slots */
 enum
 {
 	GPUGB_PRIVATE_N_KEYS = 0,	/* Integer */
-	GPUGB_PRIVATE_N_INPUTS,		/* Integer */
+	GPUGB_PRIVATE_INPUT_MAP,	/* per input: List (Integer child column), or
+								 * (Integer -1, Integer scale, program...) for
+								 * one the filler computes (hostexpr.c) */
 	GPUGB_PRIVATE_GROUPS,		/* String: planner's group estimate */
 	GPUGB_PRIVATE_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PRIVATE_AGG_INPUTS	/* List of Integer: input index per agg, -1 for count(*) */
@@ -60,15 +64,36 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *having = list_nth(priv, GPUGB_PATH_HAVING);
 	Node	   *groups = list_nth(priv, GPUGB_PATH_GROUPS);
 	Node	   *parallel = list_nth(priv, GPUGB_PATH_PARALLEL);
-	List	   *inputs = NIL;
+	List	   *inputs = list_nth(priv, GPUGB_PATH_INPUTS);
+	List	   *child_columns = NIL;
+	List	   *input_map = NIL;
 	List	   *agg_inputs = NIL;
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 	Plan	   *input_plan = linitial(custom_plans);
 
-	/* The input child's target list is [keys..., inputs...]. */
+	/* The input child's target list is [keys..., child columns...]. */
 	for (int i = list_length(group_exprs); i < list_length(input_plan->targetlist); i++)
-		inputs = lappend(inputs, ((TargetEntry *) list_nth(input_plan->targetlist, i))->expr);
+		child_columns = lappend(child_columns,
+								((TargetEntry *) list_nth(input_plan->targetlist, i))->expr);
+	foreach(lc, inputs)
+	{
+		Expr	   *input = lfirst(lc);
+
+		if (gpugb_input_needs_hostexpr(input))
+		{
+			int			scale;
+			List	   *program = gpugb_hostexpr_compile(input, child_columns, &scale);
+
+			input_map = lappend(input_map, list_concat(list_make2(makeInteger(-1),
+																  makeInteger(scale)),
+													   program));
+		}
+		else
+			input_map = lappend(input_map,
+								list_make1(makeInteger(list_position(child_columns,
+																	 (Node *) input))));
+	}
 
 	foreach(lc, group_exprs)
 		scan_tlist = lappend(scan_tlist,
@@ -94,7 +119,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_relids = NULL;
 	cscan->custom_private = list_make5(makeInteger(list_length(group_exprs)),
-									   makeInteger(list_length(inputs)),
+									   input_map,
 									   copyObject(groups),
 									   copyObject(parallel),
 									   agg_inputs);
@@ -113,7 +138,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 
 	memset(info, 0, sizeof(*info));
 	info->n_keys = intVal(list_nth(priv, GPUGB_PRIVATE_N_KEYS));
-	info->n_inputs = intVal(list_nth(priv, GPUGB_PRIVATE_N_INPUTS));
+	info->n_inputs = list_length(list_nth(priv, GPUGB_PRIVATE_INPUT_MAP));
 	/* A String: a Float that looks integral is read back as an Integer in workers. */
 	info->estimated_groups = atof(strVal(list_nth(priv, GPUGB_PRIVATE_GROUPS)));
 	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
@@ -126,13 +151,33 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 		info->key_types[i] = exprType(key);
 		info->key_typmods[i] = exprTypmod(key);
 	}
-	for (i = 0; i < info->n_inputs; i++)
+	info->n_child_columns = list_length(input_plan->targetlist) - info->n_keys;
+	for (i = 0; i < info->n_child_columns; i++)
 	{
-		Node	   *input = (Node *) ((TargetEntry *) list_nth(input_plan->targetlist,
-															   info->n_keys + i))->expr;
+		Node	   *column = (Node *) ((TargetEntry *) list_nth(input_plan->targetlist,
+																info->n_keys + i))->expr;
 
-		info->input_types[i] = exprType(input);
-		info->input_typmods[i] = exprTypmod(input);
+		info->child_types[i] = exprType(column);
+		info->child_typmods[i] = exprTypmod(column);
+	}
+	foreach(lc, list_nth(priv, GPUGB_PRIVATE_INPUT_MAP))
+	{
+		List	   *map = lfirst(lc);
+
+		i = foreach_current_index(lc);
+		info->input_columns[i] = intVal(linitial(map));
+		if (info->input_columns[i] >= 0)
+		{
+			info->input_types[i] = info->child_types[info->input_columns[i]];
+			info->input_typmods[i] = info->child_typmods[info->input_columns[i]];
+		}
+		else
+		{
+			info->input_types[i] = NUMERICOID;
+			info->input_typmods[i] = -1;
+			info->input_scales[i] = intVal(lsecond(map));
+			info->input_programs[i] = list_copy_tail(map, 2);
+		}
 	}
 	foreach(lc, agg_inputs)
 	{

@@ -35,6 +35,7 @@
 #include "utils/regproc.h"
 
 #include "aggcatalog.h"
+#include "hostexpr.h"
 #include "device_ops.h"
 #include "gpugb.h"
 
@@ -83,8 +84,13 @@ check_aggref(Aggref *aggref)
 	if (!aggref->aggstar)
 	{
 		Node	   *arg = (Node *) ((TargetEntry *) linitial(aggref->args))->expr;
+		const char *unsupported = gpugb_agg_input_unsupported(entry, exprType(arg),
+															  exprTypmod(arg));
 
-		return gpugb_agg_input_unsupported(entry, exprType(arg), exprTypmod(arg));
+		/* exact numeric arithmetic the filler computes (hostexpr.c) */
+		if (unsupported && gpugb_input_needs_hostexpr(gpugb_aggref_input(aggref)))
+			return NULL;
+		return unsupported;
 	}
 	return NULL;
 }
@@ -277,7 +283,7 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 
 	foreach(lc, shape->group_exprs)
 		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
-	foreach(lc, shape->inputs)
+	foreach(lc, gpugb_child_columns(shape->inputs))
 		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
 	set_pathtarget_cost_width(root, input_target);
 	input_path = (Path *) create_projection_path(root, input_rel, input_path, input_target);
@@ -304,6 +310,7 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	cpath->custom_private = list_make5(shape->group_exprs, shape->aggrefs, having,
 									   makeString(psprintf("%.0f", groups)),
 									   makeInteger(parallel ? 1 : 0));
+	cpath->custom_private = lappend(cpath->custom_private, shape->inputs);
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,

@@ -19,6 +19,7 @@
 #include "miscadmin.h"
 
 #include "exec.h"
+#include "hostexpr.h"
 #include "numeric_words.h"
 
 /*
@@ -173,7 +174,7 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 				  const char **unfit)
 {
 	int			n_keys = layout->n_keys;
-	int			n_cols = layout->n_keys + layout->n_child_inputs;
+	int			n_cols = layout->n_keys + layout->n_child_columns;
 	int64		first = stride->nrows;
 	int64		row = first;
 
@@ -195,11 +196,32 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 									   stride->key_nulls[k], &stride->key_has_nulls[k])))
 				*unfit = unfit_reason(layout->key_types[k]);
 		for (int i = 0; i < layout->n_child_inputs; i++)
-			if (unlikely(!store_column(layout->input_types[i], slot->tts_values[n_keys + i],
-									   slot->tts_isnull[n_keys + i], row,
-									   stride->input_values[i], stride->input_nulls[i],
-									   &stride->input_has_nulls[i])))
+		{
+			int			c = n_keys + layout->input_column[i];
+
+			if (layout->input_expr[i] != NULL)
+			{
+				bool		isnull;
+
+				if (unlikely(!gpugb_hostexpr_eval(layout->input_expr[i],
+												  slot->tts_values + n_keys,
+												  slot->tts_isnull + n_keys,
+												  layout->child_types,
+												  &stride->input_values[i][row], &isnull)))
+					*unfit = "a numeric expression's value does not fit 18 digits";
+				stride->input_nulls[i][row] = isnull;
+				if (isnull)
+				{
+					stride->input_values[i][row] = 0;
+					stride->input_has_nulls[i] = true;
+				}
+			}
+			else if (unlikely(!store_column(layout->input_types[i], slot->tts_values[c],
+											slot->tts_isnull[c], row,
+											stride->input_values[i], stride->input_nulls[i],
+											&stride->input_has_nulls[i])))
 				*unfit = unfit_reason(layout->input_types[i]);
+		}
 		if (unlikely(*unfit != NULL))
 			break;
 		for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)

@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ * hostexpr.h
+ *    Exact numeric arithmetic on fixed-point words, evaluated while strides
+ *    are filled (see hostexpr.c).
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_HOSTEXPR_H
+#define GPUGB_HOSTEXPR_H
+
+#include "postgres.h"
+
+#include "nodes/pg_list.h"
+#include "nodes/primnodes.h"
+
+#include "aggcatalog.h"
+
+#define GPUGB_HOSTEXPR_MAX_STEPS 32
+
+typedef enum GpugbHostExprOp
+{
+	GPUGB_HX_COLUMN,			/* push child column `column` (numeric(p, s) or integer) */
+	GPUGB_HX_CONST,				/* push value * 10^-scale */
+	GPUGB_HX_ADD,
+	GPUGB_HX_SUB,
+	GPUGB_HX_MUL,
+	GPUGB_HX_NEG,
+	GPUGB_HX_FILTER				/* NULL unless bool child column `column` is true */
+} GpugbHostExprOp;
+
+typedef struct GpugbHostExprStep
+{
+	GpugbHostExprOp op;
+	int			column;			/* COLUMN, FILTER: child column (after the keys) */
+	int			scale;			/* CONST */
+	int64		value;			/* CONST */
+} GpugbHostExprStep;
+
+typedef struct GpugbHostExpr
+{
+	int			nsteps;
+	int			scale;			/* of the result */
+	GpugbHostExprStep steps[GPUGB_HOSTEXPR_MAX_STEPS];
+} GpugbHostExpr;
+
+/* planner and plan.c */
+extern bool gpugb_hostexpr_leaves(Expr *expr, List **leaves);
+extern List *gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale);
+extern bool gpugb_input_needs_hostexpr(Expr *input);
+extern List *gpugb_child_columns(List *inputs);
+
+/* executor */
+extern void gpugb_hostexpr_decode(List *program, int scale, GpugbHostExpr *hx);
+extern bool gpugb_hostexpr_eval(const GpugbHostExpr *hx, const Datum *values,
+								const bool *isnull, const GpugbColumnType *column_types,
+								int64 *word, bool *result_isnull);
+
+#endif							/* GPUGB_HOSTEXPR_H */
