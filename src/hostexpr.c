@@ -242,134 +242,146 @@ gpugb_hostexpr_decode(List *program, int scale, GpugbHostExpr *hx)
 	}
 }
 
-static const int128 pow10_i128[] = {
-	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
-	(int128) 10000000000LL, (int128) 100000000000LL, (int128) 1000000000000LL,
-	(int128) 10000000000000LL, (int128) 100000000000000LL,
-	(int128) 1000000000000000LL, (int128) 10000000000000000LL,
-	(int128) 100000000000000000LL, (int128) 1000000000000000000LL
+static const int64 pow10_i64[] = {
+	INT64CONST(1), INT64CONST(10), INT64CONST(100), INT64CONST(1000),
+	INT64CONST(10000), INT64CONST(100000), INT64CONST(1000000),
+	INT64CONST(10000000), INT64CONST(100000000), INT64CONST(1000000000),
+	INT64CONST(10000000000), INT64CONST(100000000000),
+	INT64CONST(1000000000000), INT64CONST(10000000000000),
+	INT64CONST(100000000000000), INT64CONST(1000000000000000),
+	INT64CONST(10000000000000000), INT64CONST(100000000000000000),
+	INT64CONST(1000000000000000000)
 };
 
-/* v * 10^by, false on overflow */
-static inline bool
-rescale(int128 *v, int by)
+typedef enum EvalStatus
 {
-	while (by > 0)
-	{
-		int			step = Min(by, MAX_SCALE);
-
-		if (__builtin_mul_overflow(*v, pow10_i128[step], v))
-			return false;
-		by -= step;
-	}
-	return true;
-}
+	EVAL_OK,
+	EVAL_NULL,
+	EVAL_OVERFLOW
+} EvalStatus;
 
 /*
- * Evaluates the expression over one row of the child (values/isnull are its
- * columns after the keys).  Returns false if the result (or a step) does
- * not fit; else *word or *result_isnull.
+ * The evaluator, once per integer type T: int64 first (fast; nearly every
+ * row), int128 when an int64 step overflows.  A macro, so the two cannot
+ * drift apart.
+ */
+#define DEFINE_EVAL(NAME, T) \
+static EvalStatus \
+NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
+	 const GpugbColumnType *column_types, T *result, bool *nan) \
+{ \
+	T			stack[GPUGB_HOSTEXPR_MAX_STEPS]; \
+	int			scales[GPUGB_HOSTEXPR_MAX_STEPS]; \
+	int			top = 0; \
+	bool		any_null = false; \
+\
+	*nan = false; \
+	for (int i = 0; i < hx->nsteps; i++) \
+	{ \
+		const GpugbHostExprStep *step = &hx->steps[i]; \
+\
+		switch (step->op) \
+		{ \
+			case GPUGB_HX_COLUMN: \
+			{ \
+				bool		numeric = column_types[step->column].kind == GPUGB_VALUE_NUMERIC; \
+				int64		w = words[step->column]; \
+\
+				if (nulls[step->column]) \
+					any_null = true; \
+				else if (numeric && w == GPUGB_NUMERIC_NAN_WORD) \
+				{ \
+					*nan = true; \
+					w = 0; \
+				} \
+				stack[top] = w; \
+				scales[top++] = numeric ? column_types[step->column].scale : 0; \
+				break; \
+			} \
+			case GPUGB_HX_CONST: \
+				stack[top] = step->value; \
+				scales[top++] = step->scale; \
+				break; \
+			case GPUGB_HX_NEG: \
+				if (__builtin_sub_overflow((T) 0, stack[top - 1], &stack[top - 1])) \
+					return EVAL_OVERFLOW; \
+				break; \
+			case GPUGB_HX_ADD: \
+			case GPUGB_HX_SUB: \
+			{ \
+				T			a = stack[top - 2]; \
+				T			b = stack[top - 1]; \
+				int			s = Max(scales[top - 2], scales[top - 1]); \
+\
+				/* align the scales (at most 18 apart) */ \
+				if (__builtin_mul_overflow(a, (T) pow10_i64[s - scales[top - 2]], &a) || \
+					__builtin_mul_overflow(b, (T) pow10_i64[s - scales[top - 1]], &b)) \
+					return EVAL_OVERFLOW; \
+				if (step->op == GPUGB_HX_ADD ? __builtin_add_overflow(a, b, &a) : \
+					__builtin_sub_overflow(a, b, &a)) \
+					return EVAL_OVERFLOW; \
+				top--; \
+				stack[top - 1] = a; \
+				scales[top - 1] = s; \
+				break; \
+			} \
+			case GPUGB_HX_MUL: \
+				if (__builtin_mul_overflow(stack[top - 2], stack[top - 1], &stack[top - 2])) \
+					return EVAL_OVERFLOW; \
+				top--; \
+				scales[top - 1] += scales[top]; \
+				break; \
+			case GPUGB_HX_FILTER: \
+				/* CASE WHEN c THEN x END: NULL unless c is true */ \
+				if (nulls[step->column] || words[step->column] == 0) \
+					return EVAL_NULL; \
+				break; \
+		} \
+	} \
+	Assert(top == 1 && scales[0] == hx->scale); \
+	*result = stack[0]; \
+	return any_null ? EVAL_NULL : EVAL_OK; \
+}
+
+DEFINE_EVAL(eval_int64, int64)
+DEFINE_EVAL(eval_int128, int128)
+
+/*
+ * Evaluates the expression over one row of the child: words/nulls are its
+ * columns after the keys, as device words.  Returns false if the result
+ * does not fit a word; else *word or *result_isnull.  NULL and NaN
+ * propagate as in numeric's operators (NULL first).
  */
 bool
-gpugb_hostexpr_eval(const GpugbHostExpr *hx, const Datum *values, const bool *isnull,
+gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nulls,
 					const GpugbColumnType *column_types, int64 *word, bool *result_isnull)
 {
-	int128		stack[GPUGB_HOSTEXPR_MAX_STEPS];
-	int			scales[GPUGB_HOSTEXPR_MAX_STEPS];
-	int			top = 0;
-	bool		any_null = false;
-	bool		any_nan = false;
+	int64		v64;
+	int128		v128;
+	bool		nan;
+	EvalStatus	status = eval_int64(hx, words, nulls, column_types, &v64, &nan);
 
-	for (int i = 0; i < hx->nsteps; i++)
+	if (status == EVAL_OVERFLOW)
 	{
-		const GpugbHostExprStep *step = &hx->steps[i];
-
-		switch (step->op)
-		{
-			case GPUGB_HX_COLUMN:
-				{
-					GpugbColumnType type = column_types[step->column];
-					int64		w = 0;
-
-					if (isnull[step->column])
-						any_null = true;
-					else if (type.kind == GPUGB_VALUE_NUMERIC)
-					{
-						if (!gpugb_numeric_to_word(values[step->column], type.scale, &w))
-							return false;
-						if (w == GPUGB_NUMERIC_NAN_WORD)
-						{
-							any_nan = true;
-							w = 0;
-						}
-					}
-					else if (type.kind == GPUGB_VALUE_INT16)
-						w = DatumGetInt16(values[step->column]);
-					else if (type.kind == GPUGB_VALUE_INT32)
-						w = DatumGetInt32(values[step->column]);
-					else
-						w = DatumGetInt64(values[step->column]);
-					stack[top] = w;
-					scales[top++] = type.kind == GPUGB_VALUE_NUMERIC ? type.scale : 0;
-					break;
-				}
-			case GPUGB_HX_CONST:
-				stack[top] = step->value;
-				scales[top++] = step->scale;
-				break;
-			case GPUGB_HX_NEG:
-				stack[top - 1] = -stack[top - 1];
-				break;
-			case GPUGB_HX_ADD:
-			case GPUGB_HX_SUB:
-				{
-					int128		a = stack[top - 2];
-					int128		b = stack[top - 1];
-					int			s = Max(scales[top - 2], scales[top - 1]);
-
-					if (!rescale(&a, s - scales[top - 2]) || !rescale(&b, s - scales[top - 1]))
-						return false;
-					if (step->op == GPUGB_HX_ADD ? __builtin_add_overflow(a, b, &a) :
-						__builtin_sub_overflow(a, b, &a))
-						return false;
-					top--;
-					stack[top - 1] = a;
-					scales[top - 1] = s;
-					break;
-				}
-			case GPUGB_HX_MUL:
-				{
-					int128		a = stack[top - 2];
-
-					if (__builtin_mul_overflow(a, stack[top - 1], &a))
-						return false;
-					top--;
-					stack[top - 1] = a;
-					scales[top - 1] = scales[top - 1] + scales[top];
-					break;
-				}
-			case GPUGB_HX_FILTER:
-				/* CASE WHEN c THEN x END: NULL unless c is true */
-				if (isnull[step->column] || !DatumGetBool(values[step->column]))
-				{
-					*result_isnull = true;
-					return true;
-				}
-				break;
-		}
+		status = eval_int128(hx, words, nulls, column_types, &v128, &nan);
+		if (status == EVAL_OVERFLOW)
+			return false;		/* beyond int128 on the way: PostgreSQL's plan answers */
+		if (status == EVAL_OK && !nan &&
+			(v128 <= -(int128) pow10_i64[MAX_SCALE] || v128 >= (int128) pow10_i64[MAX_SCALE]))
+			return false;
+		v64 = (int64) v128;
 	}
-	Assert(top == 1 && scales[0] == hx->scale);
-	*result_isnull = any_null;
-	if (any_null)
+	*result_isnull = status == EVAL_NULL;
+	if (status == EVAL_NULL)
 		return true;
-	if (any_nan)
+	if (nan)
 	{
 		*word = GPUGB_NUMERIC_NAN_WORD;
 		return true;
 	}
-	if (stack[0] <= -pow10_i128[MAX_SCALE] || stack[0] >= pow10_i128[MAX_SCALE])
+	if (v64 <= -pow10_i64[MAX_SCALE] || v64 >= pow10_i64[MAX_SCALE])
 		return false;
-	*word = (int64) stack[0];
+	*word = v64;
 	return true;
 }
 

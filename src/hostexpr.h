@@ -50,8 +50,8 @@ extern List *gpugb_child_columns(List *inputs);
 
 /* executor */
 extern void gpugb_hostexpr_decode(List *program, int scale, GpugbHostExpr *hx);
-extern bool gpugb_hostexpr_eval(const GpugbHostExpr *hx, const Datum *values,
-								const bool *isnull, const GpugbColumnType *column_types,
+extern bool gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words,
+								const bool *nulls, const GpugbColumnType *column_types,
 								int64 *word, bool *result_isnull);
 
 #endif							/* GPUGB_HOSTEXPR_H */

@@ -119,6 +119,32 @@ gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 	ndigits = (VARSIZE_ANY_EXHDR(raw) - (digits - data)) / sizeof(int16);
 
 	/* value = digits as an integer * NBASE^(weight - ndigits + 1) */
+	exponent = (weight - ndigits + 1) * NUM_DEC_DIGITS + scale;
+	if (ndigits <= 4 && exponent >= -MAX_PRECISION && exponent <= MAX_PRECISION)
+	{
+		/* the common case, in int64: at most 16 digits, one scaling */
+		int64		v = 0;
+
+		for (int i = 0; i < ndigits; i++)
+		{
+			int16		digit;
+
+			memcpy(&digit, digits + i * sizeof(int16), sizeof(digit));
+			v = v * NUM_NBASE + digit;
+		}
+		if (exponent >= 0)
+		{
+			ok = v < pow10_table[MAX_PRECISION - exponent];
+			v *= ok ? pow10_table[exponent] : 0;
+		}
+		else
+		{
+			ok = v % pow10_table[-exponent] == 0;	/* a digit beyond the scale: not exact */
+			v /= pow10_table[-exponent];
+		}
+		*word = ok ? (negative ? -v : v) : 0;
+		goto done;
+	}
 	for (int i = 0; i < ndigits && ok; i++)
 	{
 		int16		digit;
@@ -128,7 +154,6 @@ gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 		if (acc > (int128) pow10_table[MAX_PRECISION])
 			ok = false;
 	}
-	exponent = (weight - ndigits + 1) * NUM_DEC_DIGITS + scale;
 	for (; ok && exponent > 0; exponent--)
 	{
 		acc *= 10;

@@ -177,6 +177,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 	int			n_cols = layout->n_keys + layout->n_child_columns;
 	int64		first = stride->nrows;
 	int64		row = first;
+	int64		child_words[GPUGB_MAX_INPUTS];
+	bool		child_nulls[GPUGB_MAX_INPUTS];
 
 	*exhausted = false;
 	*unfit = NULL;
@@ -195,32 +197,34 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 									   slot->tts_isnull[k], row, stride->key_values[k],
 									   stride->key_nulls[k], &stride->key_has_nulls[k])))
 				*unfit = unfit_reason(layout->key_types[k]);
+		/* each child column becomes a word once, however many inputs use it */
+		for (int c = 0; c < layout->n_child_columns; c++)
+		{
+			child_nulls[c] = slot->tts_isnull[n_keys + c];
+			child_words[c] = 0;
+			if (!child_nulls[c] &&
+				unlikely(!datum_to_word(layout->child_types[c], slot->tts_values[n_keys + c],
+										&child_words[c])))
+				*unfit = unfit_reason(layout->child_types[c]);
+		}
 		for (int i = 0; i < layout->n_child_inputs; i++)
 		{
-			int			c = n_keys + layout->input_column[i];
+			bool		isnull;
+			int64		word;
 
-			if (layout->input_expr[i] != NULL)
+			if (layout->input_expr[i] == NULL)
 			{
-				bool		isnull;
-
-				if (unlikely(!gpugb_hostexpr_eval(layout->input_expr[i],
-												  slot->tts_values + n_keys,
-												  slot->tts_isnull + n_keys,
-												  layout->child_types,
-												  &stride->input_values[i][row], &isnull)))
-					*unfit = "a numeric expression's value does not fit 18 digits";
-				stride->input_nulls[i][row] = isnull;
-				if (isnull)
-				{
-					stride->input_values[i][row] = 0;
-					stride->input_has_nulls[i] = true;
-				}
+				isnull = child_nulls[layout->input_column[i]];
+				word = child_words[layout->input_column[i]];
 			}
-			else if (unlikely(!store_column(layout->input_types[i], slot->tts_values[c],
-											slot->tts_isnull[c], row,
-											stride->input_values[i], stride->input_nulls[i],
-											&stride->input_has_nulls[i])))
-				*unfit = unfit_reason(layout->input_types[i]);
+			else if (unlikely(!gpugb_hostexpr_eval(layout->input_expr[i], child_words,
+												   child_nulls, layout->child_types,
+												   &word, &isnull)))
+				*unfit = "a numeric expression's value does not fit 18 digits";
+			stride->input_values[i][row] = isnull ? 0 : word;
+			stride->input_nulls[i][row] = isnull;
+			if (isnull)
+				stride->input_has_nulls[i] = true;
 		}
 		if (unlikely(*unfit != NULL))
 			break;
