@@ -50,4 +50,18 @@ RESET min_parallel_table_scan_size;
 CREATE COLLATION nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (COSTS OFF) SELECT a COLLATE nd, count(*) FROM tk GROUP BY 1;
 RESET gpugb.require_gpu;
+
+-- Float keys group as float equality does: -0 = 0 and NaN = NaN (shown as
+-- 0 and NaN; PostgreSQL shows whichever its hash table met first).
+SET gpugb.force = on;
+CREATE TABLE fkeys AS SELECT ((i % 7) * 0.5)::float8 AS f, ((i % 5) / 3.0)::float4 AS r, i
+  FROM generate_series(1, 10000) i;
+INSERT INTO fkeys VALUES ('NaN', 'NaN', 1), ('-NaN'::float8, 'Infinity', 2), ('0', '0', 4),
+  ('-0', '-0', 3), ('-Infinity', '-Infinity', 5), (NULL, NULL, 6), ('1e308', '3e38', 7);
+SELECT f, count(*), sum(i) FROM fkeys GROUP BY f ORDER BY f;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT f, count(*), sum(i) FROM fkeys WHERE i <> 3 GROUP BY f'),
+  ('SELECT r, avg(i), max(f) FROM fkeys WHERE i <> 3 GROUP BY r'),
+  ('SELECT f, r, count(*) FROM fkeys WHERE i <> 3 GROUP BY 1, 2')
+) AS t(q);
 SELECT * FROM gpugb_memory_in_use();

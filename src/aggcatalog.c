@@ -227,8 +227,6 @@ gpugb_key_type_unsupported(Oid typid, int32 typmod, Oid collation)
 			if (OidIsValid(collation) && !get_collation_isdeterministic(collation))
 				return "GROUP BY keys under a nondeterministic collation are not supported";
 			return NULL;
-		case GPUGB_VALUE_FLOAT4:
-		case GPUGB_VALUE_FLOAT8:
 		case GPUGB_VALUE_NULL_ONLY:
 			break;
 		default:

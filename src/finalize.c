@@ -40,6 +40,10 @@ gpugb_key_datum(GpugbColumnType type, int64 value)
 			return BoolGetDatum(value != 0);
 		case GPUGB_VALUE_NUMERIC:
 			return gpugb_word_to_numeric(value, type.scale);
+		case GPUGB_VALUE_FLOAT4:
+			return Float4GetDatum((float4) gpugb_word_to_double(value));
+		case GPUGB_VALUE_FLOAT8:
+			return Float8GetDatum(gpugb_word_to_double(value));
 		case GPUGB_VALUE_SHORT_TEXT:
 		case GPUGB_VALUE_SHORT_BPCHAR:
 			{

@@ -17,6 +17,7 @@
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "utils/float.h"
 
 #include "exec.h"
 #include "hostexpr.h"
@@ -49,6 +50,24 @@ short_text_to_word(Datum d, bool blank_padded, int64 *word)
 		pfree(detoasted);
 	*word = (int64) packed;
 	return len <= (int) sizeof(packed);
+}
+
+/*
+ * Float keys group as PostgreSQL's float equality does: -0 equals 0, and
+ * every NaN equals every other.  (PostgreSQL shows whichever zero or NaN
+ * its hash table met first, which depends on row order; we show 0 and the
+ * canonical NaN.)
+ */
+static inline int64
+float_key_word(int64 word)
+{
+	double		d = gpugb_word_to_double(word);
+
+	if (d == 0.0)
+		return gpugb_double_to_word(0.0);
+	if (isnan(d))
+		return gpugb_double_to_word(get_float8_nan());
+	return word;
 }
 
 /* The word for a non-null Datum; false if the value has none (see GpugbValueKind). */
@@ -193,10 +212,15 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 		}
 		slot_getsomeattrs(slot, n_cols);
 		for (int k = 0; k < n_keys; k++)
+		{
 			if (unlikely(!store_column(layout->key_types[k], slot->tts_values[k],
 									   slot->tts_isnull[k], row, stride->key_values[k],
 									   stride->key_nulls[k], &stride->key_has_nulls[k])))
 				*unfit = unfit_reason(layout->key_types[k]);
+			if (layout->key_types[k].kind == GPUGB_VALUE_FLOAT4 ||
+				layout->key_types[k].kind == GPUGB_VALUE_FLOAT8)
+				stride->key_values[k][row] = float_key_word(stride->key_values[k][row]);
+		}
 		/* each child column becomes a word once, however many inputs use it */
 		for (int c = 0; c < layout->n_child_columns; c++)
 		{
