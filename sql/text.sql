@@ -1,9 +1,11 @@
--- Short text keys: text, varchar and char(n) values of at most 8 bytes are
--- packed into one device word (text has no zero bytes, so the packing is
+-- Short text keys: text, varchar and char(n) values of at most 16 bytes
+-- are packed into two device words (one, where the declared length allows
+-- no more than 8 bytes; text has no zero bytes, so the packing is
 -- injective; char(n) drops its trailing spaces first, as its equality
 -- does, and gets them back on output).  Byte equality is equality under
 -- a deterministic collation only.  A longer value stops the GPU run and
--- PostgreSQL's plan answers instead.  time keys are int64 microseconds.
+-- PostgreSQL's plan answers instead.  time keys are int64 microseconds,
+-- uuid keys two words.
 LOAD 'gpugb';
 SET gpugb.force = on;
 SET max_parallel_workers_per_gather = 0;
@@ -15,7 +17,8 @@ INSERT INTO tk SELECT CASE WHEN i % 11 = 0 THEN NULL ELSE 'k' || (i % 37) END,
   '00:00'::time + (i % 50) * interval '1 min', i, 'x'
   FROM generate_series(1, 30000) i;
 INSERT INTO tk VALUES ('', '', '', ' ', '23:59:59.999999', 1, ''),
-  ('12345678', 'ab ', 'ab ', 'Z', NULL, 2, 'y'), ('ß€', 'ß€', 'ß€', 'ß', '12:00', 3, 'ß€');
+  ('12345678', 'ab ', 'ab ', 'Z', NULL, 2, 'y'), ('1234567890123456', 'ab ', 'ab ', 'Z', NULL, 2, 'y'),
+  ('123456789', 'ab', 'ab', 'Z', NULL, 2, 'y'), ('ß€', 'ß€', 'ß€', 'ß', '12:00', 3, 'ß€');
 ANALYZE tk;
 
 EXPLAIN (COSTS OFF) SELECT c, d, count(*), min(t) FROM tk GROUP BY c, d;
@@ -33,8 +36,14 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT upper(a), count(*) FROM tk GROUP BY 1')
 ) AS t(q);
 
--- A key longer than 8 bytes: PostgreSQL's plan gives the answer.
-INSERT INTO tk VALUES ('123456789', 'x', 'x', 'x', NULL, 4, 'z');
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT md5(v::text)::uuid, count(*) FROM tk GROUP BY 1'),
+  ('SELECT (md5((v % 100)::text))::uuid, a, sum(v) FROM tk GROUP BY 1, 2'),
+  ('SELECT left(md5(v::text), v % 17), count(*) FROM tk GROUP BY 1')
+) AS t(q);
+
+-- A key longer than 16 bytes: PostgreSQL's plan gives the answer.
+INSERT INTO tk VALUES ('12345678901234567', 'x', 'x', 'x', NULL, 4, 'z');
 SET gpugb.require_gpu = off;
 SELECT gpugb_mismatches('SELECT a, count(*) FROM tk GROUP BY a') AS mismatches;
 SELECT last_fallback_reason FROM gpugb_backend_stats();

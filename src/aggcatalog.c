@@ -16,6 +16,7 @@
 #include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "mb/pg_wchar.h"
 #include "utils/lsyscache.h"
 
 #include "aggcatalog.h"
@@ -152,10 +153,23 @@ gpugb_agg_lookup(Oid fnoid)
  * Types not listed, and numerics without a fixed scale that fits, are only
  * ever count(x) inputs, where nullness is all that matters.
  */
+/*
+ * A text key takes one word when its declared length guarantees at most 8
+ * bytes (varchar(n)/char(n) of n characters in this database's encoding),
+ * else two (values up to 16 bytes; a longer one falls back at run time).
+ */
+static int
+text_key_words(int32 typmod)
+{
+	int32		chars = typmod >= (int32) VARHDRSZ ? typmod - (int32) VARHDRSZ : -1;
+
+	return chars >= 0 && chars * pg_database_encoding_max_length() <= 8 ? 1 : 2;
+}
+
 GpugbColumnType
 gpugb_column_type(Oid typid, int32 typmod, bool key)
 {
-	GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0, typmod};
+	GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0, typmod, 1};
 
 	switch (typid)
 	{
@@ -176,12 +190,25 @@ gpugb_column_type(Oid typid, int32 typmod, bool key)
 		case VARCHAROID:
 			/* only as a key: min/max of text follow the collation's order */
 			if (key)
+			{
 				type.kind = GPUGB_VALUE_SHORT_TEXT;
+				type.words = text_key_words(typmod);
+			}
 			break;
 		case BPCHAROID:
 			/* char without a length keeps trailing spaces in its output */
 			if (key && typmod >= 0)
+			{
 				type.kind = GPUGB_VALUE_SHORT_BPCHAR;
+				type.words = text_key_words(typmod);
+			}
+			break;
+		case UUIDOID:
+			if (key)
+			{
+				type.kind = GPUGB_VALUE_UUID;
+				type.words = 2;
+			}
 			break;
 		case BOOLOID:
 			type.kind = GPUGB_VALUE_BOOL;

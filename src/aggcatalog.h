@@ -25,8 +25,10 @@ typedef enum GpugbValueKind
 	GPUGB_VALUE_FLOAT4,			/* widened to double, exactly */
 	GPUGB_VALUE_FLOAT8,
 	GPUGB_VALUE_NUMERIC,		/* numeric(p <= 18, s): v * 10^s, see numeric_words.c */
-	GPUGB_VALUE_SHORT_TEXT,		/* text/varchar key of at most 8 bytes, packed */
+	GPUGB_VALUE_SHORT_TEXT,		/* text/varchar key of at most 8 bytes (16 in two
+								 * words), packed */
 	GPUGB_VALUE_SHORT_BPCHAR,	/* char(n) key: the same, trailing spaces dropped */
+	GPUGB_VALUE_UUID,			/* uuid key: two words */
 	GPUGB_VALUE_NULL_ONLY		/* count(x) of any type: only nullness travels */
 } GpugbValueKind;
 
@@ -89,6 +91,7 @@ typedef struct GpugbColumnType
 	GpugbValueKind kind;
 	int			scale;			/* numeric */
 	int32		typmod;			/* char(n): to pad the key again */
+	int			words;			/* device words of a key: 1, or 2 */
 } GpugbColumnType;
 
 extern const char *gpugb_key_type_unsupported(Oid typid, int32 typmod, Oid collation);

@@ -128,7 +128,7 @@ build_device_spec(GpugbScanState *st)
 	 * it: its count is the number of finite inputs and its value bounds
 	 * every one of them, which is what gpugb_float_sums_unsafe needs.
 	 */
-	st->layout.n_keys = info->n_keys;
+	st->layout.n_sql_keys = info->n_keys;
 	st->layout.n_inputs = info->n_inputs;
 	st->layout.n_child_inputs = info->n_inputs;
 	st->layout.n_child_columns = info->n_child_columns;
@@ -152,7 +152,7 @@ build_device_spec(GpugbScanState *st)
 							   derived_input(st, GPUGB_DERIVED_SQUARE_LO, source));
 		}
 	}
-	spec->n_keys = info->n_keys;
+	spec->n_keys = 0;				/* words: counted below */
 	spec->n_inputs = st->layout.n_inputs;
 	spec->estimated_groups = (int64) Max(1.0, Min(info->estimated_groups, 1e15));
 	/* No need for strides much longer than the whole input is expected to be. */
@@ -161,8 +161,15 @@ build_device_spec(GpugbScanState *st)
 	spec->device_memory_limit = (int64) gpugb_device_memory_limit_mb * 1024 * 1024;
 
 	for (int k = 0; k < info->n_keys; k++)
+	{
 		st->layout.key_types[k] = gpugb_column_type(info->key_types[k], info->key_typmods[k],
 													true);
+		st->layout.key_word[k] = spec->n_keys;
+		spec->n_keys += st->layout.key_types[k].words;
+	}
+	if (spec->n_keys > GPUGB_MAX_KEYS)
+		elog(ERROR, "gpugb: too many GROUP BY key words");
+	st->layout.n_keys = spec->n_keys;
 	for (int c = 0; c < info->n_child_columns; c++)
 		st->layout.child_types[c] = gpugb_column_type(info->child_types[c],
 													  info->child_typmods[c], false);
@@ -616,9 +623,12 @@ next_group(ScanState *ss)
 	oldcxt = MemoryContextSwitchTo(ss->ps.ps_ExprContext->ecxt_per_tuple_memory);
 	for (int k = 0; k < n_keys; k++)
 	{
-		slot->tts_isnull[k] = st->chunk.key_nulls[k][g] != 0;
+		int			w = st->layout.key_word[k];
+
+		slot->tts_isnull[k] = st->chunk.key_nulls[w][g] != 0;
 		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
-			gpugb_key_datum(st->layout.key_types[k], st->chunk.key_values[k][g]);
+			gpugb_key_datum(st->layout.key_types[k], st->chunk.key_values[w][g],
+							st->layout.key_types[k].words > 1 ? st->chunk.key_values[w + 1][g] : 0);
 	}
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{

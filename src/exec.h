@@ -39,8 +39,10 @@ typedef enum GpugbDerivedKind
  */
 typedef struct GpugbInputLayout
 {
-	int			n_keys;
-	GpugbColumnType key_types[GPUGB_MAX_KEYS];
+	int			n_keys;			/* device key words */
+	int			n_sql_keys;		/* GROUP BY keys: the child's first columns */
+	GpugbColumnType key_types[GPUGB_MAX_KEYS];	/* of each GROUP BY key */
+	int			key_word[GPUGB_MAX_KEYS];	/* its first device key word */
 	int			n_inputs;		/* child inputs + derived inputs */
 	int			n_child_inputs;	/* the query's inputs (then derived ones) */
 	int			n_child_columns;	/* the child's columns after the keys */
@@ -105,7 +107,7 @@ extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   const char **unfit);
 
 /* finalize.c */
-extern Datum gpugb_key_datum(GpugbColumnType type, int64 value);
+extern Datum gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2);
 extern Datum gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
 							 int64 count, int64 value, int64 value_hi, bool *isnull);
 extern bool gpugb_variance_is_null(GpugbFinish finish, int64 count);

@@ -21,12 +21,17 @@
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
+#include "utils/uuid.h"
 
 #include "exec.h"
 #include "numeric_words.h"
 
+/*
+ * A key's Datum from its device word(s): value, and value2 for a key of
+ * two words.
+ */
 Datum
-gpugb_key_datum(GpugbColumnType type, int64 value)
+gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2)
 {
 	switch (type.kind)
 	{
@@ -44,15 +49,24 @@ gpugb_key_datum(GpugbColumnType type, int64 value)
 			return Float4GetDatum((float4) gpugb_word_to_double(value));
 		case GPUGB_VALUE_FLOAT8:
 			return Float8GetDatum(gpugb_word_to_double(value));
+		case GPUGB_VALUE_UUID:
+			{
+				pg_uuid_t  *uuid = palloc(sizeof(pg_uuid_t));
+
+				memcpy(uuid->data, &value, sizeof(int64));
+				memcpy(uuid->data + sizeof(int64), &value2, sizeof(int64));
+				return UUIDPGetDatum(uuid);
+			}
 		case GPUGB_VALUE_SHORT_TEXT:
 		case GPUGB_VALUE_SHORT_BPCHAR:
 			{
-				char		bytes[sizeof(int64)];
+				char		bytes[2 * sizeof(int64)];
 				int			len = 0;
 				Datum		text;
 
-				memcpy(bytes, &value, sizeof(bytes));
-				while (len < (int) sizeof(bytes) && bytes[len] != '\0')
+				memcpy(bytes, &value, sizeof(int64));
+				memcpy(bytes + sizeof(int64), &value2, sizeof(int64));
+				while (len < type.words * (int) sizeof(int64) && bytes[len] != '\0')
 					len++;
 				text = PointerGetDatum(cstring_to_text_with_len(bytes, len));
 				if (type.kind == GPUGB_VALUE_SHORT_TEXT)
@@ -77,7 +91,7 @@ minmax_datum(GpugbColumnType type, int64 value)
 		case GPUGB_VALUE_FLOAT8:
 			return Float8GetDatum(gpugb_word_to_double(value));
 		default:
-			return gpugb_key_datum(type, value);
+			return gpugb_key_datum(type, value, 0);
 	}
 }
 

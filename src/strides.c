@@ -18,6 +18,7 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "utils/float.h"
+#include "utils/uuid.h"
 
 #include "exec.h"
 #include "hostexpr.h"
@@ -29,13 +30,14 @@
  * spaces, so they are dropped first (finalize.c pads the key again).
  */
 static inline bool
-short_text_to_word(Datum d, bool blank_padded, int64 *word)
+short_text_to_words(Datum d, bool blank_padded, int words, int64 *word)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 	struct varlena *detoasted = NULL;
 	const char *data;
 	int			len;
-	uint64		packed = 0;
+	int			room = words * (int) sizeof(int64);
+	char		packed[2 * sizeof(int64)] = {0};
 
 	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
 		raw = detoasted = pg_detoast_datum(raw);
@@ -44,12 +46,12 @@ short_text_to_word(Datum d, bool blank_padded, int64 *word)
 	if (blank_padded)
 		while (len > 0 && data[len - 1] == ' ')
 			len--;
-	if (len <= (int) sizeof(packed))
-		memcpy(&packed, data, len);
+	if (len <= room)
+		memcpy(packed, data, len);
 	if (detoasted)
 		pfree(detoasted);
-	*word = (int64) packed;
-	return len <= (int) sizeof(packed);
+	memcpy(word, packed, room);
+	return len <= room;
 }
 
 /*
@@ -70,7 +72,10 @@ float_key_word(int64 word)
 	return word;
 }
 
-/* The word for a non-null Datum; false if the value has none (see GpugbValueKind). */
+/*
+ * The word (two for a key of two words) for a non-null Datum; false if the
+ * value has none (see GpugbValueKind).
+ */
 static inline bool
 datum_to_word(GpugbColumnType type, Datum d, int64 *word)
 {
@@ -97,30 +102,17 @@ datum_to_word(GpugbColumnType type, Datum d, int64 *word)
 		case GPUGB_VALUE_NUMERIC:
 			return gpugb_numeric_to_word(d, type.scale, word);
 		case GPUGB_VALUE_SHORT_TEXT:
-			return short_text_to_word(d, false, word);
+			return short_text_to_words(d, false, type.words, word);
 		case GPUGB_VALUE_SHORT_BPCHAR:
-			return short_text_to_word(d, true, word);
+			return short_text_to_words(d, true, type.words, word);
+		case GPUGB_VALUE_UUID:
+			memcpy(word, DatumGetUUIDP(d)->data, UUID_LEN);
+			return true;
 		case GPUGB_VALUE_NULL_ONLY:
 			*word = 0;
 			return true;
 	}
 	return false;
-}
-
-/* Stores one value; false if it does not fit its device word. */
-static inline bool
-store_column(GpugbColumnType type, Datum d, bool isnull, int64 row,
-			 int64 *values, uint8 *nulls, bool *has_nulls)
-{
-	if (isnull)
-	{
-		values[row] = 0;
-		nulls[row] = 1;
-		*has_nulls = true;
-		return true;
-	}
-	nulls[row] = 0;
-	return datum_to_word(type, d, &values[row]);
 }
 
 /* Derived input d of row, from input src (see GpugbDerivedKind). */
@@ -166,7 +158,7 @@ unfit_reason(GpugbColumnType type)
 {
 	if (type.kind == GPUGB_VALUE_NUMERIC)
 		return "a numeric value does not fit its declared precision and scale";
-	return "a text GROUP BY key is longer than 8 bytes";
+	return "a text GROUP BY key is longer than 16 bytes";
 }
 
 /* An empty stride: no rows, no nulls. */
@@ -184,7 +176,7 @@ gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride)
  * Appends rows from the child until the stride holds capacity rows; sets
  * *exhausted when the child has no more.  Returns the rows appended.  A
  * value with no device word (a numeric(p, s) that does not match its
- * type modifier, a text key longer than 8 bytes) stops the fill with
+ * type modifier, a text key longer than 16 bytes) stops the fill with
  * *unfit set to why: the caller then falls back to PostgreSQL's plan.
  */
 int64
@@ -192,8 +184,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 				  GpugbStride *stride, int64 capacity, bool *exhausted,
 				  const char **unfit)
 {
-	int			n_keys = layout->n_keys;
-	int			n_cols = layout->n_keys + layout->n_child_columns;
+	int			n_keys = layout->n_sql_keys;
+	int			n_cols = n_keys + layout->n_child_columns;
 	int64		first = stride->nrows;
 	int64		row = first;
 	int64		child_words[GPUGB_MAX_INPUTS];
@@ -213,13 +205,22 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 		slot_getsomeattrs(slot, n_cols);
 		for (int k = 0; k < n_keys; k++)
 		{
-			if (unlikely(!store_column(layout->key_types[k], slot->tts_values[k],
-									   slot->tts_isnull[k], row, stride->key_values[k],
-									   stride->key_nulls[k], &stride->key_has_nulls[k])))
-				*unfit = unfit_reason(layout->key_types[k]);
-			if (layout->key_types[k].kind == GPUGB_VALUE_FLOAT4 ||
-				layout->key_types[k].kind == GPUGB_VALUE_FLOAT8)
-				stride->key_values[k][row] = float_key_word(stride->key_values[k][row]);
+			GpugbColumnType type = layout->key_types[k];
+			int			w = layout->key_word[k];
+			int64		words[2] = {0, 0};
+			bool		isnull = slot->tts_isnull[k];
+
+			if (!isnull && unlikely(!datum_to_word(type, slot->tts_values[k], words)))
+				*unfit = unfit_reason(type);
+			if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
+				words[0] = float_key_word(words[0]);
+			for (int i = 0; i < type.words; i++)
+			{
+				stride->key_values[w + i][row] = isnull ? 0 : words[i];
+				stride->key_nulls[w + i][row] = isnull;
+				if (isnull)
+					stride->key_has_nulls[w + i] = true;
+			}
 		}
 		/* each child column becomes a word once, however many inputs use it */
 		for (int c = 0; c < layout->n_child_columns; c++)
