@@ -161,6 +161,7 @@ static const char *
 collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape *shape)
 {
 	ListCell   *lc;
+	int			words = 0;
 
 	if (list_length(root->parse->groupClause) > GPUGB_MAX_KEYS)
 		return "too many GROUP BY keys";
@@ -174,6 +175,9 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 
 		if (unsupported)
 			return unsupported;
+		words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
+		if (words > GPUGB_MAX_KEYS)
+			return "too many GROUP BY keys";
 		if (contain_volatile_functions(expr))
 			return "volatile GROUP BY keys are not supported";
 		shape->group_exprs = lappend(shape->group_exprs, expr);
