@@ -35,6 +35,16 @@ static std::atomic<int64_t> tally_pinned_bytes{0};
 static std::atomic<int> tally_streams{0};
 static std::atomic<int> tally_handles{0};
 
+static GpugbBudgetReserve budget_reserve = nullptr;
+static GpugbBudgetRelease budget_release = nullptr;
+
+GPUGB_API void
+gpugb_device_set_budget(GpugbBudgetReserve reserve, GpugbBudgetRelease release)
+{
+	budget_reserve = reserve;
+	budget_release = release;
+}
+
 void
 gpugb_set_error(const char *fmt, ...)
 {
@@ -214,11 +224,19 @@ gpugb_dev_alloc(GpugbAccount *acct, DevBuf *buf, size_t bytes, const char *what)
 						(long long) acct->device_limit);
 		return GPUGB_OUT_OF_MEMORY;
 	}
+	if (budget_reserve != nullptr && !budget_reserve((int64_t) bytes))
+	{
+		gpugb_set_error("gpugb.max_device_memory: %s needs %zu bytes, which other queries hold",
+						what, bytes);
+		return GPUGB_OUT_OF_MEMORY;
+	}
 	cudaError_t err = cudaMalloc(&buf->ptr, bytes);
 
 	if (err != cudaSuccess)
 	{
 		buf->ptr = nullptr;
+		if (budget_release != nullptr)
+			budget_release((int64_t) bytes);
 		(void) cudaGetLastError();	/* keep the context usable after an OOM */
 		gpugb_set_error("cudaMalloc(%zu) for %s: %s", bytes, what, cudaGetErrorString(err));
 		return err == cudaErrorMemoryAllocation ? GPUGB_OUT_OF_MEMORY : GPUGB_CUDA_ERROR;
@@ -241,6 +259,8 @@ gpugb_dev_free(GpugbAccount *acct, DevBuf *buf)
 	(void) cudaGetLastError();
 	acct->device_bytes -= (int64_t) buf->bytes;
 	tally_device_bytes -= (int64_t) buf->bytes;
+	if (budget_release != nullptr)
+		budget_release((int64_t) buf->bytes);
 	buf->ptr = nullptr;
 	buf->bytes = 0;
 }

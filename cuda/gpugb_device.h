@@ -145,6 +145,16 @@ extern const char *gpugb_last_error(void);
 extern const char *gpugb_status_name(GpugbStatus status);
 extern void gpugb_device_usage(GpugbUsage *usage);
 
+/*
+ * A budget shared with other processes (PostgreSQL backends): before every
+ * device allocation the module asks reserve(bytes) and, if it says no,
+ * fails that allocation with GPUGB_OUT_OF_MEMORY; every free gives the
+ * bytes back with release(bytes).  NULL hooks (the default): no budget.
+ */
+typedef bool (*GpugbBudgetReserve) (int64_t bytes);
+typedef void (*GpugbBudgetRelease) (int64_t bytes);
+extern void gpugb_device_set_budget(GpugbBudgetReserve reserve, GpugbBudgetRelease release);
+
 extern GpugbStatus gpugb_groupby_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out);
 
 /*

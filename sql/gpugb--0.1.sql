@@ -16,3 +16,7 @@ CREATE FUNCTION gpugb_backend_stats(OUT gpu_runs bigint, OUT fallbacks bigint,
                                     OUT last_fallback_reason text)
 AS 'MODULE_PATHNAME', 'gpugb_backend_stats_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION gpugb_backend_stats() IS 'GPU aggregations and fallbacks in this backend so far';
+
+CREATE FUNCTION gpugb_device_memory_budget(OUT reserved_bytes bigint, OUT limit_bytes bigint)
+AS 'MODULE_PATHNAME', 'gpugb_device_memory_budget' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION gpugb_device_memory_budget() IS 'device memory gpugb queries of all sessions hold now (NULL unless preloaded), and gpugb.max_device_memory (0 = no limit)';

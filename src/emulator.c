@@ -39,6 +39,7 @@ typedef struct EmuGroupBy
 	int64	   *value[GPUGB_MAX_AGGS];
 	int64	   *value_hi[GPUGB_MAX_AGGS];
 	GpugbStats	stats;
+	int64		reserved;		/* bytes reserved in gpugb.max_device_memory */
 } EmuGroupBy;
 
 /* Murmur3's 64-bit finalizer, as the device uses. */
@@ -68,10 +69,12 @@ emu_probe(void)
 	return GPUGB_OK;
 }
 
+static const char *emu_error = "";
+
 static const char *
 emu_last_error(void)
 {
-	return "gpugb.device_memory_limit exceeded (emulated)";
+	return emu_error;
 }
 
 static const char *
@@ -96,14 +99,36 @@ float_order_key(double d)
  * What the CUDA module would need on the device: two stride buffer sets and
  * a table at 50 % fill, so gpugb.device_memory_limit behaves alike.
  */
-static bool
-over_memory_limit(const GpugbGroupBySpec *spec, int64 max_groups)
+static int64
+emulated_bytes(const GpugbGroupBySpec *spec, int64 max_groups)
 {
 	int64		stride_bytes = 2 * spec->stride_rows * 9 * (spec->n_keys + spec->n_inputs);
 	int64		group_bytes = 16 + 9 * spec->n_keys + 24 * spec->n_aggs;
 
-	return spec->device_memory_limit > 0 &&
-		stride_bytes + max_groups * group_bytes > spec->device_memory_limit;
+	return stride_bytes + max_groups * group_bytes;
+}
+
+/*
+ * Takes the handle's emulated device memory to what max_groups needs,
+ * within gpugb.device_memory_limit and the shared gpugb.max_device_memory.
+ */
+static bool
+reserve_for(const GpugbGroupBySpec *spec, int64 *reserved, int64 max_groups)
+{
+	int64		needed = emulated_bytes(spec, max_groups);
+
+	if (spec->device_memory_limit > 0 && needed > spec->device_memory_limit)
+	{
+		emu_error = "gpugb.device_memory_limit exceeded (emulated)";
+		return false;
+	}
+	if (needed > *reserved && !gpugb_budget_reserve(needed - *reserved))
+	{
+		emu_error = "gpugb.max_device_memory: other queries hold the memory (emulated)";
+		return false;
+	}
+	*reserved = Max(*reserved, needed);
+	return true;
 }
 
 static void
@@ -143,7 +168,7 @@ grow(EmuGroupBy *gb)
 	int64		new_max = gb->max_groups * 2;
 	uint64		new_slots = (uint64) new_max * 2;
 
-	if (over_memory_limit(&gb->spec, new_max))
+	if (!reserve_for(&gb->spec, &gb->reserved, new_max))
 		return false;
 
 	for (int k = 0; k < gb->spec.n_keys; k++)
@@ -263,8 +288,9 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 	MemoryContext cxt;
 	MemoryContext old;
 	EmuGroupBy *gb;
+	int64		reserved = 0;
 
-	if (over_memory_limit(spec, 512))
+	if (!reserve_for(spec, &reserved, 512))
 		return GPUGB_OUT_OF_MEMORY;
 	/*
 	 * Owned by the handle alone, like the CUDA module's memory: a child of
@@ -278,6 +304,7 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 
 	gb->cxt = cxt;
 	gb->spec = *spec;
+	gb->reserved = reserved;
 	for (int k = 0; k < spec->n_keys; k++)
 	{
 		gb->stride.key_values[k] = palloc_extended(spec->stride_rows * sizeof(int64), MCXT_ALLOC_HUGE);
@@ -397,6 +424,7 @@ emu_destroy(GpugbGroupBy *handle)
 {
 	if (handle != NULL)
 	{
+		gpugb_budget_release(((EmuGroupBy *) handle)->reserved);
 		MemoryContextDelete(((EmuGroupBy *) handle)->cxt);
 		emu_live_handles--;
 	}

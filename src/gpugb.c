@@ -20,6 +20,7 @@ void		_PG_init(void);
 void
 _PG_init(void)
 {
+	gpugb_budget_init();		/* before gpugb_guc_init reserves the prefix */
 	gpugb_guc_init();
 	gpugb_plan_init();
 	gpugb_planner_init();

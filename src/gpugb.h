@@ -41,6 +41,13 @@ extern int	gpugb_stride_rows;
 extern int	gpugb_device_memory_limit_mb;
 extern void gpugb_guc_init(void);
 
+/* budget.c */
+extern int	gpugb_max_device_memory_mb;
+extern void gpugb_budget_init(void);
+extern bool gpugb_budget_reserve(int64 bytes);
+extern void gpugb_budget_release(int64 bytes);
+extern int64 gpugb_budget_reserved(void);
+
 /* planner.c */
 extern void gpugb_planner_init(void);
 

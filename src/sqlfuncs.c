@@ -69,3 +69,20 @@ gpugb_backend_stats_fn(PG_FUNCTION_ARGS)
 	nulls[2] = gpugb_backend_stats.last_fallback_reason[0] == '\0';
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
+
+PG_FUNCTION_INFO_V1(gpugb_device_memory_budget);
+
+/* Device memory all sessions' gpugb queries hold now, and the budget. */
+Datum
+gpugb_device_memory_budget(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc = result_desc(fcinfo);
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+	int64		reserved = gpugb_budget_reserved();
+
+	values[0] = Int64GetDatum(reserved);
+	nulls[0] = reserved < 0;	/* not preloaded: no shared counter */
+	values[1] = Int64GetDatum((int64) gpugb_max_device_memory_mb * 1024 * 1024);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
