@@ -55,6 +55,10 @@ SELECT gpugb_mismatches('SELECT a, count(*) FROM tk GROUP BY a') AS mismatches;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET min_parallel_table_scan_size;
+-- Text keys whose statistics show longer values are declined at planning.
+CREATE TABLE tlong AS SELECT repeat('x', 20 + i % 10) || i AS t FROM generate_series(1, 1000) i;
+ANALYZE tlong;
+EXPLAIN (COSTS OFF) SELECT t, count(*) FROM tlong GROUP BY t;
 -- Nondeterministic collations are declined at planning.
 CREATE COLLATION nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (COSTS OFF) SELECT a COLLATE nd, count(*) FROM tk GROUP BY 1;

@@ -30,6 +30,7 @@
 #include "optimizer/planner.h"
 #include "optimizer/prep.h"
 #include "optimizer/tlist.h"
+#include "parser/parsetree.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
@@ -157,6 +158,31 @@ collect_walker(Node *node, GroupingShape *shape)
 	return expression_tree_walker(node, collect_walker, shape);
 }
 
+/*
+ * A text key column whose statistics say its values average more than the
+ * 16 bytes a key can hold would only fall back at run time: decline now.
+ */
+static const char *
+long_text_key(PlannerInfo *root, Node *expr)
+{
+	GpugbValueKind kind = gpugb_column_type(exprType(expr), exprTypmod(expr), true).kind;
+	Var		   *var = (Var *) expr;
+	RangeTblEntry *rte;
+	int32		width;
+
+	/* (char(n)'s width counts its padding, which the key drops: not it) */
+	if (kind != GPUGB_VALUE_SHORT_TEXT || !IsA(expr, Var) || var->varlevelsup != 0 || var->varattno <= 0)
+		return NULL;
+	rte = planner_rt_fetch(var->varno, root);
+	if (rte->rtekind != RTE_RELATION)
+		return NULL;
+	width = get_attavgwidth(rte->relid, var->varattno);
+	if (width > 16)
+		return psprintf("text GROUP BY key values average %d bytes, more than the 16 a key holds",
+						width);
+	return NULL;
+}
+
 static const char *
 collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape *shape)
 {
@@ -173,6 +199,9 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 		const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr),
 															 exprCollation(expr));
 
+		if (unsupported)
+			return unsupported;
+		unsupported = long_text_key(root, expr);
 		if (unsupported)
 			return unsupported;
 		words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
