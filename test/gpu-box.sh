@@ -8,8 +8,10 @@
 # ../shared beside the checkout does not travel with the working tree):
 #   ../shared/gpu-box/fetch-debs.sh && mkdir -p .gpu-box/scripts && cp ../shared/gpu-box/*.sh .gpu-box/scripts/
 # Then with the device tool, carrying .gpu-box:
-#   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP (gpu mode)
+#   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP, qgen (gpu mode)
 #   bash test/gpu-box.sh bench        Query B benchmark (test/bench/queryb.sh), ROWS=100000000 by default
+#   bash test/gpu-box.sh tpch         TPC-H Q1 at SF 1 and 10 (test/bench/tpch-q1.sh)
+#   bash test/gpu-box.sh concurrency  1, 4, 16 sessions sharing the GPU (test/bench/concurrency.sh)
 # Each stage sets up what it needs, so either can come first; the server and
 # the built extension stay for the next call while the machine is warm.
 set -euo pipefail
@@ -51,9 +53,18 @@ case "$stage" in
     fi
     echo "== pgTAP differential suites (gpu mode)"
     test/pgtap/run.sh gpu gpugb_tap 2>&1 | tee "$out/pgtap.log" | tail -15
+    echo "== qgen: random differential queries on the GPU path (gpu mode)"
+    python3 test/qgen/qgen.py --mode gpu --queries "${QGEN_QUERIES:-10000}" --seed "${QGEN_SEED:-1}" \
+      --save-mismatches "$out/qgen-mismatches" 2>&1 | tee "$out/qgen.log" | tail -6
     ;;
   bench)
     test/bench/queryb.sh 2>&1 | tee "$out/queryb.log"
+    ;;
+  tpch)
+    test/bench/tpch-q1.sh 2>&1 | tee "$out/tpch-q1.log"
+    ;;
+  concurrency)
+    test/bench/concurrency.sh 2>&1 | tee "$out/concurrency.log"
     ;;
   *)
     echo "unknown stage $stage"; exit 2 ;;
