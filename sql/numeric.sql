@@ -53,6 +53,13 @@ EXPLAIN (COSTS OFF) SELECT k, count(c) FROM nm GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, stddev(i4::float8) FROM nm GROUP BY k;
 RESET gpugb.require_gpu;
 
+-- 18 digits whose last base-10000 digit carries padding zeros (found by
+-- qgen: these once fell back needlessly).
+CREATE TABLE nm18 (k numeric(18,3), v numeric(18,3));
+INSERT INTO nm18 VALUES (-999999999999999.999, 999999999999999.999), (999999999999999.999, -0.001),
+  (0.001, 123456789012345.678), (-999999999999999.999, 1);
+SELECT k, count(*), sum(v), min(v), max(v) FROM nm18 GROUP BY k ORDER BY k;
+
 -- Exact arithmetic (+, -, *) over numeric(p, s) columns, integers and
 -- constants: the child projects only the leaves and the filler computes
 -- the value in int128 (hostexpr.c), with PostgreSQL's display scale.

@@ -145,14 +145,18 @@ gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 		*word = ok ? (negative ? -v : v) : 0;
 		goto done;
 	}
+	/*
+	 * Up to 9 base-10000 digits (36 decimal ones, int128 holds 38): the
+	 * value may carry padding zeros in its last digit that the scaling
+	 * below divides away, so the bound is checked only after that.
+	 */
+	ok = ndigits <= 9;
 	for (int i = 0; i < ndigits && ok; i++)
 	{
 		int16		digit;
 
 		memcpy(&digit, digits + i * sizeof(int16), sizeof(digit));
 		acc = acc * NUM_NBASE + digit;
-		if (acc > (int128) pow10_table[MAX_PRECISION])
-			ok = false;
 	}
 	for (; ok && exponent > 0; exponent--)
 	{
