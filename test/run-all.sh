@@ -4,7 +4,9 @@
 #   1. the device self-test (on a GPU: every kernel against a CPU reference;
 #      without one: proves the library loads and reports "no device");
 #   2. the pg_regress suite (make installcheck);
-#   3. the pgTAP differential suites (gpugb result = PostgreSQL's result).
+#   3. the pgTAP differential suites (gpugb result = PostgreSQL's result);
+#   4. qgen, random differential GROUP BY queries (test/qgen/README.md):
+#      500 in emulator mode, QGEN_QUERIES (default 10000) on a GPU.
 # Without a GPU, 2 and 3 run the host pipeline against the CPU emulator of
 # the device, and 3 also runs in fallback mode (no GPU: PostgreSQL's plan
 # under the GpuGroupAgg node).  With a GPU they run on it, with
@@ -49,4 +51,11 @@ modes=$([ "$GPUGB_TEST_MODE" = gpu ] && echo gpu || echo "emulator fallback")
 for mode in $modes; do
   test/pgtap/run.sh "$mode" gpugb_tap
 done
+
+echo "== qgen: random differential queries"
+if [ "$GPUGB_TEST_MODE" = gpu ]; then
+  python3 test/qgen/qgen.py --mode gpu --queries "${QGEN_QUERIES:-10000}" --seed "${QGEN_SEED:-1}"
+else
+  python3 test/qgen/qgen.py --mode emulator --queries 500 --seed 1
+fi
 echo "== all gpugb tests passed ($GPUGB_TEST_MODE)"
