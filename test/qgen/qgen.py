@@ -46,9 +46,8 @@ import time
 # --------------------------------------------------------------------------
 # The type table.  family selects the value generator, literals and scalar
 # expressions below; key is the weight of the type as a group key; default
-# says whether --types enables it when not given: the default set is the one
-# gpugb offloaded first, the others are tried with --types (gpugb has since
-# learned some of them: see README.md).
+# says whether --types enables it when not given (the types gpugb offloads;
+# an entry that is off is tried with --types).
 # --------------------------------------------------------------------------
 TYPES = {
     'int2':        dict(sql='int2',        family='int',      default=True,  key=1.0),
@@ -60,14 +59,16 @@ TYPES = {
     'timestamp':   dict(sql='timestamp',   family='ts',       default=True,  key=1.0),
     'timestamptz': dict(sql='timestamptz', family='ts',       default=True,  key=1.0),
     'bool':        dict(sql='bool',        family='bool',     default=True,  key=0.6),
-    # Off by default: --types turns them on.
-    'numeric':     dict(sql='numeric(18,3)', family='numeric', default=True , key=1.0),
-    'text':        dict(sql='text',        family='text',     default=True , key=1.0),
-    'varchar':     dict(sql='varchar(20)', family='text',     default=True , key=1.0),
-    'char':        dict(sql='char(8)',     family='text',     default=True , key=1.0),
-    'uuid':        dict(sql='uuid',        family='uuid',     default=True , key=1.0),
+    # Offloaded since the first release (numeric: p <= 18; text: keys of at
+    # most 16 bytes).
+    'numeric':     dict(sql='numeric(18,3)', family='numeric', default=True, key=1.0),
+    'text':        dict(sql='text',        family='text',     default=True,  key=1.0),
+    'varchar':     dict(sql='varchar(20)', family='text',     default=True,  key=1.0),
+    'char':        dict(sql='char(8)',     family='text',     default=True,  key=1.0),
+    'uuid':        dict(sql='uuid',        family='uuid',     default=True,  key=1.0),
+    'time':        dict(sql='time',        family='time',     default=True,  key=1.0),
+    # Not offloaded: off unless --types names it.
     'interval':    dict(sql='interval',    family='interval', default=False, key=1.0),
-    'time':        dict(sql='time',        family='time',     default=True , key=1.0),
 }
 
 INTS = ('int2', 'int4', 'int8')
@@ -81,7 +82,8 @@ FLOAT_MAX = {'float4': 3.4028234663852886e38, 'float8': 1.7976931348623157e308}
 # The aggregate table.  sig maps an argument type to PostgreSQL's result type
 # ('any': every type, the result given by 'result').  err says how a float
 # result may differ with the order of additions: 'sum', 'avg', 'var', or
-# exact.  weight: how often it is picked.
+# exact.  weight: how often it is picked; default: used unless --aggs says
+# otherwise.
 # --------------------------------------------------------------------------
 _SUM = {'int2': 'int8', 'int4': 'int8', 'int8': 'numeric', 'float4': 'float4',
         'float8': 'float8', 'numeric': 'numeric', 'interval': 'interval'}
@@ -102,13 +104,13 @@ AGGS = {
     'bool_and':    dict(default=True,  weight=0.3, sig=_BOOL),
     'bool_or':     dict(default=True,  weight=0.3, sig=_BOOL),
     'every':       dict(default=True,  weight=0.15, sig=_BOOL),
-    # Off by default: --aggs turns them on.
-    'stddev':      dict(default=True , weight=0.2, sig=_VAR, err='var'),
-    'stddev_pop':  dict(default=True , weight=0.2, sig=_VAR, err='var'),
-    'stddev_samp': dict(default=True , weight=0.2, sig=_VAR, err='var'),
-    'variance':    dict(default=True , weight=0.2, sig=_VAR, err='var2'),
-    'var_pop':     dict(default=True , weight=0.2, sig=_VAR, err='var2'),
-    'var_samp':    dict(default=True , weight=0.2, sig=_VAR, err='var2'),
+    # gpugb offloads these over integers and numeric (exact), not over floats.
+    'stddev':      dict(default=True,  weight=0.2, sig=_VAR, err='var'),
+    'stddev_pop':  dict(default=True,  weight=0.2, sig=_VAR, err='var'),
+    'stddev_samp': dict(default=True,  weight=0.2, sig=_VAR, err='var'),
+    'variance':    dict(default=True,  weight=0.2, sig=_VAR, err='var2'),
+    'var_pop':     dict(default=True,  weight=0.2, sig=_VAR, err='var2'),
+    'var_samp':    dict(default=True,  weight=0.2, sig=_VAR, err='var2'),
 }
 
 DEFAULT_TYPES = [t for t in TYPES if TYPES[t]['default']]
@@ -808,7 +810,7 @@ class QueryGen:
         return self.atom(ctx)
 
     # ---- aggregates -----------------------------------------------------
-    def aggregate(self, ctx, for_having=False):
+    def aggregate(self, ctx):
         """(sql, result type, tolerance) of a random aggregate call."""
         rng = ctx.rng
         names = list(self.aggs)
@@ -822,14 +824,14 @@ class QueryGen:
             else:
                 want = set(a['sig']) & self.types
             if want is not None and not want:
-                return self.aggregate(ctx, for_having) if rng.random() < 0.9 else \
+                return self.aggregate(ctx) if rng.random() < 0.9 else \
                     ('count(*)', 'int8', None)
             arg = self.scalar(ctx, want=want, plain=0.65)
             if arg is None:
                 sql, rtype, arg = 'count(*)', 'int8', None
             else:
                 rtype = a['result'] if a['sig'] == 'any' else a['sig'][arg.type]
-                distinct = 'DISTINCT ' if rng.random() < 0.02 else ''
+                distinct = 'DISTINCT ' if rng.random() < 0.01 else ''
                 sql = f'{name}({distinct}{arg.sql})'
         if rng.random() < 0.2:
             sql += f' FILTER (WHERE {self.pred(ctx, 1)})'
@@ -948,7 +950,7 @@ class QueryGen:
         rng = random.Random(f'qgen-query/{seed}/{index}')
         settings = self.settings(rng)
         r = rng.random()
-        prepared = None
+        prepared = cursor = None
         if r < 0.06:
             sql, tols = self.lateral(rng)
         else:
@@ -959,12 +961,14 @@ class QueryGen:
                 ref, c = rng.choice([(r_, c_) for r_, c_ in ctx.cols])
                 prepared = (TYPES[c.type]['sql'], c.literal(rng))
                 ctx.param = f'{ref} {rng.choice(["<", ">=", "<>", "IS DISTINCT FROM"])} $1'
+            elif r < 0.2:
+                cursor = rng.choice(['NO SCROLL', 'SCROLL'])
             sql, tols = self.select(ctx, frm)
         if prepared:
             settings.append('SET plan_cache_mode = force_generic_plan')
         else:
             settings.append('RESET plan_cache_mode')
-        return Query(index, sql, tols, settings, prepared)
+        return Query(index, sql, tols, settings, prepared, cursor)
 
     def group_keys(self, ctx, nkeys):
         rng = ctx.rng
@@ -1134,36 +1138,59 @@ class QueryGen:
 
 
 class Query:
-    def __init__(self, index, sql, tols, settings, prepared=None):
+    """One generated query and how it runs: plainly, prepared (PREPARE, then
+    EXECUTE twice with a generic plan, the second time reusing it; the result
+    is every row twice), or through a cursor (FETCH 1, then FETCH ALL, and for
+    a SCROLL cursor FETCH BACKWARD ALL: every row twice)."""
+
+    def __init__(self, index, sql, tols, settings, prepared=None, cursor=None):
         self.index = index
         self.sql = sql
         self.tols = tols          # per output column: None (exact) or (rel, abs)
         self.settings = settings
         self.prepared = prepared  # (parameter type, value) for PREPARE/EXECUTE, or None
+        self.cursor = cursor      # None, 'NO SCROLL' or 'SCROLL'
 
     def settings_sql(self):
         return ''.join(s + ';\n' for s in self.settings)
 
     def prepare_sql(self):
-        return f'PREPARE qgen_p({self.prepared[0]}) AS\n{self.sql};\n' if self.prepared else ''
+        if self.prepared:
+            return f'PREPARE qgen_p({self.prepared[0]}) AS\n{self.sql};\n'
+        if self.cursor:
+            return 'BEGIN;\n'
+        return ''
 
     def run_sql(self, explain=False):
-        """The statement(s) that run the query once (a prepared one twice, to
-        reuse its cached generic plan); EXPLAIN for the plan."""
-        if not self.prepared:
-            return f'{"EXPLAIN (COSTS OFF) " if explain else ""}{self.sql};\n'
-        ex = f'EXECUTE qgen_p({self.prepared[1]});\n'
-        return f'EXPLAIN (COSTS OFF) {ex}' if explain else ex + ex
+        """The statements that run the query (psql script); with explain,
+        EXPLAIN for its plan."""
+        ex = 'EXPLAIN (COSTS OFF) ' if explain else ''
+        if self.prepared:
+            execute = f'EXECUTE qgen_p({self.prepared[1]});\n'
+            return ex + execute if explain else execute + execute
+        if self.cursor:
+            declare = f'DECLARE qgen_c {self.cursor} CURSOR FOR\n{self.sql};\n'
+            if explain:
+                return ex + declare
+            back = ('\\if :ERROR\n\\else\nFETCH BACKWARD ALL FROM qgen_c;\n\\endif\n'
+                    if self.cursor == 'SCROLL' else '')
+            return (declare + 'FETCH 1 FROM qgen_c;\n\\if :ERROR\n\\else\nFETCH ALL FROM qgen_c;\n' +
+                    back + '\\endif\n')
+        return f'{ex}{self.sql};\n'
 
     def deallocate_sql(self):
-        return 'DEALLOCATE qgen_p;\n' if self.prepared else ''
+        if self.prepared:
+            return 'DEALLOCATE qgen_p;\n'
+        if self.cursor:
+            return 'ROLLBACK;\n'
+        return ''
 
     def text(self):
         """The query as a psql script (for reports and reproducers)."""
-        if not self.prepared:
-            return self.settings_sql() + self.sql + ';'
-        return (self.settings_sql() + self.prepare_sql() +
-                f'EXECUTE qgen_p({self.prepared[1]});\nDEALLOCATE qgen_p;')
+        if self.prepared:
+            return (self.settings_sql() + self.prepare_sql() +
+                    f'EXECUTE qgen_p({self.prepared[1]});\nDEALLOCATE qgen_p;')
+        return self.settings_sql() + self.prepare_sql() + self.run_sql() + self.deallocate_sql()
 
 
 # --------------------------------------------------------------------------
@@ -1254,8 +1281,11 @@ class Runner:
         s.append(self.end_marks('on'))
         s.append(q.deallocate_sql())
         s.append(f'\\echo {MARK}stats1:{q.index}\n'
-                 "SELECT gpu_runs, fallbacks, coalesce(last_fallback_reason, '') "
-                 'FROM gpugb_backend_stats();\n')
+                 'SELECT s.gpu_runs, s.fallbacks, '
+                 "format('%s device bytes, %s pinned bytes, %s streams, %s handles', "
+                 'm.device_bytes, m.pinned_bytes, m.streams, m.handles), '
+                 'm.device_bytes + m.pinned_bytes + m.streams + m.handles '
+                 'FROM gpugb_backend_stats() s, gpugb_memory_in_use() m;\n')
         return ''.join(s)
 
     def run_batch(self, queries, retry=False):
@@ -1267,10 +1297,30 @@ class Runner:
         except subprocess.TimeoutExpired as e:
             out = e.stdout.decode('utf-8', 'replace') if isinstance(e.stdout, bytes) else (e.stdout or '')
             rc, err = -1, f'psql timed out after {timeout} s'
-        return self.parse(out, {q.index: q for q in queries}, retry), rc, err
+        return self.parse(out, {q.index: q for q in queries}), rc, err
+
+    def decline_reasons(self, queries):
+        """{query index: why the planner did not use GpuGroupAgg} from gpugb's
+        DEBUG1 message (psql writes it and \\warn's markers to stderr in order)."""
+        script = [self.session_sql, 'SET client_min_messages = debug1;\n']
+        for q in queries:
+            script.append(f'{q.settings_sql()}SET gpugb.enabled = on;\n{q.prepare_sql()}'
+                          f'\\warn {MARK}decl:{q.index}\n{q.run_sql(explain=True)}{q.deallocate_sql()}')
+        try:
+            _, _, err = self.psql(''.join(script), timeout=self.args.batch_timeout)
+        except subprocess.TimeoutExpired:
+            return {}
+        reasons = {}
+        idx = None
+        for line in err.split('\n'):
+            if line.startswith(MARK + 'decl:'):
+                idx = int(line[len(MARK) + 5:])
+            elif idx is not None and idx not in reasons and 'not offloaded: ' in line:
+                reasons[idx] = line.split('not offloaded: ', 1)[1].strip()
+        return reasons
 
     @staticmethod
-    def parse(out, qmap, retry):
+    def parse(out, qmap):
         """psql's output -> {query index: Outcome}.  Each marker line starts a
         section; a result's rows are the text up to the next marker."""
         res = {}
@@ -1516,8 +1566,7 @@ def parse_args(argv):
 
 def reproducer(args, schema, session, q, problem):
     mode_sets = 'SET gpugb.emulate_device = on;\n' if args.mode == 'emulator' else ''
-    body = q.prepare_sql() + ''.join(l for l in q.run_sql().splitlines(True)[:1]) + q.deallocate_sql() \
-        if q.prepared else q.sql + ';\n'
+    body = q.text()[len(q.settings_sql()):] + '\n'
     lines = [f'-- qgen mismatch: seed {args.seed}, query {q.index}, mode {args.mode}, '
              f'scale {args.scale}, types {",".join(args.types)}, aggs {",".join(args.aggs)}',
              f'-- rerun: {rerun_command(args, q.index)}',
@@ -1575,6 +1624,9 @@ def main(argv):
               f'({", ".join(f"{t.name} {t.rows}" for t in schema.tables)} rows)', flush=True)
     device = runner.check("LOAD 'gpugb';\nSELECT gpugb_device_info();\n").strip().split('\n')[-1]
 
+    if args.mode == 'gpu' and device.startswith('no device'):
+        sys.stderr.write(f'qgen: --mode gpu, but gpugb has no GPU: {device}\n')
+        return 2
     tz = random.Random(f'qgen-tz/{args.seed}').choice(TIMEZONES)
     session = (f"\\pset format csv\n\\pset null {NULL_MARK}\n\\pset tuples_only on\n"
                f"SET client_min_messages = warning;\nLOAD 'gpugb';\n"
@@ -1632,6 +1684,7 @@ def main(argv):
     n_gpu = n_declined = n_both_err = n_not_run = 0
     fallback_reasons = collections.Counter()
     both_errors = collections.Counter()
+    declined = []
     mismatches = []
     for idx in indices:
         o = outcomes[idx]
@@ -1657,12 +1710,13 @@ def main(argv):
                     problem = problem or 'the run with gpugb.require_gpu = off did not finish'
             elif not planned:
                 n_declined += 1
-                if args.verbose:
-                    print(f'qgen: query {idx} declined')
+                declined.append(q)
             elif runs > 0:
                 n_gpu += 1
             else:
                 n_not_run += 1     # planned, but the node never ran (an error first, no outer rows)
+            if o.stats1 is not None and len(o.stats1) > 3 and o.stats1[3] != '0':
+                problem = f'gpugb holds memory after the query: {o.stats1[2]}'
             if problem is None:
                 off = o.off
                 if off.error and on.error:
@@ -1696,6 +1750,16 @@ def main(argv):
     if len(mismatches) > args.max_reports:
         print(f'qgen: ... and {len(mismatches) - args.max_reports} more mismatches')
 
+    if declined:
+        reasons = runner.decline_reasons(declined)
+        hist = collections.Counter(re.sub(r'\d+', 'N', reasons.get(q.index, '(no message)'))
+                                   for q in declined)
+        if args.verbose:
+            for q in declined:
+                print(f'qgen: query {q.index} declined: {reasons.get(q.index, "(no message)")}')
+        print('qgen: declined: ' + '; '.join(f'{n}x {r}' for r, n in hist.most_common(8)) +
+              ('; ...' if len(hist) > 8 else ''))
+
     elapsed = time.time() - t_start
     fb = sum(fallback_reasons.values())
     detail = f'qgen: {elapsed:.0f} s; {n_both_err} raised the same error on both sides'
@@ -1711,6 +1775,9 @@ def main(argv):
     print(detail)
     print(f'qgen: {len(indices)} queries checked, {n_gpu} on the GPU path, {n_declined} declined, '
           f'{len(mismatches)} mismatches (seed {args.seed})')
+    if n_gpu == 0 and len(indices) >= 20:
+        print('qgen: no query ran on the GPU path: is gpugb loaded, and the mode right?')
+        return 1
     return 1 if mismatches else 0
 
 
