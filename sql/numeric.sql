@@ -75,6 +75,18 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
 SET gpugb.require_gpu = off;
 SELECT gpugb_mismatches('SELECT k, sum(a * a * a) FROM nm GROUP BY k') AS mismatches;
 SELECT last_fallback_reason FROM gpugb_backend_stats();
+-- Found in review: NaN/Infinity constants, a FILTER guarding an expression
+-- that would raise an error, long expressions, many hidden aggregates,
+-- many input columns.
+SET gpugb.require_gpu = off;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT k, sum(a * ''NaN''::numeric), sum(d + ''Infinity'') FROM nm GROUP BY k'),
+  ('SELECT k, sum((i4 / (i2 % 3))::numeric * a) FILTER (WHERE i2 % 3 <> 0) FROM nm WHERE k <> -99.99 GROUP BY k'),
+  ('SELECT k, sum(d+d+d+d+d+d+d+d+d+d+d+d+d+d+d+d+d+d+d) FROM nm GROUP BY k'),
+  ('SELECT k, ' || (SELECT string_agg(format('sum(d * %s), avg(d * %s)', i, i), ', ') FROM generate_series(1, 17) i) || ' FROM nm GROUP BY k'),
+  ('SELECT k, ' || (SELECT string_agg(format('sum(d + i4 + %s * i2)', i), ', ') FROM generate_series(1, 10) i) || ' FROM nm GROUP BY k')
+) AS t(q);
+RESET gpugb.require_gpu;
 -- Division is not computed by the filler (its result scale is data-dependent).
 EXPLAIN (COSTS OFF) SELECT k, sum(a / 3) FROM nm GROUP BY k;
 RESET gpugb.require_gpu;

@@ -42,23 +42,45 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT left(md5(v::text), v % 17), count(*) FROM tk GROUP BY 1')
 ) AS t(q);
 
--- A key longer than 16 bytes: PostgreSQL's plan gives the answer.
+-- A key longer than 16 bytes: a one-process plan encodes it in its
+-- dictionary and stays on the GPU...
 INSERT INTO tk VALUES ('12345678901234567', 'x', 'x', 'x', NULL, 4, 'z');
-SET gpugb.require_gpu = off;
 SELECT gpugb_mismatches('SELECT a, count(*) FROM tk GROUP BY a') AS mismatches;
-SELECT last_fallback_reason FROM gpugb_backend_stats();
--- The same when a parallel worker meets it.
+-- ...but a parallel worker that meets it stops the GPU run, and
+-- PostgreSQL's plan answers.
+SET gpugb.require_gpu = off;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SELECT gpugb_mismatches('SELECT a, count(*) FROM tk GROUP BY a') AS mismatches;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET min_parallel_table_scan_size;
--- Text keys whose statistics show longer values are declined at planning.
-CREATE TABLE tlong AS SELECT repeat('x', 20 + i % 10) || i AS t FROM generate_series(1, 1000) i;
+-- Longer text keys: a one-process plan dictionary-encodes them (exact: the
+-- full bytes are compared); a parallel worker cannot, so where statistics
+-- show long values (or char(n) allows them) there is no parallel path.
+RESET gpugb.require_gpu;
+CREATE TABLE tlong AS SELECT repeat('x', 20 + i % 10) || (i % 300) AS t, i % 7 AS s,
+  ('c' || i % 3)::char(20) AS c FROM generate_series(1, 3000) i;
+INSERT INTO tlong VALUES ('', 1, ''), (NULL, 2, NULL), ('exactly sixteen!', 3, 'exactly sixteen!'),
+  ('exactly seventeen', 4, 'exactly seventeen');
 ANALYZE tlong;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET min_parallel_table_scan_size = 0;
 EXPLAIN (COSTS OFF) SELECT t, count(*) FROM tlong GROUP BY t;
+EXPLAIN (COSTS OFF) SELECT c, count(*) FROM tlong GROUP BY c;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT t, count(*), sum(s) FROM tlong GROUP BY t'),
+  ('SELECT c, t, count(*) FROM tlong GROUP BY c, t'),
+  ('SELECT s, c, max(s) FROM tlong GROUP BY s, c')
+) AS t(q);
+SELECT t, octet_length(t) FROM tlong GROUP BY t ORDER BY octet_length(t), t LIMIT 4;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET min_parallel_table_scan_size;
+SET gpugb.require_gpu = off;
 -- Nondeterministic collations are declined at planning.
 CREATE COLLATION nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (COSTS OFF) SELECT a COLLATE nd, count(*) FROM tk GROUP BY 1;

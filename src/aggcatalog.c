@@ -20,6 +20,7 @@
 #include "utils/lsyscache.h"
 
 #include "aggcatalog.h"
+#include "hostexpr.h"
 #include "numeric_words.h"
 
 static const GpugbAggEntry agg_table[] = {
@@ -294,9 +295,9 @@ gpugb_device_aggs_needed(Aggref *aggref)
 	if (entry->op == GPUGB_AGG_SUM_FLOAT)
 		needed++;
 	if (entry->op == GPUGB_AGG_SUM_INT &&
-		gpugb_column_type(exprType((Node *) arg), exprTypmod((Node *) arg), false).kind ==
-		GPUGB_VALUE_NUMERIC)
-		needed++;
+		(gpugb_column_type(exprType((Node *) arg), exprTypmod((Node *) arg), false).kind ==
+		 GPUGB_VALUE_NUMERIC || gpugb_input_needs_hostexpr(arg)))
+		needed++;				/* the NaN check of a numeric sum */
 	if (gpugb_finish_is_variance(entry->finish))
 		needed += 2;
 	return needed;

@@ -290,8 +290,6 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 	EmuGroupBy *gb;
 	int64		reserved = 0;
 
-	if (!reserve_for(spec, &reserved, 512))
-		return GPUGB_OUT_OF_MEMORY;
 	/*
 	 * Owned by the handle alone, like the CUDA module's memory: a child of
 	 * the query context would already be gone when the executor's cleanup
@@ -304,7 +302,6 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 
 	gb->cxt = cxt;
 	gb->spec = *spec;
-	gb->reserved = reserved;
 	for (int k = 0; k < spec->n_keys; k++)
 	{
 		gb->stride.key_values[k] = palloc_extended(spec->stride_rows * sizeof(int64), MCXT_ALLOC_HUGE);
@@ -335,6 +332,13 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 		gb->n_groups = 1;
 	}
 	MemoryContextSwitchTo(old);
+	/* Reserved last: an ERROR in the allocations above leaves nothing reserved. */
+	if (!reserve_for(spec, &reserved, 512))
+	{
+		MemoryContextDelete(cxt);
+		return GPUGB_OUT_OF_MEMORY;
+	}
+	gb->reserved = reserved;
 	emu_live_handles++;
 	*out = (GpugbGroupBy *) gb;
 	return GPUGB_OK;

@@ -38,6 +38,7 @@
 #include "device_ops.h"
 #include "exec.h"
 #include "hostexpr.h"
+#include "textdict.h"
 #include "numeric_words.h"
 #include "parallel.h"
 
@@ -220,6 +221,14 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 
 	gpugb_plan_info_decode(cscan, &st->info);
 	build_device_spec(st);
+	/* One process fills every stride: long text keys can be encoded here. */
+	st->layout.text_dict = NULL;
+	if (!st->info.parallel)
+		for (int k = 0; k < st->layout.n_sql_keys; k++)
+			if (st->layout.key_types[k].words == 2 &&
+				(st->layout.key_types[k].kind == GPUGB_VALUE_SHORT_TEXT ||
+				 st->layout.key_types[k].kind == GPUGB_VALUE_SHORT_BPCHAR))
+				st->layout.text_dict = gpugb_textdict_create(estate->es_query_cxt);
 
 	st->input = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
 	st->fallback = ExecInitNode(lsecond(cscan->custom_plans), estate, eflags);
@@ -628,7 +637,8 @@ next_group(ScanState *ss)
 		slot->tts_isnull[k] = st->chunk.key_nulls[w][g] != 0;
 		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
 			gpugb_key_datum(st->layout.key_types[k], st->chunk.key_values[w][g],
-							st->layout.key_types[k].words > 1 ? st->chunk.key_values[w + 1][g] : 0);
+							st->layout.key_types[k].words > 1 ? st->chunk.key_values[w + 1][g] : 0,
+							st->layout.text_dict);
 	}
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{

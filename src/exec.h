@@ -54,6 +54,8 @@ typedef struct GpugbInputLayout
 	/* derived input d: derived_kind[d] of input derived_from[d] */
 	GpugbDerivedKind derived_kind[GPUGB_MAX_INPUTS];
 	int			derived_from[GPUGB_MAX_INPUTS];
+	/* long text keys (textdict.c): only where one process fills every stride */
+	struct GpugbTextDict *text_dict;
 } GpugbInputLayout;
 
 typedef struct GpugbScanState
@@ -107,7 +109,8 @@ extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   const char **unfit);
 
 /* finalize.c */
-extern Datum gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2);
+extern Datum gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2,
+							 struct GpugbTextDict *dict);
 extern Datum gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
 							 int64 count, int64 value, int64 value_hi, bool *isnull);
 extern bool gpugb_variance_is_null(GpugbFinish finish, int64 count);

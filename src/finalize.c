@@ -25,13 +25,14 @@
 
 #include "exec.h"
 #include "numeric_words.h"
+#include "textdict.h"
 
 /*
  * A key's Datum from its device word(s): value, and value2 for a key of
  * two words.
  */
 Datum
-gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2)
+gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2, struct GpugbTextDict *dict)
 {
 	switch (type.kind)
 	{
@@ -68,7 +69,15 @@ gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2)
 				memcpy(bytes + sizeof(int64), &value2, sizeof(int64));
 				while (len < type.words * (int) sizeof(int64) && bytes[len] != '\0')
 					len++;
-				text = PointerGetDatum(cstring_to_text_with_len(bytes, len));
+				if (value == 0 && value2 != 0 && type.words == 2)
+				{
+					/* (0, id): a long key from the dictionary (textdict.c) */
+					if (dict == NULL)
+						elog(ERROR, "gpugb: a dictionary-encoded text key without its dictionary");
+					text = PointerGetDatum(gpugb_textdict_text(dict, value2));
+				}
+				else
+					text = PointerGetDatum(cstring_to_text_with_len(bytes, len));
 				if (type.kind == GPUGB_VALUE_SHORT_TEXT)
 					return text;
 				/* char(n) as stored: padded with spaces to n characters */
@@ -91,7 +100,7 @@ minmax_datum(GpugbColumnType type, int64 value)
 		case GPUGB_VALUE_FLOAT8:
 			return Float8GetDatum(gpugb_word_to_double(value));
 		default:
-			return gpugb_key_datum(type, value, 0);
+			return gpugb_key_datum(type, value, 0, NULL);
 	}
 }
 

@@ -44,6 +44,7 @@ typedef struct Compiler
 	List	   *leaves;
 	List	   *program;		/* Integer/String nodes, 4 per step */
 	int			nsteps;
+	int			conditional;	/* inside a CASE result (a FILTER) */
 } Compiler;
 
 static void
@@ -62,6 +63,14 @@ static bool
 leaf(Compiler *c, Expr *expr)
 {
 	ListCell   *lc;
+
+	/*
+	 * The child computes every leaf for every row.  Under a CASE (FILTER),
+	 * PostgreSQL computes the result only where the condition holds, so a
+	 * leaf there must be one that cannot raise an error: a plain column.
+	 */
+	if (c->conditional > 0 && !IsA(expr, Var))
+		return false;
 
 	if (!list_member(c->leaves, expr))
 		c->leaves = lappend(c->leaves, expr);
@@ -106,8 +115,10 @@ compile(Compiler *c, Expr *expr, int *scale)
 		Const	   *cst = (Const *) expr;
 		int64		word;
 
-		if (cst->consttype != NUMERICOID || cst->constisnull)
-			return false;
+		if (cst->consttype != NUMERICOID || cst->constisnull ||
+			numeric_is_nan(DatumGetNumeric(cst->constvalue)) ||
+			numeric_is_inf(DatumGetNumeric(cst->constvalue)))
+			return false;		/* (numeric_scale is NULL for them) */
 		*scale = DatumGetInt32(DirectFunctionCall1(numeric_scale, cst->constvalue));
 		if (*scale > MAX_SCALE ||
 			!gpugb_numeric_to_word(cst->constvalue, *scale, &word) ||
@@ -178,8 +189,13 @@ compile(Compiler *c, Expr *expr, int *scale)
 			!IsA(cs->defresult, Const) || !((Const *) cs->defresult)->constisnull)
 			return false;
 		when = linitial_node(CaseWhen, cs->args);
-		if (exprType((Node *) when->expr) != BOOLOID || !compile(c, when->result, scale))
+		if (exprType((Node *) when->expr) != BOOLOID)
 			return false;
+		c->conditional++;
+		if (!compile(c, when->result, scale))
+			return false;
+		c->conditional--;
+		/* the condition itself is computed for every row, as PostgreSQL does */
 		if (!leaf(c, when->expr))
 			return false;
 		/* leaf() emitted a COLUMN step for the condition: make it the FILTER */
@@ -206,7 +222,8 @@ gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 	int			scale;
 	ListCell   *lc;
 
-	if (exprType((Node *) expr) != NUMERICOID || !compile(&c, expr, &scale) || c.nsteps < 2)
+	if (exprType((Node *) expr) != NUMERICOID || !compile(&c, expr, &scale) || c.nsteps < 2 ||
+		c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
 		return false;
 	foreach(lc, c.leaves)
 		if (!list_member(*leaves, lfirst(lc)))

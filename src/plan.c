@@ -152,6 +152,8 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 		info->key_typmods[i] = exprTypmod(key);
 	}
 	info->n_child_columns = list_length(input_plan->targetlist) - info->n_keys;
+	if (info->n_child_columns > GPUGB_MAX_INPUTS)
+		elog(ERROR, "gpugb: too many input columns (%d)", info->n_child_columns);
 	for (i = 0; i < info->n_child_columns; i++)
 	{
 		Node	   *column = (Node *) ((TargetEntry *) list_nth(input_plan->targetlist,

@@ -49,6 +49,7 @@ typedef struct GroupingShape
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	int			device_aggs;	/* device aggregates, hidden ones included */
+	const char *no_parallel;	/* why no parallel-ingest path, or NULL */
 	const char *reject;			/* why not offloaded, or NULL */
 } GroupingShape;
 
@@ -160,7 +161,9 @@ collect_walker(Node *node, GroupingShape *shape)
 
 /*
  * A text key column whose statistics say its values average more than the
- * 16 bytes a key can hold would only fall back at run time: decline now.
+ * 16 bytes a key holds: only one process can dictionary-encode them
+ * (textdict.c), so such a GROUP BY gets no parallel-ingest path, where a
+ * worker meeting one would only make the query fall back.
  */
 static const char *
 long_text_key(PlannerInfo *root, Node *expr)
@@ -170,7 +173,10 @@ long_text_key(PlannerInfo *root, Node *expr)
 	RangeTblEntry *rte;
 	int32		width;
 
-	/* (char(n)'s width counts its padding, which the key drops: not it) */
+	/* char(n)'s statistics count its padding, which the key drops: its n decides */
+	if (kind == GPUGB_VALUE_SHORT_BPCHAR && exprTypmod(expr) - (int32) VARHDRSZ > 16)
+		return "char(n) GROUP BY keys of more than 16 characters may be longer than the 16 "
+			"bytes a key holds, and only one process can encode longer ones";
 	if (kind != GPUGB_VALUE_SHORT_TEXT || !IsA(expr, Var) || var->varlevelsup != 0 || var->varattno <= 0)
 		return NULL;
 	rte = planner_rt_fetch(var->varno, root);
@@ -178,8 +184,8 @@ long_text_key(PlannerInfo *root, Node *expr)
 		return NULL;
 	width = get_attavgwidth(rte->relid, var->varattno);
 	if (width > 16)
-		return psprintf("text GROUP BY key values average %d bytes, more than the 16 a key holds",
-						width);
+		return psprintf("text GROUP BY key values average %d bytes, more than the 16 a key "
+						"holds, and only one process can encode longer ones", width);
 	return NULL;
 }
 
@@ -201,9 +207,8 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 
 		if (unsupported)
 			return unsupported;
-		unsupported = long_text_key(root, expr);
-		if (unsupported)
-			return unsupported;
+		if (shape->no_parallel == NULL)
+			shape->no_parallel = long_text_key(root, expr);
 		words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
 		if (words > GPUGB_MAX_KEYS)
 			return "too many GROUP BY keys";
@@ -295,6 +300,9 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 	foreach(lc, target->exprs)
 		collect_walker((Node *) lfirst(lc), shape);
 	collect_walker((Node *) having, shape);
+	if (shape->reject == NULL &&
+		list_length(gpugb_child_columns(shape->inputs)) > GPUGB_MAX_INPUTS)
+		shape->reject = "too many aggregate input columns";
 	return shape->reject;
 }
 
@@ -414,6 +422,11 @@ make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if (!gpugb_parallel || !parallel_leader_participation ||
 		!grouped_rel->consider_parallel || input_rel->partial_pathlist == NIL)
 		return NULL;
+	if (shape->no_parallel)
+	{
+		ereport(DEBUG1, (errmsg("gpugb: no parallel GpuGroupAgg: %s", shape->no_parallel)));
+		return NULL;
+	}
 	if (!is_parallel_safe(root, (Node *) shape->group_exprs) ||
 		!is_parallel_safe(root, (Node *) shape->inputs) ||
 		!is_parallel_safe(root, (Node *) having) ||

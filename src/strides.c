@@ -22,6 +22,7 @@
 
 #include "exec.h"
 #include "hostexpr.h"
+#include "textdict.h"
 #include "numeric_words.h"
 
 /*
@@ -30,7 +31,7 @@
  * spaces, so they are dropped first (finalize.c pads the key again).
  */
 static inline bool
-short_text_to_words(Datum d, bool blank_padded, int words, int64 *word)
+short_text_to_words(Datum d, bool blank_padded, int words, GpugbTextDict *dict, int64 *word)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 	struct varlena *detoasted = NULL;
@@ -48,6 +49,14 @@ short_text_to_words(Datum d, bool blank_padded, int words, int64 *word)
 			len--;
 	if (len <= room)
 		memcpy(packed, data, len);
+	else if (dict != NULL && words == 2)
+	{
+		/* (0, id): see textdict.c */
+		int64		id = gpugb_textdict_id(dict, data, len);
+
+		memcpy(packed + sizeof(int64), &id, sizeof(int64));
+		len = 0;
+	}
 	if (detoasted)
 		pfree(detoasted);
 	memcpy(word, packed, room);
@@ -77,7 +86,7 @@ float_key_word(int64 word)
  * value has none (see GpugbValueKind).
  */
 static inline bool
-datum_to_word(GpugbColumnType type, Datum d, int64 *word)
+datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
 {
 	switch (type.kind)
 	{
@@ -102,9 +111,9 @@ datum_to_word(GpugbColumnType type, Datum d, int64 *word)
 		case GPUGB_VALUE_NUMERIC:
 			return gpugb_numeric_to_word(d, type.scale, word);
 		case GPUGB_VALUE_SHORT_TEXT:
-			return short_text_to_words(d, false, type.words, word);
+			return short_text_to_words(d, false, type.words, dict, word);
 		case GPUGB_VALUE_SHORT_BPCHAR:
-			return short_text_to_words(d, true, type.words, word);
+			return short_text_to_words(d, true, type.words, dict, word);
 		case GPUGB_VALUE_UUID:
 			memcpy(word, DatumGetUUIDP(d)->data, UUID_LEN);
 			return true;
@@ -210,7 +219,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			int64		words[2] = {0, 0};
 			bool		isnull = slot->tts_isnull[k];
 
-			if (!isnull && unlikely(!datum_to_word(type, slot->tts_values[k], words)))
+			if (!isnull &&
+				unlikely(!datum_to_word(type, slot->tts_values[k], layout->text_dict, words)))
 				*unfit = unfit_reason(type);
 			if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
 				words[0] = float_key_word(words[0]);
@@ -229,7 +239,7 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			child_words[c] = 0;
 			if (!child_nulls[c] &&
 				unlikely(!datum_to_word(layout->child_types[c], slot->tts_values[n_keys + c],
-										&child_words[c])))
+										NULL, &child_words[c])))
 				*unfit = unfit_reason(layout->child_types[c]);
 		}
 		for (int i = 0; i < layout->n_child_inputs; i++)
