@@ -259,16 +259,6 @@ gpugb_hostexpr_decode(List *program, int scale, GpugbHostExpr *hx)
 	}
 }
 
-static const int64 pow10_i64[] = {
-	INT64CONST(1), INT64CONST(10), INT64CONST(100), INT64CONST(1000),
-	INT64CONST(10000), INT64CONST(100000), INT64CONST(1000000),
-	INT64CONST(10000000), INT64CONST(100000000), INT64CONST(1000000000),
-	INT64CONST(10000000000), INT64CONST(100000000000),
-	INT64CONST(1000000000000), INT64CONST(10000000000000),
-	INT64CONST(100000000000000), INT64CONST(1000000000000000),
-	INT64CONST(10000000000000000), INT64CONST(100000000000000000),
-	INT64CONST(1000000000000000000)
-};
 
 typedef enum EvalStatus
 {
@@ -331,8 +321,8 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 				int			s = Max(scales[top - 2], scales[top - 1]); \
 \
 				/* align the scales (at most 18 apart) */ \
-				if (__builtin_mul_overflow(a, (T) pow10_i64[s - scales[top - 2]], &a) || \
-					__builtin_mul_overflow(b, (T) pow10_i64[s - scales[top - 1]], &b)) \
+				if (__builtin_mul_overflow(a, (T) gpugb_pow10[s - scales[top - 2]], &a) || \
+					__builtin_mul_overflow(b, (T) gpugb_pow10[s - scales[top - 1]], &b)) \
 					return EVAL_OVERFLOW; \
 				if (step->op == GPUGB_HX_ADD ? __builtin_add_overflow(a, b, &a) : \
 					__builtin_sub_overflow(a, b, &a)) \
@@ -384,7 +374,7 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 		if (status == EVAL_OVERFLOW)
 			return false;		/* beyond int128 on the way: PostgreSQL's plan answers */
 		if (status == EVAL_OK && !nan &&
-			(v128 <= -(int128) pow10_i64[MAX_SCALE] || v128 >= (int128) pow10_i64[MAX_SCALE]))
+			(v128 <= -(int128) gpugb_pow10[MAX_SCALE] || v128 >= (int128) gpugb_pow10[MAX_SCALE]))
 			return false;
 		v64 = (int64) v128;
 	}
@@ -396,7 +386,7 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 		*word = GPUGB_NUMERIC_NAN_WORD;
 		return true;
 	}
-	if (v64 <= -pow10_i64[MAX_SCALE] || v64 >= pow10_i64[MAX_SCALE])
+	if (v64 <= -gpugb_pow10[MAX_SCALE] || v64 >= gpugb_pow10[MAX_SCALE])
 		return false;
 	*word = v64;
 	return true;

@@ -41,7 +41,7 @@
 
 #define MAX_PRECISION			18
 
-static const int64 pow10_table[] = {
+const int64 gpugb_pow10[GPUGB_POW10_COUNT] = {
 	INT64CONST(1), INT64CONST(10), INT64CONST(100), INT64CONST(1000),
 	INT64CONST(10000), INT64CONST(100000), INT64CONST(1000000),
 	INT64CONST(10000000), INT64CONST(100000000), INT64CONST(1000000000),
@@ -134,13 +134,13 @@ gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 		}
 		if (exponent >= 0)
 		{
-			ok = v < pow10_table[MAX_PRECISION - exponent];
-			v *= ok ? pow10_table[exponent] : 0;
+			ok = v < gpugb_pow10[MAX_PRECISION - exponent];
+			v *= ok ? gpugb_pow10[exponent] : 0;
 		}
 		else
 		{
-			ok = v % pow10_table[-exponent] == 0;	/* a digit beyond the scale: not exact */
-			v /= pow10_table[-exponent];
+			ok = v % gpugb_pow10[-exponent] == 0;	/* a digit beyond the scale: not exact */
+			v /= gpugb_pow10[-exponent];
 		}
 		*word = ok ? (negative ? -v : v) : 0;
 		goto done;
@@ -161,14 +161,14 @@ gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 	for (; ok && exponent > 0; exponent--)
 	{
 		acc *= 10;
-		ok = acc < (int128) pow10_table[MAX_PRECISION];
+		ok = acc < (int128) gpugb_pow10[MAX_PRECISION];
 	}
 	for (; ok && exponent < 0; exponent++)
 	{
 		ok = acc % 10 == 0;		/* a digit beyond the scale: not exact */
 		acc /= 10;
 	}
-	ok = ok && acc < (int128) pow10_table[MAX_PRECISION];
+	ok = ok && acc < (int128) gpugb_pow10[MAX_PRECISION];
 	*word = ok ? (int64) (negative ? -acc : acc) : 0;
 
 done:

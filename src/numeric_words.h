@@ -11,6 +11,10 @@
 /* numeric's NaN: above every scaled value (those stay below 10^18). */
 #define GPUGB_NUMERIC_NAN_WORD PG_INT64_MAX
 
+/* 10^0 .. 10^18: every power of ten an int64 holds */
+#define GPUGB_POW10_COUNT 19
+extern const int64 gpugb_pow10[GPUGB_POW10_COUNT];
+
 /* The scale s of numeric(p, s) if p <= 18 and 0 <= s, else -1. */
 extern int	gpugb_numeric_scale(int32 typmod);
 extern bool gpugb_numeric_to_word(Datum datum, int scale, int64 *word);
