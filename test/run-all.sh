@@ -54,8 +54,10 @@ done
 
 echo "== qgen: random differential queries"
 if [ "$GPUGB_TEST_MODE" = gpu ]; then
-  python3 test/qgen/qgen.py --mode gpu --queries "${QGEN_QUERIES:-10000}" --seed "${QGEN_SEED:-1}"
+  python3 test/qgen/qgen.py --mode gpu --queries "${QGEN_QUERIES:-10000}" --seed "${QGEN_SEED:-1}" \
+    --save-mismatches "${QGEN_SAVE:-${TMPDIR:-/tmp}/gpugb-qgen-mismatches}"
 else
-  python3 test/qgen/qgen.py --mode emulator --queries 500 --seed 1
+  python3 test/qgen/qgen.py --mode emulator --queries 500 --seed 1 \
+    --save-mismatches "${QGEN_SAVE:-${TMPDIR:-/tmp}/gpugb-qgen-mismatches}"
 fi
 echo "== all gpugb tests passed ($GPUGB_TEST_MODE)"
