@@ -228,7 +228,11 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 			if (st->layout.key_types[k].words == 2 &&
 				(st->layout.key_types[k].kind == GPUGB_VALUE_SHORT_TEXT ||
 				 st->layout.key_types[k].kind == GPUGB_VALUE_SHORT_BPCHAR))
+			{
+				/* one dictionary serves every long text key */
 				st->layout.text_dict = gpugb_textdict_create(estate->es_query_cxt);
+				break;
+			}
 
 	st->input = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
 	st->fallback = ExecInitNode(lsecond(cscan->custom_plans), estate, eflags);

@@ -259,7 +259,6 @@ gpugb_variance_datum(GpugbFinish finish, int scale, int64 count,
 	Datum		n,
 				sum_x,
 				sum_x2,
-				two64,
 				numerator,
 				denominator,
 				quotient;
@@ -270,18 +269,15 @@ gpugb_variance_datum(GpugbFinish finish, int scale, int64 count,
 
 	n = NumericGetDatum(int64_to_numeric(count));
 	sum_x = gpugb_int128_to_numeric(sum_hi, sum_lo, scale);
-	two64 = DirectFunctionCall2(numeric_mul,
-								NumericGetDatum(int64_to_numeric(INT64CONST(1) << 32)),
-								NumericGetDatum(int64_to_numeric(INT64CONST(1) << 32)));
-	sum_x2 = DirectFunctionCall2(numeric_mul, gpugb_int128_to_numeric(sq_hi_hi, sq_hi_lo, 0), two64);
-	sum_x2 = DirectFunctionCall2(numeric_add, sum_x2,
-								 gpugb_int128_to_numeric(sq_lo_hi, sq_lo_lo, 0));
 	{
-		int128		offset = (int128) count << 63;
+		/* sum(lo) + N * 2^63 < 2^127: add them in int128, then hi's share */
+		int128		low = (((int128) sq_lo_hi << 64) | (uint64) sq_lo_lo) + ((int128) count << 63);
 
+		sum_x2 = DirectFunctionCall2(numeric_mul,
+									 gpugb_int128_to_numeric(sq_hi_hi, sq_hi_lo, 0),
+									 gpugb_int128_to_numeric(1, 0, 0));	/* 2^64 */
 		sum_x2 = DirectFunctionCall2(numeric_add, sum_x2,
-									 gpugb_int128_to_numeric((int64) (offset >> 64),
-															 (int64) offset, 0));
+									 gpugb_int128_to_numeric((int64) (low >> 64), (int64) low, 0));
 	}
 	if (scale > 0)
 		sum_x2 = DirectFunctionCall2(numeric_mul, sum_x2,

@@ -26,9 +26,11 @@
 #include "numeric_words.h"
 
 /*
- * Up to 8 bytes of text, zero-padded into one word: injective, as text
- * never contains a zero byte.  char(n) compares without its trailing
- * spaces, so they are dropped first (finalize.c pads the key again).
+ * A text key in `words` words: up to 8 bytes each, zero-padded, which is
+ * injective, as text never contains a zero byte; a longer value, where a
+ * dictionary exists, as (0, id) (textdict.c).  char(n) compares without
+ * its trailing spaces, so they are dropped first (finalize.c pads the key
+ * again).
  */
 static inline bool
 short_text_to_words(Datum d, bool blank_padded, int words, GpugbTextDict *dict, int64 *word)
@@ -124,6 +126,16 @@ datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
 	return false;
 }
 
+/* One value of a stride column (0 with its null byte set for a NULL). */
+static inline void
+store_word(int64 *values, uint8 *nulls, bool *has_nulls, int64 row, int64 word, bool isnull)
+{
+	values[row] = isnull ? 0 : word;
+	nulls[row] = isnull;
+	if (isnull)
+		*has_nulls = true;
+}
+
 /* Derived input d of row, from input src (see GpugbDerivedKind). */
 static inline void
 store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 row)
@@ -156,10 +168,8 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 				}
 		}
 	}
-	stride->input_values[d][row] = isnull ? 0 : word;
-	stride->input_nulls[d][row] = isnull ? 1 : 0;
-	if (isnull)
-		stride->input_has_nulls[d] = true;
+	store_word(stride->input_values[d], stride->input_nulls[d], &stride->input_has_nulls[d],
+			   row, word, isnull);
 }
 
 static const char *
@@ -225,12 +235,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
 				words[0] = float_key_word(words[0]);
 			for (int i = 0; i < type.words; i++)
-			{
-				stride->key_values[w + i][row] = isnull ? 0 : words[i];
-				stride->key_nulls[w + i][row] = isnull;
-				if (isnull)
-					stride->key_has_nulls[w + i] = true;
-			}
+				store_word(stride->key_values[w + i], stride->key_nulls[w + i],
+						   &stride->key_has_nulls[w + i], row, words[i], isnull);
 		}
 		/* each child column becomes a word once, however many inputs use it */
 		for (int c = 0; c < layout->n_child_columns; c++)
@@ -244,8 +250,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 		}
 		for (int i = 0; i < layout->n_child_inputs; i++)
 		{
-			bool		isnull;
-			int64		word;
+			bool		isnull = false;
+			int64		word = 0;
 
 			if (layout->input_expr[i] == NULL)
 			{
@@ -256,10 +262,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 												   child_nulls, layout->child_types,
 												   &word, &isnull)))
 				*unfit = "a numeric expression's value does not fit 18 digits";
-			stride->input_values[i][row] = isnull ? 0 : word;
-			stride->input_nulls[i][row] = isnull;
-			if (isnull)
-				stride->input_has_nulls[i] = true;
+			store_word(stride->input_values[i], stride->input_nulls[i],
+					   &stride->input_has_nulls[i], row, word, isnull);
 		}
 		if (unlikely(*unfit != NULL))
 			break;
