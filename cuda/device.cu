@@ -29,6 +29,8 @@ static char description[512] = "device not probed";
 static bool probed = false;
 static GpugbStatus probe_status = GPUGB_NO_DEVICE;
 static int	sm_count = 1;
+/* H200 (sm_90) until a probe reads the real device. */
+static GpugbDeviceProps device_props = {132, 50ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
 
 static std::atomic<int64_t> tally_device_bytes{0};
 static std::atomic<int64_t> tally_pinned_bytes{0};
@@ -69,6 +71,12 @@ gpugb_check(cudaError_t err, const char *call, const char *file, int line)
 	if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
 		return GPUGB_NO_DEVICE;
 	return GPUGB_CUDA_ERROR;
+}
+
+GPUGB_API void
+gpugb_device_properties(GpugbDeviceProps *props)
+{
+	*props = device_props;
 }
 
 int
@@ -138,6 +146,11 @@ probe_once(void)
 	}
 	if (sm_count < 1)
 		sm_count = 1;
+	device_props.sm_count = sm_count;
+	device_props.l2_bytes = l2;
+	device_props.shared_bytes_per_block = (int64_t) prop.sharedMemPerBlock;
+	device_props.shared_bytes_per_sm = (int64_t) prop.sharedMemPerMultiprocessor;
+	device_props.global_bytes = (int64_t) prop.totalGlobalMem;
 	snprintf(description, sizeof(description), "%s, sm_%d%d, %d SMs, %d MB L2, %lld GB",
 			 prop.name, major, minor, sm_count, l2 >> 20,
 			 (long long) ((prop.totalGlobalMem + (1u << 29)) >> 30));

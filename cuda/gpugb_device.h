@@ -59,6 +59,30 @@ typedef enum GpugbAggOp
 	GPUGB_AGG_MAX_FLOAT
 } GpugbAggOp;
 
+/*
+ * How the device groups rows (src/heuristics.c chooses; gpugb.strategy can
+ * force one).  Every strategy returns the same groups and states; they
+ * differ only in where rows are combined:
+ *   GLOBAL_HASH  each row probes the global open-addressing table and
+ *                updates the group's states there (warp-combined atomics);
+ *   SHARED_HASH  rows still find their group id in the global table, but
+ *                each thread block folds its rows into a small table of
+ *                states in shared memory and flushes it once at the end;
+ *                groups a block cannot fit go straight to the global states
+ *                (Karnagel et al.: shared placement for small g);
+ *   SORT         each stride is radix-sorted by key (CUB), equal keys form
+ *                runs, one lookup per run finds the group id, and rows are
+ *                folded run by run (Wu et al. SGB; Gurumurthy et al.'s
+ *                running aggregate through the warp combine).
+ */
+typedef enum GpugbStrategy
+{
+	GPUGB_STRATEGY_GLOBAL_HASH = 0,
+	GPUGB_STRATEGY_SHARED_HASH,
+	GPUGB_STRATEGY_SORT,
+	GPUGB_N_STRATEGIES
+} GpugbStrategy;
+
 typedef struct GpugbAggSpec
 {
 	GpugbAggOp	op;
@@ -74,6 +98,18 @@ typedef struct GpugbGroupBySpec
 	int64_t		estimated_groups;	/* planner's estimate; sizes the first table */
 	int64_t		stride_rows;	/* rows one stride buffer holds */
 	int64_t		device_memory_limit;	/* bytes this handle may hold on the device; 0 = no limit */
+	GpugbStrategy strategy;		/* the strategy to start with */
+	/*
+	 * Run-time correction: re-decide the strategy from the groups actually
+	 * seen after the first stride (false when the strategy was forced).
+	 */
+	bool		allow_switch;
+	double		estimated_rows;	/* planner's input rows; 0 = unknown */
+	/*
+	 * Rows arrive only through gpugb_groupby_aggregate_device (kernel
+	 * benchmark): no pinned stride buffers are allocated.
+	 */
+	bool		device_resident;
 } GpugbGroupBySpec;
 
 /*
@@ -124,6 +160,10 @@ typedef struct GpugbStats
 	int			table_grows;	/* times the table was doubled */
 	int64_t		retried_rows;	/* rows re-run after a grow */
 	int64_t		peak_device_bytes;
+	GpugbStrategy strategy_planned;	/* spec->strategy */
+	GpugbStrategy strategy_used;	/* the strategy of the last stride */
+	int			strategy_switches;	/* run-time corrections made */
+	int64_t		groups_at_switch_check;	/* groups seen when the strategy was re-decided; -1: never */
 } GpugbStats;
 
 typedef struct GpugbUsage
@@ -143,6 +183,20 @@ extern const char *gpugb_device_description(void);
 /* Text of the most recent failure in this process; static storage. */
 extern const char *gpugb_last_error(void);
 extern const char *gpugb_status_name(GpugbStatus status);
+extern const char *gpugb_strategy_name(GpugbStrategy strategy);
+
+/* What the heuristics need to know of the device (src/heuristics.h). */
+typedef struct GpugbDeviceProps
+{
+	int			sm_count;
+	int64_t		l2_bytes;
+	int64_t		shared_bytes_per_block;	/* without opt-in */
+	int64_t		shared_bytes_per_sm;
+	int64_t		global_bytes;
+} GpugbDeviceProps;
+
+/* Fills *props from the device (after a successful probe) or H200 defaults. */
+extern void gpugb_device_properties(GpugbDeviceProps *props);
 extern void gpugb_device_usage(GpugbUsage *usage);
 
 /*
@@ -172,6 +226,21 @@ extern GpugbStatus gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups);
 extern GpugbStatus gpugb_groupby_fetch(GpugbGroupBy *gb, int64_t first, int64_t count,
 									   const GpugbGroupResults *out);
 extern void gpugb_groupby_stats(const GpugbGroupBy *gb, GpugbStats *stats);
+
+/*
+ * Rows already in device memory (the kernel benchmark; no PostgreSQL):
+ * nrows <= spec->stride_rows rows, no NULLs, key k at key_values[k] and
+ * input i at input_values[i], all device pointers.  Aggregates them with the
+ * handle's current strategy (growing the table and re-running rows as
+ * needed) and returns when done.  Call any number of times, then finish.
+ */
+typedef struct GpugbDeviceColumns
+{
+	int64_t		nrows;
+	const int64_t *key_values[GPUGB_MAX_KEYS];
+	const int64_t *input_values[GPUGB_MAX_INPUTS];
+} GpugbDeviceColumns;
+extern GpugbStatus gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols);
 /*
  * Releases every device buffer, pinned buffer, event and stream of the handle.
  * Safe on NULL, safe at any point (also after a failed call and during error

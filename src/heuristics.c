@@ -1,0 +1,135 @@
+/*-------------------------------------------------------------------------
+ * heuristics.c
+ *    The strategy rules (see heuristics.h).  The thresholds are the
+ *    papers' rules restated in terms of the device's own sizes, so they move
+ *    with the GPU; test/kernelbench measured where they hold on the H200
+ *    (docs/kernelbench-*.md).
+ *
+ *  1. Shared placement (Karnagel et al. §5.1, Wu et al. HGB): when a block's
+ *     shared-memory table can hold every group at <= 50 % fill, rows are
+ *     folded on the SM and each block touches the global states once per
+ *     group.  This removes the atomic contention that ruins tiny g.  One
+ *     group (no GROUP BY) is the extreme case.
+ *  2. Sort (Wu et al. SGB): once the global table no longer fits in L2,
+ *     every probe and update is a DRAM miss; if a launch holds many rows per
+ *     group, sorting the launch first turns them into runs that need one
+ *     lookup and one combined update each.  With few rows per group in a
+ *     launch the sort is pure overhead, so the global table stays.
+ *  3. Otherwise the global table, sized for the estimate at Karnagel's fill
+ *     factor: 50 %, or 83 % once the table passes 2 GB (memory, not probe
+ *     length, is then what limits).
+ *-------------------------------------------------------------------------
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "heuristics.h"
+
+/* A launch with fewer rows per group than this gains nothing from sorting. */
+#define SORT_MIN_ROWS_PER_GROUP 4.0
+/* Do not trust estimates beyond this for the first table: it grows instead. */
+#define MAX_INITIAL_GROUPS (4.0 * 1024 * 1024)
+#define MIN_TABLE_SLOTS 1024
+
+static const char *const strategy_names[GPUGB_N_STRATEGIES] = {
+	"global_hash", "shared_hash", "sort"
+};
+
+int
+gpugb_strategy_from_name(const char *name)
+{
+	for (int s = 0; s < GPUGB_N_STRATEGIES; s++)
+		if (strcmp(name, strategy_names[s]) == 0)
+			return s;
+	return -1;
+}
+
+/*
+ * Slots of one block's shared table: a power of two that fits in a quarter
+ * of an SM's shared memory (so several blocks stay resident to hide
+ * latency) and in what a block may have without opting in.
+ */
+int64_t
+gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props)
+{
+	int64_t		budget = props->shared_bytes_per_sm / 4;
+	int64_t		slots = 1;
+
+	if (budget > props->shared_bytes_per_block)
+		budget = props->shared_bytes_per_block;
+	while (slots * 2 * GPUGB_SHARED_SLOT_BYTES(state_columns) <= budget)
+		slots *= 2;
+	return slots >= GPUGB_MIN_SHARED_SLOTS ? slots : 0;
+}
+
+static void
+size_global_table(const GpugbWorkload *w, GpugbStrategyChoice *c)
+{
+	double		groups = w->groups < 1 ? 1 : w->groups;
+	int64_t		slots = MIN_TABLE_SLOTS;
+	double		bytes_per_group;
+
+	if (groups > MAX_INITIAL_GROUPS)
+		groups = MAX_INITIAL_GROUPS;
+	c->fill_percent = 50;
+	while (slots * (double) c->fill_percent / 100.0 < groups)
+		slots *= 2;
+	/* Slot word plus dense keys, null mask and states. */
+	bytes_per_group = 8.0 * 100.0 / c->fill_percent + 8.0 * (w->key_words + w->state_columns) + 4;
+	if (w->groups * bytes_per_group > (double) GPUGB_DENSE_TABLE_BYTES)
+		c->fill_percent = 83;
+	c->table_slots = slots;
+}
+
+void
+gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
+					  GpugbStrategyChoice *c)
+{
+	double		groups = w->groups < 1 ? 1 : w->groups;
+	double		table_bytes;
+
+	memset(c, 0, sizeof(*c));
+	c->shared_slots = gpugb_shared_slots_for(w->state_columns, props);
+	size_global_table(w, c);
+	table_bytes = groups * (8.0 * 100.0 / c->fill_percent + 8.0 * (w->key_words + w->state_columns) + 4);
+
+	if (c->shared_slots > 0 && groups <= c->shared_slots / 2)
+	{
+		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
+		if (w->key_words == 0)
+			snprintf(c->reason, sizeof(c->reason),
+					 "one group: each block combines its rows in shared memory");
+		else
+			snprintf(c->reason, sizeof(c->reason),
+					 "%.0f groups fit a block's shared-memory table of %lld slots",
+					 groups, (long long) c->shared_slots);
+		return;
+	}
+	if (table_bytes > (double) props->l2_bytes &&
+		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP)
+	{
+		c->strategy = GPUGB_STRATEGY_SORT;
+		snprintf(c->reason, sizeof(c->reason),
+				 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group",
+				 table_bytes / 1048576.0, props->l2_bytes / 1048576.0,
+				 w->rows_per_launch / groups);
+		return;
+	}
+	c->strategy = GPUGB_STRATEGY_GLOBAL_HASH;
+	if (table_bytes <= (double) props->l2_bytes)
+		snprintf(c->reason, sizeof(c->reason),
+				 "%.0f groups: too many for shared memory, table of %.1f MB fits L2",
+				 groups, table_bytes / 1048576.0);
+	else
+		snprintf(c->reason, sizeof(c->reason),
+				 "%.0f groups, %.1f rows per group per launch: too few to gain from sorting",
+				 groups, w->rows_per_launch / groups);
+}
+
+const char *
+gpugb_strategy_name(GpugbStrategy strategy)
+{
+	if ((int) strategy < 0 || strategy >= GPUGB_N_STRATEGIES)
+		return "unknown";
+	return strategy_names[strategy];
+}

@@ -1,0 +1,60 @@
+/*-------------------------------------------------------------------------
+ * heuristics.h
+ *    Which device strategy groups a query's rows, and how big its tables
+ *    start: a pure function of the workload (planner estimates, or what the
+ *    device has seen so far) and the device's properties.
+ *
+ * Plain C with no PostgreSQL or CUDA headers: the planner (explain of the
+ * planned strategy), the CUDA module (run-time correction, shared table
+ * size) and the kernel benchmark all call the same code, and the unit test
+ * (test/unit/heuristics_test.c) runs it in CI without a GPU.
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_HEURISTICS_H
+#define GPUGB_HEURISTICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpugb_device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct GpugbWorkload
+{
+	double		rows;			/* input rows (estimated or seen) */
+	double		rows_per_launch;	/* rows one kernel launch sees (a stride) */
+	double		groups;			/* groups (estimated or seen) */
+	int			key_words;		/* 8-byte words per key; 0 = no GROUP BY */
+	int			state_columns;	/* 8-byte state columns per group */
+} GpugbWorkload;
+
+typedef struct GpugbStrategyChoice
+{
+	GpugbStrategy strategy;
+	int64_t		shared_slots;	/* slots of one block's shared table (0 if none fits) */
+	int64_t		table_slots;	/* initial capacity of the global table */
+	int			fill_percent;	/* groups the global table holds per 100 slots */
+	char		reason[160];	/* why, for EXPLAIN */
+} GpugbStrategyChoice;
+
+/* Bytes one shared-memory slot of a block's table takes. */
+#define GPUGB_SHARED_SLOT_BYTES(state_columns) (4 + 8 * (int64_t) (state_columns))
+/* Smallest shared table worth having: fewer slots and blocks overflow at once. */
+#define GPUGB_MIN_SHARED_SLOTS 64
+/* Global tables beyond this size hold 83 % fill instead of 50 % (Karnagel). */
+#define GPUGB_DENSE_TABLE_BYTES (2ll << 30)
+
+extern int64_t gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props);
+extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
+								  GpugbStrategyChoice *choice);
+/* The named strategy, or -1 for an unknown name. */
+extern int	gpugb_strategy_from_name(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* GPUGB_HEURISTICS_H */
