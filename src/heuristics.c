@@ -126,6 +126,22 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 				 groups, w->rows_per_launch / groups);
 }
 
+void
+gpugb_workload_observed(const GpugbWorkload *planned, double rows_seen, double groups_seen,
+						GpugbWorkload *observed)
+{
+	double		total_rows = planned->rows > rows_seen ? planned->rows : rows_seen;
+
+	*observed = *planned;
+	observed->rows = total_rows;
+	if (rows_seen <= 0)
+		return;
+	if (groups_seen * 4 <= rows_seen)
+		observed->groups = groups_seen;
+	else
+		observed->groups = groups_seen * (total_rows / rows_seen);
+}
+
 const char *
 gpugb_strategy_name(GpugbStrategy strategy)
 {

@@ -50,6 +50,15 @@ typedef struct GpugbStrategyChoice
 extern int64_t gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 								  GpugbStrategyChoice *choice);
+/*
+ * Run-time correction: the workload as it looks after the device has seen
+ * rows_seen rows forming groups_seen groups.  Many repeats already: the key
+ * domain is mostly seen, so the final count is about what we have (the
+ * planner's GROUP BY mod(x, 1000) estimate of 1e8 becomes 1000).  Nearly
+ * all distinct: groups grow with the rows, extrapolated to planned->rows.
+ */
+extern void gpugb_workload_observed(const GpugbWorkload *planned, double rows_seen,
+									double groups_seen, GpugbWorkload *observed);
 /* The named strategy, or -1 for an unknown name. */
 extern int	gpugb_strategy_from_name(const char *name);
 
