@@ -41,6 +41,7 @@
 #include "textdict.h"
 #include "numeric_words.h"
 #include "parallel.h"
+#include "strategy.h"
 
 GpugbBackendStats gpugb_backend_stats;
 
@@ -211,6 +212,16 @@ build_device_spec(GpugbScanState *st)
 		st->nan_check_agg[a] = add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT, source);
 	}
 	spec->n_aggs = n;
+
+	/*
+	 * The strategy to start with: forced by gpugb.strategy, or the
+	 * heuristics' choice for the planner's estimates, which the device may
+	 * then correct from what the first stride shows.
+	 */
+	spec->estimated_rows = Max(0.0, info->estimated_rows);
+	gpugb_spec_choose(spec, gpugb_strategy, &st->strategy_choice);
+	spec->strategy = st->strategy_choice.strategy;
+	spec->allow_switch = gpugb_strategy == GPUGB_STRATEGY_AUTO;
 }
 
 static void

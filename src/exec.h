@@ -13,6 +13,7 @@
 
 #include "aggcatalog.h"
 #include "gpugb.h"
+#include "heuristics.h"
 
 typedef enum GpugbPhase
 {
@@ -75,6 +76,7 @@ typedef struct GpugbScanState
 	int			nan_check_agg[GPUGB_MAX_AGGS];	/* hidden max of a numeric sum's input (NaN?) */
 	int			square_hi_agg[GPUGB_MAX_AGGS];	/* variance: hidden sums of x^2's parts */
 	int			square_lo_agg[GPUGB_MAX_AGGS];
+	GpugbStrategyChoice strategy_choice;	/* spec.strategy, and why (EXPLAIN) */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
 	struct GpugbShared *shared;	/* parallel ingest: slots in DSM, or NULL */

@@ -12,6 +12,9 @@
  *   strides.c     deforming child tuples into pinned column strides
  *   finalize.c    device results -> PostgreSQL datums, exactly as PG computes
  *   explain.c     EXPLAIN / EXPLAIN ANALYZE output
+ *   heuristics.c  the strategy rules (plain C)
+ *   strategy.c    a device spec as the rules' workload, the planned and
+ *                 the re-decided strategy (plain C)
  *   sqlfuncs.c    SQL-callable status functions
  *-------------------------------------------------------------------------
  */
@@ -39,6 +42,9 @@ extern double gpugb_startup_cost;
 extern double gpugb_tuple_cost;
 extern int	gpugb_stride_rows;
 extern int	gpugb_device_memory_limit_mb;
+/* gpugb.strategy: a GpugbStrategy to force, or GPUGB_STRATEGY_AUTO */
+#define GPUGB_STRATEGY_AUTO (-1)
+extern int	gpugb_strategy;
 extern void gpugb_guc_init(void);
 
 /* budget.c */
@@ -62,7 +68,8 @@ typedef enum GpugbPathPrivate
 	GPUGB_PATH_HAVING,			/* List: implicit-AND HAVING clauses */
 	GPUGB_PATH_GROUPS,			/* String: estimated groups */
 	GPUGB_PATH_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
-	GPUGB_PATH_INPUTS			/* List of distinct aggregate input expressions */
+	GPUGB_PATH_INPUTS,			/* List of distinct aggregate input expressions */
+	GPUGB_PATH_ROWS				/* String: estimated input rows (all participants) */
 } GpugbPathPrivate;
 extern void gpugb_plan_init(void);
 
@@ -91,6 +98,7 @@ typedef struct GpugbPlanInfo
 	Oid			agg_fnoids[GPUGB_MAX_AGGS];
 	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */
 	double		estimated_groups;
+	double		estimated_rows;	/* input rows, all participants together */
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
 } GpugbPlanInfo;
 

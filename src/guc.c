@@ -19,6 +19,16 @@ double		gpugb_startup_cost = 2000.0;
 double		gpugb_tuple_cost = 0.0005;
 int			gpugb_stride_rows = 1 << 20;
 int			gpugb_device_memory_limit_mb = 0;
+int			gpugb_strategy = GPUGB_STRATEGY_AUTO;
+
+/* gpugb.strategy: auto, or one of the device strategies (GpugbStrategy) */
+static const struct config_enum_entry strategy_options[] = {
+	{"auto", GPUGB_STRATEGY_AUTO, false},
+	{"global_hash", GPUGB_STRATEGY_GLOBAL_HASH, false},
+	{"shared_hash", GPUGB_STRATEGY_SHARED_HASH, false},
+	{"sort", GPUGB_STRATEGY_SORT, false},
+	{NULL, 0, false}
+};
 
 void
 gpugb_guc_init(void)
@@ -92,6 +102,15 @@ gpugb_guc_init(void)
 							"A query that needs more falls back to PostgreSQL's own plan.",
 							&gpugb_device_memory_limit_mb, 0, 0, INT_MAX, PGC_USERSET,
 							GUC_UNIT_MB, NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("gpugb.strategy",
+							 "How the device groups rows: auto, or a strategy to force.",
+							 "auto lets the heuristics choose from the planner's estimates "
+							 "and correct the choice at run time from the groups the first "
+							 "stride shows; global_hash, shared_hash or sort forces that "
+							 "strategy for the whole query (tests, benchmarks).",
+							 &gpugb_strategy, GPUGB_STRATEGY_AUTO, strategy_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("gpugb");
 }

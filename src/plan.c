@@ -36,7 +36,8 @@ enum
 								 * one the filler computes (hostexpr.c) */
 	GPUGB_PRIVATE_GROUPS,		/* String: planner's group estimate */
 	GPUGB_PRIVATE_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
-	GPUGB_PRIVATE_AGG_INPUTS	/* List of Integer: input index per agg, -1 for count(*) */
+	GPUGB_PRIVATE_AGG_INPUTS,	/* List of Integer: input index per agg, -1 for count(*) */
+	GPUGB_PRIVATE_ROWS			/* String: planner's input row estimate (all participants) */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -64,6 +65,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *having = list_nth(priv, GPUGB_PATH_HAVING);
 	Node	   *groups = list_nth(priv, GPUGB_PATH_GROUPS);
 	Node	   *parallel = list_nth(priv, GPUGB_PATH_PARALLEL);
+	Node	   *rows = list_nth(priv, GPUGB_PATH_ROWS);
 	List	   *inputs = list_nth(priv, GPUGB_PATH_INPUTS);
 	List	   *child_columns = NIL;
 	List	   *input_map = NIL;
@@ -123,6 +125,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 									   copyObject(groups),
 									   copyObject(parallel),
 									   agg_inputs);
+	cscan->custom_private = lappend(cscan->custom_private, copyObject(rows));
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -141,6 +144,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	info->n_inputs = list_length(list_nth(priv, GPUGB_PRIVATE_INPUT_MAP));
 	/* A String: a Float that looks integral is read back as an Integer in workers. */
 	info->estimated_groups = atof(strVal(list_nth(priv, GPUGB_PRIVATE_GROUPS)));
+	info->estimated_rows = atof(strVal(list_nth(priv, GPUGB_PRIVATE_ROWS)));
 	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
 

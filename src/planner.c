@@ -352,6 +352,9 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 									   makeString(psprintf("%.0f", groups)),
 									   makeInteger(parallel ? 1 : 0));
 	cpath->custom_private = lappend(cpath->custom_private, shape->inputs);
+	/* The whole input, not one participant's share: the strategy needs it. */
+	cpath->custom_private = lappend(cpath->custom_private,
+									makeString(psprintf("%.0f", parallel ? input_rel->rows : input_rows)));
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,

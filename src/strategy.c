@@ -1,0 +1,105 @@
+/*-------------------------------------------------------------------------
+ * strategy.c
+ *    A GpugbGroupBySpec as the heuristics' workload, and the strategy for it
+ *    (see strategy.h).
+ *-------------------------------------------------------------------------
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "strategy.h"
+
+/* Aggregate operations (GpugbAggOp) there are. */
+#define N_AGG_OPS (GPUGB_AGG_MAX_FLOAT + 1)
+
+int
+gpugb_spec_state_columns(const GpugbGroupBySpec *spec)
+{
+	/* index 0: COUNT_STAR's "every row"; 1 + i: input i */
+	bool		counted[GPUGB_MAX_INPUTS + 1];
+	bool		valued[N_AGG_OPS][GPUGB_MAX_INPUTS + 1];
+	int			columns = 0;
+
+	memset(counted, 0, sizeof(counted));
+	memset(valued, 0, sizeof(valued));
+	for (int a = 0; a < spec->n_aggs; a++)
+	{
+		GpugbAggOp	op = spec->aggs[a].op;
+		int			slot = op == GPUGB_AGG_COUNT_STAR ? 0 : 1 + spec->aggs[a].input;
+
+		if (slot < 0 || slot > GPUGB_MAX_INPUTS || (int) op < 0 || (int) op >= N_AGG_OPS)
+			continue;			/* not a valid spec: gpugb_groupby_create refuses it */
+		if (!counted[slot])
+		{
+			counted[slot] = true;
+			columns++;
+		}
+		if (op == GPUGB_AGG_COUNT_STAR || op == GPUGB_AGG_COUNT || valued[op][slot])
+			continue;
+		valued[op][slot] = true;
+		columns += op == GPUGB_AGG_SUM_INT ? 2 : 1;
+	}
+	return columns;
+}
+
+void
+gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w)
+{
+	double		stride = spec->stride_rows > 0 ? (double) spec->stride_rows : 1.0;
+
+	memset(w, 0, sizeof(*w));
+	w->rows = spec->estimated_rows > 0 ? spec->estimated_rows : stride;
+	w->rows_per_launch = w->rows < stride ? w->rows : stride;
+	w->groups = spec->n_keys == 0 ? 1.0 :
+		(spec->estimated_groups > 0 ? (double) spec->estimated_groups : 1.0);
+	w->key_words = spec->n_keys;
+	w->state_columns = gpugb_spec_state_columns(spec);
+}
+
+void
+gpugb_spec_choose(const GpugbGroupBySpec *spec, int forced, GpugbStrategyChoice *choice)
+{
+	GpugbWorkload w;
+	GpugbDeviceProps props;
+
+	gpugb_spec_workload(spec, &w);
+	gpugb_device_properties(&props);
+	gpugb_choose_strategy(&w, &props, choice);
+	if (forced >= 0 && forced < GPUGB_N_STRATEGIES)
+	{
+		GpugbStrategy chosen = choice->strategy;
+
+		choice->strategy = (GpugbStrategy) forced;
+		snprintf(choice->reason, sizeof(choice->reason),
+				 "forced by gpugb.strategy (auto would choose %s)",
+				 gpugb_strategy_name(chosen));
+	}
+}
+
+void
+gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen, double groups_seen,
+				   GpugbStrategyChoice *choice)
+{
+	GpugbWorkload planned;
+	GpugbWorkload observed;
+	GpugbDeviceProps props;
+
+	gpugb_spec_workload(spec, &planned);
+	gpugb_workload_observed(&planned, rows_seen, groups_seen, &observed);
+	gpugb_device_properties(&props);
+	gpugb_choose_strategy(&observed, &props, choice);
+}
+
+GpugbStrategy
+gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
+{
+	GpugbDeviceProps props;
+
+	gpugb_device_properties(&props);
+	if (strategy == GPUGB_STRATEGY_SHARED_HASH &&
+		gpugb_shared_slots_for(gpugb_spec_state_columns(spec), &props) == 0)
+		return GPUGB_STRATEGY_GLOBAL_HASH;	/* states too wide for shared memory */
+	if (strategy == GPUGB_STRATEGY_SORT && spec->n_keys == 0)
+		return GPUGB_STRATEGY_GLOBAL_HASH;	/* one group: nothing to sort by */
+	return strategy;
+}

@@ -1,0 +1,60 @@
+/*-------------------------------------------------------------------------
+ * strategy.h
+ *    From a GpugbGroupBySpec to the heuristics' input (GpugbWorkload) and
+ *    choice: the one place where the executor (the planned strategy, shown
+ *    by EXPLAIN) and the CPU emulator (the run-time correction) build the
+ *    workload, so they agree.  The CUDA module does the same from the same
+ *    spec fields in its own code.
+ *
+ * Plain C with no PostgreSQL headers, like heuristics.c: the unit test
+ * (test/unit/heuristics_test.c) links it too.
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_STRATEGY_H
+#define GPUGB_STRATEGY_H
+
+#include "gpugb_device.h"
+#include "heuristics.h"
+
+/*
+ * 8-byte state columns the device keeps per group for spec's aggregates:
+ * one count column per distinct input (COUNT_STAR's "every row" count is
+ * one more input), one value column per distinct (op, input) of the other
+ * aggregates, and one more per distinct (SUM_INT, input) for the high word
+ * of its int128 sum.
+ */
+extern int	gpugb_spec_state_columns(const GpugbGroupBySpec *spec);
+
+/*
+ * The planned workload: rows = estimated_rows (stride_rows if unknown),
+ * rows_per_launch = min(rows, stride_rows), groups = estimated_groups,
+ * key_words = n_keys, state_columns as above.
+ */
+extern void gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w);
+
+/*
+ * The strategy a query starts with: the heuristics' choice for the planned
+ * workload, or forced (a GpugbStrategy; negative = auto), in which case the
+ * table sizes are still the heuristics' and the reason says it was forced.
+ */
+extern void gpugb_spec_choose(const GpugbGroupBySpec *spec, int forced,
+							  GpugbStrategyChoice *choice);
+
+/*
+ * Run-time correction: the choice for the workload as it looks after the
+ * device saw rows_seen rows forming groups_seen groups
+ * (gpugb_workload_observed of the planned workload).  The device re-decides
+ * once, after the first stride, and only when spec->allow_switch and the
+ * query has GROUP BY keys.
+ */
+extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
+							   double groups_seen, GpugbStrategyChoice *choice);
+
+/*
+ * The strategy the device really runs for a wanted one: SHARED_HASH when no
+ * shared table fits the states, and SORT without GROUP BY keys, run as
+ * GLOBAL_HASH (as the CUDA module does).
+ */
+extern GpugbStrategy gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy);
+
+#endif							/* GPUGB_STRATEGY_H */
