@@ -11,6 +11,14 @@
  * It is a test double, not a product path: it is single-threaded and
  * simple, and it never runs unless the GUC asks for it.  The kernels
  * themselves are proven on a real GPU by test/device/selftest.c.
+ *
+ * Strategies: it aggregates the same way whatever spec.strategy says (every
+ * strategy gives the same groups and states), but it makes the device's
+ * strategy decisions and reports them in the stats: it starts with
+ * spec.strategy (or GLOBAL_HASH where that cannot run) and, when
+ * spec.allow_switch and there are GROUP BY keys, re-decides once after the
+ * first stride from the rows and groups seen (strategy.c, as the CUDA module
+ * does).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -23,6 +31,7 @@
 #include "aggcatalog.h"
 #include "device_ops.h"
 #include "gpugb.h"
+#include "strategy.h"
 
 typedef struct EmuGroupBy
 {
@@ -326,6 +335,10 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 		gb->value_hi[a] = palloc(gb->max_groups * sizeof(int64));
 	}
 	gb->stats.table_slots = 1024;
+	gb->stats.strategy_planned = spec->strategy;
+	gb->stats.strategy_used = gpugb_spec_runnable(spec, spec->strategy);
+	gb->stats.strategy_switches = 0;
+	gb->stats.groups_at_switch_check = -1;
 	if (spec->n_keys == 0)
 	{
 		init_group(gb, 0);
@@ -349,6 +362,27 @@ emu_next_stride(GpugbGroupBy *handle, GpugbStride **stride)
 {
 	*stride = &((EmuGroupBy *) handle)->stride;
 	return GPUGB_OK;
+}
+
+/*
+ * Run-time correction after the first stride: the heuristics' choice for
+ * the workload as the rows seen so far show it.  Later strides would use
+ * it; here only the stats record it.
+ */
+static void
+recheck_strategy(EmuGroupBy *gb)
+{
+	GpugbStrategyChoice choice;
+	GpugbStrategy next;
+
+	gpugb_spec_recheck(&gb->spec, (double) gb->stats.rows, (double) gb->n_groups, &choice);
+	gb->stats.groups_at_switch_check = gb->n_groups;
+	next = gpugb_spec_runnable(&gb->spec, choice.strategy);
+	if (next != gb->stats.strategy_used)
+	{
+		gb->stats.strategy_used = next;
+		gb->stats.strategy_switches++;
+	}
 }
 
 static GpugbStatus
@@ -378,6 +412,8 @@ emu_submit(GpugbGroupBy *handle, GpugbStride *s)
 	gb->stats.strides++;
 	gb->stats.rows += s->nrows;
 	gb->stats.bytes_to_device += s->nrows * 9 * (gb->spec.n_keys + gb->spec.n_inputs);
+	if (gb->stats.strides == 1 && gb->spec.allow_switch && gb->spec.n_keys > 0)
+		recheck_strategy(gb);
 	MemoryContextSwitchTo(old);
 	return GPUGB_OK;
 }
