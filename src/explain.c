@@ -2,8 +2,9 @@
  * explain.c
  *    EXPLAIN output of GpuGroupAgg.
  *
- * EXPLAIN: group keys, aggregates, estimated groups and the strategy.
- * EXPLAIN ANALYZE adds what happened: groups, strides, rows and bytes moved,
+ * EXPLAIN: group keys, aggregates, estimated groups and the planned strategy
+ * (with COSTS, why).  EXPLAIN ANALYZE adds what happened: groups, the
+ * strategy used and any run-time switch, strides, rows and bytes moved,
  * where the time went, and the fallback with its reason when there was one.
  *-------------------------------------------------------------------------
  */
@@ -47,7 +48,18 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyList("Aggregates",
 							deparse_scan_columns(st, ancestors, es, st->info.n_keys,
 												 st->info.n_aggs), es);
-	ExplainPropertyText("Strategy", "global hash table", es);
+	ExplainPropertyText("Strategy", gpugb_strategy_name(st->spec.strategy), es);
+
+	/*
+	 * The reason restates the planner's estimates and the device's sizes (L2,
+	 * shared memory: H200 defaults until this process probed a GPU, then the
+	 * GPU's own), so, like Estimated Groups, it is shown only with COSTS:
+	 * COSTS OFF output stays the same whatever the statistics, the GPU model
+	 * or whether it was probed yet, which keeps the regression tests' plans
+	 * identical in emulator and GPU mode.
+	 */
+	if (es->costs)
+		ExplainPropertyText("Strategy Reason", st->strategy_choice.reason, es);
 	if (st->info.parallel)
 		ExplainPropertyText("Ingest", "parallel: workers fill strides in shared memory, the leader feeds the GPU", es);
 	if (es->costs)
@@ -65,6 +77,11 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (!st->gpu_done)
 		return;
 	ExplainPropertyInteger("Groups", NULL, st->n_groups, es);
+	ExplainPropertyText("Strategy Used", gpugb_strategy_name(st->stats.strategy_used), es);
+	ExplainPropertyInteger("Strategy Switches", NULL, st->stats.strategy_switches, es);
+	if (st->stats.groups_at_switch_check >= 0)
+		ExplainPropertyInteger("Groups At Strategy Check", NULL,
+							   st->stats.groups_at_switch_check, es);
 	ExplainPropertyInteger("Rows", NULL, st->stats.rows, es);
 	ExplainPropertyInteger("Strides", NULL, st->stats.strides, es);
 	ExplainPropertyInteger("Bytes to Device", "bytes", st->stats.bytes_to_device, es);
