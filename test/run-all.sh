@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Runs every gpugb test: builds and installs, starts a throwaway cluster,
 # then runs
+#   0. the unit tests of the strategy heuristics (test/unit, plain C);
 #   1. the device self-test (on a GPU: every kernel against a CPU reference;
 #      without one: proves the library loads and reports "no device");
 #   2. the pg_regress suite (make installcheck);
 #   3. the pgTAP differential suites (gpugb result = PostgreSQL's result);
+#      on a GPU also once per forced gpugb.strategy;
 #   4. qgen, random differential GROUP BY queries (test/qgen/README.md):
-#      500 in emulator mode, QGEN_QUERIES (default 10000) on a GPU.
+#      500 in emulator mode, QGEN_QUERIES (default 10000) on a GPU, and there
+#      QGEN_STRATEGY_QUERIES (default 2000) more per forced gpugb.strategy,
+#      each with its own seed.
 # Without a GPU, 2 and 3 run the host pipeline against the CPU emulator of
 # the device, and 3 also runs in fallback mode (no GPU: PostgreSQL's plan
 # under the GpuGroupAgg node).  With a GPU they run on it, with
@@ -28,6 +32,10 @@ gpugb_build_install
 if ldd "$($PG_CONFIG --pkglibdir)/gpugb.so" | grep -Eq 'libcuda|libcudart'; then
   echo "gpugb.so depends on libcuda/libcudart at load time"; exit 1
 fi
+
+echo "== unit tests (strategy heuristics)"
+make -s -C test/unit run >/dev/null || { make -s -C test/unit run | grep -v '^ok'; exit 1; }
+echo "unit tests passed"
 
 echo "== device self-test"
 make -s -C test/device >/dev/null
@@ -51,11 +59,26 @@ modes=$([ "$GPUGB_TEST_MODE" = gpu ] && echo gpu || echo "emulator fallback")
 for mode in $modes; do
   test/pgtap/run.sh "$mode" gpugb_tap
 done
+strategies="global_hash shared_hash sort"
+if [ "$GPUGB_TEST_MODE" = gpu ]; then
+  for s in $strategies; do
+    echo "-- forced gpugb.strategy = $s"
+    PGOPTIONS="${PGOPTIONS:-} -c gpugb.strategy=$s" test/pgtap/run.sh gpu gpugb_tap
+  done
+fi
 
 echo "== qgen: random differential queries"
 if [ "$GPUGB_TEST_MODE" = gpu ]; then
   python3 test/qgen/qgen.py --mode gpu --queries "${QGEN_QUERIES:-10000}" --seed "${QGEN_SEED:-1}" \
     --save-mismatches "${QGEN_SAVE:-${TMPDIR:-/tmp}/gpugb-qgen-mismatches}"
+  n=0
+  for s in $strategies; do
+    n=$((n + 1))
+    echo "-- forced gpugb.strategy = $s"
+    python3 test/qgen/qgen.py --mode gpu --strategy "$s" --queries "${QGEN_STRATEGY_QUERIES:-2000}" \
+      --seed $(( ${QGEN_SEED:-1} + 1000 * n )) \
+      --save-mismatches "${QGEN_SAVE:-${TMPDIR:-/tmp}/gpugb-qgen-mismatches}/$s"
+  done
 else
   python3 test/qgen/qgen.py --mode emulator --queries 500 --seed 1 \
     --save-mismatches "${QGEN_SAVE:-${TMPDIR:-/tmp}/gpugb-qgen-mismatches}"

@@ -1551,6 +1551,8 @@ def parse_args(argv):
     p.add_argument('--print-queries', action='store_true', help='print every query and stop')
     p.add_argument('--max-reports', type=int, default=10,
                    help='mismatches printed in full (default 10; all are counted)')
+    p.add_argument('--strategy', choices=['auto', 'global_hash', 'shared_hash', 'sort'],
+                   help='SET gpugb.strategy for every query (default: the server\'s setting)')
     p.add_argument('--psql', default='psql', help='psql program')
     p.add_argument('-v', '--verbose', action='store_true')
     args = p.parse_args(argv)
@@ -1568,7 +1570,8 @@ def reproducer(args, schema, session, q, problem):
     mode_sets = 'SET gpugb.emulate_device = on;\n' if args.mode == 'emulator' else ''
     body = q.text()[len(q.settings_sql()):] + '\n'
     lines = [f'-- qgen mismatch: seed {args.seed}, query {q.index}, mode {args.mode}, '
-             f'scale {args.scale}, types {",".join(args.types)}, aggs {",".join(args.aggs)}',
+             f'scale {args.scale}, types {",".join(args.types)}, aggs {",".join(args.aggs)}'
+             + (f', strategy {args.strategy}' if args.strategy else ''),
              f'-- rerun: {rerun_command(args, q.index)}',
              '--', *('-- ' + l for l in problem.split('\n')), '',
              '-- The tables (generated with setseed(): the same data on the same PostgreSQL).',
@@ -1586,6 +1589,8 @@ def rerun_command(args, index):
         cmd += f' --types {",".join(args.types)}'
     if args.aggs != DEFAULT_AGGS:
         cmd += f' --aggs {shlex.quote(",".join(args.aggs))}'
+    if args.strategy:
+        cmd += f' --strategy {args.strategy}'
     return cmd + f' --only {index}'
 
 
@@ -1634,10 +1639,12 @@ def main(argv):
                f"SET IntervalStyle = 'postgres';\nSET extra_float_digits = 1;\n"
                f"SET statement_timeout = {q_lit(args.statement_timeout)};\n"
                "SET gpugb.force = on;\nSET gpugb.require_gpu = on;\n"
-               f"SET gpugb.emulate_device = {'on' if args.mode == 'emulator' else 'off'};\n")
+               f"SET gpugb.emulate_device = {'on' if args.mode == 'emulator' else 'off'};\n"
+               + (f"SET gpugb.strategy = {args.strategy};\n" if args.strategy else ''))
     runner.session_sql = session
     print(f'qgen: mode {args.mode}, seed {args.seed}, scale {args.scale}, {len(queries)} queries, '
-          f'TimeZone {tz}, device: {device}', flush=True)
+          f'TimeZone {tz}, ' + (f'strategy {args.strategy}, ' if args.strategy else '') +
+          f'device: {device}', flush=True)
 
     outcomes = {}
     pending = list(queries)

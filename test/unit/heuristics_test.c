@@ -1,0 +1,419 @@
+/*-------------------------------------------------------------------------
+ * heuristics_test.c
+ *    Unit tests of the strategy rules (src/heuristics.c) and of the spec ->
+ *    workload code the executor and the emulator share (src/strategy.c).
+ *    Plain C: no PostgreSQL, no GPU.  Prints one line per check (TAP) and
+ *    exits 1 if any failed.
+ *
+ *    make -C test/unit run
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpugb_device.h"
+#include "heuristics.h"
+#include "strategy.h"
+
+/* The H200's sizes: cuda/device.cu's defaults before a probe. */
+static const GpugbDeviceProps h200 = {132, 50ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
+
+/* strategy.c asks the device module; here the module is this stub. */
+void
+gpugb_device_properties(GpugbDeviceProps *props)
+{
+	*props = h200;
+}
+
+static int	checks = 0;
+static int	failures = 0;
+
+#define CHECK(cond, ...) check((cond), #cond, __FILE__, __LINE__, __VA_ARGS__)
+
+static void
+check(int ok, const char *expr, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+#include <stdarg.h>
+
+static void
+check(int ok, const char *expr, const char *file, int line, const char *fmt, ...)
+{
+	va_list		ap;
+
+	checks++;
+	printf("%s %d - ", ok ? "ok" : "not ok", checks);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!ok)
+	{
+		failures++;
+		printf("#   failed: %s (%s:%d)\n", expr, file, line);
+	}
+}
+
+static GpugbWorkload
+workload(double rows, double rows_per_launch, double groups, int key_words, int state_columns)
+{
+	GpugbWorkload w = {rows, rows_per_launch, groups, key_words, state_columns};
+
+	return w;
+}
+
+static GpugbStrategyChoice
+choose(GpugbWorkload w)
+{
+	GpugbStrategyChoice c;
+
+	gpugb_choose_strategy(&w, &h200, &c);
+	return c;
+}
+
+static int
+is_power_of_two(int64_t x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+static void
+test_shared_placement(void)
+{
+	GpugbStrategyChoice c;
+
+	c = choose(workload(1e8, 1 << 20, 1, 0, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "one group (no GROUP BY) -> shared_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	CHECK(strstr(c.reason, "one group") != NULL, "one group: reason says so (%s)", c.reason);
+
+	c = choose(workload(1e8, 1 << 20, 4, 1, 2));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "4 groups -> shared_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(1e6, 1 << 20, 1000, 2, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "1000 groups, 1 state column -> shared_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	CHECK(c.shared_slots >= 2000, "... a shared table of >= 2 x 1000 slots (%lld)",
+		  (long long) c.shared_slots);
+
+	/* The largest g that stays shared is half the shared table. */
+	c = choose(workload(1e8, 1 << 20, 1, 1, 2));
+	{
+		int64_t		slots = c.shared_slots;
+		GpugbStrategyChoice at = choose(workload(1e8, 1 << 20, (double) slots / 2, 1, 2));
+		GpugbStrategyChoice above = choose(workload(1e8, 1 << 20, (double) slots / 2 + 1, 1, 2));
+
+		CHECK(at.strategy == GPUGB_STRATEGY_SHARED_HASH, "g = slots/2 = %lld -> shared_hash",
+			  (long long) slots / 2);
+		CHECK(above.strategy != GPUGB_STRATEGY_SHARED_HASH, "g = slots/2 + 1 -> not shared (%s)",
+			  gpugb_strategy_name(above.strategy));
+	}
+}
+
+static void
+test_global_and_sort(void)
+{
+	GpugbStrategyChoice c;
+	double		bytes_per_group = 8.0 * 2 + 8.0 * (1 + 1) + 4;	/* 50 % fill, 1 key, 1 state */
+	double		beyond_l2 = 2.0 * (double) h200.l2_bytes / bytes_per_group;
+
+	/* Beyond any shared table, but the global table fits in L2. */
+	c = choose(workload(1e8, 1 << 20, 100000, 1, 2));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "1e5 groups (table in L2) -> global_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	CHECK(strstr(c.reason, "fits L2") != NULL, "... reason: fits L2 (%s)", c.reason);
+	CHECK(c.fill_percent == 50, "... 50 %% fill (%d)", c.fill_percent);
+	CHECK(is_power_of_two(c.table_slots) && c.table_slots * 0.5 >= 100000 &&
+		  c.table_slots * 0.25 < 100000,
+		  "... table of the smallest power of two holding 1e5 at 50 %% (%lld slots)",
+		  (long long) c.table_slots);
+
+	/* A table twice the L2, 64 rows per group in a launch: sort. */
+	c = choose(workload(1e9, 64.0 * beyond_l2, beyond_l2, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "%.0f groups (table 2 x L2), 64 rows per group per launch -> sort (got %s)",
+		  beyond_l2, gpugb_strategy_name(c.strategy));
+	CHECK(strstr(c.reason, "exceeds L2") != NULL, "... reason: exceeds L2 (%s)", c.reason);
+
+	/* The same table, about one row per group per launch: the sort cannot pay. */
+	c = choose(workload(1e9, beyond_l2, beyond_l2, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "table 2 x L2, 1 row per group per launch -> global_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(1e9, 1 << 20, 3e7, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "3e7 groups, 1M rows per launch (0.03 per group) -> global_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	CHECK(strstr(c.reason, "too few to gain from sorting") != NULL, "... reason (%s)", c.reason);
+}
+
+static void
+test_fill_factor(void)
+{
+	GpugbStrategyChoice c;
+
+	/* 1e6 groups x (16 + 8 x 5 + 4) bytes = 60 MB: below 2 GB */
+	c = choose(workload(1e9, 1 << 20, 1e6, 1, 4));
+	CHECK(c.fill_percent == 50, "table of 60 MB: 50 %% fill (%d)", c.fill_percent);
+	/* 1e8 groups: 6 GB */
+	c = choose(workload(1e9, 1 << 20, 1e8, 1, 4));
+	CHECK(c.fill_percent == 83, "table of 6 GB: 83 %% fill (%d)", c.fill_percent);
+	/* just below and just above 2 GB with 1 key word and 1 state column (36 bytes) */
+	c = choose(workload(1e9, 1 << 20, (double) GPUGB_DENSE_TABLE_BYTES / 36.0 * 0.99, 1, 1));
+	CHECK(c.fill_percent == 50, "table of 0.99 x 2 GB: 50 %% fill (%d)", c.fill_percent);
+	c = choose(workload(1e9, 1 << 20, (double) GPUGB_DENSE_TABLE_BYTES / 36.0 * 1.01, 1, 1));
+	CHECK(c.fill_percent == 83, "table of 1.01 x 2 GB: 83 %% fill (%d)", c.fill_percent);
+}
+
+static void
+test_shared_slots(void)
+{
+	int64_t		budget = h200.shared_bytes_per_sm / 4 < h200.shared_bytes_per_block ?
+		h200.shared_bytes_per_sm / 4 : h200.shared_bytes_per_block;
+	int64_t		prev = gpugb_shared_slots_for(1, &h200);
+	int			monotone = 1,
+				fits = 1,
+				first_zero = -1;
+
+	CHECK(prev >= 1024, "1 state column: a shared table of >= 1024 slots (%lld)", (long long) prev);
+	for (int cols = 1; cols <= 256; cols++)
+	{
+		int64_t		slots = gpugb_shared_slots_for(cols, &h200);
+
+		if (slots > prev)
+			monotone = 0;
+		if (slots > 0 && (!is_power_of_two(slots) || slots < GPUGB_MIN_SHARED_SLOTS ||
+						  slots * GPUGB_SHARED_SLOT_BYTES(cols) > budget))
+			fits = 0;
+		if (slots == 0 && first_zero < 0)
+			first_zero = cols;
+		prev = slots;
+	}
+	CHECK(monotone, "shared slots never grow as state columns grow");
+	CHECK(fits, "shared slots: a power of two >= %d that fits the block's budget (%lld bytes)",
+		  GPUGB_MIN_SHARED_SLOTS, (long long) budget);
+	CHECK(gpugb_shared_slots_for(4, &h200) < gpugb_shared_slots_for(1, &h200),
+		  "4 state columns: fewer slots than 1 (%lld < %lld)",
+		  (long long) gpugb_shared_slots_for(4, &h200), (long long) gpugb_shared_slots_for(1, &h200));
+	CHECK(first_zero > 0 &&
+		  GPUGB_MIN_SHARED_SLOTS * GPUGB_SHARED_SLOT_BYTES(first_zero) > budget &&
+		  GPUGB_MIN_SHARED_SLOTS * GPUGB_SHARED_SLOT_BYTES(first_zero - 1) <= budget,
+		  "shared slots are 0 from %d state columns on, where even %d slots do not fit",
+		  first_zero, GPUGB_MIN_SHARED_SLOTS);
+	{
+		GpugbStrategyChoice c = choose(workload(1e8, 1 << 20, 1, 1, first_zero));
+
+		CHECK(c.shared_slots == 0 && c.strategy != GPUGB_STRATEGY_SHARED_HASH,
+			  "no shared table fits: even 1 group is not shared_hash (got %s)",
+			  gpugb_strategy_name(c.strategy));
+	}
+	{
+		/* a device with less shared memory gets a smaller table */
+		GpugbDeviceProps small = h200;
+
+		small.shared_bytes_per_sm = 64 << 10;
+		CHECK(gpugb_shared_slots_for(1, &small) < gpugb_shared_slots_for(1, &h200),
+			  "less shared memory per SM: fewer slots (%lld)",
+			  (long long) gpugb_shared_slots_for(1, &small));
+	}
+}
+
+static void
+test_observed(void)
+{
+	GpugbWorkload planned = workload(1e8, 1 << 20, 1e8, 1, 1);
+	GpugbWorkload seen;
+	GpugbStrategyChoice before,
+				after;
+
+	/* GROUP BY mod(x, 1000): planned 1e8 groups, 1000 after 1M rows */
+	gpugb_workload_observed(&planned, 1e6, 1000, &seen);
+	CHECK(seen.groups == 1000, "mod(x, 1000): 1000 groups seen in 1M rows -> 1000 (%.0f)", seen.groups);
+	CHECK(seen.rows == 1e8 && seen.rows_per_launch == planned.rows_per_launch &&
+		  seen.key_words == 1 && seen.state_columns == 1,
+		  "... rows and the rest as planned");
+	before = choose(planned);
+	after = choose(seen);
+	CHECK(before.strategy == GPUGB_STRATEGY_GLOBAL_HASH && after.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "... planned %s, corrected to %s", gpugb_strategy_name(before.strategy),
+		  gpugb_strategy_name(after.strategy));
+
+	/* all distinct: 1M groups in 1M rows, extrapolated to 1e8 */
+	gpugb_workload_observed(&planned, 1e6, 1e6, &seen);
+	CHECK(fabs(seen.groups - 1e8) < 1, "all distinct: 1M groups in 1M rows -> 1e8 (%.0f)", seen.groups);
+	/* half distinct: extrapolated too */
+	gpugb_workload_observed(&planned, 1e6, 5e5, &seen);
+	CHECK(fabs(seen.groups - 5e7) < 1, "half distinct: 5e5 groups in 1M rows -> 5e7 (%.0f)", seen.groups);
+	/* more rows than planned: the rows seen count */
+	planned.rows = 1000;
+	gpugb_workload_observed(&planned, 1e6, 10, &seen);
+	CHECK(seen.rows == 1e6 && seen.groups == 10, "more rows than planned: rows %.0f, groups %.0f",
+		  seen.rows, seen.groups);
+	/* nothing seen: the plan */
+	gpugb_workload_observed(&planned, 0, 0, &seen);
+	CHECK(seen.groups == planned.groups, "nothing seen: the planned groups (%.0f)", seen.groups);
+}
+
+static void
+test_names(void)
+{
+	for (int s = 0; s < GPUGB_N_STRATEGIES; s++)
+		CHECK(gpugb_strategy_from_name(gpugb_strategy_name((GpugbStrategy) s)) == s,
+			  "name round trip: %s", gpugb_strategy_name((GpugbStrategy) s));
+	CHECK(strcmp(gpugb_strategy_name(GPUGB_STRATEGY_GLOBAL_HASH), "global_hash") == 0 &&
+		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_SHARED_HASH), "shared_hash") == 0 &&
+		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_SORT), "sort") == 0,
+		  "names are gpugb.strategy's values");
+	CHECK(gpugb_strategy_from_name("auto") == -1 && gpugb_strategy_from_name("") == -1,
+		  "unknown names -> -1");
+	CHECK(strcmp(gpugb_strategy_name(GPUGB_N_STRATEGIES), "unknown") == 0 &&
+		  strcmp(gpugb_strategy_name((GpugbStrategy) -1), "unknown") == 0,
+		  "out-of-range strategies are \"unknown\"");
+}
+
+static GpugbGroupBySpec
+spec_of(int n_keys, int n_aggs, const GpugbAggSpec *aggs)
+{
+	GpugbGroupBySpec spec;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.n_keys = n_keys;
+	spec.n_inputs = 8;
+	spec.n_aggs = n_aggs;
+	memcpy(spec.aggs, aggs, n_aggs * sizeof(GpugbAggSpec));
+	spec.stride_rows = 1 << 20;
+	return spec;
+}
+
+static void
+test_state_columns(void)
+{
+	static const GpugbAggSpec star[] = {{GPUGB_AGG_COUNT_STAR, -1}};
+	static const GpugbAggSpec star_twice[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_COUNT_STAR, -1}};
+	static const GpugbAggSpec counts[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_COUNT, 0},
+	{GPUGB_AGG_COUNT, 1}, {GPUGB_AGG_COUNT, 0}};
+	/* count(*), sum(x), avg(x) (= SUM_INT + its count), min(x), max(x) of an integer */
+	static const GpugbAggSpec ints[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0},
+	{GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_MIN_INT, 0}, {GPUGB_AGG_MAX_INT, 0}};
+	/* sum(f) of a float with its hidden max over the derived |f| input 1 */
+	static const GpugbAggSpec floats[] = {{GPUGB_AGG_SUM_FLOAT, 0}, {GPUGB_AGG_MAX_FLOAT, 1},
+	{GPUGB_AGG_MIN_FLOAT, 0}, {GPUGB_AGG_SUM_FLOAT, 0}};
+	/* variance(x): SUM_INT(x), hidden SUM_INT over x^2's hi and lo inputs */
+	static const GpugbAggSpec variance[] = {{GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_SUM_INT, 1},
+	{GPUGB_AGG_SUM_INT, 2}};
+	GpugbGroupBySpec spec;
+
+	spec = spec_of(1, 1, star);
+	CHECK(gpugb_spec_state_columns(&spec) == 1, "count(*): 1 state column (%d)",
+		  gpugb_spec_state_columns(&spec));
+	spec = spec_of(1, 2, star_twice);
+	CHECK(gpugb_spec_state_columns(&spec) == 1, "count(*) twice: 1 (%d)", gpugb_spec_state_columns(&spec));
+	spec = spec_of(1, 4, counts);
+	CHECK(gpugb_spec_state_columns(&spec) == 3, "count(*), count(a), count(b), count(a): 3 (%d)",
+		  gpugb_spec_state_columns(&spec));
+	spec = spec_of(1, 5, ints);
+	CHECK(gpugb_spec_state_columns(&spec) == 6,
+		  "count(*), sum(x), avg(x), min(x), max(x): rows, count x, sum x (2), min, max = 6 (%d)",
+		  gpugb_spec_state_columns(&spec));
+	spec = spec_of(1, 4, floats);
+	CHECK(gpugb_spec_state_columns(&spec) == 5,
+		  "sum(f), max(|f|), min(f), sum(f): count f, sum, min, count |f|, max = 5 (%d)",
+		  gpugb_spec_state_columns(&spec));
+	spec = spec_of(1, 3, variance);
+	CHECK(gpugb_spec_state_columns(&spec) == 9, "variance(x): 3 inputs x (count + 2 words) = 9 (%d)",
+		  gpugb_spec_state_columns(&spec));
+}
+
+static void
+test_spec_workload(void)
+{
+	static const GpugbAggSpec aggs[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}};
+	GpugbGroupBySpec spec = spec_of(2, 2, aggs);
+	GpugbWorkload w;
+	GpugbStrategyChoice c;
+
+	spec.estimated_rows = 1e8;
+	spec.estimated_groups = 100000000;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(w.rows == 1e8 && w.rows_per_launch == (1 << 20) && w.groups == 1e8 &&
+		  w.key_words == 2 && w.state_columns == 4,
+		  "spec workload: rows %.0f, per launch %.0f, groups %.0f, key words %d, state columns %d",
+		  w.rows, w.rows_per_launch, w.groups, w.key_words, w.state_columns);
+	spec.estimated_rows = 5000;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(w.rows_per_launch == 5000, "fewer rows than a stride: a launch has them all (%.0f)",
+		  w.rows_per_launch);
+	spec.estimated_rows = 0;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(w.rows == (1 << 20) && w.rows_per_launch == (1 << 20), "unknown rows: one stride (%.0f)", w.rows);
+	spec.n_keys = 0;
+	spec.estimated_groups = 7;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(w.groups == 1 && w.key_words == 0, "no GROUP BY: one group (%.0f)", w.groups);
+
+	/* forced: the strategy as asked, the sizes as auto's, the reason says so */
+	spec = spec_of(1, 2, aggs);
+	spec.estimated_rows = 1e6;
+	spec.estimated_groups = 10;
+	gpugb_spec_choose(&spec, -1, &c);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "auto, 10 groups: shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	gpugb_spec_choose(&spec, GPUGB_STRATEGY_SORT, &c);
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT && strstr(c.reason, "forced by gpugb.strategy") &&
+		  strstr(c.reason, "shared_hash") && c.table_slots >= 1024,
+		  "forced sort: %s", c.reason);
+
+	/* the run-time check: mod(x, 100) estimated at 1e8 groups */
+	spec.estimated_rows = 1e8;
+	spec.estimated_groups = 100000000;
+	gpugb_spec_choose(&spec, -1, &c);
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "1e8 estimated groups: global_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	gpugb_spec_recheck(&spec, 1 << 20, 100, &c);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 100 seen in the first stride: shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	gpugb_spec_recheck(&spec, 1 << 20, 1 << 20, &c);
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "... all distinct: stays global_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+
+	/* what cannot run: shared without room for the states, sort without keys */
+	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT &&
+		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SHARED_HASH) == GPUGB_STRATEGY_SHARED_HASH &&
+		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "with keys and few states every strategy runs");
+	spec.n_keys = 0;
+	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "sort without GROUP BY runs as global_hash");
+	spec.n_keys = 1;
+	spec.n_aggs = 0;
+	for (int i = 0; i < 32; i++)
+	{
+		spec.aggs[spec.n_aggs++] = (GpugbAggSpec) {GPUGB_AGG_SUM_INT, i};
+		spec.aggs[spec.n_aggs++] = (GpugbAggSpec) {GPUGB_AGG_MIN_INT, i};
+	}
+	CHECK(gpugb_spec_state_columns(&spec) == 128 &&
+		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SHARED_HASH) == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "shared_hash with 128 state columns (no shared table fits) runs as global_hash");
+}
+
+int
+main(void)
+{
+	test_shared_placement();
+	test_global_and_sort();
+	test_fill_factor();
+	test_shared_slots();
+	test_observed();
+	test_names();
+	test_state_columns();
+	test_spec_workload();
+	printf("1..%d\n", checks);
+	if (failures)
+	{
+		printf("# %d of %d checks failed\n", failures, checks);
+		return 1;
+	}
+	printf("# all %d checks passed\n", checks);
+	return 0;
+}
