@@ -9,6 +9,9 @@
 #   ../shared/gpu-box/fetch-debs.sh && mkdir -p .gpu-box/scripts && cp ../shared/gpu-box/*.sh .gpu-box/scripts/
 # Then with the device tool, carrying .gpu-box:
 #   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP, qgen (gpu mode)
+#   bash test/gpu-box.sh strategies   pgTAP and QGEN_STRATEGY_QUERIES (2000) qgen queries per forced
+#                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort", or a subset
+#                                     to stay within one call's time); the seed depends on the strategy only
 #   bash test/gpu-box.sh bench        Query B benchmark (test/bench/queryb.sh), ROWS=100000000 by default
 #   bash test/gpu-box.sh tpch         TPC-H Q1 at SF 1 and 10 (test/bench/tpch-q1.sh)
 #   bash test/gpu-box.sh concurrency  1, 4, 16 sessions sharing the GPU (test/bench/concurrency.sh)
@@ -56,6 +59,20 @@ case "$stage" in
     echo "== qgen: random differential queries on the GPU path (gpu mode)"
     python3 test/qgen/qgen.py --mode gpu --queries "${QGEN_QUERIES:-10000}" --seed "${QGEN_SEED:-1}" \
       --save-mismatches "$out/qgen-mismatches" 2>&1 | tee "$out/qgen.log" | tail -6
+    ;;
+  strategies)
+    # As test/run-all.sh does on a GPU: each strategy forced for every query.
+    export GPUGB_TEST_MODE=gpu
+    for s in ${STRATEGIES:-global_hash shared_hash sort}; do
+      case $s in global_hash) n=1 ;; shared_hash) n=2 ;; sort) n=3 ;; *) echo "unknown strategy $s"; exit 2 ;; esac
+      echo "== gpugb.strategy = $s: pgTAP differential suites (gpu mode)"
+      PGOPTIONS="${PGOPTIONS:-} -c gpugb.strategy=$s" test/pgtap/run.sh gpu gpugb_tap 2>&1 \
+        | tee "$out/pgtap-$s.log" | tail -3
+      echo "== gpugb.strategy = $s: qgen (gpu mode)"
+      python3 test/qgen/qgen.py --mode gpu --strategy "$s" --queries "${QGEN_STRATEGY_QUERIES:-2000}" \
+        --seed $(( ${QGEN_SEED:-1} + 1000 * n )) --save-mismatches "$out/qgen-mismatches-$s" 2>&1 \
+        | tee "$out/qgen-$s.log" | tail -4
+    done
     ;;
   bench)
     test/bench/queryb.sh 2>&1 | tee "$out/queryb.log"
