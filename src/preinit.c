@@ -20,7 +20,6 @@
  */
 #include "postgres.h"
 
-#include "libpq/auth.h"
 #include "storage/ipc.h"
 #include "utils/guc.h"
 
@@ -28,6 +27,14 @@
 #include "gpugb_device.h"
 
 bool		gpugb_preinit_device = true;
+
+/*
+ * From libpq/auth.h, which cannot be included without the GSSAPI headers
+ * of builds with GSS (Debian's): the hook and its type, verbatim.
+ */
+typedef struct Port Port;
+typedef void (*ClientAuthentication_hook_type) (Port *, int);
+extern PGDLLIMPORT ClientAuthentication_hook_type ClientAuthentication_hook;
 
 static ClientAuthentication_hook_type prev_client_auth_hook = NULL;
 
