@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# test/bench/startup.sh — what a new session's first GROUP BY pays for CUDA
+# start-up (issue 5, item 4).
+#
+# For gpugb.preinit_device = off and on (reloaded between), SESSIONS new
+# sessions each run the same GROUP BY twice, back to back, as soon as they
+# are connected (the worst case for hiding: nothing to overlap with), and
+# once more after a PAUSE second pause (the case of a pooled connection or
+# a client that does other work first).  Prints, per setting, the median
+# first, second and after-pause times and first - second, the start-up
+# cost the session's first query still pays.  Target: <= 100 ms.
+#
+# On the GPU box (gpugb preloaded, the server of test/gpu-box.sh):
+#   test/bench/startup.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PGHOST=${PGHOST:-/tmp} PGPORT=${PGPORT:-5433} PGUSER=${PGUSER:-pg}
+DB=${DB:-gpugb_bench}
+ROWS=${ROWS:-1000000}
+SESSIONS=${SESSIONS:-10}
+PAUSE=${PAUSE:-1}
+EXTRA=${EXTRA:-}
+log() { echo "[startup $(date +%H:%M:%S)] $*" >&2; }
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
+
+if [ "$(psql -X -At -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'")" != 1 ]; then
+  createdb "$DB"
+fi
+q -c "DROP TABLE IF EXISTS stable" \
+  -c "CREATE UNLOGGED TABLE stable AS SELECT (random() * 1000)::int AS k, (random() * 1e6)::int AS v
+        FROM generate_series(1, $ROWS)" -c "VACUUM ANALYZE stable"
+QUERY="SELECT k, count(*), sum(v) FROM stable GROUP BY k"
+
+# Milliseconds of each \timing line of one session, space-separated.
+session_times() {
+  PGOPTIONS="-c gpugb.force=on -c gpugb.require_gpu=on -c max_parallel_workers_per_gather=0 $EXTRA" \
+    psql -X -q -d "$DB" -o /dev/null \
+      -c '\timing on' -c "$QUERY" -c "$QUERY" -c "SELECT pg_sleep($PAUSE)" -c "$QUERY" 2>&1 |
+    awk '/^Time:/ {printf "%s ", $2}'
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+echo "| gpugb.preinit_device | sessions | first query (ms) | second (ms) | after ${PAUSE} s pause (ms) | first - second (ms) |"
+echo "|---|---|---|---|---|---|"
+for setting in off on; do
+  psql -X -q -d postgres -c "ALTER SYSTEM SET gpugb.preinit_device = $setting" -c "SELECT pg_reload_conf()" >/dev/null
+  sleep 1
+  : > /tmp/startup-times
+  for _ in $(seq "$SESSIONS"); do
+    session_times >> /tmp/startup-times
+    echo >> /tmp/startup-times
+  done
+  first=$(awk '{print $1}' /tmp/startup-times | median)
+  second=$(awk '{print $2}' /tmp/startup-times | median)
+  paused=$(awk '{print $4}' /tmp/startup-times | median)
+  diff=$(awk '{print $1 - $2}' /tmp/startup-times | median)
+  log "preinit $setting: $(tr '\n' '|' < /tmp/startup-times)"
+  echo "| $setting | $SESSIONS | $first | $second | $paused | $diff |"
+done
+psql -X -q -d postgres -c "ALTER SYSTEM RESET gpugb.preinit_device" -c "SELECT pg_reload_conf()" >/dev/null
