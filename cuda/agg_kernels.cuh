@@ -97,15 +97,15 @@ gpugb_is_null(const uint8_t *nulls, uint32_t row)
 
 /* Applies one (already combined) contribution of value aggregate v to group gid. */
 __device__ __forceinline__ void
-gpugb_apply_value(const GpugbAggParams &p, const GpugbValueAgg &va, int64_t gid,
+gpugb_apply_value(const GpugbStates &st, int op, int value_col, int hi_col, int64_t gid,
 				  uint64_t word, long long hi)
 {
-	unsigned long long *dst = p.values + va.value_col * p.max_groups + gid;
+	unsigned long long *dst = st.values + value_col * st.pitch + gid;
 
-	switch (va.op)
+	switch (op)
 	{
 		case GPUGB_AGG_SUM_INT:
-			gpugb_atomic_add_i128(dst, p.values_hi + va.hi_col * p.max_groups + gid,
+			gpugb_atomic_add_i128(dst, st.values_hi + hi_col * st.pitch + gid,
 								  (unsigned long long) word, hi);
 			break;
 		case GPUGB_AGG_SUM_FLOAT:
@@ -139,10 +139,19 @@ gpugb_value_word(const GpugbValueAgg &va, uint32_t row)
 	return w;
 }
 
+/* The global dense columns of a launch. */
+__device__ __forceinline__ GpugbStates
+gpugb_global_states(const GpugbAggParams &p)
+{
+	GpugbStates st = {p.counts, p.values, p.values_hi, p.max_groups};
+
+	return st;
+}
+
 /* Combines the lanes of group g (lanes with mine set) and lets lane `leader` apply them. */
 __device__ __forceinline__ void
-gpugb_combine_group(const GpugbAggParams &p, uint32_t row, bool mine, int64_t g,
-					bool is_leader)
+gpugb_combine_group(const GpugbAggParams &p, const GpugbStates &st, uint32_t row, bool mine,
+					int64_t g, bool is_leader)
 {
 	for (int c = 0; c < p.n_counts; c++)
 	{
@@ -150,7 +159,7 @@ gpugb_combine_group(const GpugbAggParams &p, uint32_t row, bool mine, int64_t g,
 		unsigned	n = __popc(__ballot_sync(GPUGB_FULL_MASK, hit));
 
 		if (is_leader && n != 0)
-			atomicAdd(&p.counts[c * p.max_groups + g], (unsigned long long) n);
+			atomicAdd(&st.counts[c * st.pitch + g], (unsigned long long) n);
 	}
 	for (int a = 0; a < p.n_values; a++)
 	{
@@ -193,13 +202,17 @@ gpugb_combine_group(const GpugbAggParams &p, uint32_t row, bool mine, int64_t g,
 				break;
 		}
 		if (is_leader)
-			gpugb_apply_value(p, va, g, w, hi);
+			gpugb_apply_value(st, va.op, va.value_col, va.hi_col, g, w, hi);
 	}
 }
 
-/* Aggregates the warp's 32 rows (gid < 0: lane has nothing to aggregate). */
+/*
+ * Aggregates the warp's 32 rows into states `st` (gid < 0: the lane has
+ * nothing to aggregate).  Warp-collective: all 32 lanes must call it.
+ */
 __device__ __forceinline__ void
-gpugb_aggregate_warp(const GpugbAggParams &p, uint32_t row, int64_t gid, unsigned lane)
+gpugb_aggregate_warp(const GpugbAggParams &p, const GpugbStates &st, uint32_t row, int64_t gid,
+					 unsigned lane)
 {
 	unsigned	peers = __match_any_sync(GPUGB_FULL_MASK, (unsigned long long) gid);
 	bool		first_of_group = (unsigned) (__ffs(peers) - 1) == lane;
@@ -214,7 +227,7 @@ gpugb_aggregate_warp(const GpugbAggParams &p, uint32_t row, int64_t gid, unsigne
 			leaders &= leaders - 1;
 			int64_t		g = (int64_t) __shfl_sync(GPUGB_FULL_MASK, (long long) gid, l);
 
-			gpugb_combine_group(p, row, gid == g, g, lane == (unsigned) l);
+			gpugb_combine_group(p, st, row, gid == g, g, lane == (unsigned) l);
 		}
 		return;
 	}
@@ -222,7 +235,7 @@ gpugb_aggregate_warp(const GpugbAggParams &p, uint32_t row, int64_t gid, unsigne
 		return;
 	for (int c = 0; c < p.n_counts; c++)
 		if (!gpugb_is_null(p.count_nulls[c], row))
-			atomicAdd(&p.counts[c * p.max_groups + gid], 1ull);
+			atomicAdd(&st.counts[c * st.pitch + gid], 1ull);
 	for (int a = 0; a < p.n_values; a++)
 	{
 		const GpugbValueAgg &va = p.vals[a];
@@ -231,42 +244,53 @@ gpugb_aggregate_warp(const GpugbAggParams &p, uint32_t row, int64_t gid, unsigne
 			continue;
 		uint64_t	w = gpugb_value_word(va, row);
 
-		gpugb_apply_value(p, va, gid, w, (long long) w < 0 ? -1 : 0);
+		gpugb_apply_value(st, va.op, va.value_col, va.hi_col, gid, w,
+						  va.op == GPUGB_AGG_SUM_INT && (long long) w < 0 ? -1 : 0);
 	}
 }
 
 /*
- * The aggregation kernel: looks up (or creates) each row's group and folds
- * the row into the group's states.  n_keys == 0 means one global group 0.
+ * Launch row i's row index and group id (-1: none left; the row is then
+ * appended to the retry list).  n_keys == 0 means one global group 0.
+ */
+__device__ __forceinline__ int64_t
+gpugb_launch_row_gid(const GpugbAggParams &p, int64_t i, uint32_t *row_out)
+{
+	uint32_t	row = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
+	int64_t		gid;
+
+	*row_out = row;
+	if (p.n_keys == 0)
+		return 0;
+	if (p.run_gid != nullptr)
+		gid = p.run_gid[p.run_start[i]];
+	else
+		gid = gpugb_find_or_insert(p, row);
+	if (gid < 0)
+		p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
+	return gid;
+}
+
+/*
+ * The aggregation kernel of GLOBAL_HASH and SORT: finds (or creates) each
+ * row's group and folds the row into the group's global states.
  */
 __global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
 gpugb_agg_kernel(const GpugbAggParams p)
 {
 	const unsigned lane = threadIdx.x & 31u;
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
+	const GpugbStates global = gpugb_global_states(p);
 
 	/* base is the warp's first row: the bound test is the same for all lanes. */
 	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
 		 base < p.nrows; base += step)
 	{
 		int64_t		i = base + lane;
-		bool		valid = i < p.nrows;
 		uint32_t	row = 0;
-		int64_t		gid = -1;
+		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
 
-		if (valid)
-		{
-			row = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
-			if (p.n_keys == 0)
-				gid = 0;
-			else
-			{
-				gid = gpugb_find_or_insert(p, row);
-				if (gid < 0)
-					p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
-			}
-		}
-		gpugb_aggregate_warp(p, row, gid, lane);
+		gpugb_aggregate_warp(p, global, row, gid, lane);
 	}
 }
 

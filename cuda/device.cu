@@ -5,18 +5,24 @@
  *    that keep the process-wide usage tally exact.
  *
  * Invariants:
- *  - CUDA is touched for the first time by gpugb_device_probe(), never at
- *    load time: the runtime is linked statically and dlopens libcuda only
- *    then, so the library loads on machines without a GPU or driver.
+ *  - CUDA is touched for the first time by the probe (gpugb_device_probe,
+ *    or the start-up thread of gpugb_device_probe_async), never at load
+ *    time: the runtime is linked statically and dlopens libcuda only then,
+ *    so the library loads on machines without a GPU or driver.
  *  - The probe result is computed once per process and cached (also a
  *    failure: a process without a driver will not get one later).
  *  - The tally only changes in the helpers below, by exactly the amount
  *    that was really obtained or released.
  *  - One thread per process uses this module (PostgreSQL backends are single
- *    threaded); the tally still uses atomics so a threaded test cannot
- *    corrupt it.
+ *    threaded), apart from the start-up probe thread, which only runs the
+ *    probe and is joined before anything else touches CUDA; the tally
+ *    still uses atomics so a threaded test cannot corrupt it.
  */
 #include <atomic>
+#include <mutex>
+#include <thread>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,11 +32,12 @@
 static char last_error[1024] = "no error";
 static char description[512] = "device not probed";
 
-static bool probed = false;
+static std::atomic<bool> probed{false};
+static std::atomic<bool> props_ready{false};	/* device_props hold the device's values */
 static GpugbStatus probe_status = GPUGB_NO_DEVICE;
 static int	sm_count = 1;
-/* H200 (sm_90) until a probe reads the real device. */
-static GpugbDeviceProps device_props = {132, 50ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
+/* Read from the device by the probe (H200, sm_90, values until then). */
+static GpugbDeviceProps device_props;
 
 static std::atomic<int64_t> tally_device_bytes{0};
 static std::atomic<int64_t> tally_pinned_bytes{0};
@@ -76,7 +83,10 @@ gpugb_check(cudaError_t err, const char *call, const char *file, int line)
 GPUGB_API void
 gpugb_device_properties(GpugbDeviceProps *props)
 {
-	*props = device_props;
+	static const GpugbDeviceProps h200 = {132, 50ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
+
+	/* Never reads what a start-up thread may be writing. */
+	*props = props_ready.load(std::memory_order_acquire) ? device_props : h200;
 }
 
 int
@@ -157,14 +167,60 @@ probe_once(void)
 	return GPUGB_OK;
 }
 
+/*
+ * The probe runs once per process, either on the caller's thread or on a
+ * start-up thread (gpugb_device_probe_async) whose work the first caller
+ * joins.  call_once makes both paths one: whichever runs first does the
+ * work, a concurrent caller waits for it, and the results (status,
+ * description, properties) are published by call_once's synchronisation.
+ */
+static std::once_flag probe_flag;
+static std::thread *probe_thread = nullptr;
+
+static void
+run_probe(void)
+{
+	probe_status = probe_once();
+	probed = true;
+	props_ready.store(probe_status == GPUGB_OK, std::memory_order_release);
+}
+
+GPUGB_API void
+gpugb_device_probe_async(void)
+{
+	sigset_t	all,
+				old;
+
+	if (probe_thread != nullptr || probed)
+		return;
+	/*
+	 * The thread must never take a signal meant for the backend (cancel,
+	 * latch wake-ups): it starts with every signal blocked, as CUDA's own
+	 * threads do.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	try
+	{
+		probe_thread = new std::thread([] { std::call_once(probe_flag, run_probe); });
+	}
+	catch (...)
+	{
+		probe_thread = nullptr; /* no thread: the first query probes itself */
+	}
+	pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
 GPUGB_API GpugbStatus
 gpugb_device_probe(void)
 {
-	if (!probed)
+	if (probe_thread != nullptr)
 	{
-		probe_status = probe_once();
-		probed = true;
+		probe_thread->join();
+		delete probe_thread;
+		probe_thread = nullptr;
 	}
+	std::call_once(probe_flag, run_probe);
 	return probe_status;
 }
 

@@ -178,6 +178,13 @@ typedef struct GpugbGroupBy GpugbGroupBy;
 
 /* Initializes CUDA on first call in this process (never before fork); cached. */
 extern GpugbStatus gpugb_device_probe(void);
+/*
+ * Starts the probe on a thread of its own and returns at once, so CUDA's
+ * start-up (driver, context) overlaps whatever the process does next; the
+ * first gpugb_device_probe() waits for it.  For a new backend, right after
+ * authentication (src/preinit.c).
+ */
+extern void gpugb_device_probe_async(void);
 /* Human-readable device description, or why there is none; static storage. */
 extern const char *gpugb_device_description(void);
 /* Text of the most recent failure in this process; static storage. */

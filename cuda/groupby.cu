@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "groupby_internal.cuh"
+#include "../src/heuristics.h"
 
 GpugbStatus
 gpugb_fail(GpugbGroupBy *gb, GpugbStatus st)
@@ -55,6 +56,8 @@ validate_spec(const GpugbGroupBySpec *spec)
 		return invalid("stride_rows out of range");
 	if (spec->device_memory_limit < 0)
 		return invalid("negative device_memory_limit");
+	if ((int) spec->strategy < 0 || spec->strategy >= GPUGB_N_STRATEGIES)
+		return invalid("unknown strategy");
 	for (int a = 0; a < spec->n_aggs; a++)
 	{
 		const GpugbAggSpec *ag = &spec->aggs[a];
@@ -63,6 +66,63 @@ validate_spec(const GpugbGroupBySpec *spec)
 			return invalid("unknown aggregate operation");
 		if (ag->op != GPUGB_AGG_COUNT_STAR && (ag->input < 0 || ag->input >= spec->n_inputs))
 			return invalid("aggregate input column out of range");
+	}
+	return GPUGB_OK;
+}
+
+/* The planner's view of the work, in the terms of heuristics.h. */
+static GpugbWorkload
+planned_workload(const GpugbGroupBy *gb)
+{
+	const GpugbGroupBySpec *spec = &gb->spec;
+	GpugbWorkload w;
+
+	w.rows = spec->estimated_rows > 0 ? spec->estimated_rows : (double) spec->stride_rows;
+	w.rows_per_launch = w.rows < (double) spec->stride_rows ? w.rows : (double) spec->stride_rows;
+	w.groups = spec->estimated_groups > 0 ? (double) spec->estimated_groups : 1.0;
+	w.key_words = spec->n_keys;
+	w.state_columns = gb->n_counts + gb->n_values + gb->n_his;
+	return w;
+}
+
+/* A strategy this handle can run: what cannot apply runs as GLOBAL_HASH. */
+static GpugbStrategy
+runnable_strategy(const GpugbGroupBy *gb, GpugbStrategy s)
+{
+	if (s == GPUGB_STRATEGY_SHARED_HASH && gb->shared_slots == 0)
+		return GPUGB_STRATEGY_GLOBAL_HASH;	/* states too wide for shared memory */
+	if (s == GPUGB_STRATEGY_SORT && gb->spec.n_keys == 0)
+		return GPUGB_STRATEGY_GLOBAL_HASH;	/* one group: nothing to sort by */
+	return s;
+}
+
+/*
+ * Run-time correction (issue: planner estimates off by 1e5): after the
+ * first launch, re-decide from the groups the table really holds.
+ */
+static GpugbStatus
+check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
+{
+	int64_t		groups_seen;
+	GpugbDeviceProps props;
+	GpugbWorkload planned = planned_workload(gb),
+				seen;
+	GpugbStrategyChoice choice;
+
+	gb->strategy_checked = true;
+	GPUGB_TRY(gpugb_group_count(gb, set->stream, &groups_seen));
+	gpugb_device_properties(&props);
+	gpugb_workload_observed(&planned, (double) set->launched_rows, (double) groups_seen, &seen);
+	gpugb_choose_strategy(&seen, &props, &choice);
+	gb->stats.groups_at_switch_check = groups_seen;
+	gb->groups_hint = seen.groups;
+
+	GpugbStrategy next = runnable_strategy(gb, choice.strategy);
+
+	if (next != gb->strategy)
+	{
+		gb->strategy = next;
+		gb->stats.strategy_switches++;
 	}
 	return GPUGB_OK;
 }
@@ -116,8 +176,11 @@ create_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &set->ev_start));
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &set->ev_copied));
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &set->ev_done));
-	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->host, bytes, "stride buffers"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->dev, bytes, "stride buffers"));
+	if (!spec->device_resident)
+	{
+		GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->host, bytes, "stride buffers"));
+		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->dev, bytes, "stride buffers"));
+	}
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->retry_list, rows * 4, "retry list"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->retry_count, 4, "retry count"));
 	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->retry_count_host, 4, "retry count"));
@@ -128,7 +191,7 @@ create_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 	size_t		nulls_at = (size_t) ncols * rows * 8;
 
 	memset(&set->stride, 0, sizeof(set->stride));
-	for (int c = 0; c < ncols; c++)
+	for (int c = 0; c < ncols && !spec->device_resident; c++)
 	{
 		int64_t    *hval = (int64_t *) (hv + (size_t) c * rows * 8);
 		uint8_t    *hnul = (uint8_t *) (hv + nulls_at + (size_t) c * rows);
@@ -171,16 +234,22 @@ create_all(GpugbGroupBy *gb)
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->spare_retry, (size_t) gb->spec.stride_rows * 4,
 							  "retry list"));
 
-	/* Karnagel: capacity a power of two with fill <= 50 % at the estimate. */
-	int64_t		est = gb->spec.estimated_groups;
-	int64_t		capacity = GPUGB_MIN_SLOTS;
+	/* The strategy to start with and Karnagel's table size (heuristics.c). */
+	GpugbDeviceProps props;
+	GpugbWorkload w = planned_workload(gb);
+	GpugbStrategyChoice choice;
 
-	if (est < 1)
-		est = 1;
-	if (est > GPUGB_MAX_INITIAL_GROUPS)
-		est = GPUGB_MAX_INITIAL_GROUPS;
-	while (capacity / 2 < est)
-		capacity *= 2;
+	gpugb_device_properties(&props);
+	gpugb_choose_strategy(&w, &props, &choice);
+	gb->shared_slots = choice.shared_slots;
+	gb->fill_percent = choice.fill_percent;
+	gb->groups_hint = w.groups;
+	gb->strategy = runnable_strategy(gb, gb->spec.strategy);
+	gb->stats.strategy_planned = gb->spec.strategy;
+	gb->stats.strategy_used = gb->strategy;
+	gb->stats.groups_at_switch_check = -1;
+
+	int64_t		capacity = choice.table_slots;
 
 	cudaStream_t stream = gb->sets[0].stream;
 	GpugbStatus st;
@@ -253,7 +322,11 @@ complete_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 
 	uint32_t	n_retry = *(const uint32_t *) set->retry_count_host.ptr;
 
-	return n_retry > 0 ? gpugb_run_retries(gb, set, n_retry) : GPUGB_OK;
+	if (n_retry > 0)
+		GPUGB_TRY(gpugb_run_retries(gb, set, n_retry));
+	if (gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0)
+		GPUGB_TRY(check_strategy(gb, set));
+	return GPUGB_OK;
 }
 
 GPUGB_API GpugbStatus
@@ -289,6 +362,72 @@ copy_in(GpugbGroupBy *gb, void *dst, const void *src, size_t bytes, cudaStream_t
 	return GPUGB_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
 }
 
+/*
+ * The aggregation part of a launch's parameters: count and value columns
+ * over the device input columns (NULL null columns: no nulls there).
+ */
+static void
+set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *input_values,
+			   const uint8_t *const *input_nulls)
+{
+	p->n_keys = gb->spec.n_keys;
+	p->n_counts = gb->n_counts;
+	p->n_values = gb->n_values;
+	for (int c = 0; c < gb->n_counts; c++)
+	{
+		int			in = gb->count_input[c];
+
+		p->count_nulls[c] = in >= 0 ? input_nulls[in] : nullptr;
+	}
+	for (int v = 0; v < gb->n_values; v++)
+	{
+		int			in = gb->value_cols[v].input;
+
+		p->vals[v].values = input_values[in];
+		p->vals[v].nulls = input_nulls[in];
+		p->vals[v].op = gb->value_cols[v].op;
+		p->vals[v].value_col = v;
+		p->vals[v].hi_col = gb->value_cols[v].hi_col;
+	}
+	gpugb_table_params(gb, p);
+}
+
+/*
+ * Queues the aggregation of a set's rows (already on the device) with the
+ * handle's current strategy, then the copy-back of its retry count and
+ * ev_done.  The set's params keep the plain row view for retries.
+ */
+static GpugbStatus
+launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
+{
+	cudaStream_t stream = set->stream;
+
+	p.retry_out = (uint32_t *) set->retry_list.ptr;
+	p.retry_count = (unsigned int *) set->retry_count.ptr;
+	set->params = p;
+	set->launched_rows = p.nrows;
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, stream)));
+	switch (gb->strategy)
+	{
+		case GPUGB_STRATEGY_SHARED_HASH:
+			GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
+										  gb->n_counts + gb->n_values + gb->n_his, stream));
+			break;
+		case GPUGB_STRATEGY_SORT:
+			GPUGB_TRY(gpugb_launch_sorted(gb, set, p));
+			break;
+		default:
+			GPUGB_TRY(gpugb_launch_agg(p, stream));
+			break;
+	}
+	gb->stats.strategy_used = gb->strategy;
+	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(set->retry_count_host.ptr, set->retry_count.ptr, 4,
+										 cudaMemcpyDeviceToHost, stream)));
+	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_done, stream)));
+	gb->stats.bytes_from_device += 4;
+	return GPUGB_OK;
+}
+
 static GpugbStatus
 submit_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 {
@@ -299,6 +438,7 @@ submit_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 	GpugbAggParams p;
 	bool		need_values[GPUGB_MAX_INPUTS] = {false};
 	bool		need_nulls[GPUGB_MAX_INPUTS] = {false};
+	const uint8_t *input_nulls[GPUGB_MAX_INPUTS] = {nullptr};
 
 	memset(&p, 0, sizeof(p));
 	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_start, stream)));
@@ -326,43 +466,17 @@ submit_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 		if (need_values[i])
 			GPUGB_TRY(copy_in(gb, set->d_input_values[i], s->input_values[i], n * 8, stream));
 		if (need_nulls[i] && s->input_has_nulls[i])
+		{
 			GPUGB_TRY(copy_in(gb, set->d_input_nulls[i], s->input_nulls[i], n, stream));
+			input_nulls[i] = set->d_input_nulls[i];
+		}
 	}
 	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_copied, stream)));
 
 	p.nrows = (int64_t) n;
 	p.row_list = nullptr;
-	p.n_keys = spec->n_keys;
-	p.n_counts = gb->n_counts;
-	p.n_values = gb->n_values;
-	for (int c = 0; c < gb->n_counts; c++)
-	{
-		int			in = gb->count_input[c];
-
-		p.count_nulls[c] = in >= 0 && s->input_has_nulls[in] ? set->d_input_nulls[in] : nullptr;
-	}
-	for (int v = 0; v < gb->n_values; v++)
-	{
-		int			in = gb->value_cols[v].input;
-
-		p.vals[v].values = set->d_input_values[in];
-		p.vals[v].nulls = s->input_has_nulls[in] ? set->d_input_nulls[in] : nullptr;
-		p.vals[v].op = gb->value_cols[v].op;
-		p.vals[v].value_col = v;
-		p.vals[v].hi_col = gb->value_cols[v].hi_col;
-	}
-	gpugb_table_params(gb, &p);
-	p.retry_out = (uint32_t *) set->retry_list.ptr;
-	p.retry_count = (unsigned int *) set->retry_count.ptr;
-
-	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, stream)));
-	GPUGB_TRY(gpugb_launch_agg(p, stream));
-	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(set->retry_count_host.ptr, set->retry_count.ptr, 4,
-										 cudaMemcpyDeviceToHost, stream)));
-	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_done, stream)));
-	set->params = p;
-	gb->stats.bytes_from_device += 4;
-	return GPUGB_OK;
+	set_agg_params(gb, &p, set->d_input_values, input_nulls);
+	return launch_set(gb, set, p);
 }
 
 GPUGB_API GpugbStatus
@@ -392,6 +506,38 @@ gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride)
 	gb->stats.strides++;
 	gb->stats.rows += stride->nrows;
 	return GPUGB_OK;
+}
+
+GPUGB_API GpugbStatus
+gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
+{
+	if (gb == NULL || cols == NULL)
+		return invalid("NULL handle or columns");
+	if (gb->failed)
+		return gb->failed_status;
+	if (!gb->spec.device_resident || gb->finished)
+		return invalid("aggregate_device needs a device_resident handle before finish");
+	if (cols->nrows < 0 || cols->nrows > gb->spec.stride_rows)
+		return invalid("nrows out of range");
+	if (cols->nrows == 0)
+		return GPUGB_OK;
+
+	GpugbStrideSet *set = &gb->sets[0];
+	GpugbAggParams p;
+	const uint8_t *no_nulls[GPUGB_MAX_INPUTS] = {nullptr};
+
+	memset(&p, 0, sizeof(p));
+	p.nrows = cols->nrows;
+	for (int k = 0; k < gb->spec.n_keys; k++)
+		p.key_values[k] = cols->key_values[k];
+	set_agg_params(gb, &p, cols->input_values, no_nulls);
+	GPUGB_TRY(gpugb_fail(gb, GPUGB_CUDA(cudaEventRecord(set->ev_start, set->stream))));
+	GPUGB_TRY(gpugb_fail(gb, GPUGB_CUDA(cudaEventRecord(set->ev_copied, set->stream))));
+	GPUGB_TRY(gpugb_fail(gb, launch_set(gb, set, p)));
+	set->state = GPUGB_SET_INFLIGHT;
+	gb->stats.strides++;
+	gb->stats.rows += cols->nrows;
+	return gpugb_fail(gb, complete_set(gb, set));
 }
 
 GPUGB_API GpugbStatus
@@ -461,6 +607,7 @@ gpugb_groupby_destroy(GpugbGroupBy *gb)
 		gpugb_dev_free(&gb->acct, &set->retry_list);
 		gpugb_dev_free(&gb->acct, &set->retry_count);
 		gpugb_host_free(&gb->acct, &set->retry_count_host);
+		gpugb_sort_bufs_free(gb, &set->sort);
 		gpugb_event_destroy(&gb->acct, &set->ev_start);
 		gpugb_event_destroy(&gb->acct, &set->ev_copied);
 		gpugb_event_destroy(&gb->acct, &set->ev_done);

@@ -22,10 +22,8 @@
 #include "kernel_params.cuh"
 
 #define GPUGB_N_SETS 2
-/* Karnagel: size from the estimate for <= 50 % fill, but do not trust huge
- * estimates (the table grows at run time instead). */
+/* Smallest table (heuristics.c sizes the first one from the estimate). */
 #define GPUGB_MIN_SLOTS 1024
-#define GPUGB_MAX_INITIAL_GROUPS (4ll << 20)
 /* gid lives in the low 32 bits of a slot; keep max_groups well inside it. */
 #define GPUGB_MAX_SLOTS (1ll << 31)
 /* One growth step multiplies the capacity by at most this much. */
@@ -36,6 +34,21 @@ enum GpugbSetState
 	GPUGB_SET_FREE,
 	GPUGB_SET_FILLING,
 	GPUGB_SET_INFLIGHT
+};
+
+/* Scratch of the SORT strategy for one stride set, allocated on first use. */
+struct GpugbSortBufs
+{
+	int64_t		rows = 0;		/* rows the buffers hold; 0 = not allocated */
+	DevBuf		keys_in;		/* uint64 hash prefixes, launch order */
+	DevBuf		keys_out;		/* the same, sorted */
+	DevBuf		perm_in;		/* uint32 0..n-1 */
+	DevBuf		perm_out;		/* uint32 launch rows in sorted order */
+	DevBuf		head_pos;		/* uint32 i at run heads, 0 elsewhere */
+	DevBuf		run_start;		/* uint32 start of each position's run */
+	DevBuf		run_gid;		/* int64 group id, at run heads */
+	DevBuf		temp;			/* CUB's temporary storage */
+	size_t		temp_bytes = 0;
 };
 
 struct GpugbStrideSet
@@ -56,12 +69,14 @@ struct GpugbStrideSet
 	cudaEvent_t ev_done = nullptr;
 	GpugbSetState state = GPUGB_SET_FREE;
 	GpugbAggParams params;		/* row columns of the last submit; reused by retries */
+	int64_t		launched_rows = 0;	/* rows of the last launch */
+	GpugbSortBufs sort;
 };
 
 struct GpugbTable
 {
 	int64_t		capacity = 0;	/* slots; 0 when n_keys == 0 (no table) */
-	int64_t		max_groups = 0; /* dense array length */
+	int64_t		max_groups = 0; /* dense array length: capacity * fill_percent / 100 */
 	DevBuf		slots;
 	DevBuf		keys;
 	DevBuf		nulls;
@@ -101,6 +116,13 @@ struct GpugbGroupBy
 	cudaEvent_t ev_a = nullptr; /* timing of synchronous work (growth) */
 	cudaEvent_t ev_b = nullptr;
 
+	/* Strategy (heuristics.h): the current one, and what sizes it. */
+	GpugbStrategy strategy = GPUGB_STRATEGY_GLOBAL_HASH;
+	int64_t		shared_slots = 0;	/* SHARED_HASH block table; 0 = does not fit */
+	int			fill_percent = 50;	/* of the global table */
+	double		groups_hint = 1;	/* groups expected, sizes SORT's hash prefix */
+	bool		strategy_checked = false;	/* the run-time correction was made */
+
 	GpugbStats	stats;
 	bool		failed = false;
 	GpugbStatus failed_status = GPUGB_OK;
@@ -114,6 +136,18 @@ GpugbStatus gpugb_launch_rehash(const GpugbTable &t, int n_keys, int64_t n_group
 								cudaStream_t stream);
 GpugbStatus gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to,
 							  const uint64_t *identities, cudaStream_t stream);
+
+GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint64_t *sort_keys, uint32_t *perm,
+								   int shift, cudaStream_t stream);
+GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint64_t *sort_keys,
+								   const uint32_t *perm, uint32_t *head_pos, int64_t *run_gid,
+								   cudaStream_t stream);
+GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
+								cudaStream_t stream);
+
+/* sort_strategy.cu: sorts the launch, finds runs, aggregates them. */
+GpugbStatus gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p);
+void		gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b);
 
 /* table.cu */
 GpugbStatus gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream);

@@ -18,8 +18,8 @@
  *    published or EMPTY; so a key lives at the first slot of its probe
  *    sequence that it could claim, and two threads inserting the same key
  *    can never publish it twice.
- *  - At most max_groups = capacity / 2 slots are ever published, so probing
- *    always reaches an EMPTY slot and terminates.
+ *  - At most max_groups < capacity slots (the fill factor, table.cu) are
+ *    ever published, so probing always reaches an EMPTY slot and ends.
  *  - group_counter may run past max_groups (every failed claim still
  *    incremented it); the host clamps it before using it as a count.
  *  - NULL keys are hashed and stored as value 0 plus their null-mask bit, so

@@ -119,6 +119,26 @@ struct GpugbAggParams
 	/* Rows that found no room: appended here (capacity >= nrows). */
 	uint32_t   *retry_out;
 	unsigned int *retry_count;
+
+	/*
+	 * SORT: launch row i belongs to the run that starts at run_start[i],
+	 * whose group id its head looked up once: run_gid[run_start[i]] (-1:
+	 * no id left, the row is retried).  NULL: every row looks itself up.
+	 */
+	const uint32_t *run_start;
+	const int64_t *run_gid;
+};
+
+/*
+ * Where a launch keeps group states: the global dense columns (pitch =
+ * max_groups) or one block's shared-memory table (pitch = its slots).
+ */
+struct GpugbStates
+{
+	unsigned long long *counts;
+	unsigned long long *values;
+	long long  *values_hi;
+	int64_t		pitch;
 };
 
 #endif							/* GPUGB_KERNEL_PARAMS_CUH */

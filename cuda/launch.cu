@@ -9,6 +9,8 @@
  */
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
+#include "shared_kernel.cuh"
+#include "sort_kernels.cuh"
 
 static unsigned
 grid_for(int64_t work, int block)
@@ -30,6 +32,53 @@ gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream)
 		return GPUGB_OK;
 	gpugb_agg_kernel<<<grid_for(p.nrows, GPUGB_AGG_BLOCK), GPUGB_AGG_BLOCK, 0, stream>>>(p);
 	return GPUGB_LAUNCHED("gpugb_agg_kernel");
+}
+
+/*
+ * SHARED_HASH: one block table per block.  Blocks are persistent (as many as
+ * fit at once), so each flushes its table once for many rows.
+ */
+GpugbStatus
+gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
+					cudaStream_t stream)
+{
+	GpugbDeviceProps props;
+
+	if (p.nrows <= 0)
+		return GPUGB_OK;
+	gpugb_device_properties(&props);
+
+	size_t		bytes = gpugb_shared_kernel_bytes(state_columns, slots);
+	int64_t		per_sm = props.shared_bytes_per_sm / (int64_t) bytes;
+	int64_t		blocks = (p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK;
+	int64_t		cap;
+
+	if (per_sm > 2048 / GPUGB_AGG_BLOCK)
+		per_sm = 2048 / GPUGB_AGG_BLOCK;
+	if (per_sm < 1)
+		per_sm = 1;
+	cap = (int64_t) gpugb_sm_count() * per_sm;
+	if (blocks > cap)
+		blocks = cap;
+	gpugb_shared_agg_kernel<<<(unsigned) blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) slots);
+	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
+}
+
+GpugbStatus
+gpugb_launch_sort_keys(const GpugbAggParams &p, uint64_t *sort_keys, uint32_t *perm, int shift,
+					   cudaStream_t stream)
+{
+	gpugb_sort_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift);
+	return GPUGB_LAUNCHED("gpugb_sort_key_kernel");
+}
+
+GpugbStatus
+gpugb_launch_run_heads(const GpugbAggParams &p, const uint64_t *sort_keys, const uint32_t *perm,
+					   uint32_t *head_pos, int64_t *run_gid, cudaStream_t stream)
+{
+	gpugb_run_heads_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm,
+																	   head_pos, run_gid);
+	return GPUGB_LAUNCHED("gpugb_run_heads_kernel");
 }
 
 GpugbStatus

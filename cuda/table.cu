@@ -26,6 +26,7 @@
 #include <utility>
 
 #include "groupby_internal.cuh"
+#include "../src/heuristics.h"
 
 double
 gpugb_elapsed_ms(cudaEvent_t a, cudaEvent_t b)
@@ -73,6 +74,24 @@ gpugb_table_free(GpugbGroupBy *gb, GpugbTable *t)
 	t->max_groups = 0;
 }
 
+/*
+ * Groups a table of `capacity` slots holds (Karnagel's fill factor): the
+ * handle's choice, raised to 83 % once the table passes 2 GB, where memory
+ * rather than probe length is what runs out.  Always < capacity, so
+ * probing ends at an EMPTY slot.
+ */
+static int64_t
+table_max_groups(const GpugbGroupBy *gb, int64_t capacity)
+{
+	int			fill = gb->fill_percent;
+	double		bytes = 8.0 * capacity +
+		capacity / 2.0 * (8.0 * (gb->spec.n_keys + gb->n_counts + gb->n_values + gb->n_his) + 4);
+
+	if (bytes > (double) GPUGB_DENSE_TABLE_BYTES && fill < 83)
+		fill = 83;
+	return capacity / 100 * fill + capacity % 100 * fill / 100;
+}
+
 /* Allocates (does not initialise) a table of `capacity` slots. */
 static GpugbStatus
 table_alloc(GpugbGroupBy *gb, int64_t capacity, GpugbTable *t)
@@ -82,7 +101,7 @@ table_alloc(GpugbGroupBy *gb, int64_t capacity, GpugbTable *t)
 	GpugbStatus st = GPUGB_OK;
 
 	t->capacity = n_keys > 0 ? capacity : 0;
-	t->max_groups = m = n_keys > 0 ? capacity / 2 : 1;
+	t->max_groups = m = n_keys > 0 ? table_max_groups(gb, capacity) : 1;
 	if (n_keys > 0)
 	{
 		if ((st = gpugb_dev_alloc(&gb->acct, &t->slots, (size_t) capacity * 8, "hash slots")) != GPUGB_OK ||
@@ -202,7 +221,7 @@ table_grow(GpugbGroupBy *gb, int64_t pending, cudaStream_t stream)
 	 */
 	int64_t		cap = old->capacity * 2;
 
-	while (cap / 2 < used + pending && cap < old->capacity * GPUGB_MAX_GROW_FACTOR &&
+	while (table_max_groups(gb, cap) < used + pending && cap < old->capacity * GPUGB_MAX_GROW_FACTOR &&
 		   cap < GPUGB_MAX_SLOTS)
 		cap *= 2;
 	while ((st = table_alloc(gb, cap, &nt)) == GPUGB_OUT_OF_MEMORY && cap > old->capacity * 2)
@@ -258,6 +277,8 @@ gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry)
 		gpugb_table_params(gb, &p);
 		p.nrows = n_retry;
 		p.row_list = (const uint32_t *) set->retry_list.ptr;
+		p.run_start = nullptr;	/* retries look every row up (GLOBAL_HASH) */
+		p.run_gid = nullptr;
 		p.retry_out = (uint32_t *) gb->spare_retry.ptr;
 		p.retry_count = (unsigned int *) set->retry_count.ptr;
 		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, set->stream)));

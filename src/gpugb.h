@@ -47,6 +47,10 @@ extern int	gpugb_device_memory_limit_mb;
 extern int	gpugb_strategy;
 extern void gpugb_guc_init(void);
 
+/* preinit.c */
+extern bool gpugb_preinit_device;
+extern void gpugb_preinit_init(void);
+
 /* budget.c */
 extern int	gpugb_max_device_memory_mb;
 extern void gpugb_budget_init(void);

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gpugb_device.h"
+#include "../cuda/gpugb_device.h"
 
 #ifdef __cplusplus
 extern "C" {

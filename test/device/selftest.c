@@ -9,7 +9,10 @@
  *    of magnitudes (the order of additions differs, as in PostgreSQL's own
  *    parallel aggregation).
  *
- *    device_selftest [--require-gpu] [--quick]
+ *    Every case runs once per strategy (forced) and once with the
+ *    heuristics' choice and run-time correction ("auto").
+ *
+ *    device_selftest [--require-gpu] [--quick] [--strategy NAME|auto]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -20,6 +23,10 @@
 #include <time.h>
 
 #include "selftest.h"
+#include "../../src/heuristics.h"
+
+/* The strategy the cases run with: a GpugbStrategy, or -1 for auto. */
+static int	case_strategy = -1;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -189,6 +196,21 @@ run_device(const CaseSpec *cs, const Data *d, Results *res, GpugbStats *stats, d
 	spec.estimated_groups = cs->est_groups ? cs->est_groups : cs->g;
 	spec.stride_rows = cs->stride_rows ? cs->stride_rows : (1 << 20);
 	spec.device_memory_limit = cs->mem_limit;
+	spec.estimated_rows = (double) cs->nrows;
+	if (case_strategy >= 0)
+		spec.strategy = (GpugbStrategy) case_strategy;
+	else
+	{
+		GpugbDeviceProps props;
+		GpugbWorkload w = {(double) cs->nrows, (double) spec.stride_rows,
+						   (double) spec.estimated_groups, cs->n_keys, N_AGGS};
+		GpugbStrategyChoice choice;
+
+		gpugb_device_properties(&props);
+		gpugb_choose_strategy(&w, &props, &choice);
+		spec.strategy = choice.strategy;
+		spec.allow_switch = true;
+	}
 
 	if ((st = gpugb_groupby_create(&spec, &gb)) != GPUGB_OK)
 		return st;
@@ -355,7 +377,18 @@ run_case(const CaseSpec *cs)
 					 cs->nrows / secs / 1e6, stats.transfer_ms, stats.kernel_ms, stats.wait_ms);
 		}
 	}
-	report(cs->name, ok, detail);
+	char		name[256];
+
+	snprintf(name, sizeof(name), "[%s] %s",
+			 case_strategy < 0 ? "auto" : gpugb_strategy_name((GpugbStrategy) case_strategy), cs->name);
+	if (ok && st == GPUGB_OK)
+	{
+		size_t		len = strlen(detail);
+
+		snprintf(detail + len, sizeof(detail) - len, "; used %s, %d switches",
+				 gpugb_strategy_name(stats.strategy_used), stats.strategy_switches);
+	}
+	report(name, ok, detail);
 	free_results(&res);
 	free_data(&d);
 }
@@ -390,6 +423,7 @@ main(int argc, char **argv)
 {
 	int			require_gpu = 0;
 	int64_t		scale = 1;		/* --quick divides row counts by 10 */
+	int			only_strategy = -2; /* -2: all, -1: auto, else one */
 
 	for (int i = 1; i < argc; i++)
 	{
@@ -397,9 +431,15 @@ main(int argc, char **argv)
 			require_gpu = 1;
 		else if (strcmp(argv[i], "--quick") == 0)
 			scale = 10;
+		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
+				 (strcmp(argv[i + 1], "auto") == 0 || gpugb_strategy_from_name(argv[i + 1]) >= 0))
+		{
+			i++;
+			only_strategy = strcmp(argv[i], "auto") == 0 ? -1 : gpugb_strategy_from_name(argv[i]);
+		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--strategy NAME|auto]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -459,8 +499,14 @@ main(int argc, char **argv)
 	};
 
 	run_invalid_spec();
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		run_case(&cases[i]);
+	for (int strategy = -1; strategy < GPUGB_N_STRATEGIES; strategy++)
+	{
+		if (only_strategy != -2 && strategy != only_strategy)
+			continue;
+		case_strategy = strategy;
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			run_case(&cases[i]);
+	}
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;
 }

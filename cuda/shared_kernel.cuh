@@ -1,0 +1,139 @@
+/*
+ * shared_kernel.cuh
+ *    SHARED_HASH: each thread block folds its rows into a table of group
+ *    states in shared memory and adds that table to the global states once,
+ *    at the end (Karnagel et al. §5.1 "shared" placement; Wu et al. HGB).
+ *    For small g this replaces one global atomic per row and aggregate
+ *    (warp-combined) by shared-memory atomics on the SM, and every block
+ *    touches each group's global states once.
+ *
+ * Rows still get their group id from the global table (a read of a
+ * cached, published slot for small g); the block table maps group id ->
+ * local slot.  It is open addressing on the gid, at most slots/2 of them
+ * claimed, so probing ends; a row whose group finds no local slot (the
+ * block met too many groups) updates the global states directly, which is
+ * always correct, only slower.
+ *
+ * Shared memory, `slots` entries per column:
+ *   n_counts + n_values + n_his columns of 8-byte states, then an int32
+ *   gid per slot (-1 = free), then the claimed-slot counter.
+ */
+#ifndef GPUGB_SHARED_KERNEL_CUH
+#define GPUGB_SHARED_KERNEL_CUH
+
+#include "agg_kernels.cuh"
+
+#define GPUGB_LOCAL_FREE (-1)
+
+__host__ __device__ inline size_t
+gpugb_shared_kernel_bytes(int state_columns, int64_t slots)
+{
+	return (size_t) slots * (8 * (size_t) state_columns + 4) + 16;
+}
+
+/* Local slot of global group gid in the block's table, or -1 when it is full. */
+__device__ __forceinline__ int
+gpugb_local_slot(int *local_gid, unsigned *claimed, int slots, int64_t gid)
+{
+	unsigned	idx = ((uint32_t) gid * 2654435761u) & (unsigned) (slots - 1);
+
+	for (;;)
+	{
+		int			cur = ((volatile int *) local_gid)[idx];
+
+		if (cur == (int) gid)
+			return (int) idx;
+		if (cur == GPUGB_LOCAL_FREE)
+		{
+			/* Reserve first: at most slots/2 claims keep every probe finite. */
+			if (atomicAdd(claimed, 1u) >= (unsigned) slots / 2)
+				return -1;
+			cur = atomicCAS(&local_gid[idx], GPUGB_LOCAL_FREE, (int) gid);
+			if (cur == GPUGB_LOCAL_FREE || cur == (int) gid)
+				return (int) idx;
+		}
+		idx = (idx + 1) & (unsigned) (slots - 1);
+	}
+}
+
+/* Adds the block's local states of one slot to the global states of gid. */
+__device__ __forceinline__ void
+gpugb_flush_slot(const GpugbAggParams &p, const GpugbStates &local, int slot, int64_t gid)
+{
+	for (int c = 0; c < p.n_counts; c++)
+	{
+		unsigned long long n = local.counts[c * local.pitch + slot];
+
+		if (n != 0)
+			atomicAdd(&p.counts[c * p.max_groups + gid], n);
+	}
+	const GpugbStates global = gpugb_global_states(p);
+
+	for (int a = 0; a < p.n_values; a++)
+	{
+		const GpugbValueAgg &va = p.vals[a];
+		uint64_t	w = local.values[va.value_col * local.pitch + slot];
+		long long	hi = va.op == GPUGB_AGG_SUM_INT ?
+			local.values_hi[va.hi_col * local.pitch + slot] : 0;
+
+		/* An identity changes nothing; skip its atomic. */
+		if (w == gpugb_value_identity(va.op) && hi == 0)
+			continue;
+		gpugb_apply_value(global, va.op, va.value_col, va.hi_col, gid, w, hi);
+	}
+}
+
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
+gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
+{
+	extern __shared__ unsigned long long gpugb_smem[];
+	const int	n_cols = p.n_counts + p.n_values;
+	int			n_his = 0;
+
+	for (int a = 0; a < p.n_values; a++)
+		if (p.vals[a].op == GPUGB_AGG_SUM_INT && p.vals[a].hi_col + 1 > n_his)
+			n_his = p.vals[a].hi_col + 1;
+
+	GpugbStates local = {gpugb_smem, gpugb_smem + (size_t) p.n_counts * slots,
+						 (long long *) (gpugb_smem + (size_t) n_cols * slots), slots};
+	int		   *local_gid = (int *) (gpugb_smem + (size_t) (n_cols + n_his) * slots);
+	unsigned   *claimed = (unsigned *) (local_gid + slots);
+
+	/* Every local state starts at its identity, every slot free. */
+	for (int i = threadIdx.x; i < slots; i += blockDim.x)
+	{
+		for (int c = 0; c < p.n_counts; c++)
+			local.counts[c * slots + i] = 0;
+		for (int a = 0; a < p.n_values; a++)
+			local.values[p.vals[a].value_col * slots + i] = gpugb_value_identity(p.vals[a].op);
+		for (int h = 0; h < n_his; h++)
+			local.values_hi[h * slots + i] = 0;
+		local_gid[i] = GPUGB_LOCAL_FREE;
+	}
+	if (threadIdx.x == 0)
+		*claimed = 0;
+	__syncthreads();
+
+	const unsigned lane = threadIdx.x & 31u;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x;
+	const GpugbStates global = gpugb_global_states(p);
+
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+		 base < p.nrows; base += step)
+	{
+		int64_t		i = base + lane;
+		uint32_t	row = 0;
+		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
+		int			slot = gid >= 0 ? gpugb_local_slot(local_gid, claimed, slots, gid) : -1;
+
+		gpugb_aggregate_warp(p, local, row, slot, lane);
+		gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, lane);
+	}
+	__syncthreads();
+
+	for (int i = threadIdx.x; i < slots; i += blockDim.x)
+		if (local_gid[i] != GPUGB_LOCAL_FREE)
+			gpugb_flush_slot(p, local, i, local_gid[i]);
+}
+
+#endif							/* GPUGB_SHARED_KERNEL_CUH */

@@ -1,0 +1,73 @@
+/*
+ * sort_kernels.cuh
+ *    Device code of the SORT strategy (Wu et al. SGB): sort keys for a
+ *    launch's rows, and the detection of runs of equal keys in sorted order,
+ *    where each run's head looks its group up once for the whole run.
+ *
+ * The sort key is the top `bits` bits of the row's key hash rather than the
+ * key itself: grouping needs equal keys adjacent, not ordered, and a hash
+ * prefix sized to the groups needs a few radix passes whatever the key
+ * width (several words, text, NULLs).  Different keys that share a prefix
+ * may interleave; the run test compares full keys, so they only split into
+ * more runs, each of which finds the right group.
+ */
+#ifndef GPUGB_SORT_KERNELS_CUH
+#define GPUGB_SORT_KERNELS_CUH
+
+#include "hash_table.cuh"
+
+/* Full GROUP BY equality of rows a and b of the launch's columns. */
+__device__ __forceinline__ bool
+gpugb_rows_equal(const GpugbAggParams &p, uint32_t a, uint32_t b)
+{
+	for (int k = 0; k < p.n_keys; k++)
+	{
+		bool		na,
+					nb;
+		int64_t		va = gpugb_row_key(p, k, a, &na);
+		int64_t		vb = gpugb_row_key(p, k, b, &nb);
+
+		if (na != nb || va != vb)
+			return false;
+	}
+	return true;
+}
+
+/* sort_keys[i] = hash prefix of row i; perm[i] = i. */
+__global__ void
+gpugb_sort_key_kernel(const GpugbAggParams p, uint64_t *sort_keys, uint32_t *perm, int shift)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	mask;
+
+		sort_keys[i] = gpugb_hash_row(p, (uint32_t) i, &mask) >> shift;
+		perm[i] = (uint32_t) i;
+	}
+}
+
+/*
+ * Sorted position i starts a run when its key differs from position i-1.
+ * A head looks its group up (or inserts it) and records it at run_gid[i];
+ * head_pos[i] is i for heads and 0 otherwise, so an inclusive max-scan of
+ * head_pos gives every position the start of its run.
+ */
+__global__ void
+gpugb_run_heads_kernel(const GpugbAggParams p, const uint64_t *sort_keys, const uint32_t *perm,
+					   uint32_t *head_pos, int64_t *run_gid)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	row = perm[i];
+		bool		head = i == 0 || sort_keys[i] != sort_keys[i - 1] ||
+			!gpugb_rows_equal(p, row, perm[i - 1]);
+
+		head_pos[i] = head ? (uint32_t) i : 0;
+		if (head)
+			run_gid[i] = gpugb_find_or_insert(p, row);
+	}
+}
+
+#endif							/* GPUGB_SORT_KERNELS_CUH */

@@ -1,0 +1,113 @@
+/*
+ * sort_strategy.cu
+ *    The SORT strategy's launch (Wu et al. SGB-TR): hash-prefix keys, a CUB
+ *    radix sort of (prefix, row), run heads that look their group up once,
+ *    a max-scan that hands each row its run, then the ordinary aggregation
+ *    kernel over the rows in sorted order, where the rows of a run share a
+ *    group id and the warp combine folds them into one update per warp
+ *    (Gurumurthy et al.'s private running aggregate).
+ *
+ * Rows whose run found no group id (table full) go to the retry list like
+ * any other; retries run as GLOBAL_HASH over the listed rows.
+ */
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/functional>
+
+#include "groupby_internal.cuh"
+
+void
+gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b)
+{
+	gpugb_dev_free(&gb->acct, &b->keys_in);
+	gpugb_dev_free(&gb->acct, &b->keys_out);
+	gpugb_dev_free(&gb->acct, &b->perm_in);
+	gpugb_dev_free(&gb->acct, &b->perm_out);
+	gpugb_dev_free(&gb->acct, &b->head_pos);
+	gpugb_dev_free(&gb->acct, &b->run_start);
+	gpugb_dev_free(&gb->acct, &b->run_gid);
+	gpugb_dev_free(&gb->acct, &b->temp);
+	b->rows = 0;
+	b->temp_bytes = 0;
+}
+
+static GpugbStatus
+sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows)
+{
+	size_t		n = (size_t) rows;
+	size_t		sort_bytes = 0,
+				scan_bytes = 0;
+
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
+		nullptr, sort_bytes, (const uint64_t *) nullptr, (uint64_t *) nullptr,
+		(const uint32_t *) nullptr, (uint32_t *) nullptr, (int64_t) n)));
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::InclusiveScan(
+		nullptr, scan_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
+		cuda::maximum<uint32_t>{}, (int64_t) n)));
+	b->temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_in, n * 8, "sort keys"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_out, n * 8, "sort keys"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_in, n * 4, "sort permutation"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_out, n * 4, "sort permutation"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->head_pos, n * 4, "run heads"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_start, n * 4, "run starts"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_gid, n * 8, "run group ids"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->temp, b->temp_bytes, "sort scratch"));
+	b->rows = rows;
+	return GPUGB_OK;
+}
+
+/* Bits of hash prefix: distinct keys of a launch rarely share one. */
+static int
+prefix_bits(double groups_hint, int64_t rows)
+{
+	double		distinct = groups_hint < (double) rows ? groups_hint : (double) rows;
+	int			bits = 3;
+
+	while (bits < 40 && (double) (1ll << (bits - 3)) < distinct)
+		bits++;
+	return bits < 8 ? 8 : bits;
+}
+
+GpugbStatus
+gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
+{
+	GpugbSortBufs *b = &set->sort;
+	cudaStream_t stream = set->stream;
+	int64_t		n = p.nrows;
+
+	if (n <= 0)
+		return GPUGB_OK;
+	if (p.n_keys == 0 || p.row_list != nullptr)
+		return gpugb_launch_agg(p, stream);	/* nothing to sort by / a retry */
+	if (b->rows < n)
+	{
+		gpugb_sort_bufs_free(gb, b);
+		GPUGB_TRY(sort_bufs_alloc(gb, b, gb->spec.stride_rows > n ? gb->spec.stride_rows : n));
+	}
+
+	int			bits = prefix_bits(gb->groups_hint, n);
+	uint64_t   *keys_in = (uint64_t *) b->keys_in.ptr,
+			   *keys_out = (uint64_t *) b->keys_out.ptr;
+	uint32_t   *perm_in = (uint32_t *) b->perm_in.ptr,
+			   *perm_out = (uint32_t *) b->perm_out.ptr,
+			   *head_pos = (uint32_t *) b->head_pos.ptr,
+			   *run_start = (uint32_t *) b->run_start.ptr;
+	int64_t    *run_gid = (int64_t *) b->run_gid.ptr;
+	size_t		temp_bytes = b->temp_bytes;
+
+	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, stream));
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
+		b->temp.ptr, temp_bytes, (const uint64_t *) keys_in, keys_out,
+		(const uint32_t *) perm_in, perm_out, n, 0, bits, stream)));
+	GPUGB_TRY(gpugb_launch_run_heads(p, keys_out, perm_out, head_pos, run_gid, stream));
+	temp_bytes = b->temp_bytes;
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::InclusiveScan(
+		b->temp.ptr, temp_bytes, (const uint32_t *) head_pos, run_start,
+		cuda::maximum<uint32_t>{}, n, stream)));
+
+	p.row_list = perm_out;
+	p.run_start = run_start;
+	p.run_gid = run_gid;
+	return gpugb_launch_agg(p, stream);
+}
