@@ -60,7 +60,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-cuda/%.o: cuda/%.cu cuda/gpugb_device.h $(wildcard cuda/*.cuh) src/heuristics.h
+cuda/%.o: cuda/%.cu cuda/gpugb_device.h $(wildcard cuda/*.cuh) src/heuristics.h src/strategy.h
 	$(NVCC) $(NVCC_FLAGS) $(NVCC_WERROR) -I$(CUDA_HOME)/include -c $< -o $@
 
 $(HOST_SRCS:.c=.o): $(wildcard src/*.h) cuda/gpugb_device.h

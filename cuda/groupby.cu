@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "groupby_internal.cuh"
-#include "../src/heuristics.h"
+#include "../src/strategy.h"
 
 GpugbStatus
 gpugb_fail(GpugbGroupBy *gb, GpugbStatus st)
@@ -70,32 +70,6 @@ validate_spec(const GpugbGroupBySpec *spec)
 	return GPUGB_OK;
 }
 
-/* The planner's view of the work, in the terms of heuristics.h. */
-static GpugbWorkload
-planned_workload(const GpugbGroupBy *gb)
-{
-	const GpugbGroupBySpec *spec = &gb->spec;
-	GpugbWorkload w;
-
-	w.rows = spec->estimated_rows > 0 ? spec->estimated_rows : (double) spec->stride_rows;
-	w.rows_per_launch = w.rows < (double) spec->stride_rows ? w.rows : (double) spec->stride_rows;
-	w.groups = spec->estimated_groups > 0 ? (double) spec->estimated_groups : 1.0;
-	w.key_words = spec->n_keys;
-	w.state_columns = gb->n_counts + gb->n_values + gb->n_his;
-	return w;
-}
-
-/* A strategy this handle can run: what cannot apply runs as GLOBAL_HASH. */
-static GpugbStrategy
-runnable_strategy(const GpugbGroupBy *gb, GpugbStrategy s)
-{
-	if (s == GPUGB_STRATEGY_SHARED_HASH && gb->shared_slots == 0)
-		return GPUGB_STRATEGY_GLOBAL_HASH;	/* states too wide for shared memory */
-	if (s == GPUGB_STRATEGY_SORT && gb->spec.n_keys == 0)
-		return GPUGB_STRATEGY_GLOBAL_HASH;	/* one group: nothing to sort by */
-	return s;
-}
-
 /*
  * Run-time correction (issue: planner estimates off by 1e5): after the
  * first launch, re-decide from the groups the table really holds.
@@ -104,20 +78,15 @@ static GpugbStatus
 check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 {
 	int64_t		groups_seen;
-	GpugbDeviceProps props;
-	GpugbWorkload planned = planned_workload(gb),
-				seen;
 	GpugbStrategyChoice choice;
 
 	gb->strategy_checked = true;
 	GPUGB_TRY(gpugb_group_count(gb, set->stream, &groups_seen));
-	gpugb_device_properties(&props);
-	gpugb_workload_observed(&planned, (double) set->launched_rows, (double) groups_seen, &seen);
-	gpugb_choose_strategy(&seen, &props, &choice);
+	gpugb_spec_recheck(&gb->spec, (double) set->launched_rows, (double) groups_seen, &choice);
 	gb->stats.groups_at_switch_check = groups_seen;
-	gb->groups_hint = seen.groups;
+	gb->groups_hint = groups_seen;
 
-	GpugbStrategy next = runnable_strategy(gb, choice.strategy);
+	GpugbStrategy next = gpugb_spec_runnable(&gb->spec, choice.strategy);
 
 	if (next != gb->strategy)
 	{
@@ -235,16 +204,13 @@ create_all(GpugbGroupBy *gb)
 							  "retry list"));
 
 	/* The strategy to start with and Karnagel's table size (heuristics.c). */
-	GpugbDeviceProps props;
-	GpugbWorkload w = planned_workload(gb);
 	GpugbStrategyChoice choice;
 
-	gpugb_device_properties(&props);
-	gpugb_choose_strategy(&w, &props, &choice);
+	gpugb_spec_choose(&gb->spec, -1, &choice);
 	gb->shared_slots = choice.shared_slots;
 	gb->fill_percent = choice.fill_percent;
-	gb->groups_hint = w.groups;
-	gb->strategy = runnable_strategy(gb, gb->spec.strategy);
+	gb->groups_hint = (double) (gb->spec.estimated_groups > 0 ? gb->spec.estimated_groups : 1);
+	gb->strategy = gpugb_spec_runnable(&gb->spec, gb->spec.strategy);
 	gb->stats.strategy_planned = gb->spec.strategy;
 	gb->stats.strategy_used = gb->strategy;
 	gb->stats.groups_at_switch_check = -1;

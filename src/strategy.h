@@ -13,8 +13,12 @@
 #ifndef GPUGB_STRATEGY_H
 #define GPUGB_STRATEGY_H
 
-#include "gpugb_device.h"
+#include "../cuda/gpugb_device.h"
 #include "heuristics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /*
  * 8-byte state columns the device keeps per group for spec's aggregates:
@@ -56,5 +60,9 @@ extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
  * GLOBAL_HASH (as the CUDA module does).
  */
 extern GpugbStrategy gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif							/* GPUGB_STRATEGY_H */
