@@ -15,6 +15,8 @@
 #   bash test/gpu-box.sh bench        Query B benchmark (test/bench/queryb.sh), ROWS=100000000 by default
 #   bash test/gpu-box.sh tpch         TPC-H Q1 at SF 1 and 10 (test/bench/tpch-q1.sh)
 #   bash test/gpu-box.sh concurrency  1, 4, 16 sessions sharing the GPU (test/bench/concurrency.sh)
+#   bash test/gpu-box.sh startup      a new session's first GROUP BY, gpugb.preinit_device off/on (test/bench/startup.sh)
+#   bash test/gpu-box.sh kernelbench  the strategies' kernel benchmark, no PostgreSQL (test/kernelbench)
 # Each stage sets up what it needs, so either can come first; the server and
 # the built extension stay for the next call while the machine is warm.
 set -euo pipefail
@@ -82,6 +84,14 @@ case "$stage" in
     ;;
   concurrency)
     test/bench/concurrency.sh 2>&1 | tee "$out/concurrency.log"
+    ;;
+  startup)
+    test/bench/startup.sh 2>&1 | tee "$out/startup.log"
+    ;;
+  kernelbench)
+    make -s -C test/kernelbench CUDA_ARCHS=90 >/dev/null
+    test/bin/kernelbench ${KERNELBENCH_ARGS:-} --csv "$out/kernelbench.csv" --md "$out/kernelbench.md" \
+      2>&1 | tee "$out/kernelbench.log" | tail -40
     ;;
   *)
     echo "unknown stage $stage"; exit 2 ;;
