@@ -83,7 +83,7 @@ gpugb_check(cudaError_t err, const char *call, const char *file, int line)
 GPUGB_API void
 gpugb_device_properties(GpugbDeviceProps *props)
 {
-	static const GpugbDeviceProps h200 = {132, 50ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
+	static const GpugbDeviceProps h200 = {132, 60ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
 
 	/* Never reads what a start-up thread may be writing. */
 	*props = props_ready.load(std::memory_order_acquire) ? device_props : h200;

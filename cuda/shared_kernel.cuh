@@ -22,13 +22,14 @@
 #define GPUGB_SHARED_KERNEL_CUH
 
 #include "agg_kernels.cuh"
+#include "../src/heuristics.h"
 
 #define GPUGB_LOCAL_FREE (-1)
 
 __host__ __device__ inline size_t
 gpugb_shared_kernel_bytes(int state_columns, int64_t slots)
 {
-	return (size_t) slots * (8 * (size_t) state_columns + 4) + 16;
+	return (size_t) GPUGB_SHARED_TABLE_BYTES(state_columns, slots);
 }
 
 /* Local slot of global group gid in the block's table, or -1 when it is full. */

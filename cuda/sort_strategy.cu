@@ -8,7 +8,9 @@
  *    (Gurumurthy et al.'s private running aggregate).
  *
  * Rows whose run found no group id (table full) go to the retry list like
- * any other; retries run as GLOBAL_HASH over the listed rows.
+ * any other; retries run as GLOBAL_HASH over the listed rows.  When there is
+ * no device memory for the sort's scratch, the handle switches to
+ * GLOBAL_HASH for good rather than fail the query.
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -83,7 +85,17 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	if (b->rows < n)
 	{
 		gpugb_sort_bufs_free(gb, b);
-		GPUGB_TRY(sort_bufs_alloc(gb, b, gb->spec.stride_rows > n ? gb->spec.stride_rows : n));
+		GpugbStatus st = sort_bufs_alloc(gb, b, gb->spec.stride_rows > n ? gb->spec.stride_rows : n);
+
+		if (st == GPUGB_OUT_OF_MEMORY)
+		{
+			/* No room to sort (the table took it): group by hashing instead. */
+			gpugb_sort_bufs_free(gb, b);
+			gb->strategy = GPUGB_STRATEGY_GLOBAL_HASH;
+			gb->stats.strategy_switches++;
+			return gpugb_launch_agg(p, stream);
+		}
+		GPUGB_TRY(st);
 	}
 
 	int			bits = prefix_bits(gb->groups_hint, n);

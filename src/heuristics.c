@@ -57,7 +57,7 @@ gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props)
 
 	if (budget > props->shared_bytes_per_block)
 		budget = props->shared_bytes_per_block;
-	while (slots * 2 * GPUGB_SHARED_SLOT_BYTES(state_columns) <= budget)
+	while (GPUGB_SHARED_TABLE_BYTES(state_columns, slots * 2) <= budget)
 		slots *= 2;
 	return slots >= GPUGB_MIN_SHARED_SLOTS ? slots : 0;
 }

@@ -42,6 +42,9 @@ typedef struct GpugbStrategyChoice
 
 /* Bytes one shared-memory slot of a block's table takes. */
 #define GPUGB_SHARED_SLOT_BYTES(state_columns) (4 + 8 * (int64_t) (state_columns))
+/* Dynamic shared memory of a block's table: the slots and a claimed-slot counter. */
+#define GPUGB_SHARED_TABLE_BYTES(state_columns, slots) \
+	((int64_t) (slots) * GPUGB_SHARED_SLOT_BYTES(state_columns) + 16)
 /* Smallest shared table worth having: fewer slots and blocks overflow at once. */
 #define GPUGB_MIN_SHARED_SLOTS 64
 /* Global tables beyond this size hold 83 % fill instead of 50 % (Karnagel). */
