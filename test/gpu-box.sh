@@ -89,7 +89,7 @@ case "$stage" in
     test/bench/startup.sh 2>&1 | tee "$out/startup.log"
     ;;
   kernelbench)
-    make -s -C test/kernelbench CUDA_ARCHS=90 >/dev/null
+    make -s -j"$(nproc)" -C test/kernelbench CUDA_ARCHS=90 >/dev/null
     test/bin/kernelbench ${KERNELBENCH_ARGS:-} --csv "$out/kernelbench.csv" --md "$out/kernelbench.md" \
       2>&1 | tee "$out/kernelbench.log" | tail -40
     ;;
