@@ -69,8 +69,17 @@ size_global_table(const GpugbWorkload *w, GpugbStrategyChoice *c)
 	int64_t		slots = MIN_TABLE_SLOTS;
 	double		bytes_per_group;
 
-	if (groups > MAX_INITIAL_GROUPS)
-		groups = MAX_INITIAL_GROUPS;
+	/*
+	 * Do not trust a huge estimate (GROUP BY x % 1000 over 1e8 rows is
+	 * estimated at 1e8 groups) beyond what growth makes cheap: one launch
+	 * creates at most rows_per_launch groups, and a grow re-runs only the
+	 * rows of one launch; so launches of 1M rows start at <= 4M groups,
+	 * while one huge launch of device-resident rows trusts its estimate.
+	 */
+	double		cap = w->rows_per_launch > MAX_INITIAL_GROUPS ? w->rows_per_launch : MAX_INITIAL_GROUPS;
+
+	if (groups > cap)
+		groups = cap;
 	c->fill_percent = 50;
 	while (slots * (double) c->fill_percent / 100.0 < groups)
 		slots *= 2;
