@@ -16,8 +16,10 @@
  *    sees (old + lo) < old, and it adds the carry into the high word
  *    together with its own high part; both words are sums of commutative
  *    additions, so the final pair is the exact sum.
- *  - NULL inputs never touch a state; a value aggregate counts its non-null
- *    inputs in its (shared) count column.
+ *  - NULL inputs never touch a state.  Count column 0 counts every row of
+ *    the group; every other count column counts the NULL inputs of its
+ *    input, so a column without NULLs in the launch (count_nulls NULL) costs
+ *    no atomic at all; the fetch turns it into rows - NULLs (fetch.cu).
  */
 #ifndef GPUGB_AGG_KERNELS_CUH
 #define GPUGB_AGG_KERNELS_CUH
@@ -155,7 +157,10 @@ gpugb_combine_group(const GpugbAggParams &p, const GpugbStates &st, uint32_t row
 {
 	for (int c = 0; c < p.n_counts; c++)
 	{
-		bool		hit = mine && !gpugb_is_null(p.count_nulls[c], row);
+		if (c > 0 && p.count_nulls[c] == nullptr)
+			continue;			/* no NULLs in this launch: nothing to count */
+
+		bool		hit = mine && (c == 0 || gpugb_is_null(p.count_nulls[c], row));
 		unsigned	n = __popc(__ballot_sync(GPUGB_FULL_MASK, hit));
 
 		if (is_leader && n != 0)
@@ -233,8 +238,9 @@ gpugb_aggregate_warp(const GpugbAggParams &p, const GpugbStates &st, uint32_t ro
 	}
 	if (gid < 0)
 		return;
-	for (int c = 0; c < p.n_counts; c++)
-		if (!gpugb_is_null(p.count_nulls[c], row))
+	atomicAdd(&st.counts[gid], 1ull);	/* column 0: every row */
+	for (int c = 1; c < p.n_counts; c++)
+		if (gpugb_is_null(p.count_nulls[c], row))
 			atomicAdd(&st.counts[c * st.pitch + gid], 1ull);
 	for (int a = 0; a < p.n_values; a++)
 	{

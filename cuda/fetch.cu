@@ -3,7 +3,7 @@
  *    Copies finished groups back to the caller's host arrays, converting the
  *    device representation to the one gpugb_device.h promises: per-key null
  *    bytes from the group's null mask, doubles from the order-preserving
- *    MIN/MAX_FLOAT encoding.
+ *    MIN/MAX_FLOAT encoding, non-null counts from rows - NULL counts.
  *
  * Invariants: only after finish (every stream drained, no retries left);
  * all copies of one call are queued on one stream and waited for once, and
@@ -22,9 +22,14 @@ fetch_column(GpugbGroupBy *gb, void *dst, const void *col_base, int64_t first, i
 									  cudaMemcpyDeviceToHost, stream));
 }
 
+/*
+ * Copies groups' keys, masks and states; count columns c > 0 arrive as NULL
+ * counts (kernel_params.cuh), and rows (column 0) goes to `rows` for the
+ * caller to subtract them from.
+ */
 static GpugbStatus
 fetch_all(GpugbGroupBy *gb, int64_t first, int64_t count, const GpugbGroupResults *out,
-		  uint32_t *masks)
+		  uint32_t *masks, int64_t *rows)
 {
 	const GpugbTable *t = &gb->table;
 	int64_t		m = t->max_groups;
@@ -40,6 +45,8 @@ fetch_all(GpugbGroupBy *gb, int64_t first, int64_t count, const GpugbGroupResult
 		GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(masks, (const uint32_t *) t->nulls.ptr + first,
 											 (size_t) count * 4, cudaMemcpyDeviceToHost, stream)));
 	}
+	if (rows != NULL)
+		GPUGB_TRY(fetch_column(gb, rows, t->counts.ptr, first, count, stream));
 	for (int a = 0; a < gb->spec.n_aggs; a++)
 	{
 		int			op = gb->spec.aggs[a].op;
@@ -86,21 +93,40 @@ gpugb_groupby_fetch(GpugbGroupBy *gb, int64_t first, int64_t count,
 	if (count == 0)
 		return GPUGB_OK;
 
-	bool		want_nulls = false;
+	bool		want_nulls = false,
+				want_rows = false;
 	uint32_t   *masks = NULL;
+	int64_t    *rows = NULL;
 
 	for (int k = 0; k < gb->spec.n_keys; k++)
 		want_nulls |= out->key_nulls[k] != NULL;
-	if (want_nulls && (masks = (uint32_t *) malloc((size_t) count * 4)) == NULL)
+	for (int a = 0; a < gb->spec.n_aggs; a++)
+		want_rows |= gb->agg_count_col[a] > 0 &&
+			(out->agg_count[a] != NULL || (out->agg_value[a] != NULL && gb->agg_value_col[a] < 0));
+	if ((want_nulls && (masks = (uint32_t *) malloc((size_t) count * 4)) == NULL) ||
+		(want_rows && (rows = (int64_t *) malloc((size_t) count * 8)) == NULL))
 	{
-		gpugb_set_error("out of host memory fetching %lld null masks", (long long) count);
+		free(masks);
+		gpugb_set_error("out of host memory fetching %lld groups", (long long) count);
 		return GPUGB_OUT_OF_MEMORY;
 	}
 
-	GpugbStatus st = fetch_all(gb, first, count, out, masks);
+	GpugbStatus st = fetch_all(gb, first, count, out, masks, rows);
 
 	if (st == GPUGB_OK)
 	{
+		/* Non-null inputs = rows - NULL inputs. */
+		for (int a = 0; a < gb->spec.n_aggs; a++)
+		{
+			if (gb->agg_count_col[a] <= 0)
+				continue;
+			if (out->agg_count[a] != NULL)
+				for (int64_t i = 0; i < count; i++)
+					out->agg_count[a][i] = rows[i] - out->agg_count[a][i];
+			if (out->agg_value[a] != NULL && gb->agg_value_col[a] < 0)
+				for (int64_t i = 0; i < count; i++)
+					out->agg_value[a][i] = rows[i] - out->agg_value[a][i];
+		}
 		for (int k = 0; k < gb->spec.n_keys; k++)
 			if (out->key_nulls[k] != NULL)
 				for (int64_t i = 0; i < count; i++)
@@ -116,6 +142,7 @@ gpugb_groupby_fetch(GpugbGroupBy *gb, int64_t first, int64_t count,
 		}
 	}
 	free(masks);
+	free(rows);
 	/* A failed copy leaves the handle's results in doubt. */
 	return st == GPUGB_OK ? GPUGB_OK : gpugb_fail(gb, st);
 }

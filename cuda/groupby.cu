@@ -102,6 +102,9 @@ build_layout(GpugbGroupBy *gb)
 {
 	const GpugbGroupBySpec *spec = &gb->spec;
 
+	/* Count column 0 is always "rows of the group": the others count NULLs. */
+	gb->count_input[gb->n_counts++] = -1;
+
 	for (int a = 0; a < spec->n_aggs; a++)
 	{
 		int			op = spec->aggs[a].op;

@@ -6,14 +6,16 @@
  * Layout of the dense group storage (all arrays indexed by group id, gid):
  *   group_keys    n_keys columns of int64, column k at [k * max_groups]
  *   group_nulls   one uint32 null mask per group (bit k = key k is NULL)
- *   counts        n_counts columns of int64 (rows, or non-null inputs)
+ *   counts        n_counts columns of int64: column 0 rows, the others the
+ *                 NULL inputs of one input each (fetch returns rows - NULLs)
  *   values        n_values columns of uint64 (int64, double bits, or the
  *                 order-preserving float encoding for MIN/MAX_FLOAT)
  *   values_hi     n_his columns of int64 (high word of SUM_INT)
  * Columns are max_groups apart, so growing the table moves every column.
  *
  * Several aggregates over the same input share one count column (sum, avg,
- * min and max of x all need "non-null x seen"), which saves atomics.
+ * min and max of x all need "non-null x seen"), and that column counts the
+ * NULLs, which are rare: inputs without NULLs cost no count atomics.
  */
 #ifndef GPUGB_KERNEL_PARAMS_CUH
 #define GPUGB_KERNEL_PARAMS_CUH
@@ -101,7 +103,10 @@ struct GpugbAggParams
 	const int64_t *key_values[GPUGB_MAX_KEYS];
 	const uint8_t *key_nulls[GPUGB_MAX_KEYS];	/* NULL: no nulls */
 
-	/* Count column c counts rows whose count_nulls[c] byte is 0 (all rows if NULL). */
+	/*
+	 * Count column 0 counts every row; column c > 0 counts rows whose
+	 * count_nulls[c] byte is set (none if NULL: the launch has no NULLs).
+	 */
 	const uint8_t *count_nulls[GPUGB_MAX_COUNTS];
 	GpugbValueAgg vals[GPUGB_MAX_AGGS];
 

@@ -22,6 +22,9 @@ gpugb_spec_state_columns(const GpugbGroupBySpec *spec)
 
 	memset(counted, 0, sizeof(counted));
 	memset(valued, 0, sizeof(valued));
+	/* The device always keeps "rows of the group" (its other counts are NULLs). */
+	counted[0] = true;
+	columns = 1;
 	for (int a = 0; a < spec->n_aggs; a++)
 	{
 		GpugbAggOp	op = spec->aggs[a].op;
