@@ -300,6 +300,20 @@ gpugb_agg_kernel(const GpugbAggParams p)
 	}
 }
 
+/* *out = max(col[0..n)); *out must start at 0. */
+__global__ void
+gpugb_max_kernel(const unsigned long long *col, int64_t n, unsigned long long *out)
+{
+	unsigned long long m = 0;
+
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (int64_t) gridDim.x * blockDim.x)
+		m = col[i] > m ? col[i] : m;
+	m = gpugb_warp_allreduce(m, GpugbMax());
+	if ((threadIdx.x & 31u) == 0 && m != 0)
+		atomicMax(out, m);
+}
+
 /* Fills columns [from, to) of `ncols` columns `pitch` apart with per-column identities. */
 struct GpugbFill
 {

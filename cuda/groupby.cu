@@ -81,8 +81,29 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 	GpugbStrategyChoice choice;
 
 	gb->strategy_checked = true;
+	/*
+	 * Wait for the other set too: then the groups and the rows seen are of
+	 * the same strides (all submitted so far), whatever the timing.
+	 */
+	GPUGB_TRY(gpugb_sync_all(gb));
 	GPUGB_TRY(gpugb_group_count(gb, set->stream, &groups_seen));
-	gpugb_spec_recheck(&gb->spec, (double) set->launched_rows, (double) groups_seen, &choice);
+
+	/* Skew: the rows of the largest group (count column 0) so far. */
+	unsigned long long *largest = (unsigned long long *) gb->scalar_host.ptr;
+	cudaStream_t stream = set->stream;
+
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(gb->probe_scalar.ptr, 0, 8, stream)));
+	GPUGB_TRY(gpugb_launch_max((const unsigned long long *) gb->table.counts.ptr, groups_seen,
+							   (unsigned long long *) gb->probe_scalar.ptr, stream));
+	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(largest, gb->probe_scalar.ptr, 8,
+										 cudaMemcpyDeviceToHost, stream)));
+	GPUGB_TRY(gpugb_sync_stream(gb, stream));
+
+	double		rows_seen = (double) gb->stats.rows;
+	double		hot_share = rows_seen > 0 ? (double) *largest / rows_seen : 0;
+
+	gpugb_spec_recheck(&gb->spec, rows_seen, (double) groups_seen,
+					   hot_share > 1 ? 1 : hot_share, &choice);
 	gb->stats.groups_at_switch_check = groups_seen;
 	gb->groups_hint = groups_seen;
 
@@ -200,6 +221,7 @@ create_all(GpugbGroupBy *gb)
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_a));
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_b));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->group_counter, 8, "group counter"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->probe_scalar, 8, "largest group"));
 	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &gb->scalar_host, 16, "staging"));
 	for (int s = 0; s < GPUGB_N_SETS; s++)
 		GPUGB_TRY(create_set(gb, &gb->sets[s]));
@@ -374,7 +396,6 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	p.retry_out = (uint32_t *) set->retry_list.ptr;
 	p.retry_count = (unsigned int *) set->retry_count.ptr;
 	set->params = p;
-	set->launched_rows = p.nrows;
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, stream)));
 	switch (gb->strategy)
 	{
@@ -477,6 +498,31 @@ gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride)
 	return GPUGB_OK;
 }
 
+/* One launch over device-resident rows [first, first + n) of cols, waited for. */
+static GpugbStatus
+aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t first, int64_t n)
+{
+	GpugbStrideSet *set = &gb->sets[0];
+	GpugbAggParams p;
+	const int64_t *inputs[GPUGB_MAX_INPUTS] = {nullptr};
+	const uint8_t *no_nulls[GPUGB_MAX_INPUTS] = {nullptr};
+
+	memset(&p, 0, sizeof(p));
+	p.nrows = n;
+	for (int k = 0; k < gb->spec.n_keys; k++)
+		p.key_values[k] = cols->key_values[k] + first;
+	for (int i = 0; i < gb->spec.n_inputs; i++)
+		inputs[i] = cols->input_values[i] != nullptr ? cols->input_values[i] + first : nullptr;
+	set_agg_params(gb, &p, inputs, no_nulls);
+	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_start, set->stream)));
+	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_copied, set->stream)));
+	GPUGB_TRY(launch_set(gb, set, p));
+	set->state = GPUGB_SET_INFLIGHT;
+	gb->stats.strides++;
+	gb->stats.rows += n;
+	return complete_set(gb, set);
+}
+
 GPUGB_API GpugbStatus
 gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
 {
@@ -491,22 +537,22 @@ gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
 	if (cols->nrows == 0)
 		return GPUGB_OK;
 
-	GpugbStrideSet *set = &gb->sets[0];
-	GpugbAggParams p;
-	const uint8_t *no_nulls[GPUGB_MAX_INPUTS] = {nullptr};
+	/*
+	 * The run-time correction needs a first launch to learn from: when it
+	 * is still to come, a small probe launch goes first (1/64 of the rows,
+	 * at least 1M) and the strategy chosen after it runs the rest.
+	 */
+	int64_t		probe = 0;
 
-	memset(&p, 0, sizeof(p));
-	p.nrows = cols->nrows;
-	for (int k = 0; k < gb->spec.n_keys; k++)
-		p.key_values[k] = cols->key_values[k];
-	set_agg_params(gb, &p, cols->input_values, no_nulls);
-	GPUGB_TRY(gpugb_fail(gb, GPUGB_CUDA(cudaEventRecord(set->ev_start, set->stream))));
-	GPUGB_TRY(gpugb_fail(gb, GPUGB_CUDA(cudaEventRecord(set->ev_copied, set->stream))));
-	GPUGB_TRY(gpugb_fail(gb, launch_set(gb, set, p)));
-	set->state = GPUGB_SET_INFLIGHT;
-	gb->stats.strides++;
-	gb->stats.rows += cols->nrows;
-	return gpugb_fail(gb, complete_set(gb, set));
+	if (gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0)
+	{
+		probe = cols->nrows / 64 > (1 << 20) ? cols->nrows / 64 : (1 << 20);
+		if (probe * 2 > cols->nrows)
+			probe = 0;
+	}
+	if (probe > 0)
+		GPUGB_TRY(gpugb_fail(gb, aggregate_device_rows(gb, cols, 0, probe)));
+	return gpugb_fail(gb, aggregate_device_rows(gb, cols, probe, cols->nrows - probe));
 }
 
 GPUGB_API GpugbStatus
@@ -563,6 +609,7 @@ gpugb_groupby_destroy(GpugbGroupBy *gb)
 
 	gpugb_table_free(gb, &gb->table);
 	gpugb_dev_free(&gb->acct, &gb->group_counter);
+	gpugb_dev_free(&gb->acct, &gb->probe_scalar);
 	gpugb_host_free(&gb->acct, &gb->scalar_host);
 	gpugb_dev_free(&gb->acct, &gb->spare_retry);
 	gpugb_event_destroy(&gb->acct, &gb->ev_a);

@@ -69,7 +69,6 @@ struct GpugbStrideSet
 	cudaEvent_t ev_done = nullptr;
 	GpugbSetState state = GPUGB_SET_FREE;
 	GpugbAggParams params;		/* row columns of the last submit; reused by retries */
-	int64_t		launched_rows = 0;	/* rows of the last launch */
 	GpugbSortBufs sort;
 };
 
@@ -111,6 +110,7 @@ struct GpugbGroupBy
 
 	GpugbTable	table;
 	DevBuf		group_counter;	/* unsigned long long */
+	DevBuf		probe_scalar;	/* unsigned long long: the run-time check's largest group */
 	HostBuf		scalar_host;	/* pinned staging for small transfers */
 	DevBuf		spare_retry;	/* second retry list for re-runs */
 	cudaEvent_t ev_a = nullptr; /* timing of synchronous work (growth) */
@@ -142,6 +142,8 @@ GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint64_t *sort_keys,
 GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint64_t *sort_keys,
 								   const uint32_t *perm, uint32_t *head_pos, int64_t *run_gid,
 								   cudaStream_t stream);
+GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,
+							 cudaStream_t stream);
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 								cudaStream_t stream);
 

@@ -82,6 +82,16 @@ gpugb_launch_run_heads(const GpugbAggParams &p, const uint64_t *sort_keys, const
 }
 
 GpugbStatus
+gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,
+				 cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_max_kernel<<<grid_for(n, 256), 256, 0, stream>>>(col, n, out);
+	return GPUGB_LAUNCHED("gpugb_max_kernel");
+}
+
+GpugbStatus
 gpugb_launch_rehash(const GpugbTable &t, int n_keys, int64_t n_groups, cudaStream_t stream)
 {
 	if (n_groups <= 0)

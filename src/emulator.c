@@ -370,12 +370,24 @@ emu_next_stride(GpugbGroupBy *handle, GpugbStride **stride)
  * it; here only the stats record it.
  */
 static void
-recheck_strategy(EmuGroupBy *gb)
+recheck_strategy(EmuGroupBy *gb, const GpugbStride *s)
 {
 	GpugbStrategyChoice choice;
 	GpugbStrategy next;
+	int64	   *rows = palloc_extended(Max(gb->n_groups, 1) * sizeof(int64), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	int64		largest = 0;
 
-	gpugb_spec_recheck(&gb->spec, (double) gb->stats.rows, (double) gb->n_groups, &choice);
+	/* Skew, as the device measures it: rows of the largest group. */
+	for (int64 row = 0; row < s->nrows; row++)
+	{
+		int64		g = find_group(gb, s, row);	/* every key is in by now */
+
+		if (g >= 0 && ++rows[g] > largest)
+			largest = rows[g];
+	}
+	pfree(rows);
+	gpugb_spec_recheck(&gb->spec, (double) gb->stats.rows, (double) gb->n_groups,
+					   gb->stats.rows > 0 ? (double) largest / gb->stats.rows : 0, &choice);
 	gb->stats.groups_at_switch_check = gb->n_groups;
 	next = gpugb_spec_runnable(&gb->spec, choice.strategy);
 	if (next != gb->stats.strategy_used)
@@ -413,7 +425,7 @@ emu_submit(GpugbGroupBy *handle, GpugbStride *s)
 	gb->stats.rows += s->nrows;
 	gb->stats.bytes_to_device += s->nrows * 9 * (gb->spec.n_keys + gb->spec.n_inputs);
 	if (gb->stats.strides == 1 && gb->spec.allow_switch && gb->spec.n_keys > 0)
-		recheck_strategy(gb);
+		recheck_strategy(gb, s);
 	MemoryContextSwitchTo(old);
 	return GPUGB_OK;
 }

@@ -15,7 +15,11 @@
  *     group, sorting the launch first turns them into runs that need one
  *     lookup and one combined update each.  With few rows per group in a
  *     launch the sort is pure overhead, so the global table stays.
- *  3. Otherwise the global table, sized for the estimate at Karnagel's fill
+ *  3. Skew, known only at run time (the share of the largest group after
+ *     the first launch): a hot group makes global atomics contend, so
+ *     blocks absorb it in shared memory; with wide states and extreme skew,
+ *     sorted runs fold rows before any atomic (kernel benchmark, Zipf 1.5).
+ *  4. Otherwise the global table, sized for the estimate at Karnagel's fill
  *     factor: 50 %, or 83 % once the table passes 2 GB (memory, not probe
  *     length, is then what limits).
  *-------------------------------------------------------------------------
@@ -112,6 +116,25 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 			snprintf(c->reason, sizeof(c->reason),
 					 "%.0f groups fit a block's shared-memory table of %lld slots",
 					 groups, (long long) c->shared_slots);
+		return;
+	}
+	if (w->hot_share >= GPUGB_VERY_HOT_SHARE && w->state_columns >= GPUGB_WIDE_STATES &&
+		w->key_words > 0)
+	{
+		c->strategy = GPUGB_STRATEGY_SORT;
+		snprintf(c->reason, sizeof(c->reason),
+				 "the largest group has %.0f %% of the rows and %d state columns are too wide "
+				 "to combine per row: sorted runs fold them first",
+				 100.0 * w->hot_share, w->state_columns);
+		return;
+	}
+	if (w->hot_share >= GPUGB_HOT_SHARE && c->shared_slots > 0)
+	{
+		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
+		snprintf(c->reason, sizeof(c->reason),
+				 "the largest group has %.1f %% of the rows: blocks absorb hot groups in "
+				 "shared memory rather than contend on global atomics",
+				 100.0 * w->hot_share);
 		return;
 	}
 	if (table_bytes > (double) props->l2_bytes &&

@@ -29,6 +29,7 @@ typedef struct GpugbWorkload
 	double		groups;			/* groups (estimated or seen) */
 	int			key_words;		/* 8-byte words per key; 0 = no GROUP BY */
 	int			state_columns;	/* 8-byte state columns per group */
+	double		hot_share;		/* rows of the largest group / rows; 0 = unknown */
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice
@@ -47,6 +48,15 @@ typedef struct GpugbStrategyChoice
 	((int64_t) (slots) * GPUGB_SHARED_SLOT_BYTES(state_columns) + 16)
 /* Smallest shared table worth having: fewer slots and blocks overflow at once. */
 #define GPUGB_MIN_SHARED_SLOTS 64
+/*
+ * Skew (measured after the first launch; the planner does not know it): a
+ * group with this share of the rows makes every warp's atomics meet on the
+ * same global address, which blocks absorb in shared memory instead.
+ */
+#define GPUGB_HOT_SHARE 0.01
+/* ...unless the states are wide and the skew extreme: sorting then wins. */
+#define GPUGB_VERY_HOT_SHARE 0.25
+#define GPUGB_WIDE_STATES 8
 /* Global tables beyond this size hold 83 % fill instead of 50 % (Karnagel). */
 #define GPUGB_DENSE_TABLE_BYTES (2ll << 30)
 

@@ -81,7 +81,7 @@ gpugb_spec_choose(const GpugbGroupBySpec *spec, int forced, GpugbStrategyChoice 
 
 void
 gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen, double groups_seen,
-				   GpugbStrategyChoice *choice)
+				   double hot_share, GpugbStrategyChoice *choice)
 {
 	GpugbWorkload planned;
 	GpugbWorkload observed;
@@ -89,6 +89,7 @@ gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen, double groups
 
 	gpugb_spec_workload(spec, &planned);
 	gpugb_workload_observed(&planned, rows_seen, groups_seen, &observed);
+	observed.hot_share = hot_share;
 	gpugb_device_properties(&props);
 	gpugb_choose_strategy(&observed, &props, choice);
 }

@@ -47,12 +47,14 @@ extern void gpugb_spec_choose(const GpugbGroupBySpec *spec, int forced,
 /*
  * Run-time correction: the choice for the workload as it looks after the
  * device saw rows_seen rows forming groups_seen groups
- * (gpugb_workload_observed of the planned workload).  The device re-decides
+ * (gpugb_workload_observed of the planned workload), the largest of them
+ * holding hot_share of the rows (0: unknown).  The device re-decides
  * once, after the first stride, and only when spec->allow_switch and the
  * query has GROUP BY keys.
  */
 extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
-							   double groups_seen, GpugbStrategyChoice *choice);
+							   double groups_seen, double hot_share,
+							   GpugbStrategyChoice *choice);
 
 /*
  * The strategy the device really runs for a wanted one: SHARED_HASH when no

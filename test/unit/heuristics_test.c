@@ -256,6 +256,39 @@ test_observed(void)
 	CHECK(seen.groups == planned.groups, "nothing seen: the planned groups (%.0f)", seen.groups);
 }
 
+/* Skew seen at run time (kernel benchmark: Zipf 1.0 and 1.5 over 2^10..2^26 groups). */
+static void
+test_skew(void)
+{
+	GpugbWorkload w = workload(1e8, 1 << 20, 1 << 20, 1, 4);
+	GpugbStrategyChoice c = choose(w);
+
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "1M uniform groups: global_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.hot_share = 0.05;			/* Zipf 1.0 over 1M groups: 1 / H(1M) = 7 % */
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "a group with 5 %% of the rows: shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.hot_share = GPUGB_HOT_SHARE / 2;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "half the hot share: global_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.hot_share = 0.4;			/* Zipf 1.5 */
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "40 %% in one group, narrow states: shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.state_columns = 13;		/* count(*), 4 x sum: rows, 4 NULL counts, 4 x 2 words */
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT, "40 %% in one group, 13 state columns: sort (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.state_columns = 200;
+	w.hot_share = 0.05;
+	c = choose(w);
+	CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH,
+		  "hot, but no shared table fits 200 state columns: not shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+}
+
 static void
 test_names(void)
 {
@@ -372,10 +405,10 @@ test_spec_workload(void)
 	gpugb_spec_choose(&spec, -1, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "1e8 estimated groups: global_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
-	gpugb_spec_recheck(&spec, 1 << 20, 100, &c);
+	gpugb_spec_recheck(&spec, 1 << 20, 100, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 100 seen in the first stride: shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
-	gpugb_spec_recheck(&spec, 1 << 20, 1 << 20, &c);
+	gpugb_spec_recheck(&spec, 1 << 20, 1 << 20, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "... all distinct: stays global_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
 
@@ -409,6 +442,7 @@ main(void)
 	test_observed();
 	test_names();
 	test_state_columns();
+	test_skew();
 	test_spec_workload();
 	printf("1..%d\n", checks);
 	if (failures)
