@@ -185,14 +185,14 @@ run_probe(void)
 	props_ready.store(probe_status == GPUGB_OK, std::memory_order_release);
 }
 
-GPUGB_API void
+GPUGB_API bool
 gpugb_device_probe_async(void)
 {
 	sigset_t	all,
 				old;
 
 	if (probe_thread != nullptr || probed)
-		return;
+		return false;
 	/*
 	 * The thread must never take a signal meant for the backend (cancel,
 	 * latch wake-ups): it starts with every signal blocked, as CUDA's own
@@ -209,10 +209,11 @@ gpugb_device_probe_async(void)
 		probe_thread = nullptr; /* no thread: the first query probes itself */
 	}
 	pthread_sigmask(SIG_SETMASK, &old, nullptr);
+	return probe_thread != nullptr;
 }
 
-GPUGB_API GpugbStatus
-gpugb_device_probe(void)
+GPUGB_API void
+gpugb_device_probe_join(void)
 {
 	if (probe_thread != nullptr)
 	{
@@ -220,6 +221,12 @@ gpugb_device_probe(void)
 		delete probe_thread;
 		probe_thread = nullptr;
 	}
+}
+
+GPUGB_API GpugbStatus
+gpugb_device_probe(void)
+{
+	gpugb_device_probe_join();
 	std::call_once(probe_flag, run_probe);
 	return probe_status;
 }

@@ -184,7 +184,9 @@ extern GpugbStatus gpugb_device_probe(void);
  * first gpugb_device_probe() waits for it.  For a new backend, right after
  * authentication (src/preinit.c).
  */
-extern void gpugb_device_probe_async(void);
+extern bool gpugb_device_probe_async(void);	/* false: no thread was started */
+/* Waits for a probe thread, if one runs; never starts CUDA itself. */
+extern void gpugb_device_probe_join(void);
 /* Human-readable device description, or why there is none; static storage. */
 extern const char *gpugb_device_description(void);
 /* Text of the most recent failure in this process; static storage. */

@@ -105,12 +105,16 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 	gpugb_spec_recheck(&gb->spec, rows_seen, (double) groups_seen,
 					   hot_share > 1 ? 1 : hot_share, &choice);
 	gb->stats.groups_at_switch_check = groups_seen;
-	gb->groups_hint = groups_seen;
+	gb->groups_hint = choice.groups > (double) groups_seen ? choice.groups : (double) groups_seen;
 
 	GpugbStrategy next = gpugb_spec_runnable(&gb->spec, choice.strategy);
 
 	if (next != gb->strategy)
 	{
+		/* Every stream is idle: SORT's scratch can go (table growth may need it). */
+		if (gb->strategy == GPUGB_STRATEGY_SORT)
+			for (int s = 0; s < GPUGB_N_SETS; s++)
+				gpugb_sort_bufs_free(gb, &gb->sets[s].sort);
 		gb->strategy = next;
 		gb->stats.strategy_switches++;
 	}
@@ -298,7 +302,7 @@ gpugb_groupby_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 
 /* Waits for a set's queued work, books its times, and re-runs its overflow rows. */
 static GpugbStatus
-complete_set(GpugbGroupBy *gb, GpugbStrideSet *set)
+complete_set(GpugbGroupBy *gb, GpugbStrideSet *set, bool more_to_come)
 {
 	auto		t0 = std::chrono::steady_clock::now();
 	GpugbStatus st = GPUGB_CUDA(cudaEventSynchronize(set->ev_done));
@@ -315,7 +319,8 @@ complete_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 
 	if (n_retry > 0)
 		GPUGB_TRY(gpugb_run_retries(gb, set, n_retry));
-	if (gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0)
+	/* Re-decide once, and only while launches are still to come. */
+	if (more_to_come && gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0)
 		GPUGB_TRY(check_strategy(gb, set));
 	return GPUGB_OK;
 }
@@ -336,7 +341,7 @@ gpugb_groupby_next_stride(GpugbGroupBy *gb, GpugbStride **stride)
 
 	gb->next_set = (gb->next_set + 1) % GPUGB_N_SETS;
 	if (set->state == GPUGB_SET_INFLIGHT)
-		GPUGB_TRY(gpugb_fail(gb, complete_set(gb, set)));
+		GPUGB_TRY(gpugb_fail(gb, complete_set(gb, set, true)));
 	set->state = GPUGB_SET_FILLING;
 	set->stride.nrows = 0;
 	memset(set->stride.key_has_nulls, 0, sizeof(set->stride.key_has_nulls));
@@ -500,7 +505,8 @@ gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride)
 
 /* One launch over device-resident rows [first, first + n) of cols, waited for. */
 static GpugbStatus
-aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t first, int64_t n)
+aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t first, int64_t n,
+					  bool more_to_come)
 {
 	GpugbStrideSet *set = &gb->sets[0];
 	GpugbAggParams p;
@@ -520,7 +526,7 @@ aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t 
 	set->state = GPUGB_SET_INFLIGHT;
 	gb->stats.strides++;
 	gb->stats.rows += n;
-	return complete_set(gb, set);
+	return complete_set(gb, set, more_to_come);
 }
 
 GPUGB_API GpugbStatus
@@ -551,8 +557,9 @@ gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
 			probe = 0;
 	}
 	if (probe > 0)
-		GPUGB_TRY(gpugb_fail(gb, aggregate_device_rows(gb, cols, 0, probe)));
-	return gpugb_fail(gb, aggregate_device_rows(gb, cols, probe, cols->nrows - probe));
+		GPUGB_TRY(gpugb_fail(gb, aggregate_device_rows(gb, cols, 0, probe, true)));
+	/* Later calls may follow (the caller decides): they may still switch. */
+	return gpugb_fail(gb, aggregate_device_rows(gb, cols, probe, cols->nrows - probe, true));
 }
 
 GPUGB_API GpugbStatus
@@ -571,7 +578,7 @@ gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups)
 			GpugbStrideSet *set = &gb->sets[(gb->next_set + i) % GPUGB_N_SETS];
 
 			if (set->state == GPUGB_SET_INFLIGHT)
-				GPUGB_TRY(gpugb_fail(gb, complete_set(gb, set)));
+				GPUGB_TRY(gpugb_fail(gb, complete_set(gb, set, false)));
 			set->state = GPUGB_SET_FREE;
 		}
 		GPUGB_TRY(gpugb_fail(gb, gpugb_sync_all(gb)));

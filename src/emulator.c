@@ -47,6 +47,8 @@ typedef struct EmuGroupBy
 	int64	   *count[GPUGB_MAX_AGGS];
 	int64	   *value[GPUGB_MAX_AGGS];
 	int64	   *value_hi[GPUGB_MAX_AGGS];
+	int64	   *group_rows;		/* rows per group, as the device's count column 0 */
+	bool		strategy_checked;
 	GpugbStats	stats;
 	int64		reserved;		/* bytes reserved in gpugb.max_device_memory */
 } EmuGroupBy;
@@ -143,6 +145,7 @@ reserve_for(const GpugbGroupBySpec *spec, int64 *reserved, int64 max_groups)
 static void
 init_group(EmuGroupBy *gb, int64 g)
 {
+	gb->group_rows[g] = 0;
 	for (int a = 0; a < gb->spec.n_aggs; a++)
 	{
 		gb->count[a][g] = 0;
@@ -183,6 +186,7 @@ grow(EmuGroupBy *gb)
 	for (int k = 0; k < gb->spec.n_keys; k++)
 		gb->keys[k] = repalloc_huge(gb->keys[k], new_max * sizeof(int64));
 	gb->null_masks = repalloc_huge(gb->null_masks, new_max * sizeof(uint32));
+	gb->group_rows = repalloc_huge(gb->group_rows, new_max * sizeof(int64));
 	for (int a = 0; a < gb->spec.n_aggs; a++)
 	{
 		gb->count[a] = repalloc_huge(gb->count[a], new_max * sizeof(int64));
@@ -326,6 +330,7 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 	gb->slot_mask = 1023;
 	gb->slots = palloc0(1024 * sizeof(int64));
 	gb->null_masks = palloc(gb->max_groups * sizeof(uint32));
+	gb->group_rows = palloc(gb->max_groups * sizeof(int64));
 	for (int k = 0; k < spec->n_keys; k++)
 		gb->keys[k] = palloc(gb->max_groups * sizeof(int64));
 	for (int a = 0; a < spec->n_aggs; a++)
@@ -357,35 +362,22 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 	return GPUGB_OK;
 }
 
-static GpugbStatus
-emu_next_stride(GpugbGroupBy *handle, GpugbStride **stride)
-{
-	*stride = &((EmuGroupBy *) handle)->stride;
-	return GPUGB_OK;
-}
-
 /*
- * Run-time correction after the first stride: the heuristics' choice for
- * the workload as the rows seen so far show it.  Later strides would use
- * it; here only the stats record it.
+ * Run-time correction, when the device makes it: as the first stride set
+ * comes round again (before the third stride), from the rows and groups of
+ * the first two strides and the largest group's share of those rows; never
+ * at finish, where no stride is left to use it.
  */
 static void
-recheck_strategy(EmuGroupBy *gb, const GpugbStride *s)
+recheck_strategy(EmuGroupBy *gb)
 {
 	GpugbStrategyChoice choice;
 	GpugbStrategy next;
-	int64	   *rows = palloc_extended(Max(gb->n_groups, 1) * sizeof(int64), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	int64		largest = 0;
 
-	/* Skew, as the device measures it: rows of the largest group. */
-	for (int64 row = 0; row < s->nrows; row++)
-	{
-		int64		g = find_group(gb, s, row);	/* every key is in by now */
-
-		if (g >= 0 && ++rows[g] > largest)
-			largest = rows[g];
-	}
-	pfree(rows);
+	gb->strategy_checked = true;
+	for (int64 g = 0; g < gb->n_groups; g++)
+		largest = Max(largest, gb->group_rows[g]);
 	gpugb_spec_recheck(&gb->spec, (double) gb->stats.rows, (double) gb->n_groups,
 					   gb->stats.rows > 0 ? (double) largest / gb->stats.rows : 0, &choice);
 	gb->stats.groups_at_switch_check = gb->n_groups;
@@ -395,6 +387,18 @@ recheck_strategy(EmuGroupBy *gb, const GpugbStride *s)
 		gb->stats.strategy_used = next;
 		gb->stats.strategy_switches++;
 	}
+}
+
+static GpugbStatus
+emu_next_stride(GpugbGroupBy *handle, GpugbStride **stride)
+{
+	EmuGroupBy *gb = (EmuGroupBy *) handle;
+
+	if (gb->stats.strides == 2 && !gb->strategy_checked && gb->spec.allow_switch &&
+		gb->spec.n_keys > 0)
+		recheck_strategy(gb);
+	*stride = &gb->stride;
+	return GPUGB_OK;
 }
 
 static GpugbStatus
@@ -412,6 +416,7 @@ emu_submit(GpugbGroupBy *handle, GpugbStride *s)
 			MemoryContextSwitchTo(old);
 			return GPUGB_OUT_OF_MEMORY;
 		}
+		gb->group_rows[g]++;
 		for (int a = 0; a < gb->spec.n_aggs; a++)
 		{
 			int			in = gb->spec.aggs[a].input;
@@ -424,8 +429,6 @@ emu_submit(GpugbGroupBy *handle, GpugbStride *s)
 	gb->stats.strides++;
 	gb->stats.rows += s->nrows;
 	gb->stats.bytes_to_device += s->nrows * 9 * (gb->spec.n_keys + gb->spec.n_inputs);
-	if (gb->stats.strides == 1 && gb->spec.allow_switch && gb->spec.n_keys > 0)
-		recheck_strategy(gb, s);
 	MemoryContextSwitchTo(old);
 	return GPUGB_OK;
 }

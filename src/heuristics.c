@@ -108,6 +108,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	double		table_bytes;
 
 	memset(c, 0, sizeof(*c));
+	c->groups = groups;
 	c->shared_slots = gpugb_shared_slots_for(w->state_columns, props);
 	size_global_table(w, c);
 	table_bytes = groups * (8.0 * 100.0 / c->fill_percent + 8.0 * (w->key_words + w->state_columns) + 4);
@@ -193,7 +194,12 @@ gpugb_workload_observed(const GpugbWorkload *planned, double rows_seen, double g
 	 * seen; few repeats a G well beyond it, never beyond the rows.
 	 */
 	lo = groups_seen;
-	hi = total_rows > groups_seen ? total_rows : groups_seen;
+	/* G (1 - e^(-n/G)) >= n - n^2 / 2G bounds G by n^2 / 2 (n - seen). */
+	hi = rows_seen * rows_seen / (2 * (rows_seen - groups_seen));
+	if (hi > total_rows)
+		hi = total_rows;
+	if (hi < lo)
+		hi = lo;
 	for (int i = 0; i < 100 && hi - lo > 0.5; i++)
 	{
 		double		mid = (lo + hi) / 2;

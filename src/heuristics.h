@@ -38,6 +38,7 @@ typedef struct GpugbStrategyChoice
 	int64_t		shared_slots;	/* slots of one block's shared table (0 if none fits) */
 	int64_t		table_slots;	/* initial capacity of the global table */
 	int			fill_percent;	/* groups the global table holds per 100 slots */
+	double		groups;			/* the groups the choice was made for */
 	char		reason[160];	/* why, for EXPLAIN */
 } GpugbStrategyChoice;
 

@@ -41,7 +41,7 @@ static ClientAuthentication_hook_type prev_client_auth_hook = NULL;
 static void
 join_probe_at_exit(int code, Datum arg)
 {
-	(void) gpugb_device_probe();
+	gpugb_device_probe_join();
 }
 
 static void
@@ -51,8 +51,8 @@ start_device_after_auth(Port *port, int status)
 		prev_client_auth_hook(port, status);
 	if (status != STATUS_OK || !gpugb_preinit_device)
 		return;
-	gpugb_device_probe_async();
-	on_proc_exit(join_probe_at_exit, (Datum) 0);
+	if (gpugb_device_probe_async())
+		on_proc_exit(join_probe_at_exit, (Datum) 0);
 }
 
 void

@@ -90,6 +90,10 @@ gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen, double groups
 	gpugb_spec_workload(spec, &planned);
 	gpugb_workload_observed(&planned, rows_seen, groups_seen, &observed);
 	observed.hot_share = hot_share;
+	/* More rows than planned make longer launches too. */
+	if (spec->stride_rows > 0)
+		observed.rows_per_launch = observed.rows < (double) spec->stride_rows ?
+			observed.rows : (double) spec->stride_rows;
 	gpugb_device_properties(&props);
 	gpugb_choose_strategy(&observed, &props, choice);
 }

@@ -264,6 +264,11 @@ test_observed(void)
 	/* nothing seen: the plan */
 	gpugb_workload_observed(&planned, 0, 0, &seen);
 	CHECK(seen.groups == planned.groups, "nothing seen: the planned groups (%.0f)", seen.groups);
+	/* a cross join's absurd row estimate must not stop the search converging (review) */
+	planned.rows = 1e100;
+	gpugb_workload_observed(&planned, 2e6, 1e6, &seen);
+	CHECK(seen.groups > 1.2e6 && seen.groups < 1.3e6,
+		  "planned 1e100 rows, 1e6 groups in 2e6 rows -> about 1.26e6 (%.3g)", seen.groups);
 }
 
 /* Skew seen at run time (kernel benchmark: Zipf 1.0 and 1.5 over 2^10..2^26 groups). */
