@@ -106,10 +106,9 @@ RESET gpugb.strategy;
 
 -- Run-time correction.  PostgreSQL estimates GROUP BY x % 1000 at as many
 -- groups as x has values (50000): auto plans a global table.  The first
--- of 7 strides, 8192 rows, shows 1000 groups, 8 rows each: the key domain is
--- mostly seen, so the device switches to the shared-memory table.
--- (Groups At Strategy Check is 1000 whether the device has counted the
--- groups of one stride or of two: the same on the GPU and in the emulator.)
+-- two of 7 strides, 8192 rows each, show 1000 groups, 16 rows each: the key
+-- domain is mostly seen, so the device switches to the shared-memory table
+-- (the check comes before the third stride, on the GPU and in the emulator).
 SET gpugb.stride_rows = 8192;
 SELECT (strategy_node('SELECT x % 1000, count(*) FROM st GROUP BY 1', false)->>'Estimated Groups')::float8
   >= 10 * 1000 AS estimate_far_too_high;
@@ -126,11 +125,19 @@ BEGIN
 END $$;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');
 SELECT gpugb_mismatches('SELECT x % 1000, count(*) FROM st GROUP BY 1') AS mismatches;
--- All distinct: 8192 groups in 8192 rows, extrapolated to 50000: no switch.
--- (Here the groups counted at the check may include the next stride's on
--- the GPU: not shown.)
+-- All distinct: 16384 groups in 16384 rows, so as many groups as rows
+-- (50000): no switch.
 SELECT l AS plan FROM gpugb_explain_analyze('SELECT x, count(*) FROM st GROUP BY 1') AS l
  WHERE l ~ '(Strategy|Groups)';
+-- Skew, which the planner cannot see: half the rows in one group, the rest
+-- distinct.  Planned global_hash for about 25000 groups; the check sees the
+-- largest group holding half the rows seen and moves to the shared-memory
+-- table, where blocks absorb the hot group.
+CREATE TABLE skewed AS
+  SELECT CASE WHEN i % 2 = 0 THEN 0 ELSE i END AS k, i AS v FROM generate_series(1, 50000) i;
+ANALYZE skewed;
+SELECT strategy_analyze('SELECT k, count(*), sum(v) FROM skewed GROUP BY k');
+SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM skewed GROUP BY k') AS mismatches;
 -- A forced strategy is never corrected: no check, no switch.
 SET gpugb.strategy = global_hash;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');
