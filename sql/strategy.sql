@@ -1,6 +1,6 @@
 -- gpugb.strategy: every forced strategy gives PostgreSQL's results; auto
 -- plans from the estimates and corrects the choice at run time from what the
--- first stride shows.  (In emulator mode the aggregation is the same for
+-- first two strides show.  (In emulator mode the aggregation is the same for
 -- every strategy, but the decisions and the stats are the device's.)
 LOAD 'gpugb';
 SET gpugb.force = on;

@@ -16,9 +16,9 @@
  * strategy gives the same groups and states), but it makes the device's
  * strategy decisions and reports them in the stats: it starts with
  * spec.strategy (or GLOBAL_HASH where that cannot run) and, when
- * spec.allow_switch and there are GROUP BY keys, re-decides once after the
- * first stride from the rows and groups seen (strategy.c, as the CUDA module
- * does).
+ * spec.allow_switch and there are GROUP BY keys, re-decides once before the
+ * third stride from the rows, groups and largest group seen (strategy.c, as
+ * the CUDA module does).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -216,7 +216,7 @@ build_device_spec(GpugbScanState *st)
 	/*
 	 * The strategy to start with: forced by gpugb.strategy, or the
 	 * heuristics' choice for the planner's estimates, which the device may
-	 * then correct from what the first stride shows.
+	 * then correct from what the first two strides show.
 	 */
 	spec->estimated_rows = Max(0.0, info->estimated_rows);
 	gpugb_spec_choose(spec, gpugb_strategy, &st->strategy_choice);

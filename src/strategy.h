@@ -49,8 +49,8 @@ extern void gpugb_spec_choose(const GpugbGroupBySpec *spec, int forced,
  * device saw rows_seen rows forming groups_seen groups
  * (gpugb_workload_observed of the planned workload), the largest of them
  * holding hot_share of the rows (0: unknown).  The device re-decides
- * once, after the first stride, and only when spec->allow_switch and the
- * query has GROUP BY keys.
+ * once, before the third stride (never at finish), and only when
+ * spec->allow_switch and the query has GROUP BY keys.
  */
 extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
 							   double groups_seen, double hot_share,
