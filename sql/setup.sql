@@ -28,10 +28,9 @@ BEGIN
   RETURN n;
 END $$;
 
--- EXPLAIN ANALYZE lines that are the same on the GPU and in the emulator.
--- (The groups the GPU has counted when it re-decides its strategy can
--- include rows of the next stride, already queued: strategy.sql shows the
--- line where that cannot change it.)
+-- EXPLAIN ANALYZE lines that are the same on the GPU and in the emulator,
+-- and do not depend on the stride size (strategy.sql shows the groups
+-- counted at the strategy check where that is the point).
 CREATE FUNCTION gpugb_explain_analyze(query text) RETURNS SETOF text
 LANGUAGE plpgsql AS $$
 DECLARE

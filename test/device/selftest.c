@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "selftest.h"
-#include "../../src/heuristics.h"
+#include "../../src/strategy.h"
 
 /* The strategy the cases run with: a GpugbStrategy, or -1 for auto. */
 static int	case_strategy = -1;
@@ -201,13 +201,10 @@ run_device(const CaseSpec *cs, const Data *d, Results *res, GpugbStats *stats, d
 		spec.strategy = (GpugbStrategy) case_strategy;
 	else
 	{
-		GpugbDeviceProps props;
-		GpugbWorkload w = {(double) cs->nrows, (double) spec.stride_rows,
-						   (double) spec.estimated_groups, cs->n_keys, N_AGGS};
+		/* What the executor does for gpugb.strategy = auto. */
 		GpugbStrategyChoice choice;
 
-		gpugb_device_properties(&props);
-		gpugb_choose_strategy(&w, &props, &choice);
+		gpugb_spec_choose(&spec, -1, &choice);
 		spec.strategy = choice.strategy;
 		spec.allow_switch = true;
 	}

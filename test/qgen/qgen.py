@@ -395,8 +395,7 @@ class NumericFamily:
 
     @staticmethod
     def literal(col, v):
-        p = col.params
-        return f"round({p['offset']}::numeric + {v}::numeric * {p['step']}::numeric, 3)"
+        return NumericFamily.value_sql(col, v)
 
 
 class TextFamily:
