@@ -36,7 +36,12 @@ gpugb_shared_kernel_bytes(int state_columns, int64_t slots)
 __device__ __forceinline__ int
 gpugb_local_slot(int *local_gid, unsigned *claimed, int slots, int64_t gid)
 {
-	unsigned	idx = ((uint32_t) gid * 2654435761u) & (unsigned) (slots - 1);
+	/*
+	 * Multiply-shift: the product's high bits are the well-mixed ones
+	 * (consecutive gids would share the low bits' patterns).
+	 */
+	uint32_t	mixed = (uint32_t) gid * 2654435761u;
+	unsigned	idx = (unsigned) (((uint64_t) mixed * (unsigned) slots) >> 32);
 
 	for (;;)
 	{
@@ -46,11 +51,20 @@ gpugb_local_slot(int *local_gid, unsigned *claimed, int slots, int64_t gid)
 			return (int) idx;
 		if (cur == GPUGB_LOCAL_FREE)
 		{
-			/* Reserve first: at most slots/2 claims keep every probe finite. */
-			if (atomicAdd(claimed, 1u) >= (unsigned) slots / 2)
+			/*
+			 * Reserve first: at most slots/2 claims keep every probe finite.
+			 * A plain read first, so that once the table is full rows do not
+			 * all queue on the counter's atomic.
+			 */
+			if (*(volatile unsigned *) claimed >= (unsigned) slots / 2 ||
+				atomicAdd(claimed, 1u) >= (unsigned) slots / 2)
 				return -1;
 			cur = atomicCAS(&local_gid[idx], GPUGB_LOCAL_FREE, (int) gid);
-			if (cur == GPUGB_LOCAL_FREE || cur == (int) gid)
+			if (cur == GPUGB_LOCAL_FREE)
+				return (int) idx;
+			/* Lost the slot: give the reservation back. */
+			atomicSub(claimed, 1u);
+			if (cur == (int) gid)
 				return (int) idx;
 		}
 		idx = (idx + 1) & (unsigned) (slots - 1);
