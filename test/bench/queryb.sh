@@ -224,7 +224,7 @@ for variant in $VARIANTS; do
     fi
 
     breakdown="-"
-    if [ "$BREAKDOWN" = 1 ] && is_num "$gpu_s"; then
+    if [ "$BREAKDOWN" = 1 ] && is_num "$gpu_s" && [ "$(tmo)" -ge 1 ]; then
       rc=0
       ex=$(psqlx "$GPU_OPTS -c statement_timeout=$(tmo)s" "EXPLAIN (ANALYZE, TIMING ON) $q" 2>&1) || rc=$?
       [ -z "$OUT" ] || printf '%s\n' "$ex" >"$OUT/explain/${variant}_g${g}_gpugb_analyze.txt"

@@ -26,7 +26,6 @@ import subprocess
 import sys
 import threading
 import time
-from decimal import Decimal, InvalidOperation
 
 # ---------------------------------------------------------------------------
 # Common
@@ -85,13 +84,16 @@ def psql(db, opts, stmts, timeout_s=None, at=True):
         args += ["-c", s]
     env = dict(os.environ)
     env["PGOPTIONS"] = (env.get("PGOPTIONS", "") + " " + opts).strip()
-    p = subprocess.run(args, env=env, capture_output=True, text=True,
-                       timeout=None if timeout_s is None else timeout_s + 120)
+    try:
+        p = subprocess.run(args, env=env, capture_output=True, text=True,
+                           timeout=None if timeout_s is None else timeout_s + 120)
+    except subprocess.TimeoutExpired:
+        return 124, "", "ERROR:  psql did not return 2 minutes after the statement timeout (client gave up)"
     return p.returncode, p.stdout, p.stderr
 
 
 def classify_error(err):
-    if "statement timeout" in err:
+    if "statement timeout" in err or "client gave up" in err:
         return "timeout", ""
     first = next((l for l in err.splitlines() if "ERROR" in l), err.strip().splitlines()[-1] if err.strip() else "?")
     if "GPU aggregation did not finish" in err:
@@ -243,48 +245,83 @@ def read_rows(path):
         return list(csv.reader(f))
 
 
-NUM_RE = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+INT_RE = re.compile(r"^-?\d+$")
 
 
-def norm_field(s):
-    if NUM_RE.match(s):
-        try:
-            return (0, Decimal(s))
-        except InvalidOperation:
-            pass
-    if s in ("NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"):
-        return (0, Decimal(s.replace("inf", "Infinity").replace("nan", "NaN")))
-    return (1, s.rstrip())
-
-
-def num_equal(a, b, rel=1e-9, absol=1e-12):
-    if a.is_nan() or b.is_nan():
-        return a.is_nan() and b.is_nan()
-    if a == b:
+def field_equal(x, y, rel=1e-9, absol=1e-12):
+    """x, y: one value as two engines printed it (text).  Integers must be equal;
+    other numbers within a relative tolerance; text as it is."""
+    if x == y:
         return True
-    if a == a.to_integral_value() and b == b.to_integral_value() and abs(a) < 10 ** 15:
-        return False  # integers (counts, integer sums, keys) must be exact
-    return abs(a - b) <= max(Decimal(absol), Decimal(rel) * max(abs(a), abs(b)))
+    if INT_RE.match(x) and INT_RE.match(y):
+        return False
+    try:
+        a, b = float(x), float(y)
+    except ValueError:
+        return False
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return abs(a - b) <= max(absol, rel * max(abs(a), abs(b)))
 
 
-def compare_numeric(rows_a, rows_b):
-    """Rows as sets, numbers within a relative tolerance, text without trailing blanks.
-    Returns 'yes' or a description of the first difference."""
+def compare_rows(rows_a, rows_b):
+    """Rows as sets, numbers within a tolerance (field_equal), text without trailing
+    blanks (char(n)).  Rows are sorted field by field as text: the group keys come
+    first and print alike in every engine (integers, text, dates, timestamps,
+    numeric(p, s)), so the same groups meet.  Returns 'yes' or the first difference."""
     if len(rows_a) != len(rows_b):
         return f"NO: {len(rows_a)} rows vs {len(rows_b)}"
-
-    def key(r):
-        return [(t, v if t == 1 else (Decimal(0) if v.is_nan() else v)) for t, v in r]
-    na = sorted((list(map(norm_field, r)) for r in rows_a), key=key)
-    nb = sorted((list(map(norm_field, r)) for r in rows_b), key=key)
+    na = sorted([x.rstrip() for x in r] for r in rows_a)
+    nb = sorted([x.rstrip() for x in r] for r in rows_b)
     for i, (ra, rb) in enumerate(zip(na, nb)):
-        if len(ra) != len(rb):
-            return f"NO: row {i}: {len(ra)} columns vs {len(rb)}"
-        for (ta, va), (tb, vb) in zip(ra, rb):
-            ok = (ta == tb == 0 and num_equal(va, vb)) or (ta == tb == 1 and va == vb)
-            if not ok:
-                return f"NO: row {i}: {','.join(str(v) for _, v in ra)[:160]} vs {','.join(str(v) for _, v in rb)[:160]}"
+        if ra == rb:
+            continue
+        if len(ra) != len(rb) or not all(field_equal(x, y) for x, y in zip(ra, rb)):
+            return f"NO: row {i}: {','.join(ra)[:160]} vs {','.join(rb)[:160]}"
     return "yes"
+
+
+def compare_column_sums(rows_a, rows_b):
+    """For big results (a row-by-row comparison in Python takes too long): per column,
+    the exact sum of integers, the sum of other numbers (relative tolerance), or the
+    sum of the hashes of text values."""
+    if len(rows_a) != len(rows_b):
+        return f"NO: {len(rows_a)} rows vs {len(rows_b)}"
+    if not rows_a:
+        return "yes"
+    ncol = len(rows_a[0])
+
+    def sums(rows):
+        out = []
+        for c in range(ncol):
+            col = [r[c] for r in rows]
+            if all(INT_RE.match(x) for x in col):
+                out.append(("int", sum(map(int, col)), 0.0))
+            else:
+                try:
+                    v = [float(x) for x in col]
+                    out.append(("num", math.fsum(v), math.fsum(map(abs, v))))
+                except ValueError:
+                    out.append(("text", sum(hash(x.rstrip()) for x in col) & (2 ** 64 - 1), 0.0))
+        return out
+    if any(len(r) != ncol for r in rows_b):
+        return "NO: column counts differ"
+    for c, (x, y) in enumerate(zip(sums(rows_a), sums(rows_b))):
+        if x[0] == "int" and y[0] == "int":
+            ok = x[1] == y[1]
+        elif "text" in (x[0], y[0]):
+            ok = x == y
+        else:
+            ok = abs(x[1] - y[1]) <= 1e-9 * max(x[2], y[2], 1e-300)
+        if not ok:
+            return f"NO: column {c + 1}: sum {x[1]} vs {y[1]}"
+    return "yes (column sums)"
+
+
+def compare_numeric(rows_a, rows_b, full_max=300000):
+    if max(len(rows_a), len(rows_b)) > full_max:
+        return compare_column_sums(rows_a, rows_b)
+    return compare_rows(rows_a, rows_b)
 
 
 def compare_text(path_a, path_b):
@@ -342,10 +379,11 @@ class Runner:
     def time_pg(self, opts, sql, result_file):
         """Fastest of the reps (a rep is repeated only while it took < repeat_max);
         the first rep writes the result (CSV) to result_file when given."""
-        best, status, first = None, None, True
+        best, first = None, True
+        self.msg = ""
         for r in range(self.a.reps):
             if self.tmo() < 1:
-                return best, status or ("skipped (budget)" if best is None else None)
+                return best, "skipped (budget)" if best is None else None
             target = result_file if (first and result_file) else "/dev/null"
             rc, out, err = psql(self.a.db, opts, ["\\timing on", f"COPY ({sql}) TO '{target}' (FORMAT csv)"],
                                 timeout_s=self.tmo())
@@ -353,6 +391,9 @@ class Runner:
                 st, msg = classify_error(err)
                 if msg:
                     log(f"{st}: {msg}")
+                self.msg = msg
+                if first and result_file and os.path.exists(result_file):
+                    os.remove(result_file)  # no result to compare
                 return best, st if best is None else None
             ms = [float(x) for x in re.findall(r"Time: ([0-9.]+) ms", out)]
             s = ms[-1] / 1000
@@ -370,6 +411,8 @@ class Runner:
             target = result_file if (first and result_file) else "/dev/null"
             s, st = duck.run(f"COPY ({sql}) TO '{target}' (FORMAT csv, HEADER false)", self.tmo())
             if st:
+                if first and result_file and os.path.exists(result_file):
+                    os.remove(result_file)
                 return best, st if best is None else None
             best = s if best is None else min(best, s)
             first = False
@@ -415,6 +458,8 @@ def cmd_run_suite(a):
             row["pg_plan"] = plan_summary(out) if rc == 0 else "?"
             s, st = run.time_pg(a.pg_opts, sql, files["pg"])
             row["pg_s"] = fmt_s(s) if s is not None else st
+            if st == "error":
+                notes.append(f"PostgreSQL error: {run.msg}")
         if "gpugb" in engines:
             rc, out, err = psql(a.db, a.gpu_opts, [f"EXPLAIN (COSTS OFF) {sql}"])
             row["gpugb_plan"] = gpugb_plan_summary(out) if rc == 0 else "?"
@@ -425,7 +470,7 @@ def cmd_run_suite(a):
                 s, st = run.time_pg(a.gpu_opts, sql, files["gpugb"])
                 row["gpugb_s"] = fmt_s(s) if s is not None else st
                 if st in ("fallback", "error"):
-                    notes.append(f"gpugb {st}")
+                    notes.append(f"gpugb {st}: {run.msg}")
         if duck:
             s, st = run.time_duck(duck, q["duck_sql"], files["duckdb"])
             row["duckdb_s"] = fmt_s(s) if s is not None else st
@@ -433,7 +478,8 @@ def cmd_run_suite(a):
             if row[col] == "timeout":
                 notes.append(f"{e} timeout ({int(a.timeout)} s or the budget)")
         # Results.
-        have = {e: fn for e, fn in files.items() if fn and os.path.exists(fn)}
+        have = {e: fn for e, fn in files.items()
+                if fn and os.path.exists(fn) and is_num(row[{"pg": "pg_s", "gpugb": "gpugb_s", "duckdb": "duckdb_s"}[e]])}
         if "pg" in have:
             with open(have["pg"]) as f:
                 row["result_rows"] = str(sum(1 for _ in f))
@@ -561,7 +607,7 @@ def cell(v):
 
 
 def cmd_render(a):
-    raw, docs = os.path.join(a.dir, "raw"), os.path.join(a.dir, "docs")
+    raw, docs = os.path.join(a.dir, "raw"), a.docs or os.path.join(a.dir, "docs")
     os.makedirs(docs, exist_ok=True)
     meta = read_meta(os.path.join(raw, "meta.env"))
     import matplotlib
@@ -625,12 +671,16 @@ def cmd_render(a):
     duckqb = {r["query"]: r for r in read_csv_dicts(os.path.join(raw, "queryb-duckdb.csv"))}
     chk = {r["query"]: r for r in read_csv_dicts(os.path.join(raw, "queryb-check.csv"))}
     keys = set(qb) | {tuple(k.split("_g", 1)) for k in duckqb}
-    csv_out = []
+    csv_out, qb_sp = [], []
     if keys:
         P("## Query B (Karnagel et al.): `SELECT mod(col1, g), count(*) FROM atable GROUP BY 1`")
         P("")
         P(f"atable: {meta.get('qb_rows', '?')} rows of 4 int columns, col1 uniform in [0, 1e9). "
-          "`b` is Query B; `agg5` adds `sum(col2), min(col3), max(col4), avg(col2)`.")
+          "`b` is Query B; `agg5` adds `sum(col2), min(col3), max(col4), avg(col2)`. "
+          "PG est. groups: PostgreSQL's estimate (with expression statistics on mod(col1, g)). "
+          "gpugb = PG: `queryb.sh`'s checksum of both results, run only where g <= "
+          f"{meta.get('qb_check_max_g', '?')} (`-`: not compared; PostgreSQL's plan takes a minute or more per run "
+          "beyond); gpugb = DuckDB: numeric checksums of both results.")
         P("")
         P("![Query B](benchmarks-queryb.png)")
         P("")
@@ -651,17 +701,21 @@ def cmd_render(a):
                 eq = r.get("results_equal", "")
                 P(f"| {gcount(g)} | {cell(r.get('pg_estimated_groups'))} | {cell(r.get('pg_plan'))} | {cell(pg)} | "
                   f"{cell(gp)} | {cell(d)} | {fx(ratio(pg, gp))} | {fx(ratio(d, gp))} | {cell(eq)} | {cell(c)} |")
+                rp, rd = ratio(pg, gp), ratio(d, gp)
+                if rp or rd:
+                    qb_sp.append((v, g, rp, rd))
                 csv_out.append(dict(variant=v, g=g, pg_estimated_groups=r.get("pg_estimated_groups", ""),
                                     pg_plan=r.get("pg_plan", ""), pg_s=pg, gpugb_s=gp, duckdb_s=d,
                                     gpugb_vs_pg=f"{ratio(pg, gp):.2f}" if ratio(pg, gp) else "",
                                     gpugb_vs_duckdb=f"{ratio(d, gp):.2f}" if ratio(d, gp) else "",
                                     gpugb_equals_pg=eq, gpugb_equals_duckdb=c))
-                for who, val in (("PostgreSQL", pg), ("gpugb", gp), ("DuckDB", d)):
-                    if val and not is_num(val):
-                        notes.append(f"Query B {v} g={g}: {who} {val}")
+                odd = [f"{who} {val}" for who, val in (("PostgreSQL", pg), ("gpugb", gp), ("DuckDB", d))
+                       if val and not is_num(val)]
+                if odd:
+                    notes.append(f"Query B {v} g={g}: " + ", ".join(odd))
                 if eq.startswith("**NO") or eq.startswith("NO") or eq.startswith("?"):
                     notes.append(f"Query B {v} g={g}: gpugb vs PostgreSQL: {eq}")
-                if c and c != "yes":
+                if c and c != "yes" and is_num(gp):
                     notes.append(f"Query B {v} g={g}: gpugb vs DuckDB checksum: {c} "
                                  f"(gpugb {chk[name].get('gpugb')}, DuckDB {chk[name].get('duckdb')})")
             P("")
@@ -689,7 +743,8 @@ def cmd_render(a):
             ax.set_title(title)
             ax.grid(True, which="both", alpha=0.3)
         axes[0].set_ylabel("seconds (log)")
-        axes[0].legend()
+        if axes[0].get_legend_handles_labels()[0]:
+            axes[0].legend()
         fig.suptitle(f"SELECT mod(col1, g), ... FROM atable GROUP BY 1 — {meta.get('qb_rows', '?')} rows")
         fig.tight_layout()
         fig.savefig(os.path.join(docs, "benchmarks-queryb.png"), dpi=110)
@@ -726,14 +781,14 @@ def cmd_render(a):
               f"{cell(r['gpugb_vs_pg'])[:80]} | {cell(r['duckdb_vs_pg'])[:80]} |")
             out_rows.append(dict(r, gpugb_speedup_vs_pg=f"{rp:.2f}" if rp else "",
                                  gpugb_speedup_vs_duckdb=f"{rd:.2f}" if rd else ""))
-            if r["notes"]:
-                notes.append(f"{suite} {r['query']}: {r['notes']}")
-            for who, col in (("PostgreSQL", "pg_s"), ("gpugb", "gpugb_s"), ("DuckDB", "duckdb_s")):
-                if r[col] and not is_num(r[col]) and r[col] not in ("timeout", "fallback", "error", "not planned"):
-                    notes.append(f"{suite} {r['query']}: {who} {r[col]}")
-            for col, who in (("gpugb_vs_pg", "gpugb vs PostgreSQL"), ("duckdb_vs_pg", "DuckDB vs PostgreSQL")):
-                if r[col] and r[col] != "yes":
-                    notes.append(f"{suite} {r['query']}: results {who}: {r[col]}")
+            odd = [r["notes"]] if r["notes"] else []
+            odd += [f"{who} {r[col]}" for who, col in (("PostgreSQL", "pg_s"), ("gpugb", "gpugb_s"), ("DuckDB", "duckdb_s"))
+                    if r[col] and not is_num(r[col]) and r[col] not in ("timeout", "fallback", "error", "not planned")]
+            odd += [f"results {who}: {r[col]}" for col, who in (("gpugb_vs_pg", "gpugb vs PostgreSQL"),
+                                                                ("duckdb_vs_pg", "DuckDB vs PostgreSQL"))
+                    if r[col] and not r[col].startswith("yes")]
+            if odd:
+                notes.append(f"{suite} {r['query']}: " + "; ".join(odd))
         P("")
         gp, gd = geomean(sp_pg), geomean(sp_dk)
         P(f"Geometric mean of the speed-ups: {fx(gp)} over PostgreSQL, {fx(gd)} over DuckDB "
@@ -810,10 +865,17 @@ def cmd_render(a):
         P(f"Wall time per section (s): {meta['sections']}.")
         P("")
     # summary up front
-    if summary:
-        head = ["", "Summary (geometric means of the speed-ups of gpugb):", ""]
+    if summary or qb_sp:
+        head = ["", "Summary (speed-up of gpugb = other engine's time / gpugb's time):", ""]
+        for v in ("b", "agg5"):
+            for i, who in ((2, "PostgreSQL's best plan"), (3, "DuckDB")):
+                xs = [(x[i], x[1]) for x in qb_sp if x[0] == v and x[i]]
+                if xs:
+                    lo, hi = min(xs), max(xs)
+                    head.append(f"- Query B{' (5 aggregates)' if v == 'agg5' else ''}: over {who} "
+                                f"{fx(lo[0])} (g = {gcount(lo[1])}) to {fx(hi[0])} (g = {gcount(hi[1])})")
         for t, gp, gd in summary:
-            head.append(f"- {t}: {fx(gp)} over PostgreSQL's best plan, {fx(gd)} over DuckDB")
+            head.append(f"- {t}: geometric mean {fx(gp)} over PostgreSQL's best plan, {fx(gd)} over DuckDB")
         md[3:3] = head
     with open(os.path.join(docs, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(md) + "\n")
@@ -858,7 +920,8 @@ def main():
         p.add_argument("--gpu-opts", default="-c gpugb.enabled=on -c gpugb.force=on -c gpugb.require_gpu=on")
 
     p = sub.add_parser("render")
-    p.add_argument("dir")
+    p.add_argument("dir", help="a run's OUT (its raw/ is read)")
+    p.add_argument("docs", nargs="?", default="", help="where to write (default: DIR/docs)")
 
     a = ap.parse_args()
     {"duck-load": cmd_duck_load, "run-suite": cmd_run_suite, "checksum": cmd_checksum,

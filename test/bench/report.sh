@@ -24,8 +24,9 @@
 # Locally, with the CPU emulator, at tiny scale:
 #   PGPORT=5466 PGUSER=postgres OUT=/tmp/r ROWS=200000 SF=0.01 HITS_ROWS=100000 \
 #     GPUGB_BENCH_EXTRA="-c gpugb.emulate_device=on" WHEELS=/path/to/wheels test/bench/report.sh
-# Only the markdown and the plots, from a run's OUT (e.g. copied back from the box):
-#   test/bench/report.sh --render-only /tmp/o
+# Only the markdown, plots and CSVs, from a run's OUT (e.g. copied back from the box;
+# DOCS_DIR, default DIR/docs, is where they go: give one where DIR is read-only):
+#   test/bench/report.sh --render-only /tmp/o [DOCS_DIR]
 #
 # Environment (defaults):
 #   PGHOST (/tmp) PGPORT (5433) PGUSER (pg)   the server
@@ -59,8 +60,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ "${1:-}" = --render-only ]; then
-  [ -n "${2:-}" ] || { echo "usage: $0 --render-only DIR" >&2; exit 2; }
-  exec python3 test/bench/report.py render "$2"
+  [ -n "${2:-}" ] || { echo "usage: $0 --render-only DIR [DOCS_DIR]" >&2; exit 2; }
+  exec python3 test/bench/report.py render "$2" ${3:+"$3"}
 fi
 
 export PGHOST=${PGHOST:-/tmp} PGPORT=${PGPORT:-5433} PGUSER=${PGUSER:-pg}
@@ -191,6 +192,7 @@ section_queryb() {
   log "Query B: atable, $ROWS rows"
   env "${qbenv[@]}" LOAD_ONLY=1 GROUP_COUNTS="$QB_GROUP_COUNTS $QB_AGG5_GROUP_COUNTS" test/bench/queryb.sh
   prewarm gpugb_bench atable
+  meta qb_check_max_g "$QB_CHECK_MAX_G"
   meta qb_rows "$(psql -X -At -d gpugb_bench -c "SELECT reltuples::bigint FROM pg_class WHERE oid = 'atable'::regclass")"
   duck_load gpugb_bench atable "queryb rows=$ROWS"
   # The queries, with numeric checksums of their results (gpugb against DuckDB).
