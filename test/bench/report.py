@@ -135,14 +135,19 @@ def duck_type(pgtype):
 
 def cmd_duck_load(a):
     import duckdb
+    opts = "-c gpugb.enabled=off -c DateStyle=ISO,YMD -c extra_float_digits=3"
+    # The tag names the data; the table's file node tells a reloaded table (atable's values are random).
+    rc, out, err = psql(a.db, opts, [f"SELECT pg_relation_filenode('{a.table}')"])
+    if rc:
+        raise SystemExit(f"duck-load: {err}")
+    tag = f"{a.tag} filenode={out.strip()}"
     con = duckdb.connect(a.duck)
     con.execute("CREATE TABLE IF NOT EXISTS _gpugb_loaded (name VARCHAR, tag VARCHAR)")
     have = con.execute("SELECT tag FROM _gpugb_loaded WHERE name = ?", [a.table]).fetchall()
-    if have and have[0][0] == a.tag:
-        log(f"duck-load: {a.table} ({a.tag}) is already in {a.duck}")
+    if have and have[0][0] == tag:
+        log(f"duck-load: {a.table} ({tag}) is already in {a.duck}")
         return
     t0 = time.time()
-    opts = "-c gpugb.enabled=off -c DateStyle=ISO,YMD -c extra_float_digits=3"
     rc, out, err = psql(a.db, opts, [
         "SELECT attname || '|' || format_type(atttypid, atttypmod) FROM pg_attribute "
         f"WHERE attrelid = '{a.table}'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum"])
@@ -176,6 +181,7 @@ def cmd_duck_load(a):
     size = sum(os.path.getsize(f) for f in files)
     log(f"duck-load: {a.table} exported ({size / 1e9:.2f} GB CSV, {jobs} sessions) in {t1 - t0:.1f} s")
     con.execute(f"SET threads = {a.threads}")
+    con.execute("SET enable_progress_bar = false")
     colspec = "{" + ", ".join(f"'{n}': '{duck_type(t)}'" for n, t in cols) + "}"
     select = ", ".join(f"rtrim({n}) AS {n}" if t.startswith("character(") else n for n, t in cols)
     flist = "[" + ", ".join(f"'{f}'" for f in files) + "]"
@@ -184,7 +190,7 @@ def cmd_duck_load(a):
                 f"escape = '\"', allow_quoted_nulls = false)")
     n = con.execute(f"SELECT count(*) FROM {a.table}").fetchone()[0]
     con.execute("DELETE FROM _gpugb_loaded WHERE name = ?", [a.table])
-    con.execute("INSERT INTO _gpugb_loaded VALUES (?, ?)", [a.table, a.tag])
+    con.execute("INSERT INTO _gpugb_loaded VALUES (?, ?)", [a.table, tag])
     con.execute("CHECKPOINT")
     con.close()
     for f in files:
@@ -343,6 +349,7 @@ class Duck:
         self.duckdb = duckdb
         self.con = duckdb.connect(path, read_only=True)
         self.con.execute(f"SET threads = {threads}")
+        self.con.execute("SET enable_progress_bar = false")
         self.version = duckdb.__version__
 
     def run(self, sql, timeout_s):
