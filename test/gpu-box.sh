@@ -20,7 +20,8 @@
 #   bash test/gpu-box.sh report       PostgreSQL vs gpugb vs DuckDB report (test/bench/report.sh): TPC-H SF 10,
 #                                     ClickBench-style hits, Query B; docs/ files in $OUT/docs; needs DuckDB's
 #                                     wheel in .whl (carried) or duckdb importable; ~20 min: run it in the
-#                                     background (nohup ... &) and collect $OUT later
+#                                     background (nohup ... &) and collect $OUT later; pass GIT_COMMIT=<sha>
+#                                     where the tree on the box has no .git
 # Each stage sets up what it needs, so either can come first; the server and
 # the built extension stay for the next call while the machine is warm.
 set -euo pipefail

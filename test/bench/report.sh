@@ -44,7 +44,7 @@
 #   REPS (2)                      timed runs per query and engine (DuckDB: at least 2); the fastest counts
 #   REPEAT_MAX_S (5)              a run that took longer than this is not repeated
 #   TIMEOUT_S (150)               statement_timeout per query (and DuckDB's interrupt)
-#   BUDGET_S (1140)               wall-clock budget from the start: later measurements are skipped
+#   BUDGET_S (1080)               wall-clock budget from the start: later measurements are skipped
 #                                 (and reported as skipped), no timeout reaches past it
 #   EXPLAIN (1)                   gpugb's EXPLAIN ANALYZE per TPC-H/hits query (groups, strategy, times)
 #   PG_WORKERS (16)               max_parallel_workers_per_gather and the tables' parallel_workers
@@ -78,7 +78,7 @@ QB_BREAKDOWN=${QB_BREAKDOWN:-0}
 REPS=${REPS:-2}
 REPEAT_MAX_S=${REPEAT_MAX_S:-5}
 TIMEOUT_S=${TIMEOUT_S:-150}
-BUDGET_S=${BUDGET_S:-1140}
+BUDGET_S=${BUDGET_S:-1080}
 EXPLAIN=${EXPLAIN:-1}
 PG_WORKERS=${PG_WORKERS:-16}
 LOAD_JOBS=${LOAD_JOBS:-$(nproc)}
