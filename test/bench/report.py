@@ -416,7 +416,9 @@ class Runner:
             if self.tmo() < 1:
                 return best, "skipped (budget)" if best is None else None
             target = result_file if (first and result_file) else "/dev/null"
-            s, st = duck.run(f"COPY ({sql}) TO '{target}' (FORMAT csv, HEADER false)", self.tmo())
+            # USE_TMP_FILE false: DuckDB writes the file in place (never a temporary file renamed over /dev/null)
+            s, st = duck.run(f"COPY ({sql}) TO '{target}' (FORMAT csv, HEADER false, USE_TMP_FILE false)",
+                             self.tmo())
             if st:
                 if first and result_file and os.path.exists(result_file):
                     os.remove(result_file)
