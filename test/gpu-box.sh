@@ -17,6 +17,11 @@
 #   bash test/gpu-box.sh concurrency  1, 4, 16 sessions sharing the GPU (test/bench/concurrency.sh)
 #   bash test/gpu-box.sh startup      a new session's first GROUP BY, gpugb.preinit_device off/on (test/bench/startup.sh)
 #   bash test/gpu-box.sh kernelbench  the strategies' kernel benchmark, no PostgreSQL (test/kernelbench)
+#   bash test/gpu-box.sh report       PostgreSQL vs gpugb vs DuckDB report (test/bench/report.sh): TPC-H SF 10,
+#                                     ClickBench-style hits, Query B; docs/ files in $OUT/docs; needs DuckDB's
+#                                     wheel in .whl (carried) or duckdb importable; ~20 min: run it in the
+#                                     background (nohup ... &) and collect $OUT later; pass GIT_COMMIT=<sha>
+#                                     where the tree on the box has no .git
 # Each stage sets up what it needs, so either can come first; the server and
 # the built extension stay for the next call while the machine is warm.
 set -euo pipefail
@@ -87,6 +92,13 @@ case "$stage" in
     ;;
   startup)
     test/bench/startup.sh 2>&1 | tee "$out/startup.log"
+    ;;
+  report)
+    # The benchmark report (test/bench/report.sh): TPC-H, ClickBench-style and Query B
+    # against PostgreSQL and DuckDB (its wheel in .whl); ~20 minutes at the default sizes.
+    # $out/docs: BENCHMARKS.md, PNGs, CSVs (for docs/); $out/raw: per-query CSVs, EXPLAINs.
+    GPUGB_REPORT_CMD=${GPUGB_REPORT_CMD:-"OUT=$out bash test/gpu-box.sh report"} OUT=$out \
+      test/bench/report.sh 2>&1 | tee "$out/report.log"
     ;;
   kernelbench)
     make -s -j"$(nproc)" -C test/kernelbench CUDA_ARCHS=90 >/dev/null

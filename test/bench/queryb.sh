@@ -33,9 +33,15 @@
 #   STATS_TARGET (10000)          statistics target of the mod(col1, g) expression statistics
 #   REPS (1)                      timed runs per query and engine; the fastest is reported
 #   CHECK (1)                     0: do not compare results (saves two runs per query)
+#   CHECK_MAX_G ("")              if set: compare results only where g <= CHECK_MAX_G (PostgreSQL's
+#                                 serial plan at large g costs a minute or more per run)
+#   DEADLINE ("")                 epoch seconds: measurements that would start later are skipped
+#                                 ("skipped"), and no statement_timeout reaches past it
+#   LOAD_ONLY (0)                 1: load atable and its statistics, then exit
 #   BREAKDOWN (1)                 0: no EXPLAIN ANALYZE run for gpugb's time breakdown
 #   GPUGB_BENCH_EXTRA ("")        extra PGOPTIONS for the gpugb runs (e.g. -c gpugb.emulate_device=on)
 #   OUT                           if set: queryb.md, queryb.csv and explain/*.txt are written there
+#                                 (queryb.csv a row at a time, so that a run cut short leaves its rows)
 set -euo pipefail
 
 export PGHOST=${PGHOST:-/tmp} PGPORT=${PGPORT:-5433} PGUSER=${PGUSER:-pg}
@@ -53,6 +59,9 @@ CHECK=${CHECK:-1}
 BREAKDOWN=${BREAKDOWN:-1}
 GPUGB_BENCH_EXTRA=${GPUGB_BENCH_EXTRA:-}
 OUT=${OUT:-}
+CHECK_MAX_G=${CHECK_MAX_G:-}
+DEADLINE=${DEADLINE:-}
+LOAD_ONLY=${LOAD_ONLY:-0}
 
 PG_OPTS="-c gpugb.enabled=off"
 GPU_OPTS="-c gpugb.enabled=on -c gpugb.force=on -c gpugb.require_gpu=on $GPUGB_BENCH_EXTRA"
@@ -124,16 +133,33 @@ if [ $new_stats = 1 ]; then
   psqlx "" "ANALYZE atable"
 fi
 psqlx "" "CREATE EXTENSION IF NOT EXISTS pg_prewarm" "SELECT pg_prewarm('atable')" >/dev/null 2>&1 || true
+if [ "$LOAD_ONLY" = 1 ]; then log "atable ready ($nrows rows)"; exit 0; fi
 
 # ---------------------------------------------------------------------------
 # 2. Measurements.
 
-# timed OPTS QUERY -> seconds (fastest of REPS), or timeout / fallback / error
+# statement timeout in seconds: TIMEOUT_S, but not past DEADLINE; 0 if DEADLINE has passed
+tmo() {
+  local t=$TIMEOUT_S left
+  if [ -n "$DEADLINE" ]; then
+    left=$(( DEADLINE - $(date +%s) ))
+    [ "$left" -gt 0 ] || left=0
+    [ "$left" -ge "$t" ] || t=$left
+  fi
+  echo "$t"
+}
+
+# timed OPTS QUERY -> seconds (fastest of REPS), or timeout / fallback / error / skipped
 timed() {
-  local opts=$1 q=$2 best="" out rc ms r
+  local opts=$1 q=$2 best="" out rc ms r t
   for ((r = 0; r < REPS; r++)); do
     rc=0
-    out=$(psqlx "$opts -c statement_timeout=${TIMEOUT_S}s" '\timing on' "COPY ($q) TO '/dev/null'" 2>&1) || rc=$?
+    t=$(tmo)
+    if [ "$t" -lt 1 ]; then
+      if [ -z "$best" ]; then echo skipped; return; fi
+      break
+    fi
+    out=$(psqlx "$opts -c statement_timeout=${t}s" '\timing on' "COPY ($q) TO '/dev/null'" 2>&1) || rc=$?
     if [ $rc -ne 0 ]; then
       if grep -q "statement timeout" <<<"$out"; then echo timeout
       elif grep -q "GPU aggregation did not finish" <<<"$out"; then
@@ -149,8 +175,10 @@ timed() {
 
 # checksum OPTS QUERY -> "rows:sum of row hashes", or timeout / fallback / error
 checksum() {
-  local opts=$1 q=$2 out rc=0
-  out=$(psqlx "$opts -c statement_timeout=${TIMEOUT_S}s" \
+  local opts=$1 q=$2 out rc=0 t
+  t=$(tmo)
+  if [ "$t" -lt 1 ]; then echo skipped; return; fi
+  out=$(psqlx "$opts -c statement_timeout=${t}s" \
         "SELECT count(*) || ':' || coalesce(sum(hashtext(q::text)::int8), 0) FROM ($q) q" 2>&1) || rc=$?
   if [ $rc -ne 0 ]; then
     if grep -q "statement timeout" <<<"$out"; then echo timeout
@@ -165,7 +193,8 @@ is_num() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
 
 table_b=()
 table_agg5=()
-csv_rows=()
+csv_head="variant,g,pg_estimated_groups,pg_s,gpugb_s,speedup,gpugb_breakdown_ms,results_equal,pg_plan"
+[ -z "$OUT" ] || echo "$csv_head" >"$OUT/queryb.csv"
 for variant in $VARIANTS; do
   for g in $GROUPS_LIST; do
     case $variant in
@@ -195,9 +224,9 @@ for variant in $VARIANTS; do
     fi
 
     breakdown="-"
-    if [ "$BREAKDOWN" = 1 ] && is_num "$gpu_s"; then
+    if [ "$BREAKDOWN" = 1 ] && is_num "$gpu_s" && [ "$(tmo)" -ge 1 ]; then
       rc=0
-      ex=$(psqlx "$GPU_OPTS -c statement_timeout=${TIMEOUT_S}s" "EXPLAIN (ANALYZE, TIMING ON) $q" 2>&1) || rc=$?
+      ex=$(psqlx "$GPU_OPTS -c statement_timeout=$(tmo)s" "EXPLAIN (ANALYZE, TIMING ON) $q" 2>&1) || rc=$?
       [ -z "$OUT" ] || printf '%s\n' "$ex" >"$OUT/explain/${variant}_g${g}_gpugb_analyze.txt"
       if [ $rc -eq 0 ]; then
         f() { grep -o "$1: [0-9.]* ms" <<<"$ex" | head -1 | awk '{printf "%.0f", $(NF-1)}'; }
@@ -209,8 +238,8 @@ for variant in $VARIANTS; do
     fi
 
     equal="-"
-    if [ "$CHECK" = 1 ]; then
-      if is_num "$gpu_s"; then
+    if [ "$CHECK" = 1 ] && { [ -z "$CHECK_MAX_G" ] || [ "$g" -le "$CHECK_MAX_G" ]; }; then
+      if is_num "$gpu_s" && [ "$(tmo)" -ge 1 ]; then
         c_gpu=$(checksum "$GPU_OPTS" "$q")
         c_pg=$(checksum "$PG_OPTS" "$q")
         if [[ $c_pg == *:* && $c_gpu == *:* ]]; then
@@ -223,7 +252,7 @@ for variant in $VARIANTS; do
 
     row="| $g | ${est:-?} | $shape | $pg_s | $gpu_s | $speedup | $breakdown | $equal |"
     log "$row"
-    csv_rows+=("$variant,$g,${est:-},$pg_s,$gpu_s,$speedup,\"$breakdown\",\"$equal\"")
+    [ -z "$OUT" ] || echo "$variant,$g,${est:-},$pg_s,$gpu_s,$speedup,\"$breakdown\",\"$equal\",\"$shape\"" >>"$OUT/queryb.csv"
     if [ "$variant" = b ]; then table_b+=("$row"); else table_agg5+=("$row"); fi
   done
 done
@@ -271,8 +300,4 @@ report() {
 md=/dev/null
 [ -z "$OUT" ] || md=$OUT/queryb.md
 report | tee "$md"
-if [ -n "$OUT" ]; then
-  { echo "variant,g,pg_estimated_groups,pg_s,gpugb_s,speedup,gpugb_breakdown_ms,results_equal"
-    printf '%s\n' "${csv_rows[@]}"
-    echo "count,,,$cnt_pg,$cnt_gpu,,,"; } >"$OUT/queryb.csv"
-fi
+[ -z "$OUT" ] || echo "count,,,$cnt_pg,$cnt_gpu,,,," >>"$OUT/queryb.csv"
