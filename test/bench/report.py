@@ -234,12 +234,12 @@ def gpugb_plan_summary(plan):
 
 def analyze_summary(text):
     def g(pat):
-        m = re.search(pat, text)
+        m = re.search(pat, text, re.M)
         return m.group(1) if m else "?"
     if "Fallback:" in text:
         return {"groups": "", "strategy": "", "breakdown": "fallback: " + g(r"Fallback: (.*)")}
     return {
-        "groups": g(r"Groups: (\d+)"),
+        "groups": g(r"^\s*Groups: (\d+)"),  # not "Estimated Groups:"
         "strategy": g(r"Strategy Used: (\S+)"),
         "breakdown": " / ".join(f"{float(g(p + r': ([0-9.]+) ms')):.0f}" if g(p + r': ([0-9.]+) ms') != "?" else "?"
                                for p in ("Fill Time", "Transfer Time", "Kernel Time", "Wait Time")),
