@@ -471,7 +471,7 @@ class IntervalFamily:
             col.specials = rng.sample(["'178000000 years'", "'-178000000 years'",
                                        "'2000000000 days'", "'2562047788 hours'",
                                        "'-2562047788 hours'"], rng.randint(1, 3))
-            col.special_frac = rng.choice([0.0005, 0.01])
+            col.special_frac = rng.choice([0.0002, 0.002])
 
     @staticmethod
     def literal(col, v):
