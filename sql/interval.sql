@@ -39,7 +39,8 @@ SELECT sum(v), avg(v), min(v) FROM iv WHERE g > 100;
 INSERT INTO iv VALUES ('24 hours', '1 day', 1, 'a'), ('30 days', '720 hours', 2, 'a'),
   ('-51 hours', '-2 days -3 hours', 3, 'b'), ('-1 days -27:00:00', '-51:00:00', 3, 'b');
 SELECT iv_span(k), count(*), sum(v), avg(v), iv_span(min(v)), iv_span(max(v)) FROM iv GROUP BY k ORDER BY 1;
--- The key and the extremes shown are rows of their group, whichever it is.
+-- The key and the extremes shown are rows of their group, whichever it is
+-- (for keys, the row with the most months, then days: see interval_words.c).
 SELECT k, count(*), k IN (SELECT k FROM iv) AS a_row, min(v) IN (SELECT v FROM iv) AS min_a_row
   FROM iv GROUP BY k ORDER BY k;
 SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES

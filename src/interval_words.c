@@ -12,9 +12,12 @@
  * the query falls back).  Equal spans are one group, as in PostgreSQL, but
  * the group must print the representation of one of its rows (PostgreSQL
  * prints the first it read; a parallel plan may print any).  A hidden
- * MIN_INT over (month << 32) | (uint32) day picks the (month, day) of a row
- * of the group, and that row's time is then span - (month * 30 + day) days,
- * exactly.
+ * MIN_INT over a packing of (month, day) picks the (month, day) of a row of
+ * the group, and that row's time is then span - (month * 30 + day) days,
+ * exactly.  The packing orders (month, day) so that the row with the most
+ * months, then days, of the span's sign wins: '1 day' over '24:00:00',
+ * '1 mon' over '30 days', '-2 days -03:00:00' over '-51:00:00' (all rows of
+ * a group share the span, so its sign picks the order).
  *
  * sum and avg.  PostgreSQL adds component by component with interval_pl,
  * which raises "interval out of range" as soon as a running sum of months,
@@ -99,6 +102,21 @@ gpugb_interval_key_word(Datum d, int64 *word)
 	return span >= PG_INT64_MIN && span <= PG_INT64_MAX;
 }
 
+/*
+ * (month, day) as one word whose least value, among the rows of a group,
+ * is the row with the most months, then days, of the span's sign: the
+ * signed month above the day offset by 2^31, so that words order as
+ * (month, day) do, complemented for a span >= 0 (min then finds the most).
+ */
+static inline int64
+pack_month_day(int32 month, int32 day, bool nonnegative)
+{
+	int64		pack = (int64) (((uint64) (uint32) month << 32) |
+								((uint32) day ^ UINT64CONST(0x80000000)));
+
+	return nonnegative ? ~pack : pack;
+}
+
 /* The interval of form 0..2 with this span; false if it does not fit. */
 static bool
 decode_form(int64 span, int form, Interval *out)
@@ -170,7 +188,7 @@ gpugb_interval_word(GpugbIntervalWord kind, Datum d, int64 *word)
 			*word = Min(iv->time, 0);
 			return true;
 		case GPUGB_IWORD_MONTH_DAY:
-			*word = (int64) (((uint64) (uint32) iv->month << 32) | (uint32) iv->day);
+			*word = pack_month_day(iv->month, iv->day, interval_span(iv) >= 0);
 			return true;
 		case GPUGB_IWORD_MIN:
 		case GPUGB_IWORD_MAX:
@@ -319,8 +337,10 @@ gpugb_interval_key_datum(int64 span, int64 month_day)
 	Interval   *iv = palloc(sizeof(Interval));
 	int128		time;
 
-	iv->month = (int32) (uint32) ((uint64) month_day >> 32);
-	iv->day = (int32) (uint32) (uint64) month_day;
+	uint64		pack = (uint64) (span >= 0 ? ~month_day : month_day);	/* pack_month_day */
+
+	iv->month = (int32) (uint32) (pack >> 32);
+	iv->day = (int32) ((uint32) pack ^ 0x80000000U);
 	time = (int128) span - (int128) ((int64) iv->month * DAYS_PER_MONTH + iv->day) * USECS_PER_DAY;
 	if (time < PG_INT64_MIN || time > PG_INT64_MAX)
 		elog(ERROR, "gpugb: an interval key's (month, day) is not of its group");
