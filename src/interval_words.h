@@ -23,7 +23,7 @@ typedef enum GpugbIntervalWord
 	GPUGB_IWORD_TIME_NEG,
 	GPUGB_IWORD_MIN,			/* span * 4 + form: the least is a minimal row */
 	GPUGB_IWORD_MAX,			/* span * 4 + 3 - form: the greatest is a maximal row */
-	GPUGB_IWORD_MONTH_DAY		/* (month << 32) | (uint32) day of a key */
+	GPUGB_IWORD_MONTH_DAY		/* a key's (month, day), packed to pick a row by min */
 } GpugbIntervalWord;
 
 #define GPUGB_INTERVAL_SUM_PARTS 6
