@@ -38,7 +38,7 @@ EXPLAIN (COSTS OFF, VERBOSE)
 SET client_min_messages = debug1;
 -- (a small input is declined on cost before the device is even probed)
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM plan_small GROUP BY k;
-EXPLAIN (COSTS OFF) SELECT make_interval(days => k), count(*) FROM plan_big GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT int4range(k, k + 1), count(*) FROM plan_big GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT v) FROM plan_big GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, string_agg(t, ',') FROM plan_big GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(v) FILTER (WHERE random() > 0.5) FROM plan_big GROUP BY k;

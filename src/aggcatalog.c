@@ -21,6 +21,7 @@
 
 #include "aggcatalog.h"
 #include "hostexpr.h"
+#include "interval_words.h"
 #include "numeric_words.h"
 
 static const GpugbAggEntry agg_table[] = {
@@ -93,6 +94,12 @@ static const GpugbAggEntry agg_table[] = {
 	{F_STDDEV_POP_INT4, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
 	{F_STDDEV_POP_INT8, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
 	{F_STDDEV_POP_NUMERIC, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
+
+	/* interval: words of its own, see interval_words.c */
+	{F_SUM_INTERVAL, "sum", GPUGB_AGG_SUM_INT, GPUGB_FINISH_SUM_INTERVAL},
+	{F_AVG_INTERVAL, "avg", GPUGB_AGG_SUM_INT, GPUGB_FINISH_AVG_INTERVAL},
+	{F_MIN_INTERVAL, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MIN_INTERVAL},
+	{F_MAX_INTERVAL, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MAX_INTERVAL},
 
 	/* bool travels as 0/1: AND is the minimum, OR the maximum. */
 	{F_BOOL_AND, "bool_and", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
@@ -211,6 +218,9 @@ gpugb_column_type(Oid typid, int32 typmod, bool key)
 				type.words = 2;
 			}
 			break;
+		case INTERVALOID:
+			type.kind = key ? GPUGB_VALUE_INTERVAL_KEY : GPUGB_VALUE_INTERVAL;
+			break;
 		case BOOLOID:
 			type.kind = GPUGB_VALUE_BOOL;
 			break;
@@ -280,8 +290,8 @@ gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod)
 
 /*
  * Device aggregates this Aggref takes, with the hidden ones exec.c adds:
- * a bound for a float sum, a NaN check for a numeric sum, and two sums of
- * squares for a variance.  Only called for supported Aggrefs.
+ * a bound for a float sum, a NaN check for a numeric sum, two sums of
+ * squares for a variance, and the parts of an interval sum.  Only called for supported Aggrefs.
  */
 int
 gpugb_device_aggs_needed(Aggref *aggref)
@@ -300,5 +310,5 @@ gpugb_device_aggs_needed(Aggref *aggref)
 		needed++;				/* the NaN check of a numeric sum */
 	if (gpugb_finish_is_variance(entry->finish))
 		needed += 2;
-	return needed;
+	return needed + gpugb_interval_hidden_aggs(aggref->aggfnoid);
 }

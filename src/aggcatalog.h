@@ -29,6 +29,8 @@ typedef enum GpugbValueKind
 								 * words), packed */
 	GPUGB_VALUE_SHORT_BPCHAR,	/* char(n) key: the same, trailing spaces dropped */
 	GPUGB_VALUE_UUID,			/* uuid key: two words */
+	GPUGB_VALUE_INTERVAL_KEY,	/* interval key: its span (interval_words.c) */
+	GPUGB_VALUE_INTERVAL,		/* interval input: nullness; its words are derived */
 	GPUGB_VALUE_NULL_ONLY		/* count(x) of any type: only nullness travels */
 } GpugbValueKind;
 
@@ -43,6 +45,11 @@ typedef enum GpugbFinish
 	GPUGB_FINISH_SUM_FLOAT8,
 	GPUGB_FINISH_AVG_FLOAT8,
 	GPUGB_FINISH_MINMAX,		/* same type as the input */
+	/* interval_words.c, from the words it derives */
+	GPUGB_FINISH_SUM_INTERVAL,
+	GPUGB_FINISH_AVG_INTERVAL,
+	GPUGB_FINISH_MIN_INTERVAL,
+	GPUGB_FINISH_MAX_INTERVAL,
 	/* numeric_stddev_internal's arithmetic over exact N, sum(x), sum(x^2) */
 	GPUGB_FINISH_VAR_SAMP,
 	GPUGB_FINISH_VAR_POP,
@@ -81,6 +88,12 @@ static inline bool
 gpugb_finish_is_variance(GpugbFinish finish)
 {
 	return finish >= GPUGB_FINISH_VAR_SAMP;
+}
+
+static inline bool
+gpugb_finish_is_interval(GpugbFinish finish)
+{
+	return finish >= GPUGB_FINISH_SUM_INTERVAL && finish <= GPUGB_FINISH_MAX_INTERVAL;
 }
 
 extern const GpugbAggEntry *gpugb_agg_lookup(Oid fnoid);

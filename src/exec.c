@@ -64,8 +64,8 @@ cleanup_callback(void *arg)
 }
 
 /* The derived input of that kind from input source, added once. */
-static int
-derived_input(GpugbScanState *st, GpugbDerivedKind kind, int source)
+int
+gpugb_derived_input(GpugbScanState *st, GpugbDerivedKind kind, int source)
 {
 	GpugbInputLayout *layout = &st->layout;
 
@@ -80,8 +80,8 @@ derived_input(GpugbScanState *st, GpugbDerivedKind kind, int source)
 }
 
 /* A hidden device aggregate; returns its index. */
-static int
-add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int input)
+int
+gpugb_add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int input)
 {
 	if (*n >= GPUGB_MAX_AGGS)
 		elog(ERROR, "gpugb: too many aggregates");
@@ -93,8 +93,10 @@ add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int input)
 /*
  * Device aggregates: the query's own first (device index = scan column
  * index - n_keys), then hidden ones: a count(*) when the query has no
- * aggregate (plain GROUP BY), and a min and max over each float sum's
- * input for gpugb_float_sums_unsafe.
+ * aggregate (plain GROUP BY), a max over each float sum's finite |x| for
+ * gpugb_float_sums_unsafe, sums of squares for a variance, a NaN check for
+ * a numeric sum, and the words of interval keys and aggregates
+ * (interval_words.c).
  */
 static void
 build_device_spec(GpugbScanState *st)
@@ -141,21 +143,20 @@ build_device_spec(GpugbScanState *st)
 		st->float_bound_agg[a] = st->square_hi_agg[a] = st->square_lo_agg[a] = -1;
 		if (st->aggs[a]->op == GPUGB_AGG_SUM_FLOAT)
 			st->float_bound_agg[a] =
-				add_hidden_agg(st, &n, GPUGB_AGG_MAX_FLOAT,
-							   derived_input(st, GPUGB_DERIVED_FINITE_ABS, source));
+				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_FLOAT,
+							   gpugb_derived_input(st, GPUGB_DERIVED_FINITE_ABS, source));
 		if (gpugb_finish_is_variance(st->finish[a]))
 		{
 			/* sum(x^2) = sum(hi) * 2^64 + sum(lo) + N * 2^63, exactly */
 			st->square_hi_agg[a] =
-				add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
-							   derived_input(st, GPUGB_DERIVED_SQUARE_HI, source));
+				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
+							   gpugb_derived_input(st, GPUGB_DERIVED_SQUARE_HI, source));
 			st->square_lo_agg[a] =
-				add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
-							   derived_input(st, GPUGB_DERIVED_SQUARE_LO, source));
+				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
+							   gpugb_derived_input(st, GPUGB_DERIVED_SQUARE_LO, source));
 		}
 	}
 	spec->n_keys = 0;				/* words: counted below */
-	spec->n_inputs = st->layout.n_inputs;
 	spec->estimated_groups = (int64) Max(1.0, Min(info->estimated_groups, 1e15));
 	/* No need for strides much longer than the whole input is expected to be. */
 	spec->stride_rows = (int64) Min((double) gpugb_stride_rows,
@@ -172,6 +173,9 @@ build_device_spec(GpugbScanState *st)
 	if (spec->n_keys > GPUGB_MAX_KEYS)
 		elog(ERROR, "gpugb: too many GROUP BY key words");
 	st->layout.n_keys = spec->n_keys;
+	/* interval keys and aggregates: words and hidden aggregates of their own */
+	gpugb_interval_build_spec(st, &n);
+	spec->n_inputs = st->layout.n_inputs;
 	for (int c = 0; c < info->n_child_columns; c++)
 		st->layout.child_types[c] = gpugb_column_type(info->child_types[c],
 													  info->child_typmods[c], false);
@@ -209,7 +213,7 @@ build_device_spec(GpugbScanState *st)
 		if (st->aggs[a]->op != GPUGB_AGG_SUM_INT ||
 			st->layout.input_types[source].kind != GPUGB_VALUE_NUMERIC)
 			continue;
-		st->nan_check_agg[a] = add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT, source);
+		st->nan_check_agg[a] = gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT, source);
 	}
 	spec->n_aggs = n;
 
@@ -539,7 +543,7 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 		return device_failure(st, "finishing", status);
 
 	allocate_chunk(st);
-	if (has_float_sums(st))
+	if (has_float_sums(st) || gpugb_interval_needs_check(st))
 	{
 		for (int64 first = 0; first < st->n_groups; first += GPUGB_FETCH_CHUNK)
 		{
@@ -549,6 +553,8 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 			if (status != GPUGB_OK)
 				return device_failure(st, "copying results", status);
 			unsafe = gpugb_float_sums_unsafe(st, first, st->chunk_count);
+			if (unsafe == NULL)
+				unsafe = gpugb_interval_results_unsafe(st, first, st->chunk_count);
 			if (unsafe)
 				return unsafe;
 		}
@@ -650,6 +656,13 @@ next_group(ScanState *ss)
 		int			w = st->layout.key_word[k];
 
 		slot->tts_isnull[k] = st->chunk.key_nulls[w][g] != 0;
+		if (!slot->tts_isnull[k] && st->interval_key_agg[k] >= 0)
+		{
+			slot->tts_values[k] =
+				gpugb_interval_key_datum(st->chunk.key_values[w][g],
+										 st->chunk.agg_value[st->interval_key_agg[k]][g]);
+			continue;
+		}
 		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
 			gpugb_key_datum(st->layout.key_types[k], st->chunk.key_values[w][g],
 							st->layout.key_types[k].words > 1 ? st->chunk.key_values[w + 1][g] : 0,
@@ -670,6 +683,12 @@ next_group(ScanState *ss)
 		{
 			slot->tts_isnull[n_keys + a] = false;
 			slot->tts_values[n_keys + a] = gpugb_word_to_numeric(GPUGB_NUMERIC_NAN_WORD, 0);
+			continue;
+		}
+		if (gpugb_finish_is_interval(st->finish[a]))
+		{
+			slot->tts_values[n_keys + a] =
+				gpugb_interval_agg_datum(st, a, g, &slot->tts_isnull[n_keys + a]);
 			continue;
 		}
 		if (gpugb_finish_is_variance(st->finish[a]))

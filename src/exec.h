@@ -14,6 +14,7 @@
 #include "aggcatalog.h"
 #include "gpugb.h"
 #include "heuristics.h"
+#include "interval_words.h"
 
 typedef enum GpugbPhase
 {
@@ -31,7 +32,12 @@ typedef enum GpugbDerivedKind
 {
 	GPUGB_DERIVED_FINITE_ABS,	/* |x| of a float where finite, else NULL */
 	GPUGB_DERIVED_SQUARE_HI,	/* x^2 = hi * 2^64 + lo + 2^63 of an integer */
-	GPUGB_DERIVED_SQUARE_LO		/* word x, exactly, with hi and lo in int64 */
+	GPUGB_DERIVED_SQUARE_LO,	/* word x, exactly, with hi and lo in int64 */
+	/*
+	 * This + a GpugbIntervalWord: that word of interval input x's Datum (of
+	 * key x's for GPUGB_IWORD_MONTH_DAY), see interval_words.c
+	 */
+	GPUGB_DERIVED_INTERVAL
 } GpugbDerivedKind;
 
 /*
@@ -76,6 +82,9 @@ typedef struct GpugbScanState
 	int			nan_check_agg[GPUGB_MAX_AGGS];	/* hidden max of a numeric sum's input (NaN?) */
 	int			square_hi_agg[GPUGB_MAX_AGGS];	/* variance: hidden sums of x^2's parts */
 	int			square_lo_agg[GPUGB_MAX_AGGS];
+	/* interval sum or avg: the device aggregates of its parts (GpugbIntervalWord order) */
+	int			interval_parts[GPUGB_MAX_AGGS][GPUGB_INTERVAL_SUM_PARTS];
+	int			interval_key_agg[GPUGB_MAX_KEYS];	/* hidden min of a key's (month, day) */
 	GpugbStrategyChoice strategy_choice;	/* spec.strategy, and why (EXPLAIN) */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
@@ -103,6 +112,10 @@ typedef struct GpugbScanState
 	char		fallback_detail[512];
 	bool		input_touched;	/* rows reached the device: no clean restart */
 } GpugbScanState;
+
+/* exec.c */
+extern int	gpugb_derived_input(GpugbScanState *st, GpugbDerivedKind kind, int source);
+extern int	gpugb_add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int input);
 
 /* strides.c */
 extern void gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride);

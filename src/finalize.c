@@ -151,6 +151,11 @@ gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
 			return Float8GetDatum((gpugb_word_to_double(value) + 0.0) / (double) count);
 		case GPUGB_FINISH_MINMAX:
 			return minmax_datum(input_type, value);
+		case GPUGB_FINISH_SUM_INTERVAL:
+		case GPUGB_FINISH_AVG_INTERVAL:
+		case GPUGB_FINISH_MIN_INTERVAL:
+		case GPUGB_FINISH_MAX_INTERVAL:
+			break;				/* gpugb_interval_agg_datum */
 		case GPUGB_FINISH_COUNT:
 		case GPUGB_FINISH_VAR_SAMP:
 		case GPUGB_FINISH_VAR_POP:

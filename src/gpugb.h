@@ -11,6 +11,7 @@
  *   exec.c        executor callbacks, GPU run and CPU fallback
  *   strides.c     deforming child tuples into pinned column strides
  *   finalize.c    device results -> PostgreSQL datums, exactly as PG computes
+ *   interval_words.c  interval keys and aggregates as exact device words
  *   explain.c     EXPLAIN / EXPLAIN ANALYZE output
  *   heuristics.c  the strategy rules (plain C)
  *   strategy.c    a device spec as the rules' workload, the planned and

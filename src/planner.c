@@ -37,6 +37,7 @@
 
 #include "aggcatalog.h"
 #include "hostexpr.h"
+#include "interval_words.h"
 #include "device_ops.h"
 #include "gpugb.h"
 
@@ -49,6 +50,7 @@ typedef struct GroupingShape
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	int			device_aggs;	/* device aggregates, hidden ones included */
+	int			extra_inputs;	/* derived inputs beyond 2 per input (intervals) */
 	const char *no_parallel;	/* why no parallel-ingest path, or NULL */
 	const char *reject;			/* why not offloaded, or NULL */
 } GroupingShape;
@@ -133,8 +135,12 @@ collect_walker(Node *node, GroupingShape *shape)
 
 			if (arg != NULL && !list_member(shape->inputs, arg))
 			{
-				/* room for the derived inputs exec.c adds (at most two each) */
-				if (list_length(shape->inputs) >= GPUGB_MAX_INPUTS / 3)
+				/*
+				 * room for the derived inputs exec.c adds: at most two each,
+				 * more for an interval (interval_words.c)
+				 */
+				shape->extra_inputs += gpugb_interval_extra_inputs(exprType(arg), false);
+				if (3 * (list_length(shape->inputs) + 1) + shape->extra_inputs > GPUGB_MAX_INPUTS)
 				{
 					shape->reject = "too many aggregate inputs";
 					return true;
@@ -209,6 +215,9 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 			return unsupported;
 		if (shape->no_parallel == NULL)
 			shape->no_parallel = long_text_key(root, expr);
+		/* an interval key's (month, day): a derived input and a hidden min */
+		shape->extra_inputs += gpugb_interval_extra_inputs(exprType(expr), true);
+		shape->device_aggs += gpugb_interval_extra_inputs(exprType(expr), true);
 		words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
 		if (words > GPUGB_MAX_KEYS)
 			return "too many GROUP BY keys";

@@ -22,6 +22,7 @@
 
 #include "exec.h"
 #include "hostexpr.h"
+#include "interval_words.h"
 #include "textdict.h"
 #include "numeric_words.h"
 
@@ -119,6 +120,11 @@ datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
 		case GPUGB_VALUE_UUID:
 			memcpy(word, DatumGetUUIDP(d)->data, UUID_LEN);
 			return true;
+		case GPUGB_VALUE_INTERVAL_KEY:
+			return gpugb_interval_key_word(d, word);
+		case GPUGB_VALUE_INTERVAL:
+			*word = 0;			/* its words are derived from the Datum */
+			return true;
 		case GPUGB_VALUE_NULL_ONLY:
 			*word = 0;
 			return true;
@@ -166,6 +172,8 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 						(int64) ((uint64) square ^ (UINT64CONST(1) << 63));
 					break;
 				}
+			case GPUGB_DERIVED_INTERVAL:
+				break;			/* store_interval_derived */
 		}
 	}
 	store_word(stride->input_values[d], stride->input_nulls[d], &stride->input_has_nulls[d],
@@ -175,9 +183,35 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 static const char *
 unfit_reason(GpugbColumnType type)
 {
+	if (type.kind == GPUGB_VALUE_INTERVAL_KEY)
+		return "an interval GROUP BY key's span does not fit 64 bits";
 	if (type.kind == GPUGB_VALUE_NUMERIC)
 		return "a numeric value does not fit its declared precision and scale";
 	return "a text GROUP BY key is longer than 16 bytes";
+}
+
+/*
+ * Derived input d of row: a word of an interval's Datum, of a key's or of
+ * an input's column in the current slot (interval_words.c).  False if the
+ * value has no such word.
+ */
+static inline bool
+store_interval_derived(const GpugbInputLayout *layout, TupleTableSlot *slot,
+					   GpugbStride *stride, int d, int64 row)
+{
+	GpugbIntervalWord kind = (GpugbIntervalWord) (layout->derived_kind[d] - GPUGB_DERIVED_INTERVAL);
+	int			src = layout->derived_from[d];
+	int			column = kind == GPUGB_IWORD_MONTH_DAY ? src :
+		layout->n_sql_keys + layout->input_column[src];
+	bool		isnull = slot->tts_isnull[column];
+	int64		word = 0;
+	bool		ok;
+
+	Assert(kind == GPUGB_IWORD_MONTH_DAY || layout->input_column[src] >= 0);
+	ok = isnull || gpugb_interval_word(kind, slot->tts_values[column], &word);
+	store_word(stride->input_values[d], stride->input_nulls[d], &stride->input_has_nulls[d],
+			   row, word, isnull);
+	return ok;
 }
 
 /* An empty stride: no rows, no nulls. */
@@ -195,8 +229,9 @@ gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride)
  * Appends rows from the child until the stride holds capacity rows; sets
  * *exhausted when the child has no more.  Returns the rows appended.  A
  * value with no device word (a numeric(p, s) that does not match its
- * type modifier, a text key longer than 16 bytes) stops the fill with
- * *unfit set to why: the caller then falls back to PostgreSQL's plan.
+ * type modifier, a text key longer than 16 bytes, an interval too large
+ * for its words) stops the fill with *unfit set to why: the caller then
+ * falls back to PostgreSQL's plan.
  */
 int64
 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
@@ -265,10 +300,16 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			store_word(stride->input_values[i], stride->input_nulls[i],
 					   &stride->input_has_nulls[i], row, word, isnull);
 		}
+		for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
+		{
+			if (layout->derived_kind[d] < GPUGB_DERIVED_INTERVAL)
+				store_derived(stride, layout->derived_kind[d], layout->derived_from[d], d, row);
+			else if (unlikely(!store_interval_derived(layout, slot, stride, d, row)))
+				*unfit = "an interval value's span is too large for its minimum or maximum";
+		}
+		/* a row with a value of no word is left out: the caller falls back */
 		if (unlikely(*unfit != NULL))
 			break;
-		for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
-			store_derived(stride, layout->derived_kind[d], layout->derived_from[d], d, row);
 		row++;
 	}
 	stride->nrows = row;

@@ -67,8 +67,8 @@ TYPES = {
     'char':        dict(sql='char(8)',     family='text',     default=True,  key=1.0),
     'uuid':        dict(sql='uuid',        family='uuid',     default=True,  key=1.0),
     'time':        dict(sql='time',        family='time',     default=True,  key=1.0),
-    # Not offloaded: off unless --types names it.
-    'interval':    dict(sql='interval',    family='interval', default=False, key=1.0),
+    # Offloaded as keys (by span) and in count/sum/avg/min/max.
+    'interval':    dict(sql='interval',    family='interval', default=True,  key=1.0),
 }
 
 INTS = ('int2', 'int4', 'int8')
@@ -120,7 +120,9 @@ DEFAULT_AGGS = [a for a in AGGS if AGGS[a]['default']]
 # could overflow in one order of additions and not in another; values that
 # have no device word): not failures.
 EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer than 16 bytes'
-                                r"|numeric expression's value does not fit")
+                                r"|numeric expression's value does not fit"
+                                r'|interval sum could overflow|interval minimum or maximum has no'
+                                r"|interval value's span is too large|interval GROUP BY key's span")
 REQUIRE_GPU_ERROR = 'gpugb: GPU aggregation did not finish: '
 
 EPS4 = 2.0 ** -24
@@ -131,6 +133,21 @@ TIMEZONES = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', '
 
 def q_lit(s):
     return "'" + s.replace("'", "''") + "'"
+
+
+def iv_span(sql):
+    """The span of an interval in microseconds, as exact numeric.
+
+    PostgreSQL groups and compares intervals by span (months count 30 days,
+    days 24 hours), so '1 day' and '24 hours' are one group and either may
+    be the one printed (whichever row came first; in a parallel plan, any).
+    Interval group keys and min/max results are compared by this value.
+    (extract(epoch ...) would not do: it counts a year of months as 365.25
+    days.)
+    """
+    return (f'(((extract(year FROM {sql}) * 12 + extract(month FROM {sql})) * 30'
+            f' + extract(day FROM {sql})) * 86400000000 + extract(hour FROM {sql}) * 3600000000'
+            f' + extract(minute FROM {sql}) * 60000000 + extract(microseconds FROM {sql}))')
 
 
 # --------------------------------------------------------------------------
@@ -430,16 +447,48 @@ class UuidFamily:
 
 
 class IntervalFamily:
+    """Spans on a grid (negative ones too), each row in one of several
+    representations of its span: pure time, days + time (justify_hours),
+    months + days + time (justify_interval), and in some columns, rarely,
+    an irregular one (a day more and 24 hours less), so one group holds
+    rows printed differently ('1 day' and '24:00:00')."""
+
     @staticmethod
     def setup(col, rng, rows):
         col.card = pick_card(rng)
-        col.params = dict(unit=rng.choice(['17 minutes', '1 day 3 hours', '1 month', '0.5 seconds']))
+        unit_us = rng.choice([1, 500000, 17 * 60 * 10 ** 6, 3600 * 10 ** 6, 27 * 3600 * 10 ** 6,
+                              86400 * 10 ** 6, 30 * 86400 * 10 ** 6])
+        # interval * float8 is exact below 2^53 microseconds
+        while col.card > 1 and col.card * unit_us > 2 ** 52:
+            col.card //= 2
+        col.params = dict(unit_us=unit_us,
+                          offset=-(col.card // 2) if rng.random() < 0.5 else 0,
+                          mixed=rng.random() < 0.7,
+                          irregular=rng.random() < 0.3)
+        if rng.random() < 0.1:
+            # Near the limits: sums may overflow (PostgreSQL raises in some
+            # orders), keys and min/max may have no device word.
+            col.specials = rng.sample(["'178000000 years'", "'-178000000 years'",
+                                       "'2000000000 days'", "'2562047788 hours'",
+                                       "'-2562047788 hours'"], rng.randint(1, 3))
+            col.special_frac = rng.choice([0.0002, 0.002])
+
+    @staticmethod
+    def literal(col, v):
+        p = col.params
+        return f"(({v} + {p['offset']}) * {p['unit_us']} * INTERVAL '1 microsecond')"
 
     @staticmethod
     def value_sql(col, v):
-        return f"({v} * INTERVAL {q_lit(col.params['unit'])})"
-
-    literal = value_sql
+        p = col.params
+        x = IntervalFamily.literal(col, v)
+        if not p['mixed']:
+            return x
+        # One branch runs per row, so the random v is drawn once.
+        irregular = (f"WHEN random() < 0.02 THEN ({x} + INTERVAL '1 day' - INTERVAL '24 hours') "
+                     if p['irregular'] else '')
+        return (f'(CASE {irregular}WHEN random() < 0.3 THEN justify_hours({x}) '
+                f'WHEN random() < 0.4 THEN justify_interval({x}) ELSE {x} END)')
 
 
 class TimeFamily:
@@ -834,6 +883,9 @@ class QueryGen:
                 sql = f'{name}({distinct}{arg.sql})'
         if rng.random() < 0.2:
             sql += f' FILTER (WHERE {self.pred(ctx, 1)})'
+        if rtype == 'interval' and name in ('min', 'max'):
+            # any row of the extreme span may be returned: compare spans
+            sql, rtype = iv_span(sql), 'numeric'
         return sql, rtype, self.tolerance(a, rtype, arg, ctx.nrows)
 
     @staticmethod
@@ -914,13 +966,16 @@ class QueryGen:
         keys = []
         for _ in range(rng.randint(1, 3)):
             ref, c = rng.choice(inner.cols)
-            if ref in keys or rng.random() >= TYPES[c.type]['key']:
+            # an interval group's representative is any of its rows: an outer
+            # sum over it could differ legitimately
+            if ref in keys or rng.random() >= TYPES[c.type]['key'] or c.type == 'interval':
                 continue
             keys.append(ref)
             items.append(ref)
             cols.append(copy.copy(c))
         if not keys:
-            ref, c = rng.choice([(r, c) for r, c in inner.cols if c.family != 'float'] or inner.cols)
+            ref, c = rng.choice([(r, c) for r, c in inner.cols
+                                 if c.family not in ('float', 'interval')] or inner.cols)
             keys.append(ref)
             items.append(ref)
             cols.append(copy.copy(c))
@@ -929,7 +984,7 @@ class QueryGen:
         items.append('count(*) AS n')
         cols.append(n)
         for j in range(rng.randint(0, 2)):
-            e = inner.pick(types=[t for t in self.types if t in ORDERED])
+            e = inner.pick(types=[t for t in self.types if t in ORDERED and t != 'interval'])
             if e is None or not ({'min', 'max'} & set(self.aggs)):
                 break
             fn = rng.choice([a for a in ('min', 'max') if a in self.aggs])
@@ -1002,9 +1057,12 @@ class QueryGen:
         outputs = []            # (sql, tolerance or None)
         # Float keys: 0 and -0 are one group, shown as either (whichever row
         # came first), so they compare as floats.
+        # Interval keys: equal spans are one group, shown as any of its rows,
+        # so they compare by span.
         for k in keys:
             if k[1]:
-                outputs.append((k[0], (0.0, 0.0) if k[2] in FLOATS else None))
+                outputs.append((iv_span(k[0]) if k[2] == 'interval' else k[0],
+                                (0.0, 0.0) if k[2] in FLOATS else None))
         if ctx.fd_ok and keys and rng.random() < 0.04:
             # A column allowed only by a functional dependency (GROUP BY d.id).
             keys.append(['d.id', True, 'int4'])
