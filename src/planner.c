@@ -36,6 +36,7 @@
 #include "utils/regproc.h"
 
 #include "aggcatalog.h"
+#include "numeric_free.h"
 #include "hostexpr.h"
 #include "device_ops.h"
 #include "gpugb.h"
@@ -49,6 +50,7 @@ typedef struct GroupingShape
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	int			device_aggs;	/* device aggregates, hidden ones included */
+	int			input_slots;	/* device inputs, derived ones included (a bound) */
 	const char *no_parallel;	/* why no parallel-ingest path, or NULL */
 	const char *reject;			/* why not offloaded, or NULL */
 } GroupingShape;
@@ -90,8 +92,11 @@ check_aggref(Aggref *aggref)
 															  exprTypmod(arg));
 
 		/* exact numeric arithmetic the filler computes (hostexpr.c) */
-		if (unsupported && gpugb_input_needs_hostexpr(gpugb_aggref_input(aggref)))
+		if (gpugb_input_needs_hostexpr(gpugb_aggref_input(aggref)))
 			return NULL;
+		/* count(x) reads no value; other free numerics need a usable scale */
+		if (unsupported == NULL && entry->op != GPUGB_AGG_COUNT)
+			unsupported = gpugb_free_numeric_unsupported(arg);
 		return unsupported;
 	}
 	return NULL;
@@ -133,8 +138,14 @@ collect_walker(Node *node, GroupingShape *shape)
 
 			if (arg != NULL && !list_member(shape->inputs, arg))
 			{
-				/* room for the derived inputs exec.c adds (at most two each) */
-				if (list_length(shape->inputs) >= GPUGB_MAX_INPUTS / 3)
+				/*
+				 * room for the derived inputs exec.c adds: at most two each
+				 * (|x| of a float, or x^2's halves), four for a free numeric
+				 * (its value and dscale parts, x^2's halves)
+				 */
+				shape->input_slots += gpugb_is_free_numeric(arg) &&
+					!gpugb_input_needs_hostexpr((Expr *) arg) ? 5 : 3;
+				if (shape->input_slots > GPUGB_MAX_INPUTS)
 				{
 					shape->reject = "too many aggregate inputs";
 					return true;
@@ -205,8 +216,16 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 		const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr),
 															 exprCollation(expr));
 
+		if (unsupported == NULL)
+			unsupported = gpugb_free_numeric_unsupported(expr);
 		if (unsupported)
 			return unsupported;
+		if (gpugb_is_free_numeric(expr))
+		{
+			/* a hidden min over its dscale, from a derived input (exec.c) */
+			shape->device_aggs++;
+			shape->input_slots++;
+		}
 		if (shape->no_parallel == NULL)
 			shape->no_parallel = long_text_key(root, expr);
 		words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
