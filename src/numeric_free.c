@@ -14,7 +14,7 @@
  * with S a scale the planner picks per column (below).  The word exists
  * only if v * 10^S is an integer (v has no non-zero digit beyond S; its
  * dscale may be larger, 1.50000 at S = 2 is fine), |v * 10^S| < 2^58 and
- * dscale <= 31; otherwise the row has no word and the query falls back to
+ * dscale <= 30; otherwise the row has no word and the query falls back to
  * PostgreSQL's plan at run time, as a too-long numeric(p, s) does.  The
  * packing keeps the order: min/max over packed words pick the least
  * (greatest) value and, among equal values, one member's dscale, which is
@@ -26,13 +26,19 @@
  * numeric_round, which is exact here (no digit beyond S is non-zero).
  *
  * Choosing S trades fractional digits against magnitude (10^S * |v| <
- * 2^58 = 2.9e17).  For a plain column with statistics, S is the largest
- * dscale among its most common values and histogram bounds (lowered while
- * the largest magnitude there would not fit with a factor 4 of room): the
- * sample says what the column holds.  Without statistics S = 4, which
- * covers money (2 digits) and 4-digit rates with magnitudes up to 2.9e13.
- * A row the guess does not cover is still answered exactly, by falling
- * back; it only costs the GPU's work.
+ * 2^58 = 2.9e17); a larger S costs nothing else (sums are int128).  For a
+ * column with statistics, the histogram's bounds include the sample's
+ * extremes, so its magnitude is well known, its digits less so (a rare value
+ * with one more digit is easily missed): S is as large as the largest
+ * magnitude among the most common values and histogram bounds allows with a
+ * factor 100 of room (at most 17), but never below the most significant
+ * fractional digits seen there (min_scale, not dscale: 2.5000000000000000,
+ * as avg writes it, needs one).  If the sample itself has values no S can
+ * hold, the planner declines (every run would fall back).  Without
+ * statistics (expressions, unanalyzed tables) S = 4, which covers money (2
+ * digits) and 4-digit rates with magnitudes up to 2.9e13.  A row the
+ * choice does not cover is still answered exactly, by falling back; it only
+ * costs the GPU's work.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -100,9 +106,17 @@ gpugb_is_free_numeric(Node *expr)
 	return exprType(expr) == NUMERICOID && exprTypmod(expr) < 0;
 }
 
-/* The largest dscale and |value| among a statistics slot's values. */
+/* What a column's statistics say about its values. */
+typedef struct FreeStats
+{
+	bool		known;			/* there are statistics */
+	int			max_digits;		/* most significant fractional digits (min_scale) */
+	int			max_dscale;		/* largest display scale */
+	double		max_abs;		/* largest |value| */
+} FreeStats;
+
 static void
-scan_slot(HeapTuple stats, int kind, int *max_dscale, double *max_abs)
+scan_slot(HeapTuple stats, int kind, FreeStats *fs)
 {
 	AttStatsSlot sslot;
 
@@ -114,40 +128,103 @@ scan_slot(HeapTuple stats, int kind, int *max_dscale, double *max_abs)
 
 		if (numeric_is_nan(num) || numeric_is_inf(num))
 			continue;
-		*max_dscale = Max(*max_dscale,
-						  DatumGetInt32(DirectFunctionCall1(numeric_scale, sslot.values[i])));
-		*max_abs = Max(*max_abs,
-					   fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-															   sslot.values[i]))));
+		fs->max_digits = Max(fs->max_digits,
+							 DatumGetInt32(DirectFunctionCall1(numeric_min_scale,
+															   sslot.values[i])));
+		fs->max_dscale = Max(fs->max_dscale,
+							 DatumGetInt32(DirectFunctionCall1(numeric_scale, sslot.values[i])));
+		fs->max_abs = Max(fs->max_abs,
+						  fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+																  sslot.values[i]))));
 	}
 	free_attstatsslot(&sslot);
 }
 
-/* S for a free numeric key or input (see the header comment); -1 for others. */
-int
-gpugb_free_numeric_plan_scale(PlannerInfo *root, Node *expr)
+/*
+ * Statistics of a free numeric expression: a column's (or an indexed
+ * expression's) through examine_variable, and for a CASE (an aggregate's
+ * FILTER becomes one, aggcatalog.c) those of its results together.
+ */
+static void
+collect_stats(PlannerInfo *root, Node *expr, FreeStats *fs)
 {
 	VariableStatData vardata;
-	int			max_dscale = -1;
-	double		max_abs = 0;
-	int			scale;
 
-	if (!gpugb_is_free_numeric(expr))
-		return -1;
+	if (IsA(expr, Const) && ((Const *) expr)->constisnull)
+		return;
+	if (IsA(expr, CaseExpr))
+	{
+		CaseExpr   *ce = (CaseExpr *) expr;
+		ListCell   *lc;
+		FreeStats	all = {true, 0, 0, 0};
+
+		foreach(lc, ce->args)
+		{
+			FreeStats	one = {0};
+
+			collect_stats(root, (Node *) lfirst_node(CaseWhen, lc)->result, &one);
+			if (!one.known)
+				return;
+			all.max_digits = Max(all.max_digits, one.max_digits);
+			all.max_dscale = Max(all.max_dscale, one.max_dscale);
+			all.max_abs = Max(all.max_abs, one.max_abs);
+		}
+		if (ce->defresult)
+		{
+			FreeStats	one = {0};
+
+			collect_stats(root, (Node *) ce->defresult, &one);
+			if (!one.known && !(IsA(ce->defresult, Const) && ((Const *) ce->defresult)->constisnull))
+				return;
+			all.max_digits = Max(all.max_digits, one.max_digits);
+			all.max_dscale = Max(all.max_dscale, one.max_dscale);
+			all.max_abs = Max(all.max_abs, one.max_abs);
+		}
+		*fs = all;
+		return;
+	}
 	examine_variable(root, expr, 0, &vardata);
 	if (HeapTupleIsValid(vardata.statsTuple))
 	{
-		max_dscale = 0;
-		scan_slot(vardata.statsTuple, STATISTIC_KIND_MCV, &max_dscale, &max_abs);
-		scan_slot(vardata.statsTuple, STATISTIC_KIND_HISTOGRAM, &max_dscale, &max_abs);
+		fs->known = true;
+		scan_slot(vardata.statsTuple, STATISTIC_KIND_MCV, fs);
+		scan_slot(vardata.statsTuple, STATISTIC_KIND_HISTOGRAM, fs);
 	}
 	ReleaseVariableStats(vardata);
-	if (max_dscale < 0)
+}
+
+/*
+ * S for a free numeric (see the header comment), from what its statistics
+ * show: as many fractional digits as the largest magnitude allows with a
+ * factor 100 of room, but at least the most significant fractional digits
+ * sampled (min_scale: 2.5000000000000000, as avg writes it, needs one).
+ * *unfit says whether some sampled values would have no word even so.
+ */
+static int
+plan_scale(PlannerInfo *root, Node *expr, bool *unfit)
+{
+	FreeStats	fs = {0};
+	int			scale = GPUGB_FREE_MAX_SCALE;
+
+	*unfit = false;
+	collect_stats(root, expr, &fs);
+	if (!fs.known)
 		return GPUGB_FREE_DEFAULT_SCALE;
-	scale = Min(max_dscale, GPUGB_FREE_MAX_SCALE);
-	while (scale > 0 && max_abs * 4.0 * (double) gpugb_pow10[scale] >= (double) GPUGB_FREE_VALUE_LIMIT)
+	while (scale > fs.max_digits &&
+		   fs.max_abs * 100.0 * (double) gpugb_pow10[scale] >= (double) GPUGB_FREE_VALUE_LIMIT)
 		scale--;
+	*unfit = fs.max_digits > scale || fs.max_dscale > GPUGB_FREE_MAX_DSCALE ||
+		fs.max_abs * (double) gpugb_pow10[scale] >= (double) GPUGB_FREE_VALUE_LIMIT;
 	return scale;
+}
+
+/* S for a free numeric key or input; -1 for other expressions. */
+int
+gpugb_free_numeric_plan_scale(PlannerInfo *root, Node *expr)
+{
+	bool		unfit;
+
+	return gpugb_is_free_numeric(expr) ? plan_scale(root, expr, &unfit) : -1;
 }
 
 /*
@@ -189,12 +266,23 @@ long_scale_walker(Node *node, void *context)
 	return expression_tree_walker(node, long_scale_walker, context);
 }
 
-/* NULL if a free numeric key or input can travel, else why not. */
+/*
+ * NULL if a free numeric key or input can travel, else why not: where every
+ * run would end in a fallback, PostgreSQL's plan is better from the start.
+ */
 const char *
-gpugb_free_numeric_unsupported(Node *expr)
+gpugb_free_numeric_unsupported(PlannerInfo *root, Node *expr)
 {
-	if (gpugb_is_free_numeric(expr) && long_scale_walker(expr, NULL))
+	bool		unfit;
+
+	if (!gpugb_is_free_numeric(expr))
+		return NULL;
+	if (long_scale_walker(expr, NULL))
 		return "a numeric computed by division, sqrt, exp, ln, log or power has "
 			"data-dependent display scales that no device scale covers";
+	plan_scale(root, expr, &unfit);
+	if (unfit)
+		return "the statistics of a numeric without a precision show values that no "
+			"device scale holds exactly (too many digits)";
 	return NULL;
 }

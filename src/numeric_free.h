@@ -13,9 +13,13 @@
 
 #include "numeric_words.h"
 
-/* Low bits of a packed word that hold the display scale (0 .. 31). */
+/*
+ * Low bits of a packed word that hold the display scale.  30, not 31, is
+ * the largest: (2^58 - 1) * 32 + 31 would be INT64_MAX, the NaN word.
+ */
 #define GPUGB_FREE_DSCALE_BITS 5
-#define GPUGB_FREE_MAX_DSCALE ((1 << GPUGB_FREE_DSCALE_BITS) - 1)
+#define GPUGB_FREE_DSCALE_MASK ((1 << GPUGB_FREE_DSCALE_BITS) - 1)
+#define GPUGB_FREE_MAX_DSCALE (GPUGB_FREE_DSCALE_MASK - 1)
 /* |v * 10^S| must stay below this for the packed word to fit an int64 */
 #define GPUGB_FREE_VALUE_LIMIT (INT64CONST(1) << (63 - GPUGB_FREE_DSCALE_BITS))
 /* the scale used when the planner knows nothing about a column's values */
@@ -36,13 +40,13 @@ gpugb_free_word_value(int64 packed)
 static inline int
 gpugb_free_word_dscale(int64 packed)
 {
-	return (int) (packed & GPUGB_FREE_MAX_DSCALE);
+	return (int) (packed & GPUGB_FREE_DSCALE_MASK);
 }
 
 extern Datum gpugb_free_value_to_numeric(int64 value, int scale, int dscale);
 extern Datum gpugb_numeric_with_dscale(Datum num, int dscale);
 extern int	gpugb_free_numeric_plan_scale(PlannerInfo *root, Node *expr);
 extern bool gpugb_is_free_numeric(Node *expr);
-extern const char *gpugb_free_numeric_unsupported(Node *expr);
+extern const char *gpugb_free_numeric_unsupported(PlannerInfo *root, Node *expr);
 
 #endif							/* GPUGB_NUMERIC_FREE_H */

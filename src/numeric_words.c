@@ -5,7 +5,9 @@
  * A numeric(p, s) with p <= 18 and 0 <= s always holds a value v with at
  * most s fractional digits and |v| < 10^(p - s), so v * 10^s is an integer
  * below 10^18: it fits one int64 word exactly, and the device can compare,
- * min/max and sum (into int128) such words as plain integers.  NaN, which
+ * min/max and sum (into int128) such words as plain integers.  With p > 18
+ * (and s <= 18) most values still fit; one that does not has no word, and
+ * the query falls back at run time.  NaN, which
  * numeric(p, s) allows and which sorts above every number, becomes
  * INT64_MAX, above every such word, so min/max and GROUP BY treat it as
  * PostgreSQL does; sums check for it with a hidden max (exec.c).

@@ -46,6 +46,7 @@ static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 /* What the eligibility walk collects. */
 typedef struct GroupingShape
 {
+	PlannerInfo *root;
 	List	   *group_exprs;	/* GROUP BY expressions, in order */
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
@@ -62,7 +63,7 @@ typedef struct GroupingShape
 	} while (0)
 
 static const char *
-check_aggref(Aggref *aggref)
+check_aggref(PlannerInfo *root, Aggref *aggref)
 {
 	const GpugbAggEntry *entry = gpugb_agg_lookup(aggref->aggfnoid);
 
@@ -96,7 +97,7 @@ check_aggref(Aggref *aggref)
 			return NULL;
 		/* count(x) reads no value; other free numerics need a usable scale */
 		if (unsupported == NULL && entry->op != GPUGB_AGG_COUNT)
-			unsupported = gpugb_free_numeric_unsupported(arg);
+			unsupported = gpugb_free_numeric_unsupported(root, arg);
 		return unsupported;
 	}
 	return NULL;
@@ -119,7 +120,7 @@ collect_walker(Node *node, GroupingShape *shape)
 	{
 		Aggref	   *aggref = (Aggref *) node;
 
-		shape->reject = check_aggref(aggref);
+		shape->reject = check_aggref(shape->root, aggref);
 		if (shape->reject)
 			return true;
 		if (!list_member(shape->aggrefs, aggref))
@@ -217,7 +218,7 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 															 exprCollation(expr));
 
 		if (unsupported == NULL)
-			unsupported = gpugb_free_numeric_unsupported(expr);
+			unsupported = gpugb_free_numeric_unsupported(root, expr);
 		if (unsupported)
 			return unsupported;
 		if (gpugb_is_free_numeric(expr))
@@ -313,6 +314,7 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 	ListCell   *lc;
 
 	memset(shape, 0, sizeof(*shape));
+	shape->root = root;
 	reason = collect_group_exprs(root, extra, shape);
 	if (reason)
 		return reason;

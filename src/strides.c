@@ -205,7 +205,7 @@ unfit_reason(GpugbColumnType type)
 	if (type.kind == GPUGB_VALUE_NUMERIC)
 		return "a numeric value does not fit 18 digits at its declared scale";
 	if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
-		return "a numeric value (Infinity, digits beyond the device scale, or too large) has no device word";
+		return "a numeric value (Infinity, digits beyond the device scale, a display scale above 30, or too large) has no device word";
 	return "a text GROUP BY key is longer than 16 bytes";
 }
 
