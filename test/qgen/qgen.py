@@ -880,6 +880,8 @@ class QueryGen:
                 sql = f'{name}({distinct}{arg.sql})'
         if rng.random() < 0.2:
             sql += f' FILTER (WHERE {self.pred(ctx, 1)})'
+        if rtype in BY_VALUE:
+            sql = f'trim_scale({sql})'           # min/max: one member, by value
         return sql, rtype, self.tolerance(a, rtype, arg, ctx.nrows)
 
     @staticmethod
@@ -1066,8 +1068,6 @@ class QueryGen:
         naggs = rng.choices([1, 2, 3, 4, 5, 6, 12], [0.25, 0.25, 0.2, 0.14, 0.1, 0.05, 0.01])[0]
         for _ in range(naggs):
             sql, rtype, tol = self.aggregate(ctx)
-            if rtype in BY_VALUE:
-                sql = f'trim_scale({sql})'       # min/max: one member, by value
             outputs.append((sql, tol))
             if rng.random() < 0.03:
                 outputs.append((sql, tol))          # the same aggregate twice
