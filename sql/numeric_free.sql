@@ -142,6 +142,10 @@ EXPLAIN (COSTS OFF) SELECT v / 3, count(*) FROM nf GROUP BY 1;
 RESET gpugb.require_gpu;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT g, sum(w * 2 + 1), sum(v * 2 + 1) FROM nf GROUP BY g;
 SELECT gpugb_mismatches('SELECT g, sum(w * 2 + 1), sum(v * 2 + 1), max(-v) FROM nf GROUP BY g') AS mismatches;
+-- +, - and * take their device scale from their operands' statistics (a
+-- product's digits add up): these stay on the device.
+SELECT gpugb_mismatches('SELECT g, sum(v * v), avg(v * 0.001), max(v - 0.5), stddev(abs(v) * 1.5) FROM nf GROUP BY g') AS mismatches;
+SELECT gpugb_mismatches('SELECT v * 0.01 AS k, count(*) FROM nf GROUP BY 1') AS mismatches;
 
 -- Parallel ingest: workers pack the words the same way.
 SET max_parallel_workers_per_gather = 2;

@@ -115,6 +115,8 @@ typedef struct FreeStats
 	double		max_abs;		/* largest |value| */
 } FreeStats;
 
+static void value_stats(Datum value, FreeStats *fs);
+
 static void
 scan_slot(HeapTuple stats, int kind, FreeStats *fs)
 {
@@ -123,27 +125,95 @@ scan_slot(HeapTuple stats, int kind, FreeStats *fs)
 	if (!get_attstatsslot(&sslot, stats, kind, InvalidOid, ATTSTATSSLOT_VALUES))
 		return;
 	for (int i = 0; i < sslot.nvalues; i++)
-	{
-		Numeric		num = DatumGetNumeric(sslot.values[i]);
-
-		if (numeric_is_nan(num) || numeric_is_inf(num))
-			continue;
-		fs->max_digits = Max(fs->max_digits,
-							 DatumGetInt32(DirectFunctionCall1(numeric_min_scale,
-															   sslot.values[i])));
-		fs->max_dscale = Max(fs->max_dscale,
-							 DatumGetInt32(DirectFunctionCall1(numeric_scale, sslot.values[i])));
-		fs->max_abs = Max(fs->max_abs,
-						  fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-																  sslot.values[i]))));
-	}
+		value_stats(sslot.values[i], fs);
 	free_attstatsslot(&sslot);
+}
+
+static void collect_stats(PlannerInfo *root, Node *expr, FreeStats *fs);
+
+/*
+ * +, - and * of numerics are exact, and their operands' statistics bound
+ * the result's: fractional digits and display scales are the larger of the
+ * two (+, -) or their sum (*), as add_var and mul_var give them.  So
+ * a * b + c over analyzed columns gets a device scale as good as a column's.
+ * False if expr is no such operation.
+ */
+static bool
+arithmetic_stats(PlannerInfo *root, Node *expr, FreeStats *fs)
+{
+	Oid			funcid;
+	List	   *args;
+	FreeStats	a = {0},
+				b = {0};
+
+	if (IsA(expr, OpExpr))
+	{
+		funcid = ((OpExpr *) expr)->opfuncid;
+		args = ((OpExpr *) expr)->args;
+	}
+	else if (IsA(expr, FuncExpr))
+	{
+		funcid = ((FuncExpr *) expr)->funcid;
+		args = ((FuncExpr *) expr)->args;
+	}
+	else
+		return false;
+	switch (funcid)
+	{
+		case F_NUMERIC_UMINUS:
+		case F_NUMERIC_UPLUS:
+		case F_NUMERIC_ABS:
+		case F_ABS_NUMERIC:
+			collect_stats(root, linitial(args), fs);
+			return true;
+		case F_NUMERIC_ADD:
+		case F_NUMERIC_SUB:
+		case F_NUMERIC_MUL:
+			break;
+		default:
+			return false;
+	}
+	collect_stats(root, linitial(args), &a);
+	collect_stats(root, lsecond(args), &b);
+	if (!a.known || !b.known)
+		return true;			/* unknown */
+	fs->known = true;
+	if (funcid == F_NUMERIC_MUL)
+	{
+		fs->max_digits = a.max_digits + b.max_digits;
+		fs->max_dscale = a.max_dscale + b.max_dscale;
+		fs->max_abs = a.max_abs * b.max_abs;
+	}
+	else
+	{
+		fs->max_digits = Max(a.max_digits, b.max_digits);
+		fs->max_dscale = Max(a.max_dscale, b.max_dscale);
+		fs->max_abs = a.max_abs + b.max_abs;
+	}
+	return true;
+}
+
+/* A numeric value's share of FreeStats (NaN and Infinity add nothing). */
+static void
+value_stats(Datum value, FreeStats *fs)
+{
+	Numeric		num = DatumGetNumeric(value);
+
+	if (numeric_is_nan(num) || numeric_is_inf(num))
+		return;
+	fs->max_digits = Max(fs->max_digits,
+						 DatumGetInt32(DirectFunctionCall1(numeric_min_scale, value)));
+	fs->max_dscale = Max(fs->max_dscale,
+						 DatumGetInt32(DirectFunctionCall1(numeric_scale, value)));
+	fs->max_abs = Max(fs->max_abs,
+					  fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, value))));
 }
 
 /*
  * Statistics of a free numeric expression: a column's (or an indexed
- * expression's) through examine_variable, and for a CASE (an aggregate's
- * FILTER becomes one, aggcatalog.c) those of its results together.
+ * expression's) through examine_variable; a constant's own; exact
+ * arithmetic's from its operands'; for a CASE (an aggregate's FILTER becomes
+ * one, aggcatalog.c) those of its results together.
  */
 static void
 collect_stats(PlannerInfo *root, Node *expr, FreeStats *fs)
@@ -151,6 +221,14 @@ collect_stats(PlannerInfo *root, Node *expr, FreeStats *fs)
 	VariableStatData vardata;
 
 	if (IsA(expr, Const) && ((Const *) expr)->constisnull)
+		return;
+	if (IsA(expr, Const) && ((Const *) expr)->consttype == NUMERICOID)
+	{
+		fs->known = true;
+		value_stats(((Const *) expr)->constvalue, fs);
+		return;
+	}
+	if (arithmetic_stats(root, expr, fs))
 		return;
 	if (IsA(expr, CaseExpr))
 	{
