@@ -23,7 +23,9 @@
  * variance and keys take the value part, v * 10^S (exec.c adds the derived
  * inputs), plus a hidden max (sums) or min (keys) over the dscale part; the
  * results are then built at scale S and brought to PostgreSQL's dscale with
- * numeric_round, which is exact here (no digit beyond S is non-zero).
+ * numeric_round, which changes no digit: a value has no non-zero digit
+ * beyond its own dscale, a sum none beyond its inputs' largest, a square
+ * none beyond twice it.
  *
  * Choosing S trades fractional digits against magnitude (10^S * |v| <
  * 2^58 = 2.9e17); a larger S costs nothing else (sums are int128).  For a
@@ -34,9 +36,10 @@
  * factor 100 of room (at most 17), but never below the most significant
  * fractional digits seen there (min_scale, not dscale: 2.5000000000000000,
  * as avg writes it, needs one).  If the sample itself has values no S can
- * hold, the planner declines (every run would fall back).  Without
- * statistics (expressions, unanalyzed tables) S = 4, which covers money (2
- * digits) and 4-digit rates with magnitudes up to 2.9e13.  A row the
+ * hold, the planner declines (every run would fall back).  +, - and * of
+ * analyzed columns and constants get their bounds from their operands'.
+ * Without statistics (unanalyzed tables, other expressions) S = 4, which
+ * covers money (2 digits) and 4-digit rates with magnitudes up to 2.9e13.  A row the
  * choice does not cover is still answered exactly, by falling back; it only
  * costs the GPU's work.
  *-------------------------------------------------------------------------
