@@ -42,8 +42,8 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT sum(a), stddev(a) FROM nm WHERE k IS NULL')
 ) AS t(q);
 
--- A numeric without a declared precision of at most 18 digits has no fixed
--- scale: PostgreSQL's own plan runs (no GPU node in the plan).
+-- A numeric without a type modifier is offloaded too: its values keep
+-- their own display scales (see numeric_free.sql).
 SET gpugb.require_gpu = off;
 EXPLAIN (COSTS OFF) SELECT k, sum(c) FROM nm GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT c, count(*) FROM nm GROUP BY c;

@@ -22,6 +22,7 @@
 #include "aggcatalog.h"
 #include "hostexpr.h"
 #include "interval_words.h"
+#include "numeric_free.h"
 #include "numeric_words.h"
 
 static const GpugbAggEntry agg_table[] = {
@@ -234,6 +235,12 @@ gpugb_column_type(Oid typid, int32 typmod, bool key)
 			type.scale = gpugb_numeric_scale(typmod);
 			if (type.scale >= 0)
 				type.kind = GPUGB_VALUE_NUMERIC;
+			else if (typmod < 0)
+			{
+				/* the executor puts the planned scale here (exec.c) */
+				type.kind = GPUGB_VALUE_NUMERIC_FREE;
+				type.scale = GPUGB_FREE_DEFAULT_SCALE;
+			}
 			else
 				type.scale = 0;
 			break;
@@ -246,8 +253,8 @@ gpugb_column_type(Oid typid, int32 typmod, bool key)
 static const char *
 numeric_unsupported(const char *what)
 {
-	return psprintf("%s of type numeric without a declared precision of at most 18 digits "
-					"and a scale from 0 to the precision is not supported", what);
+	return psprintf("%s of type numeric with a negative scale or a scale above 18 "
+					"is not supported", what);
 }
 
 /*
@@ -290,8 +297,9 @@ gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod)
 
 /*
  * Device aggregates this Aggref takes, with the hidden ones exec.c adds:
- * a bound for a float sum, a NaN check for a numeric sum, two sums of
- * squares for a variance, and the parts of an interval sum.  Only called for supported Aggrefs.
+ * a bound for a float sum, a NaN check for a numeric sum (and a max dscale
+ * for a free numeric's), two sums of squares for a variance, and the parts
+ * of an interval sum.  Only called for supported Aggrefs.
  */
 int
 gpugb_device_aggs_needed(Aggref *aggref)
@@ -304,10 +312,18 @@ gpugb_device_aggs_needed(Aggref *aggref)
 		return needed;
 	if (entry->op == GPUGB_AGG_SUM_FLOAT)
 		needed++;
-	if (entry->op == GPUGB_AGG_SUM_INT &&
-		(gpugb_column_type(exprType((Node *) arg), exprTypmod((Node *) arg), false).kind ==
-		 GPUGB_VALUE_NUMERIC || gpugb_input_needs_hostexpr(arg)))
+	if (entry->op == GPUGB_AGG_SUM_INT && gpugb_input_needs_hostexpr(arg))
 		needed++;				/* the NaN check of a numeric sum */
+	else if (entry->op == GPUGB_AGG_SUM_INT)
+	{
+		GpugbValueKind kind = gpugb_column_type(exprType((Node *) arg),
+												exprTypmod((Node *) arg), false).kind;
+
+		if (kind == GPUGB_VALUE_NUMERIC)
+			needed++;			/* the NaN check */
+		else if (kind == GPUGB_VALUE_NUMERIC_FREE)
+			needed += 2;		/* the NaN check and the max dscale */
+	}
 	if (gpugb_finish_is_variance(entry->finish))
 		needed += 2;
 	return needed + gpugb_interval_hidden_aggs(aggref->aggfnoid);

@@ -24,7 +24,9 @@ typedef enum GpugbValueKind
 	GPUGB_VALUE_BOOL,
 	GPUGB_VALUE_FLOAT4,			/* widened to double, exactly */
 	GPUGB_VALUE_FLOAT8,
-	GPUGB_VALUE_NUMERIC,		/* numeric(p <= 18, s): v * 10^s, see numeric_words.c */
+	GPUGB_VALUE_NUMERIC,		/* numeric(p, s <= 18): v * 10^s, see numeric_words.c */
+	GPUGB_VALUE_NUMERIC_FREE,	/* numeric without a typmod: (v * 10^S) * 32 + dscale,
+								 * S planned (numeric_free.c) */
 	GPUGB_VALUE_SHORT_TEXT,		/* text/varchar key of at most 8 bytes (16 in two
 								 * words), packed */
 	GPUGB_VALUE_SHORT_BPCHAR,	/* char(n) key: the same, trailing spaces dropped */
@@ -102,7 +104,7 @@ extern Expr *gpugb_aggref_input(Aggref *aggref);
 typedef struct GpugbColumnType
 {
 	GpugbValueKind kind;
-	int			scale;			/* numeric */
+	int			scale;			/* numeric: s, or the planned S of a free one */
 	int32		typmod;			/* char(n): to pad the key again */
 	int			words;			/* device words of a key: 1, or 2 */
 } GpugbColumnType;

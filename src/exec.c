@@ -39,6 +39,7 @@
 #include "exec.h"
 #include "hostexpr.h"
 #include "textdict.h"
+#include "numeric_free.h"
 #include "numeric_words.h"
 #include "parallel.h"
 #include "strategy.h"
@@ -90,6 +91,48 @@ gpugb_add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int input)
 	return (*n)++;
 }
 
+/* A free numeric's planned scale (plan.c), checked. */
+static int
+planned_free_scale(int scale)
+{
+	if (scale < 0 || scale > GPUGB_FREE_MAX_SCALE)
+		elog(ERROR, "gpugb: a free numeric column without a planned scale");
+	return scale;
+}
+
+/*
+ * The child's columns after the keys.  A numeric column only count(x)
+ * reads travels as its nullness alone: a value without a word (too many
+ * digits) must not make a mere count fall back.  (The filler's numeric
+ * expressions read their leaves' words, so then every column keeps them.)
+ */
+static void
+set_child_types(GpugbScanState *st)
+{
+	GpugbPlanInfo *info = &st->info;
+	bool		value_read[GPUGB_MAX_INPUTS] = {0};
+	bool		computed = false;
+
+	for (int a = 0; a < info->n_aggs; a++)
+		if (info->agg_inputs[a] >= 0 && st->aggs[a]->op != GPUGB_AGG_COUNT &&
+			st->aggs[a]->op != GPUGB_AGG_COUNT_STAR &&
+			info->input_columns[info->agg_inputs[a]] >= 0)
+			value_read[info->input_columns[info->agg_inputs[a]]] = true;
+	for (int i = 0; i < info->n_inputs; i++)
+		computed |= info->input_columns[i] < 0;
+	for (int c = 0; c < info->n_child_columns; c++)
+	{
+		GpugbColumnType *type = &st->layout.child_types[c];
+
+		*type = gpugb_column_type(info->child_types[c], info->child_typmods[c], false);
+		if (type->kind == GPUGB_VALUE_NUMERIC_FREE)
+			type->scale = planned_free_scale(info->child_free_scales[c]);
+		if ((type->kind == GPUGB_VALUE_NUMERIC || type->kind == GPUGB_VALUE_NUMERIC_FREE) &&
+			!value_read[c] && !computed)
+			*type = (GpugbColumnType) {GPUGB_VALUE_NULL_ONLY, 0, -1, 1};
+	}
+}
+
 /*
  * Device aggregates: the query's own first (device index = scan column
  * index - n_keys), then hidden ones: a count(*) when the query has no
@@ -126,36 +169,10 @@ build_device_spec(GpugbScanState *st)
 		spec->aggs[n].input = -1;
 		n++;
 	}
-	/*
-	 * Each float sum's input i gets a derived input column, |x| where x is
-	 * finite and NULL elsewhere (strides.c fills it), and a hidden max over
-	 * it: its count is the number of finite inputs and its value bounds
-	 * every one of them, which is what gpugb_float_sums_unsafe needs.
-	 */
 	st->layout.n_sql_keys = info->n_keys;
 	st->layout.n_inputs = info->n_inputs;
 	st->layout.n_child_inputs = info->n_inputs;
 	st->layout.n_child_columns = info->n_child_columns;
-	for (int a = 0; a < info->n_aggs; a++)
-	{
-		int			source = info->agg_inputs[a];
-
-		st->float_bound_agg[a] = st->square_hi_agg[a] = st->square_lo_agg[a] = -1;
-		if (st->aggs[a]->op == GPUGB_AGG_SUM_FLOAT)
-			st->float_bound_agg[a] =
-				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_FLOAT,
-							   gpugb_derived_input(st, GPUGB_DERIVED_FINITE_ABS, source));
-		if (gpugb_finish_is_variance(st->finish[a]))
-		{
-			/* sum(x^2) = sum(hi) * 2^64 + sum(lo) + N * 2^63, exactly */
-			st->square_hi_agg[a] =
-				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
-							   gpugb_derived_input(st, GPUGB_DERIVED_SQUARE_HI, source));
-			st->square_lo_agg[a] =
-				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
-							   gpugb_derived_input(st, GPUGB_DERIVED_SQUARE_LO, source));
-		}
-	}
 	spec->n_keys = 0;				/* words: counted below */
 	spec->estimated_groups = (int64) Max(1.0, Min(info->estimated_groups, 1e15));
 	/* No need for strides much longer than the whole input is expected to be. */
@@ -167,18 +184,15 @@ build_device_spec(GpugbScanState *st)
 	{
 		st->layout.key_types[k] = gpugb_column_type(info->key_types[k], info->key_typmods[k],
 													true);
+		if (st->layout.key_types[k].kind == GPUGB_VALUE_NUMERIC_FREE)
+			st->layout.key_types[k].scale = planned_free_scale(info->key_free_scales[k]);
 		st->layout.key_word[k] = spec->n_keys;
 		spec->n_keys += st->layout.key_types[k].words;
 	}
 	if (spec->n_keys > GPUGB_MAX_KEYS)
 		elog(ERROR, "gpugb: too many GROUP BY key words");
 	st->layout.n_keys = spec->n_keys;
-	/* interval keys and aggregates: words and hidden aggregates of their own */
-	gpugb_interval_build_spec(st, &n);
-	spec->n_inputs = st->layout.n_inputs;
-	for (int c = 0; c < info->n_child_columns; c++)
-		st->layout.child_types[c] = gpugb_column_type(info->child_types[c],
-													  info->child_typmods[c], false);
+	set_child_types(st);
 	for (int i = 0; i < info->n_inputs; i++)
 	{
 		st->layout.input_column[i] = info->input_columns[i];
@@ -195,11 +209,66 @@ build_device_spec(GpugbScanState *st)
 								  st->layout.input_expr[i]);
 		}
 	}
+
+	/*
+	 * Each float sum's input i gets a derived input column, |x| where x is
+	 * finite and NULL elsewhere (strides.c fills it), and a hidden max over
+	 * it: its count is the number of finite inputs and its value bounds
+	 * every one of them, which is what gpugb_float_sums_unsafe needs.  A
+	 * sum (avg, variance) of a free numeric adds up the value parts of its
+	 * packed words (a derived input), and a hidden max over their dscale
+	 * parts gives the sum's display scale (numeric_free.c).
+	 */
+	for (int a = 0; a < info->n_aggs; a++)
+	{
+		int			source = info->agg_inputs[a];
+
+		st->float_bound_agg[a] = st->square_hi_agg[a] = st->square_lo_agg[a] = -1;
+		st->dscale_agg[a] = -1;
+		if (st->aggs[a]->op == GPUGB_AGG_SUM_INT &&
+			st->layout.input_types[source].kind == GPUGB_VALUE_NUMERIC_FREE)
+		{
+			int			value = gpugb_derived_input(st, GPUGB_DERIVED_FREE_VALUE, source);
+
+			st->dscale_agg[a] =
+				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT,
+							   gpugb_derived_input(st, GPUGB_DERIVED_FREE_DSCALE, source));
+			spec->aggs[a].input = value;
+			source = value;
+		}
+		if (st->aggs[a]->op == GPUGB_AGG_SUM_FLOAT)
+			st->float_bound_agg[a] =
+				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_FLOAT,
+							   gpugb_derived_input(st, GPUGB_DERIVED_FINITE_ABS, source));
+		if (gpugb_finish_is_variance(st->finish[a]))
+		{
+			/* sum(x^2) = sum(hi) * 2^64 + sum(lo) + N * 2^63, exactly */
+			st->square_hi_agg[a] =
+				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
+							   gpugb_derived_input(st, GPUGB_DERIVED_SQUARE_HI, source));
+			st->square_lo_agg[a] =
+				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SUM_INT,
+							   gpugb_derived_input(st, GPUGB_DERIVED_SQUARE_LO, source));
+		}
+	}
+	/* A free numeric key prints with one member's dscale: a hidden min. */
+	for (int k = 0; k < info->n_keys; k++)
+		st->key_dscale_agg[k] = st->layout.key_types[k].kind != GPUGB_VALUE_NUMERIC_FREE ? -1 :
+			gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MIN_INT,
+						   gpugb_derived_input(st, GPUGB_DERIVED_KEY_DSCALE, k));
+	/* interval keys and aggregates: words and hidden aggregates of their own */
+	gpugb_interval_build_spec(st, &n);
+	spec->n_inputs = st->layout.n_inputs;
 	for (int d = info->n_inputs; d < st->layout.n_inputs; d++)
+	{
+		GpugbDerivedKind kind = st->layout.derived_kind[d];
+
 		st->layout.input_types[d] = (GpugbColumnType) {
-			st->layout.derived_kind[d] == GPUGB_DERIVED_FINITE_ABS ?
-			GPUGB_VALUE_FLOAT8 : GPUGB_VALUE_INT64, 0, -1
+			kind == GPUGB_DERIVED_FINITE_ABS ? GPUGB_VALUE_FLOAT8 : GPUGB_VALUE_INT64, 0, -1
 		};
+		if (kind == GPUGB_DERIVED_FREE_VALUE)
+			st->layout.input_types[d] = st->layout.input_types[st->layout.derived_from[d]];
+	}
 
 	/*
 	 * A numeric sum or avg is NaN if any input is: a hidden max over the same
@@ -207,11 +276,12 @@ build_device_spec(GpugbScanState *st)
 	 */
 	for (int a = 0; a < info->n_aggs; a++)
 	{
-		int			source = info->agg_inputs[a];
+		int			source = spec->aggs[a].input;
 
 		st->nan_check_agg[a] = -1;
 		if (st->aggs[a]->op != GPUGB_AGG_SUM_INT ||
-			st->layout.input_types[source].kind != GPUGB_VALUE_NUMERIC)
+			(st->layout.input_types[source].kind != GPUGB_VALUE_NUMERIC &&
+			 st->layout.input_types[source].kind != GPUGB_VALUE_NUMERIC_FREE))
 			continue;
 		st->nan_check_agg[a] = gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT, source);
 	}
@@ -656,23 +726,38 @@ next_group(ScanState *ss)
 		int			w = st->layout.key_word[k];
 
 		slot->tts_isnull[k] = st->chunk.key_nulls[w][g] != 0;
-		if (!slot->tts_isnull[k] && st->interval_key_agg[k] >= 0)
-		{
+		if (slot->tts_isnull[k])
+			slot->tts_values[k] = (Datum) 0;
+		else if (st->interval_key_agg[k] >= 0)
 			slot->tts_values[k] =
 				gpugb_interval_key_datum(st->chunk.key_values[w][g],
 										 st->chunk.agg_value[st->interval_key_agg[k]][g]);
-			continue;
+		else if (st->key_dscale_agg[k] >= 0)
+		{
+			/* a free numeric: the value, with the least dscale of its members */
+			int			d = st->key_dscale_agg[k];
+
+			slot->tts_values[k] =
+				gpugb_free_value_to_numeric(st->chunk.key_values[w][g],
+											st->layout.key_types[k].scale,
+											st->chunk.agg_count[d][g] > 0 ?
+											(int) st->chunk.agg_value[d][g] : 0);
 		}
-		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
-			gpugb_key_datum(st->layout.key_types[k], st->chunk.key_values[w][g],
-							st->layout.key_types[k].words > 1 ? st->chunk.key_values[w + 1][g] : 0,
-							st->layout.text_dict);
+		else
+			slot->tts_values[k] =
+				gpugb_key_datum(st->layout.key_types[k], st->chunk.key_values[w][g],
+								st->layout.key_types[k].words > 1 ? st->chunk.key_values[w + 1][g] : 0,
+								st->layout.text_dict);
 	}
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{
 		int			input = st->info.agg_inputs[a];
 		GpugbColumnType type = {GPUGB_VALUE_NULL_ONLY, 0, -1};
 		int			nan_check = st->nan_check_agg[a];
+		int			dscale_agg = st->dscale_agg[a];
+		/* a free numeric sum's display scale: its inputs' largest */
+		int			dscale = dscale_agg >= 0 && st->chunk.agg_count[dscale_agg][g] > 0 ?
+			(int) st->chunk.agg_value[dscale_agg][g] : -1;
 
 		if (input >= 0)
 			type = st->layout.input_types[input];
@@ -697,7 +782,7 @@ next_group(ScanState *ss)
 			int			lo = st->square_lo_agg[a];
 
 			slot->tts_values[n_keys + a] =
-				gpugb_variance_datum(st->finish[a], type.scale, st->chunk.agg_count[a][g],
+				gpugb_variance_datum(st->finish[a], type.scale, dscale, st->chunk.agg_count[a][g],
 									 st->chunk.agg_value[a][g], st->chunk.agg_value_hi[a][g],
 									 st->chunk.agg_value[hi][g], st->chunk.agg_value_hi[hi][g],
 									 st->chunk.agg_value[lo][g], st->chunk.agg_value_hi[lo][g],
@@ -706,7 +791,7 @@ next_group(ScanState *ss)
 		}
 		slot->tts_values[n_keys + a] =
 			gpugb_agg_datum(st->finish[a], type, st->chunk.agg_count[a][g],
-							st->chunk.agg_value[a][g], st->chunk.agg_value_hi[a][g],
+							st->chunk.agg_value[a][g], st->chunk.agg_value_hi[a][g], dscale,
 							&slot->tts_isnull[n_keys + a]);
 	}
 	MemoryContextSwitchTo(oldcxt);

@@ -33,6 +33,10 @@ typedef enum GpugbDerivedKind
 	GPUGB_DERIVED_FINITE_ABS,	/* |x| of a float where finite, else NULL */
 	GPUGB_DERIVED_SQUARE_HI,	/* x^2 = hi * 2^64 + lo + 2^63 of an integer */
 	GPUGB_DERIVED_SQUARE_LO,	/* word x, exactly, with hi and lo in int64 */
+	/* a free numeric's packed word x (numeric_free.c) */
+	GPUGB_DERIVED_FREE_VALUE,	/* v * 10^S (NaN stays NaN) */
+	GPUGB_DERIVED_FREE_DSCALE,	/* its dscale; NULL for NaN */
+	GPUGB_DERIVED_KEY_DSCALE,	/* the same of GROUP BY key derived_from[d] */
 	/*
 	 * This + a GpugbIntervalWord: that word of interval input x's Datum (of
 	 * key x's for GPUGB_IWORD_MONTH_DAY), see interval_words.c
@@ -85,6 +89,9 @@ typedef struct GpugbScanState
 	/* interval sum or avg: the device aggregates of its parts (GpugbIntervalWord order) */
 	int			interval_parts[GPUGB_MAX_AGGS][GPUGB_INTERVAL_SUM_PARTS];
 	int			interval_key_agg[GPUGB_MAX_KEYS];	/* hidden min of a key's (month, day) */
+	/* free numerics: hidden max dscale of a sum's input, min dscale of a key */
+	int			dscale_agg[GPUGB_MAX_AGGS];
+	int			key_dscale_agg[GPUGB_MAX_KEYS];
 	GpugbStrategyChoice strategy_choice;	/* spec.strategy, and why (EXPLAIN) */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
@@ -127,9 +134,10 @@ extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 extern Datum gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2,
 							 struct GpugbTextDict *dict);
 extern Datum gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
-							 int64 count, int64 value, int64 value_hi, bool *isnull);
+							 int64 count, int64 value, int64 value_hi, int dscale,
+							 bool *isnull);
 extern bool gpugb_variance_is_null(GpugbFinish finish, int64 count);
-extern Datum gpugb_variance_datum(GpugbFinish finish, int scale, int64 count,
+extern Datum gpugb_variance_datum(GpugbFinish finish, int scale, int dscale, int64 count,
 								  int64 sum_lo, int64 sum_hi,
 								  int64 sq_hi_lo, int64 sq_hi_hi,
 								  int64 sq_lo_lo, int64 sq_lo_hi, bool *isnull);

@@ -24,6 +24,7 @@
 #include "utils/uuid.h"
 
 #include "exec.h"
+#include "numeric_free.h"
 #include "numeric_words.h"
 #include "textdict.h"
 
@@ -99,6 +100,11 @@ minmax_datum(GpugbColumnType type, int64 value)
 			return Float4GetDatum((float4) gpugb_word_to_double(value));
 		case GPUGB_VALUE_FLOAT8:
 			return Float8GetDatum(gpugb_word_to_double(value));
+		case GPUGB_VALUE_NUMERIC_FREE:
+			/* the packed word: the least (greatest) value, with a member's dscale */
+			return gpugb_free_value_to_numeric(gpugb_free_word_value(value), type.scale,
+											   value == GPUGB_NUMERIC_NAN_WORD ? 0 :
+											   gpugb_free_word_dscale(value));
 		default:
 			return gpugb_key_datum(type, value, 0, NULL);
 	}
@@ -116,9 +122,22 @@ int128_to_int8(int64 hi, int64 lo)
 	return (int64) v;
 }
 
+/*
+ * An exact int128 sum of words at scale `scale` as a numeric with display
+ * scale `dscale` (the inputs' largest, for a free numeric), or `scale`
+ * where dscale < 0: PostgreSQL's numeric sum either way.
+ */
+static Datum
+sum_numeric(int64 hi, int64 lo, int scale, int dscale)
+{
+	Datum		sum = gpugb_int128_to_numeric(hi, lo, scale);
+
+	return dscale < 0 || dscale == scale ? sum : gpugb_numeric_with_dscale(sum, dscale);
+}
+
 Datum
 gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
-				int64 count, int64 value, int64 value_hi, bool *isnull)
+				int64 count, int64 value, int64 value_hi, int dscale, bool *isnull)
 {
 	*isnull = false;
 	if (finish == GPUGB_FINISH_COUNT)
@@ -136,11 +155,11 @@ gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
 		case GPUGB_FINISH_SUM_TO_INT8:
 			return Int64GetDatum(int128_to_int8(value_hi, value));
 		case GPUGB_FINISH_SUM_TO_NUMERIC:
-			return gpugb_int128_to_numeric(value_hi, value, input_type.scale);
+			return sum_numeric(value_hi, value, input_type.scale, dscale);
 		case GPUGB_FINISH_AVG_TO_NUMERIC:
 			/* as numeric_avg and int8_avg: the exact sum, numeric_div by N */
 			return DirectFunctionCall2(numeric_div,
-									   gpugb_int128_to_numeric(value_hi, value, input_type.scale),
+									   sum_numeric(value_hi, value, input_type.scale, dscale),
 									   NumericGetDatum(int64_to_numeric(count)));
 		case GPUGB_FINISH_SUM_FLOAT4:
 			return Float4GetDatum((float4) gpugb_word_to_double(value));
@@ -250,11 +269,14 @@ gpugb_variance_is_null(GpugbFinish finish, int64 count)
  * var_samp, var_pop, stddev_samp, stddev_pop of integer or numeric(p, s)
  * input, from the exact count N, sum(x) (int128, scaled by 10^scale) and
  * sum(x^2) = sq_hi * 2^64 + sq_lo + N * 2^63 (scaled by 10^(2 scale)).
+ * A free numeric's sums come at its planned scale and are shown with the
+ * inputs' largest dscale (and twice it), which is where PostgreSQL's
+ * rscale = 2 * dscale(sumX) starts from; dscale < 0 elsewhere.
  * The arithmetic is numeric_stddev_internal's, step by step, through the
  * SQL-callable numeric functions, which give the same scales.
  */
 Datum
-gpugb_variance_datum(GpugbFinish finish, int scale, int64 count,
+gpugb_variance_datum(GpugbFinish finish, int scale, int dscale, int64 count,
 					 int64 sum_lo, int64 sum_hi,
 					 int64 sq_hi_lo, int64 sq_hi_hi,
 					 int64 sq_lo_lo, int64 sq_lo_hi, bool *isnull)
@@ -273,7 +295,7 @@ gpugb_variance_datum(GpugbFinish finish, int scale, int64 count,
 		return (Datum) 0;
 
 	n = NumericGetDatum(int64_to_numeric(count));
-	sum_x = gpugb_int128_to_numeric(sum_hi, sum_lo, scale);
+	sum_x = sum_numeric(sum_hi, sum_lo, scale, dscale);
 	{
 		/* sum(lo) + N * 2^63 < 2^127: add them in int128, then hi's share */
 		int128		low = (((int128) sq_lo_hi << 64) | (uint64) sq_lo_lo) + ((int128) count << 63);
@@ -287,6 +309,9 @@ gpugb_variance_datum(GpugbFinish finish, int scale, int64 count,
 	if (scale > 0)
 		sum_x2 = DirectFunctionCall2(numeric_mul, sum_x2,
 									 NumericGetDatum(int64_div_fast_to_numeric(1, 2 * scale)));
+	/* a free numeric: sum(x^2) has twice the largest dscale, as do_numeric_accum's */
+	if (dscale >= 0 && dscale != scale)
+		sum_x2 = gpugb_numeric_with_dscale(sum_x2, 2 * dscale);
 
 	/* N * sumX2 - sumX * sumX, at scale 2 * scale */
 	numerator = DirectFunctionCall2(numeric_sub,

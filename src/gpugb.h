@@ -89,6 +89,7 @@ typedef struct GpugbPlanInfo
 	int			n_keys;
 	Oid			key_types[GPUGB_MAX_KEYS];
 	int32		key_typmods[GPUGB_MAX_KEYS];
+	int			key_free_scales[GPUGB_MAX_KEYS];	/* S of a free numeric, else -1 */
 	int			n_inputs;
 	Oid			input_types[GPUGB_MAX_INPUTS];
 	int32		input_typmods[GPUGB_MAX_INPUTS];
@@ -99,6 +100,7 @@ typedef struct GpugbPlanInfo
 	int			n_child_columns;	/* the child's columns after the keys */
 	Oid			child_types[GPUGB_MAX_INPUTS];
 	int32		child_typmods[GPUGB_MAX_INPUTS];
+	int			child_free_scales[GPUGB_MAX_INPUTS];	/* S of a free numeric, else -1 */
 	int			n_aggs;
 	Oid			agg_fnoids[GPUGB_MAX_AGGS];
 	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */

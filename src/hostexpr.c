@@ -401,9 +401,10 @@ gpugb_input_needs_hostexpr(Expr *input)
 {
 	List	   *leaves = NIL;
 
+	/* without a fixed scale (free numerics travel too, but slower, via the child) */
 	return exprType((Node *) input) == NUMERICOID &&
-		gpugb_column_type(NUMERICOID, exprTypmod((Node *) input), false).kind ==
-		GPUGB_VALUE_NULL_ONLY &&
+		gpugb_column_type(NUMERICOID, exprTypmod((Node *) input), false).kind !=
+		GPUGB_VALUE_NUMERIC &&
 		gpugb_hostexpr_leaves(input, &leaves);
 }
 

@@ -5,7 +5,9 @@
  * A numeric(p, s) with p <= 18 and 0 <= s always holds a value v with at
  * most s fractional digits and |v| < 10^(p - s), so v * 10^s is an integer
  * below 10^18: it fits one int64 word exactly, and the device can compare,
- * min/max and sum (into int128) such words as plain integers.  NaN, which
+ * min/max and sum (into int128) such words as plain integers.  With p > 18
+ * (and s <= 18) most values still fit; one that does not has no word, and
+ * the query falls back at run time.  NaN, which
  * numeric(p, s) allows and which sorts above every number, becomes
  * INT64_MAX, above every such word, so min/max and GROUP BY treat it as
  * PostgreSQL does; sums check for it with a hidden max (exec.c).
@@ -36,6 +38,9 @@
 #define NUM_SHORT_SIGN_MASK		0x2000
 #define NUM_SHORT_WEIGHT_SIGN	0x0040
 #define NUM_SHORT_WEIGHT_MASK	0x003F
+#define NUM_SHORT_DSCALE_MASK	0x1F80
+#define NUM_SHORT_DSCALE_SHIFT	7
+#define NUM_DSCALE_MASK			0x3FFF
 #define NUM_DEC_DIGITS			4
 #define NUM_NBASE				10000
 
@@ -63,7 +68,13 @@ gpugb_numeric_scale(int32 typmod)
 	precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
 	/* the 11-bit signed scale of PostgreSQL 15 (negative scales exist) */
 	scale = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
-	if (precision > MAX_PRECISION || scale < 0 || scale > precision)
+	/*
+	 * A declared scale fixes every value's display scale (numeric's typmod
+	 * coercion rounds to it), whatever the precision: numeric(30, 10) travels
+	 * as v * 10^10 like numeric(18, 10), and a value beyond 18 digits at that
+	 * scale simply has no word (the query falls back at run time).
+	 */
+	if (precision < 1 || scale < 0 || scale > precision || scale > MAX_PRECISION)
 		return -1;
 	return scale;
 }
@@ -74,6 +85,18 @@ gpugb_numeric_scale(int32 typmod)
  */
 bool
 gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
+{
+	int			dscale;
+
+	return gpugb_numeric_to_word_dscale(datum, scale, word, &dscale);
+}
+
+/*
+ * The same, and the value's display scale (0 for NaN): numeric without a
+ * type modifier keeps each value's own (numeric_free.c).
+ */
+bool
+gpugb_numeric_to_word_dscale(Datum datum, int scale, int64 *word, int *dscale)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
 	struct varlena *detoasted = NULL;
@@ -93,15 +116,17 @@ gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 	data = VARDATA_ANY(raw);
 	memcpy(&header, data, sizeof(header));
 
+	*dscale = 0;
 	if ((header & NUM_SIGN_MASK) == NUM_SPECIAL)
 	{
-		ok = (header & NUM_EXT_SIGN_MASK) == NUM_NAN;
+		ok = (header & NUM_EXT_SIGN_MASK) == NUM_NAN;	/* not +-Infinity */
 		*word = GPUGB_NUMERIC_NAN_WORD;
 		goto done;
 	}
 	if ((header & NUM_SIGN_MASK) == NUM_SHORT)
 	{
 		negative = (header & NUM_SHORT_SIGN_MASK) != 0;
+		*dscale = (header & NUM_SHORT_DSCALE_MASK) >> NUM_SHORT_DSCALE_SHIFT;
 		weight = (header & NUM_SHORT_WEIGHT_SIGN) ?
 			(int) (~NUM_SHORT_WEIGHT_MASK | (header & NUM_SHORT_WEIGHT_MASK)) :
 			(int) (header & NUM_SHORT_WEIGHT_MASK);
@@ -112,6 +137,7 @@ gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 		int16		long_weight;
 
 		negative = (header & NUM_SIGN_MASK) == NUM_NEG;
+		*dscale = header & NUM_DSCALE_MASK;
 		memcpy(&long_weight, data + sizeof(uint16), sizeof(int16));
 		weight = long_weight;
 		digits = data + 2 * sizeof(uint16);

@@ -15,9 +15,10 @@
 #define GPUGB_POW10_COUNT 19
 extern const int64 gpugb_pow10[GPUGB_POW10_COUNT];
 
-/* The scale s of numeric(p, s) if p <= 18 and 0 <= s, else -1. */
+/* The scale s of numeric(p, s) if 0 <= s <= 18, else -1 (also for no typmod). */
 extern int	gpugb_numeric_scale(int32 typmod);
 extern bool gpugb_numeric_to_word(Datum datum, int scale, int64 *word);
+extern bool gpugb_numeric_to_word_dscale(Datum datum, int scale, int64 *word, int *dscale);
 extern Datum gpugb_word_to_numeric(int64 word, int scale);
 extern Datum gpugb_int128_to_numeric(int64 hi, int64 lo, int scale);
 

@@ -25,6 +25,7 @@
 
 #include "aggcatalog.h"
 #include "hostexpr.h"
+#include "numeric_free.h"
 #include "gpugb.h"
 
 /* custom_private slots */
@@ -37,7 +38,9 @@ enum
 	GPUGB_PRIVATE_GROUPS,		/* String: planner's group estimate */
 	GPUGB_PRIVATE_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PRIVATE_AGG_INPUTS,	/* List of Integer: input index per agg, -1 for count(*) */
-	GPUGB_PRIVATE_ROWS			/* String: planner's input row estimate (all participants) */
+	GPUGB_PRIVATE_ROWS,			/* String: planner's input row estimate (all participants) */
+	GPUGB_PRIVATE_FREE_SCALES	/* List of Integer per key, then per child column:
+								 * the planned scale S of a free numeric, else -1 */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -70,6 +73,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *child_columns = NIL;
 	List	   *input_map = NIL;
 	List	   *agg_inputs = NIL;
+	List	   *free_scales = NIL;
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 	Plan	   *input_plan = linitial(custom_plans);
@@ -96,6 +100,14 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 								list_make1(makeInteger(list_position(child_columns,
 																	 (Node *) input))));
 	}
+
+	/* free numerics: a device scale from the column's statistics (numeric_free.c) */
+	foreach(lc, group_exprs)
+		free_scales = lappend(free_scales,
+							  makeInteger(gpugb_free_numeric_plan_scale(root, lfirst(lc))));
+	foreach(lc, child_columns)
+		free_scales = lappend(free_scales,
+							  makeInteger(gpugb_free_numeric_plan_scale(root, lfirst(lc))));
 
 	foreach(lc, group_exprs)
 		scan_tlist = lappend(scan_tlist,
@@ -126,6 +138,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 									   copyObject(parallel),
 									   agg_inputs);
 	cscan->custom_private = lappend(cscan->custom_private, copyObject(rows));
+	cscan->custom_private = lappend(cscan->custom_private, free_scales);
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -136,6 +149,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	List	   *priv = cscan->custom_private;
 	Plan	   *input_plan = linitial(cscan->custom_plans);
 	List	   *agg_inputs = list_nth(priv, GPUGB_PRIVATE_AGG_INPUTS);
+	List	   *free_scales = list_nth(priv, GPUGB_PRIVATE_FREE_SCALES);
 	ListCell   *lc;
 	int			i;
 
@@ -154,6 +168,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 
 		info->key_types[i] = exprType(key);
 		info->key_typmods[i] = exprTypmod(key);
+		info->key_free_scales[i] = intVal(list_nth(free_scales, i));
 	}
 	info->n_child_columns = list_length(input_plan->targetlist) - info->n_keys;
 	if (info->n_child_columns > GPUGB_MAX_INPUTS)
@@ -165,6 +180,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 
 		info->child_types[i] = exprType(column);
 		info->child_typmods[i] = exprTypmod(column);
+		info->child_free_scales[i] = intVal(list_nth(free_scales, info->n_keys + i));
 	}
 	foreach(lc, list_nth(priv, GPUGB_PRIVATE_INPUT_MAP))
 	{

@@ -36,6 +36,7 @@
 #include "utils/regproc.h"
 
 #include "aggcatalog.h"
+#include "numeric_free.h"
 #include "hostexpr.h"
 #include "interval_words.h"
 #include "device_ops.h"
@@ -46,11 +47,12 @@ static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 /* What the eligibility walk collects. */
 typedef struct GroupingShape
 {
+	PlannerInfo *root;
 	List	   *group_exprs;	/* GROUP BY expressions, in order */
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	int			device_aggs;	/* device aggregates, hidden ones included */
-	int			extra_inputs;	/* derived inputs beyond 2 per input (intervals) */
+	int			input_slots;	/* device inputs, derived ones included (a bound) */
 	const char *no_parallel;	/* why no parallel-ingest path, or NULL */
 	const char *reject;			/* why not offloaded, or NULL */
 } GroupingShape;
@@ -62,7 +64,7 @@ typedef struct GroupingShape
 	} while (0)
 
 static const char *
-check_aggref(Aggref *aggref)
+check_aggref(PlannerInfo *root, Aggref *aggref)
 {
 	const GpugbAggEntry *entry = gpugb_agg_lookup(aggref->aggfnoid);
 
@@ -92,8 +94,11 @@ check_aggref(Aggref *aggref)
 															  exprTypmod(arg));
 
 		/* exact numeric arithmetic the filler computes (hostexpr.c) */
-		if (unsupported && gpugb_input_needs_hostexpr(gpugb_aggref_input(aggref)))
+		if (gpugb_input_needs_hostexpr(gpugb_aggref_input(aggref)))
 			return NULL;
+		/* count(x) reads no value; other free numerics need a usable scale */
+		if (unsupported == NULL && entry->op != GPUGB_AGG_COUNT)
+			unsupported = gpugb_free_numeric_unsupported(root, arg);
 		return unsupported;
 	}
 	return NULL;
@@ -116,7 +121,7 @@ collect_walker(Node *node, GroupingShape *shape)
 	{
 		Aggref	   *aggref = (Aggref *) node;
 
-		shape->reject = check_aggref(aggref);
+		shape->reject = check_aggref(shape->root, aggref);
 		if (shape->reject)
 			return true;
 		if (!list_member(shape->aggrefs, aggref))
@@ -136,11 +141,15 @@ collect_walker(Node *node, GroupingShape *shape)
 			if (arg != NULL && !list_member(shape->inputs, arg))
 			{
 				/*
-				 * room for the derived inputs exec.c adds: at most two each,
-				 * more for an interval (interval_words.c)
+				 * room for the derived inputs exec.c adds: at most two each
+				 * (|x| of a float, or x^2's halves), four for a free numeric
+				 * (its value and dscale parts, x^2's halves), more for an
+				 * interval (interval_words.c)
 				 */
-				shape->extra_inputs += gpugb_interval_extra_inputs(exprType(arg), false);
-				if (3 * (list_length(shape->inputs) + 1) + shape->extra_inputs > GPUGB_MAX_INPUTS)
+				shape->input_slots += gpugb_is_free_numeric(arg) &&
+					!gpugb_input_needs_hostexpr((Expr *) arg) ? 5 : 3;
+				shape->input_slots += gpugb_interval_extra_inputs(exprType(arg), false);
+				if (shape->input_slots > GPUGB_MAX_INPUTS)
 				{
 					shape->reject = "too many aggregate inputs";
 					return true;
@@ -211,12 +220,20 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 		const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr),
 															 exprCollation(expr));
 
+		if (unsupported == NULL)
+			unsupported = gpugb_free_numeric_unsupported(root, expr);
 		if (unsupported)
 			return unsupported;
+		if (gpugb_is_free_numeric(expr))
+		{
+			/* a hidden min over its dscale, from a derived input (exec.c) */
+			shape->device_aggs++;
+			shape->input_slots++;
+		}
 		if (shape->no_parallel == NULL)
 			shape->no_parallel = long_text_key(root, expr);
 		/* an interval key's (month, day): a derived input and a hidden min */
-		shape->extra_inputs += gpugb_interval_extra_inputs(exprType(expr), true);
+		shape->input_slots += gpugb_interval_extra_inputs(exprType(expr), true);
 		shape->device_aggs += gpugb_interval_extra_inputs(exprType(expr), true);
 		words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
 		if (words > GPUGB_MAX_KEYS)
@@ -303,6 +320,7 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 	ListCell   *lc;
 
 	memset(shape, 0, sizeof(*shape));
+	shape->root = root;
 	reason = collect_group_exprs(root, extra, shape);
 	if (reason)
 		return reason;

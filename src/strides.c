@@ -24,6 +24,7 @@
 #include "hostexpr.h"
 #include "interval_words.h"
 #include "textdict.h"
+#include "numeric_free.h"
 #include "numeric_words.h"
 
 /*
@@ -113,6 +114,8 @@ datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
 			return true;
 		case GPUGB_VALUE_NUMERIC:
 			return gpugb_numeric_to_word(d, type.scale, word);
+		case GPUGB_VALUE_NUMERIC_FREE:
+			return gpugb_free_numeric_to_word(d, type.scale, word);
 		case GPUGB_VALUE_SHORT_TEXT:
 			return short_text_to_words(d, false, type.words, dict, word);
 		case GPUGB_VALUE_SHORT_BPCHAR:
@@ -142,18 +145,42 @@ store_word(int64 *values, uint8 *nulls, bool *has_nulls, int64 row, int64 word, 
 		*has_nulls = true;
 }
 
-/* Derived input d of row, from input src (see GpugbDerivedKind). */
+/*
+ * Derived input d of row, from input src (see GpugbDerivedKind), or from
+ * GROUP BY key src's packed free numeric word in key_packed (PG_INT64_MIN,
+ * which no packed word is: NULL).
+ */
 static inline void
-store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 row)
+store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 row,
+			  const int64 *key_packed)
 {
-	int64		x = stride->input_values[src][row];
-	bool		isnull = stride->input_nulls[src][row] != 0;
+	int64		x = 0;
+	bool		isnull;
 	int64		word = 0;
 
+	if (kind == GPUGB_DERIVED_KEY_DSCALE)
+	{
+		x = key_packed[src];
+		isnull = x == PG_INT64_MIN;
+	}
+	else
+	{
+		x = stride->input_values[src][row];
+		isnull = stride->input_nulls[src][row] != 0;
+	}
 	if (!isnull)
 	{
 		switch (kind)
 		{
+			case GPUGB_DERIVED_FREE_VALUE:
+				word = gpugb_free_word_value(x);
+				break;
+			case GPUGB_DERIVED_FREE_DSCALE:
+			case GPUGB_DERIVED_KEY_DSCALE:
+				/* NaN has no dscale of its own: it shows as NaN */
+				isnull = x == GPUGB_NUMERIC_NAN_WORD;
+				word = gpugb_free_word_dscale(x);
+				break;
 			case GPUGB_DERIVED_FINITE_ABS:
 				{
 					double		f = gpugb_word_to_double(x);
@@ -186,7 +213,9 @@ unfit_reason(GpugbColumnType type)
 	if (type.kind == GPUGB_VALUE_INTERVAL_KEY)
 		return "an interval GROUP BY key's span does not fit 64 bits";
 	if (type.kind == GPUGB_VALUE_NUMERIC)
-		return "a numeric value does not fit its declared precision and scale";
+		return "a numeric value does not fit 18 digits at its declared scale";
+	if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
+		return "a numeric value (Infinity, digits beyond the device scale, a display scale above 30, or too large) has no device word";
 	return "a text GROUP BY key is longer than 16 bytes";
 }
 
@@ -244,6 +273,7 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 	int64		row = first;
 	int64		child_words[GPUGB_MAX_INPUTS];
 	bool		child_nulls[GPUGB_MAX_INPUTS];
+	int64		key_packed[GPUGB_MAX_KEYS];	/* free numeric keys' packed words */
 
 	*exhausted = false;
 	*unfit = NULL;
@@ -269,6 +299,10 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 				*unfit = unfit_reason(type);
 			if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
 				words[0] = float_key_word(words[0]);
+			/* a free numeric key groups by value; its dscale goes to a hidden min */
+			key_packed[k] = isnull ? PG_INT64_MIN : words[0];
+			if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
+				words[0] = isnull ? 0 : gpugb_free_word_value(words[0]);
 			for (int i = 0; i < type.words; i++)
 				store_word(stride->key_values[w + i], stride->key_nulls[w + i],
 						   &stride->key_has_nulls[w + i], row, words[i], isnull);
@@ -300,14 +334,17 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			store_word(stride->input_values[i], stride->input_nulls[i],
 					   &stride->input_has_nulls[i], row, word, isnull);
 		}
+		/* a row with a value of no word is left out: the caller falls back */
+		if (unlikely(*unfit != NULL))
+			break;
 		for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
 		{
 			if (layout->derived_kind[d] < GPUGB_DERIVED_INTERVAL)
-				store_derived(stride, layout->derived_kind[d], layout->derived_from[d], d, row);
+				store_derived(stride, layout->derived_kind[d], layout->derived_from[d], d, row,
+							  key_packed);
 			else if (unlikely(!store_interval_derived(layout, slot, stride, d, row)))
 				*unfit = "an interval value's span is too large for its minimum or maximum";
 		}
-		/* a row with a value of no word is left out: the caller falls back */
 		if (unlikely(*unfit != NULL))
 			break;
 		row++;

@@ -67,6 +67,9 @@ TYPES = {
     'char':        dict(sql='char(8)',     family='text',     default=True,  key=1.0),
     'uuid':        dict(sql='uuid',        family='uuid',     default=True,  key=1.0),
     'time':        dict(sql='time',        family='time',     default=True,  key=1.0),
+    # numeric without a type modifier: every value keeps its own display
+    # scale (1, 1.0 and 1.00 are one group), sums take the largest.
+    'numeric_free': dict(sql='numeric',    family='numeric_free', default=True, key=1.0),
     # Offloaded as keys (by span) and in count/sum/avg/min/max.
     'interval':    dict(sql='interval',    family='interval', default=True,  key=1.0),
 }
@@ -74,7 +77,12 @@ TYPES = {
 INTS = ('int2', 'int4', 'int8')
 FLOATS = ('float4', 'float8')
 ORDERED = INTS + FLOATS + ('date', 'timestamp', 'timestamptz', 'numeric', 'text',
-                           'varchar', 'char', 'interval', 'time')
+                           'varchar', 'char', 'interval', 'time', 'numeric_free')
+# Types whose equal values may print differently (numeric without a typmod:
+# 1.0 = 1.00).  A GROUP BY key, min and max show one member, and which one
+# depends on the row order in PostgreSQL too, so those outputs are compared
+# by value: trim_scale() in the query.
+BY_VALUE = ('numeric_free',)
 INT_MAX = {'int2': 32767, 'int4': 2147483647, 'int8': 9223372036854775807}
 FLOAT_MAX = {'float4': 3.4028234663852886e38, 'float8': 1.7976931348623157e308}
 
@@ -86,12 +94,14 @@ FLOAT_MAX = {'float4': 3.4028234663852886e38, 'float8': 1.7976931348623157e308}
 # otherwise.
 # --------------------------------------------------------------------------
 _SUM = {'int2': 'int8', 'int4': 'int8', 'int8': 'numeric', 'float4': 'float4',
-        'float8': 'float8', 'numeric': 'numeric', 'interval': 'interval'}
+        'float8': 'float8', 'numeric': 'numeric', 'interval': 'interval',
+        'numeric_free': 'numeric'}
 _AVG = {'int2': 'numeric', 'int4': 'numeric', 'int8': 'numeric', 'float4': 'float8',
-        'float8': 'float8', 'numeric': 'numeric', 'interval': 'interval'}
+        'float8': 'float8', 'numeric': 'numeric', 'interval': 'interval',
+        'numeric_free': 'numeric'}
 _MINMAX = {t: ('text' if t == 'varchar' else t) for t in ORDERED}
 _VAR = {'int2': 'numeric', 'int4': 'numeric', 'int8': 'numeric', 'float4': 'float8',
-        'float8': 'float8', 'numeric': 'numeric'}
+        'float8': 'float8', 'numeric': 'numeric', 'numeric_free': 'numeric'}
 _BOOL = {'bool': 'bool'}
 
 AGGS = {
@@ -122,7 +132,8 @@ DEFAULT_AGGS = [a for a in AGGS if AGGS[a]['default']]
 EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer than 16 bytes'
                                 r"|numeric expression's value does not fit"
                                 r'|interval sum could overflow|interval minimum or maximum has no'
-                                r"|interval value's span is too large|interval GROUP BY key's span")
+                                r"|interval value's span is too large|interval GROUP BY key's span"
+                                r'|numeric value .* has no device word')
 REQUIRE_GPU_ERROR = 'gpugb: GPU aggregation did not finish: '
 
 EPS4 = 2.0 ** -24
@@ -415,6 +426,34 @@ class NumericFamily:
         return NumericFamily.value_sql(col, v)
 
 
+class NumericFreeFamily:
+    """numeric without a typmod: values rounded to a per-row display scale,
+    so equal values come with different scales (2, 2.0, 2.000)."""
+    @staticmethod
+    def setup(col, rng, rows):
+        col.card = pick_card(rng)
+        col.params = dict(step=rng.choice(['0.01', '1', '0.333', '2.5', '0.0001']),
+                          offset=rng.choice(['0', '-500', '1e9', '-0.5']),
+                          scales=rng.choice([1, 3, 5, 7]))
+        if rng.random() < 0.3:
+            # NaN; Infinity, digits beyond any device scale and magnitudes
+            # beyond 2^58 make gpugb fall back at run time
+            col.specials = rng.sample(["'NaN'", "'Infinity'", "'-Infinity'", "'0.123456789'",
+                                       "'123456789012345678901234.5'", "'1.50000000000'"],
+                                      rng.randint(1, 3))
+            col.special_frac = rng.choice([0.001, 0.02])
+
+    @staticmethod
+    def value_sql(col, v):
+        p = col.params
+        return (f"round({p['offset']}::numeric + ({v}) / 2 * {p['step']}::numeric, "
+                f"(({v}) % {p['scales']})::int)")
+
+    @staticmethod
+    def literal(col, v):
+        return NumericFreeFamily.value_sql(col, v)
+
+
 class TextFamily:
     @staticmethod
     def setup(col, rng, rows):
@@ -506,6 +545,7 @@ class TimeFamily:
 
 FAMILIES = {'int': IntFamily, 'float': FloatFamily, 'date': DateFamily, 'ts': TsFamily,
             'bool': BoolFamily, 'numeric': NumericFamily, 'text': TextFamily,
+            'numeric_free': NumericFreeFamily,
             'uuid': UuidFamily, 'interval': IntervalFamily, 'time': TimeFamily}
 
 
@@ -663,7 +703,7 @@ class QueryGen:
         'timestamptz': {'date', 'timestamp', 'timestamptz'}, 'bool': {'bool'},
         'numeric': {'numeric'}, 'text': {'text', 'varchar', 'char'}, 'varchar': {'varchar'},
         'char': {'char'}, 'uuid': {'uuid'}, 'interval': {'interval', 'timestamp', 'timestamptz'},
-        'time': {'time'},
+        'time': {'time'}, 'numeric_free': {'numeric_free'},
     }
 
     def scalar(self, ctx, want=None, plain=0.6, allow_risky=0.05, depth=0):
@@ -809,6 +849,12 @@ class QueryGen:
                 Expr(f'abs({e.sql})', 'numeric'),
                 Expr(f'({e.sql} + {e2.sql})', 'numeric') if e2 else None]
 
+    def t_numeric_free(self, ctx, e, depth):
+        e2 = ctx.pick(types=['numeric_free', 'numeric'])
+        return [Expr(f'({e.sql} * 2)', 'numeric_free'), Expr(f'round({e.sql}, 1)', 'numeric_free'),
+                Expr(f'abs({e.sql})', 'numeric_free'), Expr(f'(-{e.sql})', 'numeric_free'),
+                Expr(f'({e.sql} + {e2.sql})', 'numeric_free') if e2 else None]
+
     def t_text(self, ctx, e, depth):
         return [Expr(f'upper({e.sql})', 'text'), Expr(f'substr({e.sql}, 1, 3)', 'text'),
                 Expr(f"({e.sql} || 'x')", 'text'), Expr(f"COALESCE({e.sql}, '')", e.type),
@@ -883,7 +929,9 @@ class QueryGen:
                 sql = f'{name}({distinct}{arg.sql})'
         if rng.random() < 0.2:
             sql += f' FILTER (WHERE {self.pred(ctx, 1)})'
-        if rtype == 'interval' and name in ('min', 'max'):
+        if rtype in BY_VALUE:
+            sql = f'trim_scale({sql})'           # min/max: one member, by value
+        elif rtype == 'interval' and name in ('min', 'max'):
             # any row of the extreme span may be returned: compare spans
             sql, rtype = iv_span(sql), 'numeric'
         return sql, rtype, self.tolerance(a, rtype, arg, ctx.nrows)
@@ -971,13 +1019,15 @@ class QueryGen:
             if ref in keys or rng.random() >= TYPES[c.type]['key'] or c.type == 'interval':
                 continue
             keys.append(ref)
-            items.append(ref)
+            # (the outer query computes with it: a member's display scale
+            # would depend on the row order, in PostgreSQL too)
+            items.append(f'trim_scale({ref}) AS {ref}' if c.type in BY_VALUE else ref)
             cols.append(copy.copy(c))
         if not keys:
             ref, c = rng.choice([(r, c) for r, c in inner.cols
                                  if c.family not in ('float', 'interval')] or inner.cols)
             keys.append(ref)
-            items.append(ref)
+            items.append(f'trim_scale({ref}) AS {ref}' if c.type in BY_VALUE else ref)
             cols.append(copy.copy(c))
         n = Column('n', 'int8')
         n.card, n.params, n.bound = 100, dict(offset=1, stride=1), fact.rows
@@ -990,7 +1040,8 @@ class QueryGen:
             fn = rng.choice([a for a in ('min', 'max') if a in self.aggs])
             c = copy.copy(e.col)
             c.name = f'm{j}'
-            items.append(f'{fn}({e.sql}) AS m{j}')
+            items.append(f'trim_scale({fn}({e.sql})) AS m{j}' if e.type in BY_VALUE
+                         else f'{fn}({e.sql}) AS m{j}')
             cols.append(c)
         where = f' WHERE {self.pred(inner)}' if rng.random() < 0.3 else ''
         for c, k in zip(cols, keys):
@@ -1061,7 +1112,8 @@ class QueryGen:
         # so they compare by span.
         for k in keys:
             if k[1]:
-                outputs.append((iv_span(k[0]) if k[2] == 'interval' else k[0],
+                outputs.append((iv_span(k[0]) if k[2] == 'interval' else
+                                f'trim_scale({k[0]})' if k[2] in BY_VALUE else k[0],
                                 (0.0, 0.0) if k[2] in FLOATS else None))
         if ctx.fd_ok and keys and rng.random() < 0.04:
             # A column allowed only by a functional dependency (GROUP BY d.id).
