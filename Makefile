@@ -18,7 +18,7 @@ CUDA_SRCS = $(sort $(wildcard cuda/*.cu))
 OBJS      = $(HOST_SRCS:.c=.o) $(CUDA_SRCS:.cu=.o)
 
 # setup.sql first: it creates the helpers the others use.
-REGRESS   = setup plan matrix edge filter numeric numeric_free interval text budget fallback parallel strategy
+REGRESS   = setup plan matrix edge filter numeric numeric_free interval text budget fallback parallel strategy float_variance
 REGRESS_OPTS = --inputdir=. --load-extension=gpugb
 
 # GPUGB_TEST_MODE=emulator (default; machines without a GPU run the host
@@ -60,9 +60,9 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-cuda/%.o: cuda/%.cu cuda/gpugb_device.h $(wildcard cuda/*.cuh) src/heuristics.h src/strategy.h
+cuda/%.o: cuda/%.cu cuda/gpugb_device.h cuda/gpugb_fsum.h $(wildcard cuda/*.cuh) src/heuristics.h src/strategy.h
 	$(NVCC) $(NVCC_FLAGS) $(NVCC_WERROR) -I$(CUDA_HOME)/include -c $< -o $@
 
-$(HOST_SRCS:.c=.o): $(wildcard src/*.h) cuda/gpugb_device.h
+$(HOST_SRCS:.c=.o): $(wildcard src/*.h) cuda/gpugb_device.h cuda/gpugb_fsum.h
 
 .PHONY: test-unit

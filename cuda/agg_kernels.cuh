@@ -16,6 +16,14 @@
  *    sees (old + lo) < old, and it adds the carry into the high word
  *    together with its own high part; both words are sums of commutative
  *    additions, so the final pair is the exact sum.
+ *  - SUM_SHIFTED* (float variance, gpugb_fsum.h) are double-double sums
+ *    compensated at every addition: a warp combines its pairs with TwoSum,
+ *    and the thread that adds a pair's high double atomically gets the old
+ *    value back, so it knows that addition's exact rounding error and adds
+ *    it, with the pair's low double, to the low column.  Their terms use
+ *    the group's shift K, which lives in the GLOBAL states (also when the
+ *    states being updated are a block's shared table): the first row of
+ *    the group to arrive claims it with atomicCAS, every other reads it.
  *  - NULL inputs never touch a state.  Count column 0 counts every row of
  *    the group; every other count column counts the NULL inputs of its
  *    input, so a column without NULLs in the launch (count_nulls NULL) costs
@@ -79,6 +87,86 @@ gpugb_warp_sum_i128(unsigned long long *lo, long long *hi)
 	}
 }
 
+/* Double-double sum over the full warp: (hi, lo) of every lane, compensated. */
+__device__ __forceinline__ void
+gpugb_warp_sum_dd(double *hi, double *lo)
+{
+	for (int off = 16; off > 0; off >>= 1)
+	{
+		double		ohi = __shfl_xor_sync(GPUGB_FULL_MASK, *hi, off);
+		double		olo = __shfl_xor_sync(GPUGB_FULL_MASK, *lo, off);
+		double		err;
+
+		*hi = gpugb_two_sum(*hi, ohi, &err);
+		*lo = *lo + olo + err;
+	}
+}
+
+/*
+ * Adds the pair (hi, lo) to a double-double state: atomicAdd returns the
+ * value it added to, so this thread knows the exact rounding error of its
+ * addition (TwoSum of the same operands) and adds it to the low word.
+ */
+__device__ __forceinline__ void
+gpugb_atomic_add_dd(double *hi_addr, double *lo_addr, double hi, double lo)
+{
+	double		old = atomicAdd(hi_addr, hi);
+	double		err;
+
+	(void) gpugb_two_sum(old, hi, &err);
+	lo += err;
+	if (lo != 0.0)
+		atomicAdd(lo_addr, lo);
+}
+
+/*
+ * The shift K of global group ggid for a finite input x: the group's first
+ * input claims it once; it never changes after, so a plain read that finds
+ * it set is enough.
+ */
+__device__ __forceinline__ double
+gpugb_group_shift(const GpugbAggParams &p, int shift_col, int64_t ggid, double x)
+{
+	unsigned long long *addr = p.values + (int64_t) shift_col * p.max_groups + ggid;
+	unsigned long long k = *(volatile unsigned long long *) addr;
+
+	if (k == GPUGB_SHIFT_UNSET)
+	{
+		unsigned long long mine = (unsigned long long) __double_as_longlong(x);
+		unsigned long long old = atomicCAS(addr, GPUGB_SHIFT_UNSET, mine);
+
+		k = old == GPUGB_SHIFT_UNSET ? mine : old;
+	}
+	return __longlong_as_double((long long) k);
+}
+
+/*
+ * A row's term of a SUM_SHIFTED* aggregate as a pair, in the shift of its
+ * global group ggid; a SHIFT_FLOAT row only claims the shift.
+ */
+__device__ __forceinline__ void
+gpugb_shifted_term(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t row, int64_t ggid,
+				   double *hi, double *lo)
+{
+	double		x = __longlong_as_double((long long) va.values[row]);
+
+	if (va.op == GPUGB_AGG_SHIFT_FLOAT)
+	{
+		(void) gpugb_group_shift(p, va.value_col, ggid, x);
+		*hi = *lo = 0.0;
+		return;
+	}
+	gpugb_fsum_term(x, gpugb_group_shift(p, va.shift_col, ggid, x),
+					va.op == GPUGB_AGG_SUM_SHIFTED_SQ, hi, lo);
+}
+
+__device__ __forceinline__ bool
+gpugb_op_is_shifted(int op)
+{
+	return op == GPUGB_AGG_SHIFT_FLOAT || op == GPUGB_AGG_SUM_SHIFTED ||
+		op == GPUGB_AGG_SUM_SHIFTED_SQ;
+}
+
 __device__ __forceinline__ void
 gpugb_atomic_add_i128(unsigned long long *lo_addr, long long *hi_addr,
 					  unsigned long long lo, long long hi)
@@ -125,7 +213,13 @@ gpugb_apply_value(const GpugbStates &st, int op, int value_col, int hi_col, int6
 		case GPUGB_AGG_MAX_FLOAT:
 			atomicMax(dst, (unsigned long long) word);
 			break;
-		default:
+		case GPUGB_AGG_SUM_SHIFTED:
+		case GPUGB_AGG_SUM_SHIFTED_SQ:
+			/* hi: the pair's low double, as bits */
+			gpugb_atomic_add_dd((double *) dst, (double *) (st.values_hi + hi_col * st.pitch + gid),
+								__longlong_as_double((long long) word), __longlong_as_double(hi));
+			break;
+		default:				/* SHIFT_FLOAT: claimed by the row, never applied */
 			break;
 	}
 }
@@ -150,10 +244,14 @@ gpugb_global_states(const GpugbAggParams &p)
 	return st;
 }
 
-/* Combines the lanes of group g (lanes with mine set) and lets lane `leader` apply them. */
+/*
+ * Combines the lanes of group g (lanes with mine set) and lets lane `leader`
+ * apply them.  ggid: the lane's global group id (g itself, unless st is a
+ * block's table).
+ */
 __device__ __forceinline__ void
 gpugb_combine_group(const GpugbAggParams &p, const GpugbStates &st, uint32_t row, bool mine,
-					int64_t g, bool is_leader)
+					int64_t g, int64_t ggid, bool is_leader)
 {
 	for (int c = 0; c < p.n_counts; c++)
 	{
@@ -173,6 +271,21 @@ gpugb_combine_group(const GpugbAggParams &p, const GpugbStates &st, uint32_t row
 
 		if (!__any_sync(GPUGB_FULL_MASK, has))
 			continue;
+		if (gpugb_op_is_shifted(va.op))		/* uniform across the warp */
+		{
+			double		dh = 0.0,
+						dl = 0.0;
+
+			if (has)
+				gpugb_shifted_term(p, va, row, ggid, &dh, &dl);
+			if (va.op == GPUGB_AGG_SHIFT_FLOAT)
+				continue;
+			gpugb_warp_sum_dd(&dh, &dl);
+			if (is_leader)
+				gpugb_apply_value(st, va.op, va.value_col, va.hi_col, g,
+								  (uint64_t) __double_as_longlong(dh), __double_as_longlong(dl));
+			continue;
+		}
 		uint64_t	w = has ? gpugb_value_word(va, row) : gpugb_value_identity(va.op);
 		long long	hi = 0;
 
@@ -213,11 +326,12 @@ gpugb_combine_group(const GpugbAggParams &p, const GpugbStates &st, uint32_t row
 
 /*
  * Aggregates the warp's 32 rows into states `st` (gid < 0: the lane has
- * nothing to aggregate).  Warp-collective: all 32 lanes must call it.
+ * nothing to aggregate; ggid: the lane's global group id, which is gid
+ * unless st is a block's table).  Warp-collective: all 32 lanes must call it.
  */
 __device__ __forceinline__ void
 gpugb_aggregate_warp(const GpugbAggParams &p, const GpugbStates &st, uint32_t row, int64_t gid,
-					 unsigned lane)
+					 int64_t ggid, unsigned lane)
 {
 	unsigned	peers = __match_any_sync(GPUGB_FULL_MASK, (unsigned long long) gid);
 	bool		first_of_group = (unsigned) (__ffs(peers) - 1) == lane;
@@ -232,7 +346,7 @@ gpugb_aggregate_warp(const GpugbAggParams &p, const GpugbStates &st, uint32_t ro
 			leaders &= leaders - 1;
 			int64_t		g = (int64_t) __shfl_sync(GPUGB_FULL_MASK, (long long) gid, l);
 
-			gpugb_combine_group(p, st, row, gid == g, g, lane == (unsigned) l);
+			gpugb_combine_group(p, st, row, gid == g, g, ggid, lane == (unsigned) l);
 		}
 		return;
 	}
@@ -248,6 +362,17 @@ gpugb_aggregate_warp(const GpugbAggParams &p, const GpugbStates &st, uint32_t ro
 
 		if (gpugb_is_null(va.nulls, row))
 			continue;
+		if (gpugb_op_is_shifted(va.op))
+		{
+			double		dh,
+						dl;
+
+			gpugb_shifted_term(p, va, row, ggid, &dh, &dl);
+			if (va.op != GPUGB_AGG_SHIFT_FLOAT)
+				gpugb_apply_value(st, va.op, va.value_col, va.hi_col, gid,
+								  (uint64_t) __double_as_longlong(dh), __double_as_longlong(dl));
+			continue;
+		}
 		uint64_t	w = gpugb_value_word(va, row);
 
 		gpugb_apply_value(st, va.op, va.value_col, va.hi_col, gid, w,
@@ -296,7 +421,7 @@ gpugb_agg_kernel(const GpugbAggParams p)
 		uint32_t	row = 0;
 		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
 
-		gpugb_aggregate_warp(p, global, row, gid, lane);
+		gpugb_aggregate_warp(p, global, row, gid, gid, lane);
 	}
 }
 

@@ -49,7 +49,6 @@ fetch_all(GpugbGroupBy *gb, int64_t first, int64_t count, const GpugbGroupResult
 		GPUGB_TRY(fetch_column(gb, rows, t->counts.ptr, first, count, stream));
 	for (int a = 0; a < gb->spec.n_aggs; a++)
 	{
-		int			op = gb->spec.aggs[a].op;
 		int			cc = gb->agg_count_col[a];
 		int			vc = gb->agg_value_col[a];
 		const int64_t *counts = (const int64_t *) t->counts.ptr + cc * m;
@@ -63,7 +62,7 @@ fetch_all(GpugbGroupBy *gb, int64_t first, int64_t count, const GpugbGroupResult
 
 			GPUGB_TRY(fetch_column(gb, out->agg_value[a], src, first, count, stream));
 		}
-		if (out->agg_value_hi[a] != NULL && op == GPUGB_AGG_SUM_INT)
+		if (out->agg_value_hi[a] != NULL && vc >= 0 && gb->value_cols[vc].hi_col >= 0)
 			GPUGB_TRY(fetch_column(gb, out->agg_value_hi[a],
 								   (const int64_t *) t->his.ptr + gb->value_cols[vc].hi_col * m,
 								   first, count, stream));

@@ -56,7 +56,22 @@ typedef enum GpugbAggOp
 	GPUGB_AGG_MIN_INT,			/* int64 */
 	GPUGB_AGG_MAX_INT,
 	GPUGB_AGG_MIN_FLOAT,		/* double, PostgreSQL order: NaN above +Infinity */
-	GPUGB_AGG_MAX_FLOAT
+	GPUGB_AGG_MAX_FLOAT,
+
+	/*
+	 * Float variance (gpugb_fsum.h has the arithmetic and its error
+	 * argument).  Inputs are finite doubles (a NaN or infinite input gives
+	 * an unspecified result).  Each group keeps a shift K, the first input
+	 * of the group to reach the device (any one: the order is free), and
+	 * the sums of x - K and (x - K)^2 as unevaluated double-double pairs
+	 * (hi + lo), compensated at every addition, so both are accurate to
+	 * about n * 2^-106 of their magnitude whatever the order of rows.
+	 * SUM_SHIFTED and SUM_SHIFTED_SQ need a SHIFT_FLOAT over the same input
+	 * in the spec (else create fails with GPUGB_INVALID_ARGUMENT).
+	 */
+	GPUGB_AGG_SHIFT_FLOAT,		/* K's bit pattern; GPUGB_SHIFT_UNSET without input */
+	GPUGB_AGG_SUM_SHIFTED,		/* sum(x - K): value = hi, value_hi = lo (double bits) */
+	GPUGB_AGG_SUM_SHIFTED_SQ	/* sum((x - K)^2): the same */
 } GpugbAggOp;
 
 /*
@@ -135,7 +150,9 @@ typedef struct GpugbStride
  *   agg_count[a][i]    rows (COUNT_STAR) or non-null inputs seen (all others);
  *   agg_value[a][i]    COUNT*: unused; SUM_INT: low 64 bits; SUM_FLOAT and
  *                      *_FLOAT: double bit pattern; *_INT: the int64 value;
- *   agg_value_hi[a][i] SUM_INT only: high 64 bits (signed) of the int128 sum.
+ *                      SHIFT_FLOAT: K; SUM_SHIFTED*: the high double;
+ *   agg_value_hi[a][i] SUM_INT: high 64 bits (signed) of the int128 sum;
+ *                      SUM_SHIFTED*: the low double of the pair (bits).
  * Arrays the caller does not need may be NULL.
  */
 typedef struct GpugbGroupResults

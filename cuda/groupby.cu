@@ -62,10 +62,20 @@ validate_spec(const GpugbGroupBySpec *spec)
 	{
 		const GpugbAggSpec *ag = &spec->aggs[a];
 
-		if (ag->op < GPUGB_AGG_COUNT_STAR || ag->op > GPUGB_AGG_MAX_FLOAT)
+		if (ag->op < GPUGB_AGG_COUNT_STAR || ag->op > GPUGB_AGG_SUM_SHIFTED_SQ)
 			return invalid("unknown aggregate operation");
 		if (ag->op != GPUGB_AGG_COUNT_STAR && (ag->input < 0 || ag->input >= spec->n_inputs))
 			return invalid("aggregate input column out of range");
+		if (ag->op == GPUGB_AGG_SUM_SHIFTED || ag->op == GPUGB_AGG_SUM_SHIFTED_SQ)
+		{
+			int			b;
+
+			for (b = 0; b < spec->n_aggs; b++)
+				if (spec->aggs[b].op == GPUGB_AGG_SHIFT_FLOAT && spec->aggs[b].input == ag->input)
+					break;
+			if (b == spec->n_aggs)
+				return invalid("a shifted sum without a SHIFT_FLOAT over its input");
+		}
 	}
 	return GPUGB_OK;
 }
@@ -154,11 +164,21 @@ build_layout(GpugbGroupBy *gb)
 		{
 			gb->value_cols[v].op = op;
 			gb->value_cols[v].input = in;
-			gb->value_cols[v].hi_col = op == GPUGB_AGG_SUM_INT ? gb->n_his++ : -1;
+			gb->value_cols[v].hi_col = op == GPUGB_AGG_SUM_INT || op == GPUGB_AGG_SUM_SHIFTED ||
+				op == GPUGB_AGG_SUM_SHIFTED_SQ ? gb->n_his++ : -1;
+			gb->value_cols[v].shift_col = -1;
 			gb->n_values++;
 		}
 		gb->agg_value_col[a] = v;
 	}
+	/* A shifted sum's K: the SHIFT_FLOAT column of its input (validate_spec). */
+	for (int v = 0; v < gb->n_values; v++)
+		if (gb->value_cols[v].op == GPUGB_AGG_SUM_SHIFTED ||
+			gb->value_cols[v].op == GPUGB_AGG_SUM_SHIFTED_SQ)
+			for (int u = 0; u < gb->n_values; u++)
+				if (gb->value_cols[u].op == GPUGB_AGG_SHIFT_FLOAT &&
+					gb->value_cols[u].input == gb->value_cols[v].input)
+					gb->value_cols[v].shift_col = u;
 }
 
 static GpugbStatus
@@ -384,6 +404,7 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 		p->vals[v].op = gb->value_cols[v].op;
 		p->vals[v].value_col = v;
 		p->vals[v].hi_col = gb->value_cols[v].hi_col;
+		p->vals[v].shift_col = gb->value_cols[v].shift_col;
 	}
 	gpugb_table_params(gb, p);
 }

@@ -88,7 +88,8 @@ struct GpugbValueCol
 {
 	int			op;
 	int			input;
-	int			hi_col;			/* -1 unless SUM_INT */
+	int			hi_col;			/* -1 unless SUM_INT or SUM_SHIFTED* */
+	int			shift_col;		/* SUM_SHIFTED*: the SHIFT_FLOAT column of its input */
 };
 
 struct GpugbGroupBy

@@ -10,7 +10,8 @@
  *                 NULL inputs of one input each (fetch returns rows - NULLs)
  *   values        n_values columns of uint64 (int64, double bits, or the
  *                 order-preserving float encoding for MIN/MAX_FLOAT)
- *   values_hi     n_his columns of int64 (high word of SUM_INT)
+ *   values_hi     n_his columns of int64 (high word of SUM_INT, low double
+ *                 of SUM_SHIFTED*)
  * Columns are max_groups apart, so growing the table moves every column.
  *
  * Several aggregates over the same input share one count column (sum, avg,
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "gpugb_device.h"
+#include "gpugb_fsum.h"
 
 #define GPUGB_MAX_COUNTS (GPUGB_MAX_INPUTS + 1)
 
@@ -52,7 +54,10 @@ gpugb_value_identity(int op)
 			return (uint64_t) INT64_MIN;
 		case GPUGB_AGG_MIN_FLOAT:
 			return ~0ull;		/* above the encoding of every double */
-		default:				/* SUM_INT lo word, MAX_FLOAT (below everything) */
+		case GPUGB_AGG_SHIFT_FLOAT:
+			return GPUGB_SHIFT_UNSET;
+		default:				/* SUM_INT lo word, MAX_FLOAT (below everything),
+								 * SUM_SHIFTED* (+0.0) */
 			return 0;
 	}
 }
@@ -85,8 +90,8 @@ struct GpugbValueAgg
 	const uint8_t *nulls;		/* NULL: no nulls in this stride */
 	int32_t		op;				/* GpugbAggOp */
 	int32_t		value_col;		/* column in `values` */
-	int32_t		hi_col;			/* column in `values_hi`, SUM_INT only */
-	int32_t		pad_;
+	int32_t		hi_col;			/* column in `values_hi`: SUM_INT, SUM_SHIFTED* */
+	int32_t		shift_col;		/* SUM_SHIFTED*: the value column of the group's K */
 };
 
 struct GpugbAggParams

@@ -88,10 +88,12 @@ gpugb_flush_slot(const GpugbAggParams &p, const GpugbStates &local, int slot, in
 	{
 		const GpugbValueAgg &va = p.vals[a];
 		uint64_t	w = local.values[va.value_col * local.pitch + slot];
-		long long	hi = va.op == GPUGB_AGG_SUM_INT ?
-			local.values_hi[va.hi_col * local.pitch + slot] : 0;
+		long long	hi = va.hi_col >= 0 ? local.values_hi[va.hi_col * local.pitch + slot] : 0;
 
-		/* An identity changes nothing; skip its atomic. */
+		/*
+		 * An identity changes nothing; skip its atomic.  (SHIFT_FLOAT's
+		 * local state stays the identity: K lives in the global states.)
+		 */
 		if (w == gpugb_value_identity(va.op) && hi == 0)
 			continue;
 		gpugb_apply_value(global, va.op, va.value_col, va.hi_col, gid, w, hi);
@@ -106,7 +108,7 @@ gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
 	int			n_his = 0;
 
 	for (int a = 0; a < p.n_values; a++)
-		if (p.vals[a].op == GPUGB_AGG_SUM_INT && p.vals[a].hi_col + 1 > n_his)
+		if (p.vals[a].hi_col + 1 > n_his)
 			n_his = p.vals[a].hi_col + 1;
 
 	GpugbStates local = {gpugb_smem, gpugb_smem + (size_t) p.n_counts * slots,
@@ -141,8 +143,8 @@ gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
 		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
 		int			slot = gid >= 0 ? gpugb_local_slot(local_gid, claimed, slots, gid) : -1;
 
-		gpugb_aggregate_warp(p, local, row, slot, lane);
-		gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, lane);
+		gpugb_aggregate_warp(p, local, row, slot, gid, lane);
+		gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, gid, lane);
 	}
 	__syncthreads();
 

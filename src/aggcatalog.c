@@ -68,8 +68,6 @@ static const GpugbAggEntry agg_table[] = {
 	/*
 	 * Exact variance and standard deviation of integers and numeric(p, s):
 	 * the sum of x, and hidden sums of x^2 (exec.c), all exact integers.
-	 * (Float inputs are not offloaded: PostgreSQL's float8_accum is
-	 * Youngs-Cramer, which a sum of squares cannot match within rounding.)
 	 */
 	{F_VARIANCE_INT2, "variance", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
 	{F_VARIANCE_INT4, "variance", GPUGB_AGG_SUM_INT, GPUGB_FINISH_VAR_SAMP},
@@ -95,6 +93,28 @@ static const GpugbAggEntry agg_table[] = {
 	{F_STDDEV_POP_INT4, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
 	{F_STDDEV_POP_INT8, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
 	{F_STDDEV_POP_NUMERIC, "stddev_pop", GPUGB_AGG_SUM_INT, GPUGB_FINISH_STDDEV_POP},
+
+	/*
+	 * Float variance and standard deviation: the query's own device
+	 * aggregate counts the non-null inputs (PostgreSQL's N, NaN and
+	 * infinities included); hidden ones over the finite inputs (exec.c)
+	 * keep a per-group shift and compensated sums of x - K and (x - K)^2
+	 * (gpugb_fsum.h), a count of the finite inputs (NaN or an infinity
+	 * makes the result NaN, as in float8_accum) and their largest |x| (the
+	 * overflow guard, gpugb_float_sums_unsafe).
+	 */
+	{F_VARIANCE_FLOAT4, "variance", GPUGB_AGG_COUNT, GPUGB_FINISH_FVAR_SAMP},
+	{F_VARIANCE_FLOAT8, "variance", GPUGB_AGG_COUNT, GPUGB_FINISH_FVAR_SAMP},
+	{F_VAR_SAMP_FLOAT4, "var_samp", GPUGB_AGG_COUNT, GPUGB_FINISH_FVAR_SAMP},
+	{F_VAR_SAMP_FLOAT8, "var_samp", GPUGB_AGG_COUNT, GPUGB_FINISH_FVAR_SAMP},
+	{F_VAR_POP_FLOAT4, "var_pop", GPUGB_AGG_COUNT, GPUGB_FINISH_FVAR_POP},
+	{F_VAR_POP_FLOAT8, "var_pop", GPUGB_AGG_COUNT, GPUGB_FINISH_FVAR_POP},
+	{F_STDDEV_FLOAT4, "stddev", GPUGB_AGG_COUNT, GPUGB_FINISH_FSTDDEV_SAMP},
+	{F_STDDEV_FLOAT8, "stddev", GPUGB_AGG_COUNT, GPUGB_FINISH_FSTDDEV_SAMP},
+	{F_STDDEV_SAMP_FLOAT4, "stddev_samp", GPUGB_AGG_COUNT, GPUGB_FINISH_FSTDDEV_SAMP},
+	{F_STDDEV_SAMP_FLOAT8, "stddev_samp", GPUGB_AGG_COUNT, GPUGB_FINISH_FSTDDEV_SAMP},
+	{F_STDDEV_POP_FLOAT4, "stddev_pop", GPUGB_AGG_COUNT, GPUGB_FINISH_FSTDDEV_POP},
+	{F_STDDEV_POP_FLOAT8, "stddev_pop", GPUGB_AGG_COUNT, GPUGB_FINISH_FSTDDEV_POP},
 
 	/* interval: words of its own, see interval_words.c */
 	{F_SUM_INTERVAL, "sum", GPUGB_AGG_SUM_INT, GPUGB_FINISH_SUM_INTERVAL},
@@ -298,8 +318,9 @@ gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod)
 /*
  * Device aggregates this Aggref takes, with the hidden ones exec.c adds:
  * a bound for a float sum, a NaN check for a numeric sum (and a max dscale
- * for a free numeric's), two sums of squares for a variance, and the parts
- * of an interval sum.  Only called for supported Aggrefs.
+ * for a free numeric's), two sums of squares for a variance, a bound, a
+ * shift and two shifted sums for a float variance, and the parts of an
+ * interval sum.  Only called for supported Aggrefs.
  */
 int
 gpugb_device_aggs_needed(Aggref *aggref)
@@ -326,5 +347,7 @@ gpugb_device_aggs_needed(Aggref *aggref)
 	}
 	if (gpugb_finish_is_variance(entry->finish))
 		needed += 2;
+	if (gpugb_finish_is_float_variance(entry->finish))
+		needed += 4;
 	return needed + gpugb_interval_hidden_aggs(aggref->aggfnoid);
 }

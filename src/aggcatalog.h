@@ -56,7 +56,15 @@ typedef enum GpugbFinish
 	GPUGB_FINISH_VAR_SAMP,
 	GPUGB_FINISH_VAR_POP,
 	GPUGB_FINISH_STDDEV_SAMP,
-	GPUGB_FINISH_STDDEV_POP
+	GPUGB_FINISH_STDDEV_POP,
+	/*
+	 * float4/float8 input, float8 result: float8_var_samp etc. of the Sxx
+	 * of shifted double-double sums (gpugb_fsum.h, finalize.c)
+	 */
+	GPUGB_FINISH_FVAR_SAMP,
+	GPUGB_FINISH_FVAR_POP,
+	GPUGB_FINISH_FSTDDEV_SAMP,
+	GPUGB_FINISH_FSTDDEV_POP
 } GpugbFinish;
 
 typedef struct GpugbAggEntry
@@ -86,10 +94,18 @@ gpugb_double_to_word(double d)
 	return w;
 }
 
+/* Variance of integers or numeric (exact, numeric result). */
 static inline bool
 gpugb_finish_is_variance(GpugbFinish finish)
 {
-	return finish >= GPUGB_FINISH_VAR_SAMP;
+	return finish >= GPUGB_FINISH_VAR_SAMP && finish <= GPUGB_FINISH_STDDEV_POP;
+}
+
+/* Variance of float4 or float8 (float8 result). */
+static inline bool
+gpugb_finish_is_float_variance(GpugbFinish finish)
+{
+	return finish >= GPUGB_FINISH_FVAR_SAMP && finish <= GPUGB_FINISH_FSTDDEV_POP;
 }
 
 static inline bool

@@ -30,6 +30,7 @@
 
 #include "aggcatalog.h"
 #include "device_ops.h"
+#include "gpugb_fsum.h"
 #include "gpugb.h"
 #include "strategy.h"
 
@@ -48,6 +49,7 @@ typedef struct EmuGroupBy
 	int64	   *value[GPUGB_MAX_AGGS];
 	int64	   *value_hi[GPUGB_MAX_AGGS];
 	int64	   *group_rows;		/* rows per group, as the device's count column 0 */
+	int			shift_agg[GPUGB_MAX_AGGS];	/* SUM_SHIFTED*: the SHIFT_FLOAT of its input */
 	bool		strategy_checked;
 	GpugbStats	stats;
 	int64		reserved;		/* bytes reserved in gpugb.max_device_memory */
@@ -167,6 +169,9 @@ init_group(EmuGroupBy *gb, int64 g)
 			case GPUGB_AGG_SUM_FLOAT:
 				/* -0.0 is the additive identity: a lone -0 sums to -0, as in PG */
 				gb->value[a][g] = gpugb_double_to_word(-0.0);
+				break;
+			case GPUGB_AGG_SHIFT_FLOAT:
+				gb->value[a][g] = (int64) GPUGB_SHIFT_UNSET;
 				break;
 			default:
 				gb->value[a][g] = 0;
@@ -291,6 +296,29 @@ accumulate(EmuGroupBy *gb, int a, int64 g, int64 w)
 				float_order_key(gpugb_word_to_double(w)) > float_order_key(gpugb_word_to_double(gb->value[a][g])))
 				gb->value[a][g] = isnan(gpugb_word_to_double(w)) ? gpugb_double_to_word(NAN) : w;
 			break;
+		case GPUGB_AGG_SHIFT_FLOAT:
+			/* the group's first input claims the shift */
+			if (gb->value[a][g] == (int64) GPUGB_SHIFT_UNSET)
+				gb->value[a][g] = w;
+			break;
+		case GPUGB_AGG_SUM_SHIFTED:
+		case GPUGB_AGG_SUM_SHIFTED_SQ:
+			{
+				int			s = gb->shift_agg[a];
+				double		hi,
+							lo,
+							sum_hi = gpugb_word_to_double(gb->value[a][g]),
+							sum_lo = gpugb_word_to_double(gb->value_hi[a][g]);
+
+				if (gb->value[s][g] == (int64) GPUGB_SHIFT_UNSET)
+					gb->value[s][g] = w;
+				gpugb_fsum_term(gpugb_word_to_double(w), gpugb_word_to_double(gb->value[s][g]),
+								gb->spec.aggs[a].op == GPUGB_AGG_SUM_SHIFTED_SQ, &hi, &lo);
+				gpugb_fsum_add(&sum_hi, &sum_lo, hi, lo);
+				gb->value[a][g] = gpugb_double_to_word(sum_hi);
+				gb->value_hi[a][g] = gpugb_double_to_word(sum_lo);
+				break;
+			}
 	}
 	gb->count[a][g]++;
 }
@@ -315,6 +343,22 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 
 	gb->cxt = cxt;
 	gb->spec = *spec;
+	for (int a = 0; a < spec->n_aggs; a++)
+	{
+		gb->shift_agg[a] = -1;
+		if (spec->aggs[a].op != GPUGB_AGG_SUM_SHIFTED && spec->aggs[a].op != GPUGB_AGG_SUM_SHIFTED_SQ)
+			continue;
+		for (int b = 0; b < spec->n_aggs; b++)
+			if (spec->aggs[b].op == GPUGB_AGG_SHIFT_FLOAT && spec->aggs[b].input == spec->aggs[a].input)
+				gb->shift_agg[a] = b;
+		if (gb->shift_agg[a] < 0)
+		{
+			MemoryContextSwitchTo(old);
+			MemoryContextDelete(cxt);
+			emu_error = "invalid argument: a shifted sum without a SHIFT_FLOAT over its input";
+			return GPUGB_INVALID_ARGUMENT;
+		}
+	}
 	for (int k = 0; k < spec->n_keys; k++)
 	{
 		gb->stride.key_values[k] = palloc_extended(spec->stride_rows * sizeof(int64), MCXT_ALLOC_HUGE);

@@ -137,8 +137,8 @@ set_child_types(GpugbScanState *st)
  * Device aggregates: the query's own first (device index = scan column
  * index - n_keys), then hidden ones: a count(*) when the query has no
  * aggregate (plain GROUP BY), a max over each float sum's finite |x| for
- * gpugb_float_sums_unsafe, sums of squares for a variance, a NaN check for
- * a numeric sum, and the words of interval keys and aggregates
+ * gpugb_float_sums_unsafe, sums of squares for a variance, a shift and
+ * shifted sums for a float variance, a NaN check for a numeric sum, and the words of interval keys and aggregates
  * (interval_words.c).
  */
 static void
@@ -224,6 +224,7 @@ build_device_spec(GpugbScanState *st)
 		int			source = info->agg_inputs[a];
 
 		st->float_bound_agg[a] = st->square_hi_agg[a] = st->square_lo_agg[a] = -1;
+		st->shifted_sum_agg[a] = st->shifted_sq_agg[a] = -1;
 		st->dscale_agg[a] = -1;
 		if (st->aggs[a]->op == GPUGB_AGG_SUM_INT &&
 			st->layout.input_types[source].kind == GPUGB_VALUE_NUMERIC_FREE)
@@ -236,10 +237,24 @@ build_device_spec(GpugbScanState *st)
 			spec->aggs[a].input = value;
 			source = value;
 		}
-		if (st->aggs[a]->op == GPUGB_AGG_SUM_FLOAT)
+		if (st->aggs[a]->op == GPUGB_AGG_SUM_FLOAT || gpugb_finish_is_float_variance(st->finish[a]))
 			st->float_bound_agg[a] =
 				gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_FLOAT,
 							   gpugb_derived_input(st, GPUGB_DERIVED_FINITE_ABS, source));
+		if (gpugb_finish_is_float_variance(st->finish[a]))
+		{
+			/*
+			 * Over the finite inputs only (NaN and infinities make the
+			 * result NaN: the bound's count tells): a per-group shift K
+			 * and compensated sums of x - K and (x - K)^2 (gpugb_fsum.h).
+			 * Several variances of one input share them on the device.
+			 */
+			int			finite = gpugb_derived_input(st, GPUGB_DERIVED_FINITE, source);
+
+			(void) gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SHIFT_FLOAT, finite);
+			st->shifted_sum_agg[a] = gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SUM_SHIFTED, finite);
+			st->shifted_sq_agg[a] = gpugb_add_hidden_agg(st, &n, GPUGB_AGG_SUM_SHIFTED_SQ, finite);
+		}
 		if (gpugb_finish_is_variance(st->finish[a]))
 		{
 			/* sum(x^2) = sum(hi) * 2^64 + sum(lo) + N * 2^63, exactly */
@@ -264,7 +279,8 @@ build_device_spec(GpugbScanState *st)
 		GpugbDerivedKind kind = st->layout.derived_kind[d];
 
 		st->layout.input_types[d] = (GpugbColumnType) {
-			kind == GPUGB_DERIVED_FINITE_ABS ? GPUGB_VALUE_FLOAT8 : GPUGB_VALUE_INT64, 0, -1
+			kind == GPUGB_DERIVED_FINITE_ABS || kind == GPUGB_DERIVED_FINITE ?
+			GPUGB_VALUE_FLOAT8 : GPUGB_VALUE_INT64, 0, -1
 		};
 		if (kind == GPUGB_DERIVED_FREE_VALUE)
 			st->layout.input_types[d] = st->layout.input_types[st->layout.derived_from[d]];
@@ -774,6 +790,21 @@ next_group(ScanState *ss)
 		{
 			slot->tts_values[n_keys + a] =
 				gpugb_interval_agg_datum(st, a, g, &slot->tts_isnull[n_keys + a]);
+			continue;
+		}
+		if (gpugb_finish_is_float_variance(st->finish[a]))
+		{
+			int			s1 = st->shifted_sum_agg[a];
+			int			s2 = st->shifted_sq_agg[a];
+
+			slot->tts_values[n_keys + a] =
+				gpugb_float_variance_datum(st->finish[a], st->chunk.agg_count[a][g],
+										   st->chunk.agg_count[st->float_bound_agg[a]][g],
+										   gpugb_word_to_double(st->chunk.agg_value[s1][g]),
+										   gpugb_word_to_double(st->chunk.agg_value_hi[s1][g]),
+										   gpugb_word_to_double(st->chunk.agg_value[s2][g]),
+										   gpugb_word_to_double(st->chunk.agg_value_hi[s2][g]),
+										   &slot->tts_isnull[n_keys + a]);
 			continue;
 		}
 		if (gpugb_finish_is_variance(st->finish[a]))

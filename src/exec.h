@@ -31,6 +31,7 @@ typedef enum GpugbPhase
 typedef enum GpugbDerivedKind
 {
 	GPUGB_DERIVED_FINITE_ABS,	/* |x| of a float where finite, else NULL */
+	GPUGB_DERIVED_FINITE,		/* x of a float where finite, else NULL */
 	GPUGB_DERIVED_SQUARE_HI,	/* x^2 = hi * 2^64 + lo + 2^63 of an integer */
 	GPUGB_DERIVED_SQUARE_LO,	/* word x, exactly, with hi and lo in int64 */
 	/* a free numeric's packed word x (numeric_free.c) */
@@ -86,6 +87,9 @@ typedef struct GpugbScanState
 	int			nan_check_agg[GPUGB_MAX_AGGS];	/* hidden max of a numeric sum's input (NaN?) */
 	int			square_hi_agg[GPUGB_MAX_AGGS];	/* variance: hidden sums of x^2's parts */
 	int			square_lo_agg[GPUGB_MAX_AGGS];
+	/* float variance: hidden shifted sums of x - K and (x - K)^2 (gpugb_fsum.h) */
+	int			shifted_sum_agg[GPUGB_MAX_AGGS];
+	int			shifted_sq_agg[GPUGB_MAX_AGGS];
 	/* interval sum or avg: the device aggregates of its parts (GpugbIntervalWord order) */
 	int			interval_parts[GPUGB_MAX_AGGS][GPUGB_INTERVAL_SUM_PARTS];
 	int			interval_key_agg[GPUGB_MAX_KEYS];	/* hidden min of a key's (month, day) */
@@ -141,6 +145,9 @@ extern Datum gpugb_variance_datum(GpugbFinish finish, int scale, int dscale, int
 								  int64 sum_lo, int64 sum_hi,
 								  int64 sq_hi_lo, int64 sq_hi_hi,
 								  int64 sq_lo_lo, int64 sq_lo_hi, bool *isnull);
+extern Datum gpugb_float_variance_datum(GpugbFinish finish, int64 count, int64 finite,
+										double s1_hi, double s1_lo,
+										double s2_hi, double s2_lo, bool *isnull);
 extern const char *gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count);
 
 #endif							/* GPUGB_EXEC_H */

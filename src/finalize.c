@@ -19,11 +19,13 @@
 
 #include "fmgr.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 #include "utils/uuid.h"
 
 #include "exec.h"
+#include "gpugb_fsum.h"
 #include "numeric_free.h"
 #include "numeric_words.h"
 #include "textdict.h"
@@ -181,6 +183,11 @@ gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
 		case GPUGB_FINISH_STDDEV_SAMP:
 		case GPUGB_FINISH_STDDEV_POP:
 			break;				/* gpugb_variance_datum */
+		case GPUGB_FINISH_FVAR_SAMP:
+		case GPUGB_FINISH_FVAR_POP:
+		case GPUGB_FINISH_FSTDDEV_SAMP:
+		case GPUGB_FINISH_FSTDDEV_POP:
+			break;				/* gpugb_float_variance_datum */
 	}
 	elog(ERROR, "gpugb: unexpected finish kind %d", (int) finish);
 	return (Datum) 0;
@@ -196,6 +203,12 @@ gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,
  * finite inputs; if that bound comes near the type's range, we cannot
  * promise PostgreSQL's answer and fall back.  Returns a reason, or NULL
  * when the chunk's groups are safe.
+ *
+ * float8_accum (avg, variance) also raises when Sxx or its update
+ * tmp * tmp, tmp = x * N - Sx, becomes infinite from finite inputs; |tmp|
+ * <= 2 n max|x|, so tmp^2 and Sxx stay below DBL_MAX in every order when
+ * 8 n^2 max|x|^2 <= DBL_MAX (a factor 2 of margin for roundings).  Our
+ * shifted sums of a variance then stay finite too (|x - K| <= 2 max|x|).
  */
 const char *
 gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count)
@@ -218,11 +231,47 @@ gpugb_float_sums_unsafe(GpugbScanState *st, int64 first, int64 count)
 			if (maxabs > limit / 2.0 / (double) n)
 				return "a floating-point sum comes near the overflow limit";
 			if (entry->finish == GPUGB_FINISH_AVG_FLOAT8 &&
-				maxabs > sqrt(DBL_MAX / 8.0 / (double) n))
+				maxabs > sqrt(DBL_MAX / 8.0) / (double) n)
 				return "a floating-point sum of squares (for avg) comes near the overflow limit";
+			if (gpugb_finish_is_float_variance(entry->finish) &&
+				maxabs > sqrt(DBL_MAX / 8.0) / (double) n)
+				return "a floating-point sum of squares (for a variance) comes near the overflow limit";
 		}
 	}
 	return NULL;
+}
+
+/*
+ * float8_var_samp, float8_var_pop, float8_stddev_samp, float8_stddev_pop
+ * (also of float4 input, which float4_accum widens to double) from N
+ * non-null inputs, `finite` of them finite, and the shifted double-double
+ * sums S1 = sum(x - K), S2 = sum((x - K)^2) of the finite ones.  As in
+ * PostgreSQL: NULL for N = 0 (and N = 1 for the sample forms, whatever the
+ * input), NaN once any input is NaN or infinite (float8_accum makes Sxx
+ * NaN), else Sxx / (N - 1) or Sxx / N, and the square root of that.  Sxx
+ * comes from gpugb_fsum_sxx, accurate to about 1e-16 relative
+ * (gpugb_fsum.h); PostgreSQL's own Sxx differs from the exact one by its
+ * Youngs-Cramer roundings, as its parallel plan's does.  (The overflow
+ * cases PostgreSQL raises for never get here: gpugb_float_sums_unsafe.)
+ */
+Datum
+gpugb_float_variance_datum(GpugbFinish finish, int64 count, int64 finite,
+						   double s1_hi, double s1_lo, double s2_hi, double s2_lo, bool *isnull)
+{
+	bool		sample = finish == GPUGB_FINISH_FVAR_SAMP || finish == GPUGB_FINISH_FSTDDEV_SAMP;
+	bool		root = finish == GPUGB_FINISH_FSTDDEV_SAMP || finish == GPUGB_FINISH_FSTDDEV_POP;
+	double		n = (double) count;
+	double		sxx;
+	double		result;
+
+	*isnull = count == 0 || (sample && count <= 1);
+	if (*isnull)
+		return (Datum) 0;
+	if (finite < count)
+		return Float8GetDatum(get_float8_nan());
+	sxx = gpugb_fsum_sxx(n, s1_hi, s1_lo, s2_hi, s2_lo);
+	result = sxx / (sample ? n - 1.0 : n);
+	return Float8GetDatum(root ? sqrt(result) : result);
 }
 
 /*

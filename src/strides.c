@@ -181,6 +181,14 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 				isnull = x == GPUGB_NUMERIC_NAN_WORD;
 				word = gpugb_free_word_dscale(x);
 				break;
+			case GPUGB_DERIVED_FINITE:
+				{
+					double		f = gpugb_word_to_double(x);
+
+					isnull = isinf(f) || isnan(f);
+					word = x;
+					break;
+				}
 			case GPUGB_DERIVED_FINITE_ABS:
 				{
 					double		f = gpugb_word_to_double(x);
