@@ -10,7 +10,7 @@
 #include "strategy.h"
 
 /* Aggregate operations (GpugbAggOp) there are. */
-#define N_AGG_OPS (GPUGB_AGG_MAX_FLOAT + 1)
+#define N_AGG_OPS (GPUGB_AGG_SUM_SHIFTED_SQ + 1)
 
 int
 gpugb_spec_state_columns(const GpugbGroupBySpec *spec)
@@ -40,7 +40,9 @@ gpugb_spec_state_columns(const GpugbGroupBySpec *spec)
 		if (op == GPUGB_AGG_COUNT_STAR || op == GPUGB_AGG_COUNT || valued[op][slot])
 			continue;
 		valued[op][slot] = true;
-		columns += op == GPUGB_AGG_SUM_INT ? 2 : 1;
+		/* a second (high or low) word: as cuda/groupby.cu's build_layout */
+		columns += op == GPUGB_AGG_SUM_INT || op == GPUGB_AGG_SUM_SHIFTED ||
+			op == GPUGB_AGG_SUM_SHIFTED_SQ ? 2 : 1;
 	}
 	return columns;
 }

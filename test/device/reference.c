@@ -18,6 +18,8 @@ const GpugbAggSpec aggs[N_AGGS] = {
 	{GPUGB_AGG_MIN_INT, 0}, {GPUGB_AGG_MAX_INT, 0}, {GPUGB_AGG_SUM_FLOAT, 1},
 	{GPUGB_AGG_MIN_FLOAT, 1}, {GPUGB_AGG_MAX_FLOAT, 1}, {GPUGB_AGG_COUNT, 1},
 	{GPUGB_AGG_SUM_INT, 2}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 2},
+	/* float variance over in3: the shifted sums before their shift, on purpose */
+	{GPUGB_AGG_SUM_SHIFTED_SQ, 3}, {GPUGB_AGG_SUM_SHIFTED, 3}, {GPUGB_AGG_SHIFT_FLOAT, 3},
 };
 
 static uint64_t rng_state;
@@ -184,6 +186,9 @@ generate(const CaseSpec *cs, Data *d)
 
 		memcpy(&d->in[1][row], &f, 8);
 		d->in[2][row] = INT64_MAX - (int64_t) (rnd() % 100000);	/* always overflows int64 */
+		/* in3: finite, a large mean per group and a tiny spread (variance) */
+		f = 1e9 * (double) (1 + j % 3) + (rnd01() - 0.5) * 1e-3 * (double) (1 + j % 5);
+		memcpy(&d->in[3][row], &f, 8);
 		for (int i = 0; i < N_INPUTS; i++)
 			if (cs->in_null > 0 && rnd01() < cs->in_null)
 			{
@@ -308,6 +313,8 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 	r->fmin = xcalloc(bound, 8);
 	r->fmax = xcalloc(bound, 8);
 	r->seen = xcalloc(bound, 1);
+	r->vsum = xcalloc(bound, sizeof(long double));
+	r->vsxx = xcalloc(bound, sizeof(long double));
 	for (int64_t g = 0; g < bound; g++)
 	{
 		r->min0[g] = INT64_MAX;
@@ -359,6 +366,35 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 		}
 		if (!d->innull[2][row])
 			r->sum2[g] += d->in[2][row];
+		if (!d->innull[3][row])
+		{
+			double		f;
+
+			memcpy(&f, &d->in[3][row], 8);
+			r->vsum[g] += f;
+		}
+	}
+	/* second pass: Sxx about each group's mean */
+	for (int64_t row = 0; row < d->nrows; row++)
+	{
+		int64_t		vals[GPUGB_MAX_KEYS];
+		uint32_t	mask = 0;
+		int64_t		g = 0;
+		double		f;
+		long double dev;
+
+		if (d->innull[3][row])
+			continue;
+		for (int k = 0; k < d->n_keys; k++)
+		{
+			vals[k] = d->knull[k][row] ? 0 : d->key[k][row];
+			mask |= (uint32_t) (d->knull[k][row] != 0) << k;
+		}
+		if (d->n_keys > 0)
+			g = ref_lookup(r, vals, mask, 0);
+		memcpy(&f, &d->in[3][row], 8);
+		dev = (long double) f - r->vsum[g] / (long double) r->cnt_in[3][g];
+		r->vsxx[g] += dev * dev;
 	}
 }
 
@@ -367,7 +403,7 @@ free_reference(Ref *r)
 {
 	void	   *ps[] = {r->table, r->keys, r->mask, r->cnt_star, r->cnt_in[0], r->cnt_in[1],
 		r->cnt_in[2], r->sum0, r->sum2, r->min0, r->max0, r->fsum, r->fabs_, r->fmin, r->fmax,
-	r->seen};
+	r->seen, r->vsum, r->vsxx};
 
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
 		free(ps[i]);

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "selftest.h"
+#include "../../cuda/gpugb_fsum.h"
 #include "../../src/strategy.h"
 
 /* The strategy the cases run with: a GpugbStrategy, or -1 for auto. */
@@ -129,6 +130,37 @@ compare(const Results *res, Ref *r)
 								  (want != 0 || signbit(got) == signbit(want) || r->fabs_[g] > 0),
 								  "group %lld: float sum %.17g, want %.17g (sum |x| %g)",
 								  (long long) i, got, want, r->fabs_[g]);
+						break;
+					}
+				case GPUGB_AGG_SHIFT_FLOAT:
+					{
+						double		k,
+									mean = (double) (r->vsum[g] / (long double) want_cnt);
+
+						memcpy(&k, &res->val[a][i], 8);
+						/* one of the group's inputs: within the generated spread */
+						CHECK(isfinite(k) && fabs(k - mean) <= 1e-2, "group %lld: shift %.17g, mean %.17g",
+							  (long long) i, k, mean);
+						break;
+					}
+				case GPUGB_AGG_SUM_SHIFTED_SQ:
+					{
+						/* aggs: SUM_SHIFTED_SQ at a, SUM_SHIFTED at a + 1 */
+						double		s1h,
+									s1l,
+									s2h,
+									s2l,
+									got;
+						double		want = (double) r->vsxx[g];
+
+						memcpy(&s2h, &res->val[a][i], 8);
+						memcpy(&s2l, &res->hi[a][i], 8);
+						memcpy(&s1h, &res->val[a + 1][i], 8);
+						memcpy(&s1l, &res->hi[a + 1][i], 8);
+						got = gpugb_fsum_sxx((double) want_cnt, s1h, s1l, s2h, s2l);
+						CHECK(fabs(got - want) <= 1e-12 * want + 1e-30,
+							  "group %lld: Sxx %.17g, want %.17g (n %lld, S1 %.17g%+g, S2 %.17g%+g)",
+							  (long long) i, got, want, (long long) want_cnt, s1h, s1l, s2h, s2l);
 						break;
 					}
 				default:

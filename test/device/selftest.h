@@ -33,8 +33,8 @@ typedef struct CaseSpec
 	int			perf;			/* print rows/s */
 } CaseSpec;
 
-#define N_INPUTS 3
-#define N_AGGS 12
+#define N_INPUTS 4
+#define N_AGGS 15
 
 /* The aggregates every case runs (all GpugbAggOps; SUM_INT(in0) twice). */
 extern const GpugbAggSpec aggs[N_AGGS];
@@ -69,6 +69,9 @@ typedef struct Ref
 	uint64_t   *fmin,
 			   *fmax;
 	uint8_t    *seen;
+	/* in3 (finite floats, large mean): two-pass Sxx in long double */
+	long double *vsum,
+			   *vsxx;
 } Ref;
 
 uint64_t	rnd(void);

@@ -114,7 +114,8 @@ AGGS = {
     'bool_and':    dict(default=True,  weight=0.3, sig=_BOOL),
     'bool_or':     dict(default=True,  weight=0.3, sig=_BOOL),
     'every':       dict(default=True,  weight=0.15, sig=_BOOL),
-    # gpugb offloads these over integers and numeric (exact), not over floats.
+    # exact over integers and numeric; over floats a shifted, compensated sum
+    # (cuda/gpugb_fsum.h) against PostgreSQL's Youngs-Cramer: within 'var'.
     'stddev':      dict(default=True,  weight=0.2, sig=_VAR, err='var'),
     'stddev_pop':  dict(default=True,  weight=0.2, sig=_VAR, err='var'),
     'stddev_samp': dict(default=True,  weight=0.2, sig=_VAR, err='var'),

@@ -351,6 +351,12 @@ test_state_columns(void)
 	/* variance(x): SUM_INT(x), hidden SUM_INT over x^2's hi and lo inputs */
 	static const GpugbAggSpec variance[] = {{GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_SUM_INT, 1},
 	{GPUGB_AGG_SUM_INT, 2}};
+	/*
+	 * variance(f) of a float: COUNT(f), hidden MAX_FLOAT over |f| (input 1),
+	 * SHIFT_FLOAT and the two shifted sums over the finite f (input 2)
+	 */
+	static const GpugbAggSpec fvariance[] = {{GPUGB_AGG_COUNT, 0}, {GPUGB_AGG_MAX_FLOAT, 1},
+	{GPUGB_AGG_SHIFT_FLOAT, 2}, {GPUGB_AGG_SUM_SHIFTED, 2}, {GPUGB_AGG_SUM_SHIFTED_SQ, 2}};
 	GpugbGroupBySpec spec;
 
 	spec = spec_of(1, 1, star);
@@ -372,6 +378,10 @@ test_state_columns(void)
 	spec = spec_of(1, 3, variance);
 	CHECK(gpugb_spec_state_columns(&spec) == 10,
 		  "variance(x): rows + 3 inputs x (NULLs + 2 words) = 10 (%d)",
+		  gpugb_spec_state_columns(&spec));
+	spec = spec_of(1, 5, fvariance);
+	CHECK(gpugb_spec_state_columns(&spec) == 10,
+		  "variance(f): rows, NULLs f, NULLs |f|, max, NULLs finite f, K, 2 pairs = 10 (%d)",
 		  gpugb_spec_state_columns(&spec));
 }
 
