@@ -15,11 +15,11 @@ DECLARE
   n bigint;
 BEGIN
   PERFORM set_config('gpugb.enabled', 'off', true);
-  EXECUTE 'CREATE TEMP TABLE fvar_off AS SELECT k::text AS k, v FROM (' || query || ') q';
+  EXECUTE 'CREATE TEMP TABLE fvar_off AS SELECT coalesce(k::text, ''null'') AS k, v FROM (' || query || ') q';
   PERFORM set_config('gpugb.enabled', 'on', true);
-  EXECUTE 'CREATE TEMP TABLE fvar_on AS SELECT k::text AS k, v FROM (' || query || ') q';
+  EXECUTE 'CREATE TEMP TABLE fvar_on AS SELECT coalesce(k::text, ''null'') AS k, v FROM (' || query || ') q';
   SELECT count(*) INTO n
-    FROM fvar_off a FULL JOIN fvar_on b ON a.k IS NOT DISTINCT FROM b.k
+    FROM fvar_off a FULL JOIN fvar_on b ON a.k = b.k
    WHERE a.v IS NULL OR b.v IS NULL OR cardinality(a.v) <> cardinality(b.v)
       OR EXISTS (SELECT 1 FROM unnest(a.v, b.v) AS e(x, y)
                   WHERE NOT ((x IS NULL AND y IS NULL)
