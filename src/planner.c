@@ -142,7 +142,7 @@ collect_walker(Node *node, GroupingShape *shape)
 			{
 				/*
 				 * room for the derived inputs exec.c adds: at most two each
-				 * (|x| of a float, or x^2's halves), four for a free numeric
+				 * (|x| and finite x of a float, or x^2's halves), four for a free numeric
 				 * (its value and dscale parts, x^2's halves), more for an
 				 * interval (interval_words.c)
 				 */
