@@ -62,6 +62,19 @@ SELECT q, fvar_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT k, ARRAY[var_samp(x + 1e6), stddev_pop(x * 1e-200), var_pop(-x)] AS v FROM fv GROUP BY k')
 ) AS t(q);
 
+-- Every strategy (on the GPU each folds rows in its own order: the shift
+-- and the compensated sums make them agree to about 1e-16), with strides
+-- small enough for several launches.
+SET gpugb.stride_rows = 4096;
+SELECT s AS strategy, fvar_mismatches(
+  'SELECT k, ARRAY[var_samp(x), var_pop(f4), stddev(xn), var_samp(x) FILTER (WHERE b)] AS v FROM fv GROUP BY k') AS mismatches
+  FROM unnest(ARRAY['global_hash', 'shared_hash', 'sort']) s, LATERAL set_config('gpugb.strategy', s, false) c;
+SELECT s AS strategy, fvar_mismatches(
+  'SELECT hashfloat8(x) % 3000 AS k, ARRAY[var_samp(f4), stddev_pop(big)] AS v FROM fv GROUP BY 1', 1e-5) AS many_groups_mismatches
+  FROM unnest(ARRAY['global_hash', 'shared_hash', 'sort']) s, LATERAL set_config('gpugb.strategy', s, false) c;
+RESET gpugb.strategy;
+RESET gpugb.stride_rows;
+
 -- Large mean, tiny spread: PostgreSQL's Youngs-Cramer running sum rounds
 -- at the mean's scale (2^-23 here), ours is exact to about 1e-16; the two
 -- agree to about 1e-6 relative, which is PostgreSQL's own error here (its
