@@ -313,6 +313,7 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 	r->fmin = xcalloc(bound, 8);
 	r->fmax = xcalloc(bound, 8);
 	r->seen = xcalloc(bound, 1);
+	r->vfirst = xcalloc(bound, sizeof(double));
 	r->vsum = xcalloc(bound, sizeof(long double));
 	r->vsxx = xcalloc(bound, sizeof(long double));
 	for (int64_t g = 0; g < bound; g++)
@@ -371,7 +372,9 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 			double		f;
 
 			memcpy(&f, &d->in[3][row], 8);
-			r->vsum[g] += f;
+			if (r->cnt_in[3][g] == 1)
+				r->vfirst[g] = f;
+			r->vsum[g] += (long double) f - r->vfirst[g];
 		}
 	}
 	/* second pass: Sxx about each group's mean */
@@ -393,7 +396,7 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 		if (d->n_keys > 0)
 			g = ref_lookup(r, vals, mask, 0);
 		memcpy(&f, &d->in[3][row], 8);
-		dev = (long double) f - r->vsum[g] / (long double) r->cnt_in[3][g];
+		dev = ((long double) f - r->vfirst[g]) - r->vsum[g] / (long double) r->cnt_in[3][g];
 		r->vsxx[g] += dev * dev;
 	}
 }
@@ -403,7 +406,7 @@ free_reference(Ref *r)
 {
 	void	   *ps[] = {r->table, r->keys, r->mask, r->cnt_star, r->cnt_in[0], r->cnt_in[1],
 		r->cnt_in[2], r->sum0, r->sum2, r->min0, r->max0, r->fsum, r->fabs_, r->fmin, r->fmax,
-	r->seen, r->vsum, r->vsxx};
+	r->seen, r->vfirst, r->vsum, r->vsxx};
 
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
 		free(ps[i]);

@@ -7,7 +7,10 @@
  *    memory limits.  Every group's every result is compared: integers and
  *    float min/max exactly (bit for bit), float sums within 1e-9 of the sum
  *    of magnitudes (the order of additions differs, as in PostgreSQL's own
- *    parallel aggregation).
+ *    parallel aggregation), and the float variance's shifted sums (shift,
+ *    SUM_SHIFTED, SUM_SHIFTED_SQ over a finite input of a large mean and
+ *    tiny spread) through gpugb_fsum_sxx within 1e-12 of a two-pass long
+ *    double Sxx, the shift within the group's spread.
  *
  *    Every case runs once per strategy (forced) and once with the
  *    heuristics' choice and run-time correction ("auto").
@@ -135,7 +138,7 @@ compare(const Results *res, Ref *r)
 				case GPUGB_AGG_SHIFT_FLOAT:
 					{
 						double		k,
-									mean = (double) (r->vsum[g] / (long double) want_cnt);
+									mean = (double) (r->vfirst[g] + r->vsum[g] / (long double) want_cnt);
 
 						memcpy(&k, &res->val[a][i], 8);
 						/* one of the group's inputs: within the generated spread */

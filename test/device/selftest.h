@@ -69,8 +69,12 @@ typedef struct Ref
 	uint64_t   *fmin,
 			   *fmax;
 	uint8_t    *seen;
-	/* in3 (finite floats, large mean): two-pass Sxx in long double */
-	long double *vsum,
+	/*
+	 * in3 (finite floats, large mean): two-pass Sxx in long double, about
+	 * the group's first value (exact differences, so the mean is accurate)
+	 */
+	double	   *vfirst;
+	long double *vsum,			/* sum(x - first) */
 			   *vsxx;
 } Ref;
 
