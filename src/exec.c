@@ -423,6 +423,17 @@ has_float_sums(GpugbScanState *st)
 	return false;
 }
 
+/* Milliseconds since start. */
+static double
+ms_since(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return INSTR_TIME_GET_MILLISEC(now);
+}
+
 /*
  * Appends rows from this process's own input to the stride; times it.
  * Returns NULL, or why a value has no device word.
@@ -430,16 +441,13 @@ has_float_sums(GpugbScanState *st)
 static const char *
 fill_from_input(GpugbScanState *st, GpugbStride *stride, int64 capacity, bool *exhausted)
 {
-	instr_time	start,
-				elapsed;
+	instr_time	start;
 	const char *unfit;
 
 	st->input_touched = true;
 	INSTR_TIME_SET_CURRENT(start);
 	gpugb_fill_stride(&st->layout, st->input, stride, capacity, exhausted, &unfit);
-	INSTR_TIME_SET_CURRENT(elapsed);
-	INSTR_TIME_SUBTRACT(elapsed, start);
-	st->fill_ms += INSTR_TIME_GET_MILLISEC(elapsed);
+	st->fill_ms += ms_since(start);
 	return unfit;
 }
 
@@ -525,6 +533,8 @@ feed_parallel(GpugbScanState *st)
 		bool		all_done;
 		bool		needs_room;
 		bool		submit = false;
+		bool		took;
+		instr_time	start;
 
 		if (stride == NULL)
 		{
@@ -536,8 +546,12 @@ feed_parallel(GpugbScanState *st)
 		unfit = gpugb_shared_unfit(st->shared);
 		if (unfit)
 			return unfit;
-		if (gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
-							  &all_done, &needs_room))
+		INSTR_TIME_SET_CURRENT(start);
+		took = gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
+								 &all_done, &needs_room);
+		if (took)
+			st->copy_ms += ms_since(start);
+		if (took)
 		{
 			st->input_touched = true;
 			submit = stride->nrows == capacity;
@@ -558,8 +572,10 @@ feed_parallel(GpugbScanState *st)
 			submit = true;		/* keep the GPU busy while we wait */
 		else
 		{
+			INSTR_TIME_SET_CURRENT(start);
 			wait_for_workers(st, launched, &attached);
 			gpugb_shared_wait(st->shared, launched);
+			st->idle_ms += ms_since(start);
 			CHECK_FOR_INTERRUPTS();
 		}
 
@@ -577,6 +593,7 @@ feed_parallel(GpugbScanState *st)
 		if (status != GPUGB_OK)
 			return device_failure(st, "aggregating", status);
 	}
+	gpugb_shared_worker_times(st->shared, &st->workers_fill_ms, &st->workers_stall_ms);
 	return NULL;
 }
 
@@ -589,8 +606,10 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 {
 	GpugbStatus status;
 	const char *failure;
+	instr_time	start;
 
 	st->ops = ops;
+	INSTR_TIME_SET_CURRENT(start);
 	status = st->ops->probe();
 	if (status != GPUGB_OK)
 	{
@@ -603,11 +622,15 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 	status = st->ops->create(&st->spec, &st->gb);
 	if (status != GPUGB_OK)
 		return device_failure(st, "setting up the device", status);
+	st->setup_ms = ms_since(start);
 
+	INSTR_TIME_SET_CURRENT(start);
 	failure = st->shared ? feed_parallel(st) : feed_serial(st);
 	if (failure)
 		return failure;
+	st->ingest_ms = ms_since(start);
 
+	INSTR_TIME_SET_CURRENT(start);
 	status = st->ops->finish(st->gb, &st->n_groups);
 	if (status != GPUGB_OK)
 		return device_failure(st, "finishing", status);
@@ -630,6 +653,7 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 		}
 	}
 	st->ops->stats(st->gb, &st->stats);
+	st->finish_ms = ms_since(start);
 	return NULL;
 }
 
@@ -666,6 +690,8 @@ run(GpugbScanState *st)
 	st->n_groups = st->next_group = 0;
 	st->chunk_first = st->chunk_count = 0;
 	st->fill_ms = st->fetch_ms = 0;
+	st->setup_ms = st->ingest_ms = st->finish_ms = 0;
+	st->copy_ms = st->idle_ms = st->workers_fill_ms = st->workers_stall_ms = 0;
 	st->fallback_reason[0] = '\0';
 	st->fallback_detail[0] = '\0';
 	memset(&st->stats, 0, sizeof(st->stats));

@@ -114,6 +114,14 @@ typedef struct GpugbScanState
 	GpugbStats	stats;
 	double		fill_ms;		/* pulling input tuples into strides */
 	double		fetch_ms;		/* copying results back and building tuples */
+	double		setup_ms;		/* probing the device, creating the handle */
+	double		ingest_ms;		/* from the first row to the last stride submitted */
+	double		finish_ms;		/* the last strides' kernels, counting groups, checks */
+	/* parallel ingest: the leader copying workers' slots, and idle waiting */
+	double		copy_ms;
+	double		idle_ms;
+	double		workers_fill_ms;	/* summed over workers */
+	double		workers_stall_ms;	/* summed: workers waiting for a free slot */
 	int			runs;
 	char		fallback_reason[256];
 	char		fallback_detail[512];

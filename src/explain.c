@@ -89,7 +89,18 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyInteger("Hash Table Grows", NULL, st->stats.table_grows, es);
 	if (es->timing)
 	{
+		/* Wall time of the three phases, then where the ingest's went. */
+		ExplainPropertyFloat("Setup Time", "ms", st->setup_ms, 3, es);
+		ExplainPropertyFloat("Ingest Time", "ms", st->ingest_ms, 3, es);
+		ExplainPropertyFloat("Finish Time", "ms", st->finish_ms, 3, es);
 		ExplainPropertyFloat("Fill Time", "ms", st->fill_ms, 3, es);
+		if (st->info.parallel)
+		{
+			ExplainPropertyFloat("Leader Copy Time", "ms", st->copy_ms, 3, es);
+			ExplainPropertyFloat("Leader Idle Time", "ms", st->idle_ms, 3, es);
+			ExplainPropertyFloat("Workers Fill Time", "ms", st->workers_fill_ms, 3, es);
+			ExplainPropertyFloat("Workers Stall Time", "ms", st->workers_stall_ms, 3, es);
+		}
 		ExplainPropertyFloat("Transfer Time", "ms", st->stats.transfer_ms, 3, es);
 		ExplainPropertyFloat("Kernel Time", "ms", st->stats.kernel_ms, 3, es);
 		ExplainPropertyFloat("Wait Time", "ms", st->stats.wait_ms, 3, es);
