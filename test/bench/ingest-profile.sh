@@ -41,7 +41,7 @@ run_psql() {  # OPTS SQL...
 timed() {  # OPTS QUERY -> seconds, fastest of REPS
   local best="" ms r out
   for ((r = 0; r < REPS; r++)); do
-    out=$(run_psql "$1" '\timing on' "COPY ($2) TO '/dev/null'" 2>&1) || { echo "error: $out" >&2; echo error; return; }
+    out=$(run_psql "$1" "SELECT pg_sleep(${WARM_S:-0.5})" '\timing on' "COPY ($2) TO '/dev/null'" 2>&1) || { echo "error: $out" >&2; echo error; return; }
     ms=$(grep -o 'Time: [0-9.]* ms' <<<"$out" | tail -1 | awk '{print $2}')
     if [ -z "$best" ] || awk -v a="$ms" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$ms; fi
   done
