@@ -186,6 +186,7 @@ build_device_spec(GpugbScanState *st)
 													true);
 		if (st->layout.key_types[k].kind == GPUGB_VALUE_NUMERIC_FREE)
 			st->layout.key_types[k].scale = planned_free_scale(info->key_free_scales[k]);
+		st->layout.key_transforms[k] = info->key_transforms[k];
 		st->layout.key_word[k] = spec->n_keys;
 		spec->n_keys += st->layout.key_types[k].words;
 	}

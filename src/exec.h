@@ -53,6 +53,8 @@ typedef struct GpugbInputLayout
 	int			n_keys;			/* device key words */
 	int			n_sql_keys;		/* GROUP BY keys: the child's first columns */
 	GpugbColumnType key_types[GPUGB_MAX_KEYS];	/* of each GROUP BY key */
+	/* a key the filler computes from the child's key column (keyexpr.c) */
+	GpugbKeyTransform key_transforms[GPUGB_MAX_KEYS];
 	int			key_word[GPUGB_MAX_KEYS];	/* its first device key word */
 	int			n_inputs;		/* child inputs + derived inputs */
 	int			n_child_inputs;	/* the query's inputs (then derived ones) */

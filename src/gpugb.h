@@ -29,6 +29,7 @@
 #include "nodes/pathnodes.h"
 
 #include "gpugb_device.h"
+#include "keyexpr.h"
 
 #define GPUGB_NODE_NAME "GpuGroupAgg"
 
@@ -90,6 +91,8 @@ typedef struct GpugbPlanInfo
 	Oid			key_types[GPUGB_MAX_KEYS];
 	int32		key_typmods[GPUGB_MAX_KEYS];
 	int			key_free_scales[GPUGB_MAX_KEYS];	/* S of a free numeric, else -1 */
+	/* what the filler computes of the child's key column (keyexpr.c) */
+	GpugbKeyTransform key_transforms[GPUGB_MAX_KEYS];
 	int			n_inputs;
 	Oid			input_types[GPUGB_MAX_INPUTS];
 	int32		input_typmods[GPUGB_MAX_INPUTS];

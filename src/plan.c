@@ -25,6 +25,7 @@
 
 #include "aggcatalog.h"
 #include "hostexpr.h"
+#include "keyexpr.h"
 #include "numeric_free.h"
 #include "gpugb.h"
 
@@ -39,8 +40,10 @@ enum
 	GPUGB_PRIVATE_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PRIVATE_AGG_INPUTS,	/* List of Integer: input index per agg, -1 for count(*) */
 	GPUGB_PRIVATE_ROWS,			/* String: planner's input row estimate (all participants) */
-	GPUGB_PRIVATE_FREE_SCALES	/* List of Integer per key, then per child column:
+	GPUGB_PRIVATE_FREE_SCALES,	/* List of Integer per key, then per child column:
 								 * the planned scale S of a free numeric, else -1 */
+	GPUGB_PRIVATE_KEY_TRANSFORMS	/* List per key: what the filler computes of
+									 * the child's key column (keyexpr.c) */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -74,6 +77,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *input_map = NIL;
 	List	   *agg_inputs = NIL;
 	List	   *free_scales = NIL;
+	List	   *key_transforms = NIL;
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 	Plan	   *input_plan = linitial(custom_plans);
@@ -109,6 +113,22 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		free_scales = lappend(free_scales,
 							  makeInteger(gpugb_free_numeric_plan_scale(root, lfirst(lc))));
 
+	/*
+	 * A key the child projects as its plain column (make_gpu_path's choice)
+	 * is computed by the filler.
+	 */
+	foreach(lc, group_exprs)
+	{
+		GpugbKeyTransform transform;
+		Var		   *column = gpugb_key_transform(lfirst(lc), &transform);
+		Node	   *child_key = (Node *) ((TargetEntry *) list_nth(input_plan->targetlist,
+																   foreach_current_index(lc)))->expr;
+
+		if (column == NULL || !equal(column, child_key))
+			transform.op = GPUGB_KEY_PLAIN;
+		key_transforms = lappend(key_transforms, gpugb_key_transform_to_list(&transform));
+	}
+
 	foreach(lc, group_exprs)
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)),
@@ -139,6 +159,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 									   agg_inputs);
 	cscan->custom_private = lappend(cscan->custom_private, copyObject(rows));
 	cscan->custom_private = lappend(cscan->custom_private, free_scales);
+	cscan->custom_private = lappend(cscan->custom_private, key_transforms);
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -150,6 +171,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	Plan	   *input_plan = linitial(cscan->custom_plans);
 	List	   *agg_inputs = list_nth(priv, GPUGB_PRIVATE_AGG_INPUTS);
 	List	   *free_scales = list_nth(priv, GPUGB_PRIVATE_FREE_SCALES);
+	List	   *key_transforms = list_nth(priv, GPUGB_PRIVATE_KEY_TRANSFORMS);
 	ListCell   *lc;
 	int			i;
 
@@ -169,6 +191,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 		info->key_types[i] = exprType(key);
 		info->key_typmods[i] = exprTypmod(key);
 		info->key_free_scales[i] = intVal(list_nth(free_scales, i));
+		gpugb_key_transform_from_list(list_nth(key_transforms, i), &info->key_transforms[i]);
 	}
 	info->n_child_columns = list_length(input_plan->targetlist) - info->n_keys;
 	if (info->n_child_columns > GPUGB_MAX_INPUTS)

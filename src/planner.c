@@ -38,6 +38,7 @@
 #include "aggcatalog.h"
 #include "numeric_free.h"
 #include "hostexpr.h"
+#include "keyexpr.h"
 #include "interval_words.h"
 #include "device_ops.h"
 #include "gpugb.h"
@@ -334,6 +335,35 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 }
 
 /*
+ * Can a projection on top of path compute a plain column of the query's
+ * relations?  A scan or a join reads them itself; but a Gather, for one,
+ * passes up only what its workers computed (GROUP BY mod(x, 10) below a
+ * Gather yields the mod, not x), and an index-only scan may hold only an
+ * expression index's values.
+ */
+static bool
+outputs_plain_columns(Path *path)
+{
+	if (IsA(path, ProjectionPath))
+		path = ((ProjectionPath *) path)->subpath;
+	switch (path->pathtype)
+	{
+		case T_SeqScan:
+		case T_SampleScan:
+		case T_IndexScan:
+		case T_BitmapHeapScan:
+		case T_TidScan:
+		case T_TidRangeScan:
+		case T_NestLoop:
+		case T_MergeJoin:
+		case T_HashJoin:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
  * A GpuGroupAgg path over input_path (projected here to exactly the columns
  * the device needs), with PostgreSQL's own plan as fallback: fed by one
  * process, or (parallel) by the parallel workers of a Gather above it.
@@ -350,7 +380,19 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	int			n_values;
 
 	foreach(lc, shape->group_exprs)
-		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
+	{
+		GpugbKeyTransform transform;
+		Var		   *column = gpugb_key_transform(lfirst(lc), &transform);
+
+		/*
+		 * column OP constant: the input projects the column, the filler the
+		 * rest (plan.c finds the column in the child's target list).
+		 */
+		if (column != NULL && outputs_plain_columns(input_path))
+			add_column_to_pathtarget(input_target, (Expr *) column, 0);
+		else
+			add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
+	}
 	foreach(lc, gpugb_child_columns(shape->inputs))
 		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
 	set_pathtarget_cost_width(root, input_target);
