@@ -76,8 +76,10 @@ EXPLAIN (COSTS OFF)
   ORDER BY n DESC, nf, d, ts, bo, iv;
 -- A text key: PostgreSQL sorts (its words are no order), ...
 EXPLAIN (COSTS OFF) SELECT t, count(*) FROM ord GROUP BY t ORDER BY t;
+-- ... after a key that orders, the node orders by that one, and PostgreSQL
+-- finishes with an Incremental Sort; ...
 EXPLAIN (COSTS OFF) SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a, t;
--- ... but ORDER BY only the keys that order is still met by the node.
+-- ... and ORDER BY only the keys that order is met by the node alone.
 EXPLAIN (COSTS OFF) SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a;
 -- ORDER BY an aggregate: PostgreSQL's Sort.
 EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a ORDER BY count(*), a;
@@ -109,6 +111,8 @@ SELECT q, order_check(q) FROM (VALUES
   ('SELECT a % 5, sum(v) FROM ord GROUP BY a % 5 HAVING count(*) > 10 ORDER BY a % 5 DESC'),
   ('SELECT n, nf, d, ts, bo, iv, count(*) FROM ord GROUP BY n, nf, d, ts, bo, iv ORDER BY n DESC, nf, d, ts, bo, iv'),
   ('SELECT t, count(*) FROM ord GROUP BY t ORDER BY t'),
+  ('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a, t'),
+  ('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a DESC, t DESC'),
   ('SELECT a, count(*) FROM ord WHERE v < 0 GROUP BY a ORDER BY a'),
   ('SELECT a, b, count(*) FROM ord WHERE v <= 3 GROUP BY a, b ORDER BY a, b')
 ) AS t(q);
@@ -116,6 +120,21 @@ SELECT q, order_check(q) FROM (VALUES
 SELECT gpugb_mismatches('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a') AS mismatches;
 SELECT a, count(*) FROM ord GROUP BY a ORDER BY a DESC NULLS FIRST LIMIT 4;
 SELECT f, count(*) FROM ord GROUP BY f ORDER BY f;
+
+-- Costs decide, not gpugb.force: on a larger input (TPC-H Q1's shape) the
+-- ordered node wins over a Sort above the unordered one.
+SET gpugb.force = off;
+CREATE TABLE ord_big AS
+  SELECT (i % 3)::int2 AS flag, i % 2 = 0 AS status, i % 1000 AS qty, i AS v
+  FROM generate_series(1, 600000) i;
+ANALYZE ord_big;
+EXPLAIN (COSTS OFF)
+  SELECT flag, status, sum(qty), avg(v), count(*) FROM ord_big
+  GROUP BY flag, status ORDER BY flag, status;
+SELECT order_check('SELECT flag, status, sum(qty), avg(v), count(*) FROM ord_big
+  GROUP BY flag, status ORDER BY flag, status');
+SELECT order_check('SELECT qty, count(*), min(v) FROM ord_big GROUP BY qty ORDER BY qty DESC');
+SET gpugb.force = on;
 
 -- EXPLAIN ANALYZE: the device ran, and the order is shown.
 SELECT * FROM gpugb_explain_analyze('SELECT a, count(*) FROM ord GROUP BY a ORDER BY a DESC');

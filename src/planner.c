@@ -394,46 +394,60 @@ pathkey_group_key(PathKey *pk, GroupingShape *shape)
 	return -1;
 }
 
-/* GPUGB_PATH_ORDER for these pathkeys, or NIL if the device cannot order so. */
+/*
+ * The longest prefix of pathkeys the device can order by (*n_keys of them),
+ * as GPUGB_PATH_ORDER; NIL if not even the first.
+ */
 static List *
-order_for_pathkeys(List *pathkeys, GroupingShape *shape)
+order_for_pathkeys(List *pathkeys, GroupingShape *shape, int *n_keys)
 {
 	List	   *order = NIL;
 	ListCell   *lc;
 
+	*n_keys = 0;
 	foreach(lc, pathkeys)
 	{
 		PathKey    *pk = (PathKey *) lfirst(lc);
 		int			key = pathkey_group_key(pk, shape);
 
 		if (key < 0)
-			return NIL;
+			break;
 		order = lappend(order, makeInteger(key));
 		order = lappend(order, makeInteger(pk->pk_strategy == BTGreaterStrategyNumber));
 		order = lappend(order, makeInteger(pk->pk_nulls_first ? 1 : 0));
+		(*n_keys)++;
 	}
 	return order;
 }
 
 /*
  * The pathkeys an ordered GpuGroupAgg path advertises, with *order, or NIL:
- * only for a query whose ORDER BY the groups' order can meet.  The GROUP BY
- * pathkeys where the ORDER BY is a prefix of them (what PostgreSQL's own
- * sorted grouping gives: useful above too), else the ORDER BY's own.
+ * only for a query with an ORDER BY that begins with GROUP BY keys.  The
+ * GROUP BY pathkeys where the ORDER BY is a prefix of them and the device
+ * can order by them all (what PostgreSQL's own sorted grouping gives:
+ * useful above too); else the longest prefix of the ORDER BY the device
+ * can order by, which may leave PostgreSQL an Incremental Sort to finish
+ * (ORDER BY int_key, text_key).
  */
 static List *
 output_pathkeys(PlannerInfo *root, GroupingShape *shape, List **order)
 {
+	int			n;
+
 	*order = NIL;
 	if (root->sort_pathkeys == NIL || shape->group_exprs == NIL)
 		return NIL;
 	if (root->group_pathkeys != NIL &&
-		pathkeys_contained_in(root->sort_pathkeys, root->group_pathkeys) &&
-		(*order = order_for_pathkeys(root->group_pathkeys, shape)) != NIL)
-		return root->group_pathkeys;
-	if ((*order = order_for_pathkeys(root->sort_pathkeys, shape)) != NIL)
-		return root->sort_pathkeys;
-	ereport(DEBUG1, (errmsg("gpugb: no ordered GpuGroupAgg: the ORDER BY is not over GROUP BY keys the device can order by")));
+		pathkeys_contained_in(root->sort_pathkeys, root->group_pathkeys))
+	{
+		*order = order_for_pathkeys(root->group_pathkeys, shape, &n);
+		if (n == list_length(root->group_pathkeys))
+			return root->group_pathkeys;
+	}
+	*order = order_for_pathkeys(root->sort_pathkeys, shape, &n);
+	if (n > 0)
+		return list_copy_head(root->sort_pathkeys, n);
+	ereport(DEBUG1, (errmsg("gpugb: no ordered GpuGroupAgg: the ORDER BY does not begin with a GROUP BY key the device can order by")));
 	return NIL;
 }
 
