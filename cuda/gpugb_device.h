@@ -89,6 +89,31 @@ typedef struct GpugbAggSpec
 	int			input;			/* input column index, -1 for COUNT_STAR */
 } GpugbAggSpec;
 
+/*
+ * Ordered output (the planner advertised pathkeys over the group keys):
+ * how one key word orders, as PostgreSQL's default btree order of its type.
+ *   INT    the word as a signed int64 (int2/4/8, date, time, timestamp[tz],
+ *          bool, numeric(p, s) and free numeric values with NaN as INT64_MAX,
+ *          interval spans);
+ *   FLOAT  the word as a double's bits, in PostgreSQL's float order: -0 = 0,
+ *          every NaN equal and above +Infinity.
+ * Text, char(n) and uuid words do not order as their values do (packed
+ * bytes, dictionary ids), so the planner never asks to order by them.
+ */
+typedef enum GpugbOrderKind
+{
+	GPUGB_ORDER_INT = 0,
+	GPUGB_ORDER_FLOAT
+} GpugbOrderKind;
+
+typedef struct GpugbOrderKey
+{
+	int			key;			/* key word index, 0 .. n_keys - 1 */
+	GpugbOrderKind kind;
+	bool		descending;
+	bool		nulls_first;
+} GpugbOrderKey;
+
 typedef struct GpugbGroupBySpec
 {
 	int			n_keys;			/* 0 .. GPUGB_MAX_KEYS; 0 = one global group */
@@ -110,6 +135,13 @@ typedef struct GpugbGroupBySpec
 	 * benchmark): no pinned stride buffers are allocated.
 	 */
 	bool		device_resident;
+	/*
+	 * 0: groups come out of fetch in any order.  Else finish orders them by
+	 * these keys, the most significant first (ties: in no particular order),
+	 * and fetch hands them out in that order.
+	 */
+	int			n_order;
+	GpugbOrderKey order[GPUGB_MAX_KEYS];
 } GpugbGroupBySpec;
 
 /*
@@ -229,9 +261,16 @@ extern GpugbStatus gpugb_groupby_create(const GpugbGroupBySpec *spec, GpugbGroup
 extern GpugbStatus gpugb_groupby_next_stride(GpugbGroupBy *gb, GpugbStride **stride);
 /* Queues the H2D copy and aggregation of a filled stride; returns at once. */
 extern GpugbStatus gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride);
-/* Waits for all submitted work (with any grows and retries); returns the group count. */
+/*
+ * Waits for all submitted work (with any grows and retries); returns the
+ * group count.  With spec->n_order > 0 it then sorts the groups (may fail
+ * with GPUGB_OUT_OF_MEMORY: the sort needs about 24 bytes per group).
+ */
 extern GpugbStatus gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups);
-/* Copies groups [first, first+count) into the caller's arrays; after finish. */
+/*
+ * Copies groups [first, first+count) into the caller's arrays; after finish.
+ * With spec->n_order > 0, group i is the i-th in the requested order.
+ */
 extern GpugbStatus gpugb_groupby_fetch(GpugbGroupBy *gb, int64_t first, int64_t count,
 									   const GpugbGroupResults *out);
 extern void gpugb_groupby_stats(const GpugbGroupBy *gb, GpugbStats *stats);

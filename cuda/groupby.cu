@@ -58,6 +58,12 @@ validate_spec(const GpugbGroupBySpec *spec)
 		return invalid("negative device_memory_limit");
 	if ((int) spec->strategy < 0 || spec->strategy >= GPUGB_N_STRATEGIES)
 		return invalid("unknown strategy");
+	if (spec->n_order < 0 || spec->n_order > spec->n_keys)
+		return invalid("n_order out of range");
+	for (int o = 0; o < spec->n_order; o++)
+		if (spec->order[o].key < 0 || spec->order[o].key >= spec->n_keys ||
+			(spec->order[o].kind != GPUGB_ORDER_INT && spec->order[o].kind != GPUGB_ORDER_FLOAT))
+			return invalid("order key out of range");
 	for (int a = 0; a < spec->n_aggs; a++)
 	{
 		const GpugbAggSpec *ag = &spec->aggs[a];
@@ -583,6 +589,8 @@ gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups)
 		}
 		GPUGB_TRY(gpugb_fail(gb, gpugb_sync_all(gb)));
 		GPUGB_TRY(gpugb_fail(gb, gpugb_group_count(gb, gb->sets[0].stream, &gb->n_groups)));
+		/* Ordered output: the dense groups are permuted in place (order.cu). */
+		GPUGB_TRY(gpugb_fail(gb, gpugb_order_groups(gb, gb->sets[0].stream)));
 		gb->finished = true;
 	}
 	*n_groups = gb->n_groups;

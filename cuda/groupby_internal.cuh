@@ -147,9 +147,29 @@ GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned 
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 								cudaStream_t stream);
 
+/* ordered output (order_kernels.cuh) */
+GpugbStatus gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream);
+GpugbStatus gpugb_launch_order_value(const int64_t *col, const uint32_t *perm, int64_t n,
+									 int kind, bool descending, uint64_t *out,
+									 cudaStream_t stream);
+GpugbStatus gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm,
+									int64_t n, bool nulls_first, uint64_t *out,
+									cudaStream_t stream);
+GpugbStatus gpugb_launch_gather64(const int64_t *src, const uint32_t *perm, int64_t n,
+								  int64_t *dst, cudaStream_t stream);
+GpugbStatus gpugb_launch_gather32(const uint32_t *src, const uint32_t *perm, int64_t n,
+								  uint32_t *dst, cudaStream_t stream);
+
 /* sort_strategy.cu: sorts the launch, finds runs, aggregates them. */
 GpugbStatus gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p);
 void		gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b);
+
+/*
+ * order.cu: with spec.n_order > 0, sorts groups [0, n_groups) and permutes
+ * the dense table columns into that order (the hash slots are stale after
+ * it: only for after the last launch).  Synchronous on `stream`.
+ */
+GpugbStatus gpugb_order_groups(GpugbGroupBy *gb, cudaStream_t stream);
 
 /* table.cu */
 GpugbStatus gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream);

@@ -1,7 +1,8 @@
 /*
  * launch.cu
  *    The only translation unit that instantiates kernels: grid sizing and
- *    checked launches of the aggregation, rehash and fill kernels.
+ *    checked launches of the aggregation, rehash and fill kernels, and of
+ *    ordered output's (CUB's sorts are instantiated where they are called).
  *
  * Grid rule: grid-stride loops with at most 8 blocks of 256 threads per SM
  * (full occupancy on sm_80/sm_90), fewer when there is less work, so a
@@ -9,6 +10,7 @@
  */
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
+#include "order_kernels.cuh"
 #include "shared_kernel.cuh"
 #include "sort_kernels.cuh"
 
@@ -116,4 +118,55 @@ gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to
 	gpugb_fill_kernel<<<grid_for((to - from) * ncols, 256), 256, 0, stream>>>(
 		(unsigned long long *) base, pitch, ncols, from, to, fill);
 	return GPUGB_LAUNCHED("gpugb_fill_kernel");
+}
+
+GpugbStatus
+gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_iota_kernel<<<grid_for(n, 256), 256, 0, stream>>>(perm, n);
+	return GPUGB_LAUNCHED("gpugb_iota_kernel");
+}
+
+GpugbStatus
+gpugb_launch_order_value(const int64_t *col, const uint32_t *perm, int64_t n, int kind,
+						 bool descending, uint64_t *out, cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_order_value_kernel<<<grid_for(n, 256), 256, 0, stream>>>(col, perm, n, kind,
+																   descending, out);
+	return GPUGB_LAUNCHED("gpugb_order_value_kernel");
+}
+
+GpugbStatus
+gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm, int64_t n,
+						bool nulls_first, uint64_t *out, cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_order_null_kernel<<<grid_for(n, 256), 256, 0, stream>>>(masks, bit, perm, n,
+																  nulls_first, out);
+	return GPUGB_LAUNCHED("gpugb_order_null_kernel");
+}
+
+GpugbStatus
+gpugb_launch_gather64(const int64_t *src, const uint32_t *perm, int64_t n, int64_t *dst,
+					  cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_gather_kernel<int64_t><<<grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
+	return GPUGB_LAUNCHED("gpugb_gather_kernel<int64_t>");
+}
+
+GpugbStatus
+gpugb_launch_gather32(const uint32_t *src, const uint32_t *perm, int64_t n, uint32_t *dst,
+					  cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_gather_kernel<uint32_t><<<grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
+	return GPUGB_LAUNCHED("gpugb_gather_kernel<uint32_t>");
 }

@@ -6,6 +6,9 @@
  * strides, which the device module copies and aggregates while the next
  * stride is being filled (double buffering lives in cuda/).  Then it hands
  * out one scan tuple per group; ExecScan applies HAVING and the projection.
+ * When the plan promised an order (pathkeys), the device sorts the groups
+ * at finish and they come out in that order; the fallback plan is sorted
+ * by the planner.
  *
  * Under a Gather (parallel ingest, see parallel.c) workers only fill strides
  * in shared memory; the leader feeds them, with its own share, to the GPU
@@ -193,6 +196,21 @@ build_device_spec(GpugbScanState *st)
 	if (spec->n_keys > GPUGB_MAX_KEYS)
 		elog(ERROR, "gpugb: too many GROUP BY key words");
 	st->layout.n_keys = spec->n_keys;
+	/* Ordered output: the planner chose only keys whose word orders (aggcatalog.c). */
+	spec->n_order = info->n_order;
+	for (int o = 0; o < info->n_order; o++)
+	{
+		int			k = info->order_keys[o];
+		GpugbOrderKind kind;
+
+		if (st->layout.key_types[k].words != 1 ||
+			!gpugb_key_kind_orders(st->layout.key_types[k].kind, &kind))
+			elog(ERROR, "gpugb: GROUP BY key %d cannot order the output", k + 1);
+		spec->order[o].key = st->layout.key_word[k];
+		spec->order[o].kind = kind;
+		spec->order[o].descending = info->order_desc[o];
+		spec->order[o].nulls_first = info->order_nulls_first[o];
+	}
 	set_child_types(st);
 	for (int i = 0; i < info->n_inputs; i++)
 	{

@@ -2,8 +2,8 @@
  * explain.c
  *    EXPLAIN output of GpuGroupAgg.
  *
- * EXPLAIN: group keys, aggregates, estimated groups and the planned strategy
- * (with COSTS, why).  EXPLAIN ANALYZE adds what happened: groups, the
+ * EXPLAIN: group keys, aggregates, the output order (when the plan relies on
+ * it), estimated groups and the planned strategy (with COSTS, why).  EXPLAIN ANALYZE adds what happened: groups, the
  * strategy used and any run-time switch, strides, rows and bytes moved,
  * where the time went, and the fallback with its reason when there was one.
  *-------------------------------------------------------------------------
@@ -48,6 +48,25 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyList("Aggregates",
 							deparse_scan_columns(st, ancestors, es, st->info.n_keys,
 												 st->info.n_aggs), es);
+	if (st->info.n_order > 0)
+	{
+		List	   *keys = deparse_scan_columns(st, ancestors, es, 0, st->info.n_keys);
+		List	   *order = NIL;
+
+		/* as EXPLAIN shows a Sort Key: DESC, and NULLS where not the default */
+		for (int o = 0; o < st->info.n_order; o++)
+		{
+			bool		desc = st->info.order_desc[o];
+			bool		nulls_first = st->info.order_nulls_first[o];
+
+			order = lappend(order,
+							psprintf("%s%s%s", (char *) list_nth(keys, st->info.order_keys[o]),
+									 desc ? " DESC" : "",
+									 nulls_first != desc ?
+									 (nulls_first ? " NULLS FIRST" : " NULLS LAST") : ""));
+		}
+		ExplainPropertyList("Output Order", order, es);
+	}
 	ExplainPropertyText("Strategy", gpugb_strategy_name(st->spec.strategy), es);
 
 	/*

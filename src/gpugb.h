@@ -75,7 +75,9 @@ typedef enum GpugbPathPrivate
 	GPUGB_PATH_GROUPS,			/* String: estimated groups */
 	GPUGB_PATH_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PATH_INPUTS,			/* List of distinct aggregate input expressions */
-	GPUGB_PATH_ROWS				/* String: estimated input rows (all participants) */
+	GPUGB_PATH_ROWS,			/* String: estimated input rows (all participants) */
+	GPUGB_PATH_ORDER			/* List of Integer, 3 per order key: GROUP BY key
+								 * index, DESC, NULLS FIRST; NIL: no order */
 } GpugbPathPrivate;
 extern void gpugb_plan_init(void);
 
@@ -110,6 +112,11 @@ typedef struct GpugbPlanInfo
 	double		estimated_groups;
 	double		estimated_rows;	/* input rows, all participants together */
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
+	/* ordered output (the path's pathkeys), most significant key first */
+	int			n_order;
+	int			order_keys[GPUGB_MAX_KEYS];	/* GROUP BY key index */
+	bool		order_desc[GPUGB_MAX_KEYS];
+	bool		order_nulls_first[GPUGB_MAX_KEYS];
 } GpugbPlanInfo;
 
 extern void gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info);

@@ -12,6 +12,8 @@
  *         Gather (parallel ingest) the latter is a Gather-free plan that the
  *         leader alone runs, see exec.c
  *     custom_private: the slots below.
+ *   With pathkeys (ordered output) the node returns groups in that order,
+ *   and its fallback plan is sorted the same way (planner.c).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -42,8 +44,10 @@ enum
 	GPUGB_PRIVATE_ROWS,			/* String: planner's input row estimate (all participants) */
 	GPUGB_PRIVATE_FREE_SCALES,	/* List of Integer per key, then per child column:
 								 * the planned scale S of a free numeric, else -1 */
-	GPUGB_PRIVATE_KEY_TRANSFORMS	/* List per key: what the filler computes of
+	GPUGB_PRIVATE_KEY_TRANSFORMS,	/* List per key: what the filler computes of
 									 * the child's key column (keyexpr.c) */
+	GPUGB_PRIVATE_ORDER			/* List of Integer, 3 per order key (key index,
+								 * DESC, NULLS FIRST): the path's pathkeys */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -73,6 +77,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	Node	   *parallel = list_nth(priv, GPUGB_PATH_PARALLEL);
 	Node	   *rows = list_nth(priv, GPUGB_PATH_ROWS);
 	List	   *inputs = list_nth(priv, GPUGB_PATH_INPUTS);
+	List	   *order = list_nth(priv, GPUGB_PATH_ORDER);
 	List	   *child_columns = NIL;
 	List	   *input_map = NIL;
 	List	   *agg_inputs = NIL;
@@ -160,6 +165,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_private = lappend(cscan->custom_private, copyObject(rows));
 	cscan->custom_private = lappend(cscan->custom_private, free_scales);
 	cscan->custom_private = lappend(cscan->custom_private, key_transforms);
+	cscan->custom_private = lappend(cscan->custom_private, copyObject(order));
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -172,6 +178,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	List	   *agg_inputs = list_nth(priv, GPUGB_PRIVATE_AGG_INPUTS);
 	List	   *free_scales = list_nth(priv, GPUGB_PRIVATE_FREE_SCALES);
 	List	   *key_transforms = list_nth(priv, GPUGB_PRIVATE_KEY_TRANSFORMS);
+	List	   *order;
 	ListCell   *lc;
 	int			i;
 
@@ -183,6 +190,18 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	info->estimated_rows = atof(strVal(list_nth(priv, GPUGB_PRIVATE_ROWS)));
 	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
+	order = list_nth(priv, GPUGB_PRIVATE_ORDER);
+	if (list_length(order) % 3 != 0 || list_length(order) / 3 > info->n_keys)
+		elog(ERROR, "gpugb: malformed output order");
+	info->n_order = list_length(order) / 3;
+	for (i = 0; i < info->n_order; i++)
+	{
+		info->order_keys[i] = intVal(list_nth(order, 3 * i));
+		info->order_desc[i] = intVal(list_nth(order, 3 * i + 1)) != 0;
+		info->order_nulls_first[i] = intVal(list_nth(order, 3 * i + 2)) != 0;
+		if (info->order_keys[i] < 0 || info->order_keys[i] >= info->n_keys)
+			elog(ERROR, "gpugb: output order key %d out of range", info->order_keys[i]);
+	}
 
 	for (i = 0; i < info->n_keys; i++)
 	{
