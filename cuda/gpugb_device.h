@@ -73,13 +73,21 @@ typedef enum GpugbAggOp
  *   SORT         each stride is radix-sorted by key (CUB), equal keys form
  *                runs, one lookup per run finds the group id, and rows are
  *                folded run by run (Wu et al. SGB; Gurumurthy et al.'s
- *                running aggregate through the warp combine).
+ *                running aggregate through the warp combine);
+ *   PARTITION    each stride is stably radix-partitioned (CUB, one or two
+ *                passes) by the high bits of the key hash's home slot, so a
+ *                partition's rows probe one contiguous slice of the global
+ *                table; one thread block at a time aggregates a partition in
+ *                a shared-memory table keyed by the key itself, looks each
+ *                of its distinct keys up in the global table once and adds
+ *                its states once (Wu et al. PGB-TR; many groups).
  */
 typedef enum GpugbStrategy
 {
 	GPUGB_STRATEGY_GLOBAL_HASH = 0,
 	GPUGB_STRATEGY_SHARED_HASH,
 	GPUGB_STRATEGY_SORT,
+	GPUGB_STRATEGY_PARTITION,
 	GPUGB_N_STRATEGIES
 } GpugbStrategy;
 

@@ -117,8 +117,8 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 
 	if (next != gb->strategy)
 	{
-		/* Every stream is idle: SORT's scratch can go (table growth may need it). */
-		if (gb->strategy == GPUGB_STRATEGY_SORT)
+		/* Every stream is idle: SORT's or PARTITION's scratch can go (table growth may need it). */
+		if (gpugb_strategy_uses_scratch(gb->strategy))
 			for (int s = 0; s < GPUGB_N_SETS; s++)
 				gpugb_sort_bufs_free(gb, &gb->sets[s].sort);
 		gb->strategy = next;
@@ -243,6 +243,7 @@ create_all(GpugbGroupBy *gb)
 
 	gpugb_spec_choose(&gb->spec, -1, &choice);
 	gb->shared_slots = choice.shared_slots;
+	gb->partition_slots = choice.partition_slots;
 	gb->fill_percent = choice.fill_percent;
 	gb->groups_hint = (double) (gb->spec.estimated_groups > 0 ? gb->spec.estimated_groups : 1);
 	gb->strategy = gpugb_spec_runnable(&gb->spec, gb->spec.strategy);
@@ -416,6 +417,9 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			break;
 		case GPUGB_STRATEGY_SORT:
 			GPUGB_TRY(gpugb_launch_sorted(gb, set, p));
+			break;
+		case GPUGB_STRATEGY_PARTITION:
+			GPUGB_TRY(gpugb_launch_partition(gb, set, p));
 			break;
 		default:
 			GPUGB_TRY(gpugb_launch_agg(p, stream));

@@ -11,6 +11,7 @@
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
 #include "order_kernels.cuh"
+#include "partition_kernels.cuh"
 #include "shared_kernel.cuh"
 #include "sort_kernels.cuh"
 
@@ -64,6 +65,51 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		blocks = cap;
 	gpugb_shared_agg_kernel<<<(unsigned) blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) slots);
 	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
+}
+
+GpugbStatus
+gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32_t *perm,
+							int shift, cudaStream_t stream)
+{
+	gpugb_partition_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, part_keys, perm,
+																		   shift);
+	return GPUGB_LAUNCHED("gpugb_partition_key_kernel");
+}
+
+/*
+ * PARTITION: boundaries of the sorted partitions, then blocks over
+ * partitions (grid-stride, as many blocks as fit at once, at most one per
+ * partition), each with PARTITION's key table in shared memory.
+ */
+GpugbStatus
+gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
+						 int64_t n_parts, int64_t slots, int state_columns, cudaStream_t stream)
+{
+	GpugbDeviceProps props;
+
+	if (p.nrows <= 0 || n_parts <= 0)
+		return GPUGB_OK;
+	gpugb_partition_bounds_kernel<<<grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+		sorted_parts, p.nrows, bounds, n_parts);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_partition_bounds_kernel"));
+
+	gpugb_device_properties(&props);
+
+	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
+	int64_t		per_sm = props.shared_bytes_per_sm / (int64_t) bytes;
+	int64_t		blocks = n_parts;
+	int64_t		cap;
+
+	if (per_sm > 2048 / GPUGB_AGG_BLOCK)
+		per_sm = 2048 / GPUGB_AGG_BLOCK;
+	if (per_sm < 1)
+		per_sm = 1;
+	cap = (int64_t) gpugb_sm_count() * per_sm;
+	if (blocks > cap)
+		blocks = cap;
+	gpugb_partition_agg_kernel<<<(unsigned) blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(
+		p, bounds, n_parts, (int) slots);
+	return GPUGB_LAUNCHED("gpugb_partition_agg_kernel");
 }
 
 GpugbStatus

@@ -582,6 +582,8 @@ main(int argc, char **argv)
 		{"32 keys, g=1000, partial strides", 15, M / 5, 32, 1000, 0, 0.05, 0.05, 0, 0, 0, 4096, 1, 0, GPUGB_OK, 0, 0},
 		{"memory limit below the stride buffers", 16, M, 1, 1000, 0, 0, 0, 0, 0, 0, 1 << 20, 0, 1 << 20, GPUGB_OUT_OF_MEMORY, 0, 0},
 		{"estimate 1e9 under a 256 MB limit, g=1000", 18, 2 * M, 1, 1000, 0, 0, 0, 0, 0, 1000000000, 0, 0, 256 << 20, GPUGB_OK, 0, 0},
+		/* Many rows per key in a launch: PARTITION's block tables combine them. */
+		{"1 key, g=3e5, 8e6 rows, 4M strides", 19, 8 * M, 1, 300000, 0, 0.05, 0.05, 0, 0, 0, 4 << 20, 0, 0, GPUGB_OK, 0, 0},
 		{"memory limit hit while growing", 17, 2 * M, 1, 1000000, 0, 0, 0, 0, 0, 1, 65536, 0, 12 << 20, GPUGB_OUT_OF_MEMORY, 0, 0},
 		/* ordered output (spec.n_order): sorted groups, checked against a CPU comparison */
 		{"ordered: 1 key, g=1e5, 10% nulls", 19, 2 * M, 1, 100000, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 1},
