@@ -88,13 +88,21 @@ typedef enum GpugbAggOp
  *   SORT         each stride is radix-sorted by key (CUB), equal keys form
  *                runs, one lookup per run finds the group id, and rows are
  *                folded run by run (Wu et al. SGB; Gurumurthy et al.'s
- *                running aggregate through the warp combine).
+ *                running aggregate through the warp combine);
+ *   PARTITION    each stride is stably radix-partitioned (CUB, one or two
+ *                passes) by the high bits of the key hash's home slot, so a
+ *                partition's rows probe one contiguous slice of the global
+ *                table; one thread block at a time aggregates a partition in
+ *                a shared-memory table keyed by the key itself, looks each
+ *                of its distinct keys up in the global table once and adds
+ *                its states once (Wu et al. PGB-TR; many groups).
  */
 typedef enum GpugbStrategy
 {
 	GPUGB_STRATEGY_GLOBAL_HASH = 0,
 	GPUGB_STRATEGY_SHARED_HASH,
 	GPUGB_STRATEGY_SORT,
+	GPUGB_STRATEGY_PARTITION,
 	GPUGB_N_STRATEGIES
 } GpugbStrategy;
 
@@ -103,6 +111,31 @@ typedef struct GpugbAggSpec
 	GpugbAggOp	op;
 	int			input;			/* input column index, -1 for COUNT_STAR */
 } GpugbAggSpec;
+
+/*
+ * Ordered output (the planner advertised pathkeys over the group keys):
+ * how one key word orders, as PostgreSQL's default btree order of its type.
+ *   INT    the word as a signed int64 (int2/4/8, date, time, timestamp[tz],
+ *          bool, numeric(p, s) and free numeric values with NaN as INT64_MAX,
+ *          interval spans);
+ *   FLOAT  the word as a double's bits, in PostgreSQL's float order: -0 = 0,
+ *          every NaN equal and above +Infinity.
+ * Text, char(n) and uuid words do not order as their values do (packed
+ * bytes, dictionary ids), so the planner never asks to order by them.
+ */
+typedef enum GpugbOrderKind
+{
+	GPUGB_ORDER_INT = 0,
+	GPUGB_ORDER_FLOAT
+} GpugbOrderKind;
+
+typedef struct GpugbOrderKey
+{
+	int			key;			/* key word index, 0 .. n_keys - 1 */
+	GpugbOrderKind kind;
+	bool		descending;
+	bool		nulls_first;
+} GpugbOrderKey;
 
 typedef struct GpugbGroupBySpec
 {
@@ -125,6 +158,13 @@ typedef struct GpugbGroupBySpec
 	 * benchmark): no pinned stride buffers are allocated.
 	 */
 	bool		device_resident;
+	/*
+	 * 0: groups come out of fetch in any order.  Else finish orders them by
+	 * these keys, the most significant first (ties: in no particular order),
+	 * and fetch hands them out in that order.
+	 */
+	int			n_order;
+	GpugbOrderKey order[GPUGB_MAX_KEYS];
 } GpugbGroupBySpec;
 
 /*
@@ -246,9 +286,16 @@ extern GpugbStatus gpugb_groupby_create(const GpugbGroupBySpec *spec, GpugbGroup
 extern GpugbStatus gpugb_groupby_next_stride(GpugbGroupBy *gb, GpugbStride **stride);
 /* Queues the H2D copy and aggregation of a filled stride; returns at once. */
 extern GpugbStatus gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride);
-/* Waits for all submitted work (with any grows and retries); returns the group count. */
+/*
+ * Waits for all submitted work (with any grows and retries); returns the
+ * group count.  With spec->n_order > 0 it then sorts the groups (may fail
+ * with GPUGB_OUT_OF_MEMORY: the sort needs about 24 bytes per group).
+ */
 extern GpugbStatus gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups);
-/* Copies groups [first, first+count) into the caller's arrays; after finish. */
+/*
+ * Copies groups [first, first+count) into the caller's arrays; after finish.
+ * With spec->n_order > 0, group i is the i-th in the requested order.
+ */
 extern GpugbStatus gpugb_groupby_fetch(GpugbGroupBy *gb, int64_t first, int64_t count,
 									   const GpugbGroupResults *out);
 extern void gpugb_groupby_stats(const GpugbGroupBy *gb, GpugbStats *stats);

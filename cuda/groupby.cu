@@ -58,6 +58,12 @@ validate_spec(const GpugbGroupBySpec *spec)
 		return invalid("negative device_memory_limit");
 	if ((int) spec->strategy < 0 || spec->strategy >= GPUGB_N_STRATEGIES)
 		return invalid("unknown strategy");
+	if (spec->n_order < 0 || spec->n_order > spec->n_keys)
+		return invalid("n_order out of range");
+	for (int o = 0; o < spec->n_order; o++)
+		if (spec->order[o].key < 0 || spec->order[o].key >= spec->n_keys ||
+			(spec->order[o].kind != GPUGB_ORDER_INT && spec->order[o].kind != GPUGB_ORDER_FLOAT))
+			return invalid("order key out of range");
 	for (int a = 0; a < spec->n_aggs; a++)
 	{
 		const GpugbAggSpec *ag = &spec->aggs[a];
@@ -121,8 +127,8 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 
 	if (next != gb->strategy)
 	{
-		/* Every stream is idle: SORT's scratch can go (table growth may need it). */
-		if (gb->strategy == GPUGB_STRATEGY_SORT)
+		/* Every stream is idle: SORT's or PARTITION's scratch can go (table growth may need it). */
+		if (gpugb_strategy_uses_scratch(gb->strategy))
 			for (int s = 0; s < GPUGB_N_SETS; s++)
 				gpugb_sort_bufs_free(gb, &gb->sets[s].sort);
 		gb->strategy = next;
@@ -257,6 +263,7 @@ create_all(GpugbGroupBy *gb)
 
 	gpugb_spec_choose(&gb->spec, -1, &choice);
 	gb->shared_slots = choice.shared_slots;
+	gb->partition_slots = choice.partition_slots;
 	gb->fill_percent = choice.fill_percent;
 	gb->groups_hint = (double) (gb->spec.estimated_groups > 0 ? gb->spec.estimated_groups : 1);
 	gb->strategy = gpugb_spec_runnable(&gb->spec, gb->spec.strategy);
@@ -432,6 +439,9 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		case GPUGB_STRATEGY_SORT:
 			GPUGB_TRY(gpugb_launch_sorted(gb, set, p));
 			break;
+		case GPUGB_STRATEGY_PARTITION:
+			GPUGB_TRY(gpugb_launch_partition(gb, set, p));
+			break;
 		default:
 			GPUGB_TRY(gpugb_launch_agg(p, stream));
 			break;
@@ -604,6 +614,8 @@ gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups)
 		}
 		GPUGB_TRY(gpugb_fail(gb, gpugb_sync_all(gb)));
 		GPUGB_TRY(gpugb_fail(gb, gpugb_group_count(gb, gb->sets[0].stream, &gb->n_groups)));
+		/* Ordered output: the dense groups are permuted in place (order.cu). */
+		GPUGB_TRY(gpugb_fail(gb, gpugb_order_groups(gb, gb->sets[0].stream)));
 		gb->finished = true;
 	}
 	*n_groups = gb->n_groups;

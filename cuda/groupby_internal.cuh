@@ -2,7 +2,9 @@
  * groupby_internal.cuh
  *    The GpugbGroupBy handle and the functions its translation units share:
  *    groupby.cu (lifecycle, strides, double buffering), table.cu (table
- *    allocation, growth, retries), fetch.cu (results), launch.cu (kernels).
+ *    allocation, growth, retries), fetch.cu (results), launch.cu (kernels),
+ *    sort_strategy.cu and partition_strategy.cu (the SORT and PARTITION
+ *    launches).
  *
  * Invariants:
  *  - A stride set is FREE (never used or drained), FILLING (handed to the
@@ -36,18 +38,23 @@ enum GpugbSetState
 	GPUGB_SET_INFLIGHT
 };
 
-/* Scratch of the SORT strategy for one stride set, allocated on first use. */
+/*
+ * Scratch of the SORT and PARTITION strategies for one stride set,
+ * allocated on first use.  PARTITION uses the radix sort's part only: its
+ * 4-byte partition numbers live in keys_in/keys_out.
+ */
 struct GpugbSortBufs
 {
 	int64_t		rows = 0;		/* rows the buffers hold; 0 = not allocated */
-	DevBuf		keys_in;		/* uint64 hash prefixes, launch order */
+	bool		runs = false;	/* head_pos, run_start, run_gid allocated (SORT) */
+	DevBuf		keys_in;		/* uint64 hash prefixes (SORT) or uint32 partitions, launch order */
 	DevBuf		keys_out;		/* the same, sorted */
 	DevBuf		perm_in;		/* uint32 0..n-1 */
 	DevBuf		perm_out;		/* uint32 launch rows in sorted order */
 	DevBuf		head_pos;		/* uint32 i at run heads, 0 elsewhere */
 	DevBuf		run_start;		/* uint32 start of each position's run */
 	DevBuf		run_gid;		/* int64 group id, at run heads */
-	DevBuf		temp;			/* CUB's temporary storage */
+	DevBuf		temp;			/* CUB's temporary storage (sorts of either key type, scan) */
 	size_t		temp_bytes = 0;
 };
 
@@ -120,8 +127,9 @@ struct GpugbGroupBy
 	/* Strategy (heuristics.h): the current one, and what sizes it. */
 	GpugbStrategy strategy = GPUGB_STRATEGY_GLOBAL_HASH;
 	int64_t		shared_slots = 0;	/* SHARED_HASH block table; 0 = does not fit */
+	int64_t		partition_slots = 0;	/* PARTITION block table; 0 = does not fit */
 	int			fill_percent = 50;	/* of the global table */
-	double		groups_hint = 1;	/* groups expected, sizes SORT's hash prefix */
+	double		groups_hint = 1;	/* groups expected, sizes SORT's hash prefix and PARTITION's partitions */
 	bool		strategy_checked = false;	/* the run-time correction was made */
 
 	GpugbStats	stats;
@@ -147,10 +155,54 @@ GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned 
 							 cudaStream_t stream);
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 								cudaStream_t stream);
+GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,
+										uint32_t *perm, int shift, cudaStream_t stream);
+GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,
+									 uint32_t *bounds, int64_t n_parts, int64_t slots,
+									 int state_columns, cudaStream_t stream);
+
+/* ordered output (order_kernels.cuh) */
+GpugbStatus gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream);
+GpugbStatus gpugb_launch_order_value(const int64_t *col, const uint32_t *perm, int64_t n,
+									 int kind, bool descending, uint64_t *out,
+									 cudaStream_t stream);
+GpugbStatus gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm,
+									int64_t n, bool nulls_first, uint64_t *out,
+									cudaStream_t stream);
+GpugbStatus gpugb_launch_gather64(const int64_t *src, const uint32_t *perm, int64_t n,
+								  int64_t *dst, cudaStream_t stream);
+GpugbStatus gpugb_launch_gather32(const uint32_t *src, const uint32_t *perm, int64_t n,
+								  uint32_t *dst, cudaStream_t stream);
 
 /* sort_strategy.cu: sorts the launch, finds runs, aggregates them. */
 GpugbStatus gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p);
 void		gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b);
+/*
+ * Makes b hold scratch for n rows (with SORT's run buffers when `runs`),
+ * reallocating if needed.  GPUGB_OUT_OF_MEMORY leaves b freed: the caller
+ * switches to GLOBAL_HASH for good (gpugb_scratch_unavailable).
+ */
+GpugbStatus gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs);
+/* No room for SORT's or PARTITION's scratch: the handle hashes from now on. */
+void		gpugb_scratch_unavailable(GpugbGroupBy *gb);
+/* True for the strategies that hold GpugbSortBufs. */
+static inline bool
+gpugb_strategy_uses_scratch(GpugbStrategy s)
+{
+	return s == GPUGB_STRATEGY_SORT || s == GPUGB_STRATEGY_PARTITION;
+}
+
+/* partition_strategy.cu: partitions the launch, aggregates partition by partition. */
+/* Most partition bits: two 8-bit radix passes. */
+#define GPUGB_PARTITION_MAX_BITS 16
+GpugbStatus gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p);
+
+/*
+ * order.cu: with spec.n_order > 0, sorts groups [0, n_groups) and permutes
+ * the dense table columns into that order (the hash slots are stale after
+ * it: only for after the last launch).  Synchronous on `stream`.
+ */
+GpugbStatus gpugb_order_groups(GpugbGroupBy *gb, cudaStream_t stream);
 
 /* table.cu */
 GpugbStatus gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream);

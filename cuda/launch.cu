@@ -1,7 +1,8 @@
 /*
  * launch.cu
  *    The only translation unit that instantiates kernels: grid sizing and
- *    checked launches of the aggregation, rehash and fill kernels.
+ *    checked launches of the aggregation, rehash and fill kernels, and of
+ *    ordered output's (CUB's sorts are instantiated where they are called).
  *
  * Grid rule: grid-stride loops with at most 8 blocks of 256 threads per SM
  * (full occupancy on sm_80/sm_90), fewer when there is less work, so a
@@ -9,6 +10,8 @@
  */
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
+#include "order_kernels.cuh"
+#include "partition_kernels.cuh"
 #include "shared_kernel.cuh"
 #include "sort_kernels.cuh"
 
@@ -65,6 +68,51 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 }
 
 GpugbStatus
+gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32_t *perm,
+							int shift, cudaStream_t stream)
+{
+	gpugb_partition_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, part_keys, perm,
+																		   shift);
+	return GPUGB_LAUNCHED("gpugb_partition_key_kernel");
+}
+
+/*
+ * PARTITION: boundaries of the sorted partitions, then blocks over
+ * partitions (grid-stride, as many blocks as fit at once, at most one per
+ * partition), each with PARTITION's key table in shared memory.
+ */
+GpugbStatus
+gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
+						 int64_t n_parts, int64_t slots, int state_columns, cudaStream_t stream)
+{
+	GpugbDeviceProps props;
+
+	if (p.nrows <= 0 || n_parts <= 0)
+		return GPUGB_OK;
+	gpugb_partition_bounds_kernel<<<grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+		sorted_parts, p.nrows, bounds, n_parts);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_partition_bounds_kernel"));
+
+	gpugb_device_properties(&props);
+
+	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
+	int64_t		per_sm = props.shared_bytes_per_sm / (int64_t) bytes;
+	int64_t		blocks = n_parts;
+	int64_t		cap;
+
+	if (per_sm > 2048 / GPUGB_AGG_BLOCK)
+		per_sm = 2048 / GPUGB_AGG_BLOCK;
+	if (per_sm < 1)
+		per_sm = 1;
+	cap = (int64_t) gpugb_sm_count() * per_sm;
+	if (blocks > cap)
+		blocks = cap;
+	gpugb_partition_agg_kernel<<<(unsigned) blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(
+		p, bounds, n_parts, (int) slots);
+	return GPUGB_LAUNCHED("gpugb_partition_agg_kernel");
+}
+
+GpugbStatus
 gpugb_launch_sort_keys(const GpugbAggParams &p, uint64_t *sort_keys, uint32_t *perm, int shift,
 					   cudaStream_t stream)
 {
@@ -116,4 +164,55 @@ gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to
 	gpugb_fill_kernel<<<grid_for((to - from) * ncols, 256), 256, 0, stream>>>(
 		(unsigned long long *) base, pitch, ncols, from, to, fill);
 	return GPUGB_LAUNCHED("gpugb_fill_kernel");
+}
+
+GpugbStatus
+gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_iota_kernel<<<grid_for(n, 256), 256, 0, stream>>>(perm, n);
+	return GPUGB_LAUNCHED("gpugb_iota_kernel");
+}
+
+GpugbStatus
+gpugb_launch_order_value(const int64_t *col, const uint32_t *perm, int64_t n, int kind,
+						 bool descending, uint64_t *out, cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_order_value_kernel<<<grid_for(n, 256), 256, 0, stream>>>(col, perm, n, kind,
+																   descending, out);
+	return GPUGB_LAUNCHED("gpugb_order_value_kernel");
+}
+
+GpugbStatus
+gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm, int64_t n,
+						bool nulls_first, uint64_t *out, cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_order_null_kernel<<<grid_for(n, 256), 256, 0, stream>>>(masks, bit, perm, n,
+																  nulls_first, out);
+	return GPUGB_LAUNCHED("gpugb_order_null_kernel");
+}
+
+GpugbStatus
+gpugb_launch_gather64(const int64_t *src, const uint32_t *perm, int64_t n, int64_t *dst,
+					  cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_gather_kernel<int64_t><<<grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
+	return GPUGB_LAUNCHED("gpugb_gather_kernel<int64_t>");
+}
+
+GpugbStatus
+gpugb_launch_gather32(const uint32_t *src, const uint32_t *perm, int64_t n, uint32_t *dst,
+					  cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_gather_kernel<uint32_t><<<grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
+	return GPUGB_LAUNCHED("gpugb_gather_kernel<uint32_t>");
 }

@@ -100,16 +100,45 @@ gpugb_flush_slot(const GpugbAggParams &p, const GpugbStates &local, int slot, in
 	}
 }
 
-__global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
-gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
+/* High-word columns of SUM_INT states the launch's aggregates use. */
+__device__ __forceinline__ int
+gpugb_launch_his(const GpugbAggParams &p)
 {
-	extern __shared__ unsigned long long gpugb_smem[];
-	const int	n_cols = p.n_counts + p.n_values;
 	int			n_his = 0;
 
 	for (int a = 0; a < p.n_values; a++)
 		if (p.vals[a].hi_col + 1 > n_his)
 			n_his = p.vals[a].hi_col + 1;
+	return n_his;
+}
+
+/* Slot i of the block's local states back to identities. */
+__device__ __forceinline__ void
+gpugb_local_slot_reset(const GpugbAggParams &p, const GpugbStates &local, int i, int n_his)
+{
+	for (int c = 0; c < p.n_counts; c++)
+		local.counts[c * local.pitch + i] = 0;
+	for (int a = 0; a < p.n_values; a++)
+		local.values[p.vals[a].value_col * local.pitch + i] = gpugb_value_identity(p.vals[a].op);
+	for (int h = 0; h < n_his; h++)
+		local.values_hi[h * local.pitch + i] = 0;
+}
+
+/* Sets the block's local states of slots [0, slots) to identities (block-strided). */
+__device__ __forceinline__ void
+gpugb_local_states_reset(const GpugbAggParams &p, const GpugbStates &local, int slots,
+						 int n_his)
+{
+	for (int i = threadIdx.x; i < slots; i += blockDim.x)
+		gpugb_local_slot_reset(p, local, i, n_his);
+}
+
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
+gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
+{
+	extern __shared__ unsigned long long gpugb_smem[];
+	const int	n_cols = p.n_counts + p.n_values;
+	const int	n_his = gpugb_launch_his(p);
 
 	GpugbStates local = {gpugb_smem, gpugb_smem + (size_t) p.n_counts * slots,
 						 (long long *) (gpugb_smem + (size_t) n_cols * slots), slots};
@@ -117,16 +146,9 @@ gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
 	unsigned   *claimed = (unsigned *) (local_gid + slots);
 
 	/* Every local state starts at its identity, every slot free. */
+	gpugb_local_states_reset(p, local, slots, n_his);
 	for (int i = threadIdx.x; i < slots; i += blockDim.x)
-	{
-		for (int c = 0; c < p.n_counts; c++)
-			local.counts[c * slots + i] = 0;
-		for (int a = 0; a < p.n_values; a++)
-			local.values[p.vals[a].value_col * slots + i] = gpugb_value_identity(p.vals[a].op);
-		for (int h = 0; h < n_his; h++)
-			local.values_hi[h * slots + i] = 0;
 		local_gid[i] = GPUGB_LOCAL_FREE;
-	}
 	if (threadIdx.x == 0)
 		*claimed = 0;
 	__syncthreads();

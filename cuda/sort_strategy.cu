@@ -11,6 +11,9 @@
  * any other; retries run as GLOBAL_HASH over the listed rows.  When there is
  * no device memory for the sort's scratch, the handle switches to
  * GLOBAL_HASH for good rather than fail the query.
+ *
+ * The scratch (GpugbSortBufs) and its fallback also serve PARTITION
+ * (partition_strategy.cu), which needs only the radix sort's part.
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -30,33 +33,77 @@ gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b)
 	gpugb_dev_free(&gb->acct, &b->run_gid);
 	gpugb_dev_free(&gb->acct, &b->temp);
 	b->rows = 0;
+	b->runs = false;
 	b->temp_bytes = 0;
 }
 
 static GpugbStatus
-sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows)
+sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows, bool runs)
 {
 	size_t		n = (size_t) rows;
 	size_t		sort_bytes = 0,
+				part_bytes = 0,
 				scan_bytes = 0;
 
+	/* One temporary area serves SORT's sort and scan and PARTITION's sort. */
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
 		nullptr, sort_bytes, (const uint64_t *) nullptr, (uint64_t *) nullptr,
+		(const uint32_t *) nullptr, (uint32_t *) nullptr, (int64_t) n)));
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
+		nullptr, part_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
 		(const uint32_t *) nullptr, (uint32_t *) nullptr, (int64_t) n)));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::InclusiveScan(
 		nullptr, scan_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
 		cuda::maximum<uint32_t>{}, (int64_t) n)));
 	b->temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+	if (part_bytes > b->temp_bytes)
+		b->temp_bytes = part_bytes;
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_in, n * 8, "sort keys"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_out, n * 8, "sort keys"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_in, n * 4, "sort permutation"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_out, n * 4, "sort permutation"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->head_pos, n * 4, "run heads"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_start, n * 4, "run starts"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_gid, n * 8, "run group ids"));
+	if (runs)
+	{
+		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->head_pos, n * 4, "run heads"));
+		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_start, n * 4, "run starts"));
+		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_gid, n * 8, "run group ids"));
+	}
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->temp, b->temp_bytes, "sort scratch"));
 	b->rows = rows;
+	b->runs = runs;
 	return GPUGB_OK;
+}
+
+GpugbStatus
+gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs)
+{
+	if (b->rows >= n && (b->runs || !runs))
+		return GPUGB_OK;
+	gpugb_sort_bufs_free(gb, b);
+
+	GpugbStatus st = sort_bufs_alloc(gb, b, gb->spec.stride_rows > n ? gb->spec.stride_rows : n,
+									 runs);
+
+	if (st != GPUGB_OK)
+		gpugb_sort_bufs_free(gb, b);
+	return st;
+}
+
+void
+gpugb_scratch_unavailable(GpugbGroupBy *gb)
+{
+	/* Only this set's scratch failed; the other's is no use to GLOBAL_HASH either. */
+	for (int s = 0; s < GPUGB_N_SETS; s++)
+		if (gb->sets[s].sort.rows > 0)
+		{
+			/* It may still be in use by that set's queued work: wait for it. */
+			if (gb->sets[s].stream != nullptr)
+				(void) cudaStreamSynchronize(gb->sets[s].stream);
+			(void) cudaGetLastError();
+			gpugb_sort_bufs_free(gb, &gb->sets[s].sort);
+		}
+	gb->strategy = GPUGB_STRATEGY_GLOBAL_HASH;
+	gb->stats.strategy_switches++;
 }
 
 /* Bits of hash prefix: distinct keys of a launch rarely share one. */
@@ -82,21 +129,15 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		return GPUGB_OK;
 	if (p.n_keys == 0 || p.row_list != nullptr)
 		return gpugb_launch_agg(p, stream);	/* nothing to sort by / a retry */
-	if (b->rows < n)
-	{
-		gpugb_sort_bufs_free(gb, b);
-		GpugbStatus st = sort_bufs_alloc(gb, b, gb->spec.stride_rows > n ? gb->spec.stride_rows : n);
+	GpugbStatus st = gpugb_sort_bufs_ensure(gb, b, n, true);
 
-		if (st == GPUGB_OUT_OF_MEMORY)
-		{
-			/* No room to sort (the table took it): group by hashing instead. */
-			gpugb_sort_bufs_free(gb, b);
-			gb->strategy = GPUGB_STRATEGY_GLOBAL_HASH;
-			gb->stats.strategy_switches++;
-			return gpugb_launch_agg(p, stream);
-		}
-		GPUGB_TRY(st);
+	if (st == GPUGB_OUT_OF_MEMORY)
+	{
+		/* No room to sort (the table took it): group by hashing instead. */
+		gpugb_scratch_unavailable(gb);
+		return gpugb_launch_agg(p, stream);
 	}
+	GPUGB_TRY(st);
 
 	int			bits = prefix_bits(gb->groups_hint, n);
 	uint64_t   *keys_in = (uint64_t *) b->keys_in.ptr,

@@ -65,11 +65,11 @@ INSERT INTO strategy_queries VALUES
   -- HAVING over groups that span strides
   (7, 2048, 'SELECT x % 300, k2, count(*), sum(v) FROM st GROUP BY 1, 2 HAVING count(*) > 50');
 
--- Each forced strategy: planned and used as forced (but sort without GROUP
--- BY, nothing to sort by, runs as global_hash), never switched, and the
--- results are PostgreSQL's.
+-- Each forced strategy: planned and used as forced (but sort and partition
+-- without GROUP BY, nothing to sort or partition by, run as global_hash),
+-- never switched, and the results are PostgreSQL's.
 SELECT s AS strategy, id, r.*
-  FROM unnest(ARRAY['global_hash', 'shared_hash', 'sort']) s,
+  FROM unnest(ARRAY['global_hash', 'shared_hash', 'sort', 'partition']) s,
        strategy_queries, LATERAL strategy_run(s, q, stride) r
  ORDER BY s, id;
 
@@ -101,6 +101,10 @@ SELECT strategy_lines('SELECT k, count(*), sum(v) FROM st GROUP BY k');
 SELECT strategy_lines('SELECT count(*), sum(v) FROM st');
 SELECT strategy_lines('SELECT x, count(*), sum(v) FROM st GROUP BY x');
 SET gpugb.strategy = sort;
+SELECT strategy_lines('SELECT k, count(*), sum(v) FROM st GROUP BY k');
+-- partition (Wu et al. PGB-TR) forced: EXPLAIN names it.
+SET gpugb.strategy = partition;
+EXPLAIN (COSTS OFF) SELECT x % 20000, count(*), sum(v) FROM st GROUP BY 1;
 SELECT strategy_lines('SELECT k, count(*), sum(v) FROM st GROUP BY k');
 RESET gpugb.strategy;
 
@@ -143,5 +147,8 @@ SET gpugb.strategy = global_hash;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');
 SET gpugb.strategy = sort;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');
+SET gpugb.strategy = partition;
+SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');
+SELECT gpugb_mismatches('SELECT x % 1000, k2, count(*), sum(v), min(f), max(n) FROM st GROUP BY 1, 2') AS mismatches;
 RESET gpugb.strategy;
 RESET gpugb.stride_rows;

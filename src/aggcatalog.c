@@ -351,3 +351,41 @@ gpugb_device_aggs_needed(Aggref *aggref)
 		needed += 4;
 	return needed + gpugb_interval_hidden_aggs(aggref->aggfnoid);
 }
+
+/*
+ * Does a key of this kind travel as one word whose order (order_kind, see
+ * gpugb_device.h) is its type's default btree order, so the device can
+ * order groups by it?  Integers, dates, times and timestamps (infinities
+ * are their extremes), bool, numeric(p, s) and free numeric values (exact
+ * v * 10^s; NaN, the greatest, is INT64_MAX), interval spans (the order of
+ * interval_cmp), and floats (FLOAT order: NaN greatest, -0 = 0).  Text and
+ * char(n) (packed bytes or dictionary ids, and collations) and uuid (bytes
+ * in native-endian words) do not.
+ */
+bool
+gpugb_key_kind_orders(GpugbValueKind kind, GpugbOrderKind *order_kind)
+{
+	*order_kind = GPUGB_ORDER_INT;
+	switch (kind)
+	{
+		case GPUGB_VALUE_INT16:
+		case GPUGB_VALUE_INT32:
+		case GPUGB_VALUE_INT64:
+		case GPUGB_VALUE_BOOL:
+		case GPUGB_VALUE_NUMERIC:
+		case GPUGB_VALUE_NUMERIC_FREE:
+		case GPUGB_VALUE_INTERVAL_KEY:
+			return true;
+		case GPUGB_VALUE_FLOAT4:
+		case GPUGB_VALUE_FLOAT8:
+			*order_kind = GPUGB_ORDER_FLOAT;
+			return true;
+		case GPUGB_VALUE_SHORT_TEXT:
+		case GPUGB_VALUE_SHORT_BPCHAR:
+		case GPUGB_VALUE_UUID:
+		case GPUGB_VALUE_INTERVAL:
+		case GPUGB_VALUE_NULL_ONLY:
+			break;
+	}
+	return false;
+}

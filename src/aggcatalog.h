@@ -129,5 +129,6 @@ extern const char *gpugb_key_type_unsupported(Oid typid, int32 typmod, Oid colla
 extern const char *gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod);
 extern GpugbColumnType gpugb_column_type(Oid typid, int32 typmod, bool key);
 extern int	gpugb_device_aggs_needed(Aggref *aggref);
+extern bool gpugb_key_kind_orders(GpugbValueKind kind, GpugbOrderKind *order_kind);
 
 #endif							/* GPUGB_AGGCATALOG_H */

@@ -19,6 +19,10 @@
  * spec.allow_switch and there are GROUP BY keys, re-decides once before the
  * third stride from the rows, groups and largest group seen (strategy.c, as
  * the CUDA module does).
+ *
+ * Ordered output (spec.n_order): finish sorts the groups as cuda/order.cu
+ * does, with the same key order and ties in group-id order, so CI proves
+ * the plans that rely on it.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -51,6 +55,7 @@ typedef struct EmuGroupBy
 	int64	   *group_rows;		/* rows per group, as the device's count column 0 */
 	int			shift_agg[GPUGB_MAX_AGGS];	/* SUM_SHIFTED*: the SHIFT_FLOAT of its input */
 	bool		strategy_checked;
+	bool		finished;		/* groups ordered (spec.n_order), no more rows */
 	GpugbStats	stats;
 	int64		reserved;		/* bytes reserved in gpugb.max_device_memory */
 } EmuGroupBy;
@@ -477,10 +482,118 @@ emu_submit(GpugbGroupBy *handle, GpugbStride *s)
 	return GPUGB_OK;
 }
 
+/*
+ * Ordered output, as cuda/order.cu sorts: the word of an order key as
+ * unsigned bits in PostgreSQL's order (order_kernels.cuh's
+ * gpugb_order_word), complemented for DESC; NULLs first or last.
+ */
+static uint64
+order_word(int64 word, GpugbOrderKind kind)
+{
+	uint64		u = (uint64) word;
+	const uint64 sign = UINT64CONST(0x8000000000000000);
+
+	if (kind == GPUGB_ORDER_FLOAT)
+	{
+		if (isnan(gpugb_word_to_double(word)))
+			return ~UINT64CONST(0);
+		if (u == sign)
+			u = 0;				/* -0 = 0 */
+		return (u & sign) ? ~u : u | sign;
+	}
+	return u ^ sign;
+}
+
+static int
+order_cmp(const void *pa, const void *pb, void *arg)
+{
+	const EmuGroupBy *gb = (const EmuGroupBy *) arg;
+	int64		a = *(const int64 *) pa;
+	int64		b = *(const int64 *) pb;
+
+	for (int o = 0; o < gb->spec.n_order; o++)
+	{
+		const GpugbOrderKey *key = &gb->spec.order[o];
+		bool		na = (gb->null_masks[a] >> key->key) & 1;
+		bool		nb = (gb->null_masks[b] >> key->key) & 1;
+		uint64		ua,
+					ub;
+
+		if (na != nb)
+			return (na == key->nulls_first) ? -1 : 1;
+		if (na)
+			continue;
+		ua = order_word(gb->keys[key->key][a], key->kind);
+		ub = order_word(gb->keys[key->key][b], key->kind);
+		if (key->descending)
+		{
+			ua = ~ua;
+			ub = ~ub;
+		}
+		if (ua != ub)
+			return ua < ub ? -1 : 1;
+	}
+	/* ties in group-id order, as the device's stable sort leaves them */
+	return a < b ? -1 : a > b;
+}
+
+/* Puts column[0 .. n) in the order of perm, through scratch. */
+static void
+permute_column(int64 *column, const int64 *perm, int64 n, int64 *scratch)
+{
+	for (int64 i = 0; i < n; i++)
+		scratch[i] = column[perm[i]];
+	memcpy(column, scratch, n * sizeof(int64));
+}
+
+static void
+order_groups(EmuGroupBy *gb)
+{
+	int64		n = gb->n_groups;
+	int64	   *perm;
+	int64	   *scratch;
+	uint32	   *masks;
+
+	if (gb->spec.n_order <= 0 || gb->spec.n_keys == 0 || n < 2)
+		return;
+	perm = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
+	scratch = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
+	masks = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	for (int64 g = 0; g < n; g++)
+		perm[g] = g;
+	qsort_arg(perm, n, sizeof(int64), order_cmp, gb);
+	for (int k = 0; k < gb->spec.n_keys; k++)
+		permute_column(gb->keys[k], perm, n, scratch);
+	for (int a = 0; a < gb->spec.n_aggs; a++)
+	{
+		permute_column(gb->count[a], perm, n, scratch);
+		permute_column(gb->value[a], perm, n, scratch);
+		permute_column(gb->value_hi[a], perm, n, scratch);
+	}
+	permute_column(gb->group_rows, perm, n, scratch);
+	for (int64 i = 0; i < n; i++)
+		masks[i] = gb->null_masks[perm[i]];
+	memcpy(gb->null_masks, masks, n * sizeof(uint32));
+	pfree(perm);
+	pfree(scratch);
+	pfree(masks);
+	/* the slots still map keys to the old group ids: no row comes after finish */
+}
+
 static GpugbStatus
 emu_finish(GpugbGroupBy *handle, int64_t *n_groups)
 {
-	*n_groups = ((EmuGroupBy *) handle)->n_groups;
+	EmuGroupBy *gb = (EmuGroupBy *) handle;
+
+	if (!gb->finished)
+	{
+		MemoryContext old = MemoryContextSwitchTo(gb->cxt);
+
+		order_groups(gb);
+		MemoryContextSwitchTo(old);
+		gb->finished = true;
+	}
+	*n_groups = gb->n_groups;
 	return GPUGB_OK;
 }
 

@@ -6,6 +6,9 @@
  * strides, which the device module copies and aggregates while the next
  * stride is being filled (double buffering lives in cuda/).  Then it hands
  * out one scan tuple per group; ExecScan applies HAVING and the projection.
+ * When the plan promised an order (pathkeys), the device sorts the groups
+ * at finish and they come out in that order; the fallback plan is sorted
+ * by the planner.
  *
  * Under a Gather (parallel ingest, see parallel.c) workers only fill strides
  * in shared memory; the leader feeds them, with its own share, to the GPU
@@ -186,12 +189,28 @@ build_device_spec(GpugbScanState *st)
 													true);
 		if (st->layout.key_types[k].kind == GPUGB_VALUE_NUMERIC_FREE)
 			st->layout.key_types[k].scale = planned_free_scale(info->key_free_scales[k]);
+		st->layout.key_transforms[k] = info->key_transforms[k];
 		st->layout.key_word[k] = spec->n_keys;
 		spec->n_keys += st->layout.key_types[k].words;
 	}
 	if (spec->n_keys > GPUGB_MAX_KEYS)
 		elog(ERROR, "gpugb: too many GROUP BY key words");
 	st->layout.n_keys = spec->n_keys;
+	/* Ordered output: the planner chose only keys whose word orders (aggcatalog.c). */
+	spec->n_order = info->n_order;
+	for (int o = 0; o < info->n_order; o++)
+	{
+		int			k = info->order_keys[o];
+		GpugbOrderKind kind;
+
+		if (st->layout.key_types[k].words != 1 ||
+			!gpugb_key_kind_orders(st->layout.key_types[k].kind, &kind))
+			elog(ERROR, "gpugb: GROUP BY key %d cannot order the output", k + 1);
+		spec->order[o].key = st->layout.key_word[k];
+		spec->order[o].kind = kind;
+		spec->order[o].descending = info->order_desc[o];
+		spec->order[o].nulls_first = info->order_nulls_first[o];
+	}
 	set_child_types(st);
 	for (int i = 0; i < info->n_inputs; i++)
 	{
@@ -439,6 +458,17 @@ has_float_sums(GpugbScanState *st)
 	return false;
 }
 
+/* Milliseconds since start. */
+static double
+ms_since(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return INSTR_TIME_GET_MILLISEC(now);
+}
+
 /*
  * Appends rows from this process's own input to the stride; times it.
  * Returns NULL, or why a value has no device word.
@@ -446,16 +476,13 @@ has_float_sums(GpugbScanState *st)
 static const char *
 fill_from_input(GpugbScanState *st, GpugbStride *stride, int64 capacity, bool *exhausted)
 {
-	instr_time	start,
-				elapsed;
+	instr_time	start;
 	const char *unfit;
 
 	st->input_touched = true;
 	INSTR_TIME_SET_CURRENT(start);
 	gpugb_fill_stride(&st->layout, st->input, stride, capacity, exhausted, &unfit);
-	INSTR_TIME_SET_CURRENT(elapsed);
-	INSTR_TIME_SUBTRACT(elapsed, start);
-	st->fill_ms += INSTR_TIME_GET_MILLISEC(elapsed);
+	st->fill_ms += ms_since(start);
 	return unfit;
 }
 
@@ -541,6 +568,8 @@ feed_parallel(GpugbScanState *st)
 		bool		all_done;
 		bool		needs_room;
 		bool		submit = false;
+		bool		took;
+		instr_time	start;
 
 		if (stride == NULL)
 		{
@@ -552,8 +581,12 @@ feed_parallel(GpugbScanState *st)
 		unfit = gpugb_shared_unfit(st->shared);
 		if (unfit)
 			return unfit;
-		if (gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
-							  &all_done, &needs_room))
+		INSTR_TIME_SET_CURRENT(start);
+		took = gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
+								 &all_done, &needs_room);
+		if (took)
+			st->copy_ms += ms_since(start);
+		if (took)
 		{
 			st->input_touched = true;
 			submit = stride->nrows == capacity;
@@ -574,8 +607,10 @@ feed_parallel(GpugbScanState *st)
 			submit = true;		/* keep the GPU busy while we wait */
 		else
 		{
+			INSTR_TIME_SET_CURRENT(start);
 			wait_for_workers(st, launched, &attached);
 			gpugb_shared_wait(st->shared, launched);
+			st->idle_ms += ms_since(start);
 			CHECK_FOR_INTERRUPTS();
 		}
 
@@ -593,6 +628,7 @@ feed_parallel(GpugbScanState *st)
 		if (status != GPUGB_OK)
 			return device_failure(st, "aggregating", status);
 	}
+	gpugb_shared_worker_times(st->shared, &st->workers_fill_ms, &st->workers_stall_ms);
 	return NULL;
 }
 
@@ -605,8 +641,10 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 {
 	GpugbStatus status;
 	const char *failure;
+	instr_time	start;
 
 	st->ops = ops;
+	INSTR_TIME_SET_CURRENT(start);
 	status = st->ops->probe();
 	if (status != GPUGB_OK)
 	{
@@ -619,11 +657,15 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 	status = st->ops->create(&st->spec, &st->gb);
 	if (status != GPUGB_OK)
 		return device_failure(st, "setting up the device", status);
+	st->setup_ms = ms_since(start);
 
+	INSTR_TIME_SET_CURRENT(start);
 	failure = st->shared ? feed_parallel(st) : feed_serial(st);
 	if (failure)
 		return failure;
+	st->ingest_ms = ms_since(start);
 
+	INSTR_TIME_SET_CURRENT(start);
 	status = st->ops->finish(st->gb, &st->n_groups);
 	if (status != GPUGB_OK)
 		return device_failure(st, "finishing", status);
@@ -646,6 +688,7 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 		}
 	}
 	st->ops->stats(st->gb, &st->stats);
+	st->finish_ms = ms_since(start);
 	return NULL;
 }
 
@@ -682,6 +725,8 @@ run(GpugbScanState *st)
 	st->n_groups = st->next_group = 0;
 	st->chunk_first = st->chunk_count = 0;
 	st->fill_ms = st->fetch_ms = 0;
+	st->setup_ms = st->ingest_ms = st->finish_ms = 0;
+	st->copy_ms = st->idle_ms = st->workers_fill_ms = st->workers_stall_ms = 0;
 	st->fallback_reason[0] = '\0';
 	st->fallback_detail[0] = '\0';
 	memset(&st->stats, 0, sizeof(st->stats));

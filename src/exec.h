@@ -54,6 +54,8 @@ typedef struct GpugbInputLayout
 	int			n_keys;			/* device key words */
 	int			n_sql_keys;		/* GROUP BY keys: the child's first columns */
 	GpugbColumnType key_types[GPUGB_MAX_KEYS];	/* of each GROUP BY key */
+	/* a key the filler computes from the child's key column (keyexpr.c) */
+	GpugbKeyTransform key_transforms[GPUGB_MAX_KEYS];
 	int			key_word[GPUGB_MAX_KEYS];	/* its first device key word */
 	int			n_inputs;		/* child inputs + derived inputs */
 	int			n_child_inputs;	/* the query's inputs (then derived ones) */
@@ -118,6 +120,14 @@ typedef struct GpugbScanState
 	GpugbStats	stats;
 	double		fill_ms;		/* pulling input tuples into strides */
 	double		fetch_ms;		/* copying results back and building tuples */
+	double		setup_ms;		/* probing the device, creating the handle */
+	double		ingest_ms;		/* from the first row to the last stride submitted */
+	double		finish_ms;		/* the last strides' kernels, counting groups, checks */
+	/* parallel ingest: the leader copying workers' slots, and idle waiting */
+	double		copy_ms;
+	double		idle_ms;
+	double		workers_fill_ms;	/* summed over workers */
+	double		workers_stall_ms;	/* summed: workers waiting for a free slot */
 	int			runs;
 	char		fallback_reason[256];
 	char		fallback_detail[512];

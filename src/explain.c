@@ -2,8 +2,8 @@
  * explain.c
  *    EXPLAIN output of GpuGroupAgg.
  *
- * EXPLAIN: group keys, aggregates, estimated groups and the planned strategy
- * (with COSTS, why).  EXPLAIN ANALYZE adds what happened: groups, the
+ * EXPLAIN: group keys, aggregates, the output order (when the plan relies on
+ * it), estimated groups and the planned strategy (with COSTS, why).  EXPLAIN ANALYZE adds what happened: groups, the
  * strategy used and any run-time switch, strides, rows and bytes moved,
  * where the time went, and the fallback with its reason when there was one.
  *-------------------------------------------------------------------------
@@ -48,6 +48,25 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyList("Aggregates",
 							deparse_scan_columns(st, ancestors, es, st->info.n_keys,
 												 st->info.n_aggs), es);
+	if (st->info.n_order > 0)
+	{
+		List	   *keys = deparse_scan_columns(st, ancestors, es, 0, st->info.n_keys);
+		List	   *order = NIL;
+
+		/* as EXPLAIN shows a Sort Key: DESC, and NULLS where not the default */
+		for (int o = 0; o < st->info.n_order; o++)
+		{
+			bool		desc = st->info.order_desc[o];
+			bool		nulls_first = st->info.order_nulls_first[o];
+
+			order = lappend(order,
+							psprintf("%s%s%s", (char *) list_nth(keys, st->info.order_keys[o]),
+									 desc ? " DESC" : "",
+									 nulls_first != desc ?
+									 (nulls_first ? " NULLS FIRST" : " NULLS LAST") : ""));
+		}
+		ExplainPropertyList("Output Order", order, es);
+	}
 	ExplainPropertyText("Strategy", gpugb_strategy_name(st->spec.strategy), es);
 
 	/*
@@ -89,7 +108,18 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyInteger("Hash Table Grows", NULL, st->stats.table_grows, es);
 	if (es->timing)
 	{
+		/* Wall time of the three phases, then where the ingest's went. */
+		ExplainPropertyFloat("Setup Time", "ms", st->setup_ms, 3, es);
+		ExplainPropertyFloat("Ingest Time", "ms", st->ingest_ms, 3, es);
+		ExplainPropertyFloat("Finish Time", "ms", st->finish_ms, 3, es);
 		ExplainPropertyFloat("Fill Time", "ms", st->fill_ms, 3, es);
+		if (st->info.parallel)
+		{
+			ExplainPropertyFloat("Leader Copy Time", "ms", st->copy_ms, 3, es);
+			ExplainPropertyFloat("Leader Idle Time", "ms", st->idle_ms, 3, es);
+			ExplainPropertyFloat("Workers Fill Time", "ms", st->workers_fill_ms, 3, es);
+			ExplainPropertyFloat("Workers Stall Time", "ms", st->workers_stall_ms, 3, es);
+		}
 		ExplainPropertyFloat("Transfer Time", "ms", st->stats.transfer_ms, 3, es);
 		ExplainPropertyFloat("Kernel Time", "ms", st->stats.kernel_ms, 3, es);
 		ExplainPropertyFloat("Wait Time", "ms", st->stats.wait_ms, 3, es);

@@ -29,6 +29,7 @@
 #include "nodes/pathnodes.h"
 
 #include "gpugb_device.h"
+#include "keyexpr.h"
 
 #define GPUGB_NODE_NAME "GpuGroupAgg"
 
@@ -74,7 +75,9 @@ typedef enum GpugbPathPrivate
 	GPUGB_PATH_GROUPS,			/* String: estimated groups */
 	GPUGB_PATH_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PATH_INPUTS,			/* List of distinct aggregate input expressions */
-	GPUGB_PATH_ROWS				/* String: estimated input rows (all participants) */
+	GPUGB_PATH_ROWS,			/* String: estimated input rows (all participants) */
+	GPUGB_PATH_ORDER			/* List of Integer, 3 per order key: GROUP BY key
+								 * index, DESC, NULLS FIRST; NIL: no order */
 } GpugbPathPrivate;
 extern void gpugb_plan_init(void);
 
@@ -90,6 +93,8 @@ typedef struct GpugbPlanInfo
 	Oid			key_types[GPUGB_MAX_KEYS];
 	int32		key_typmods[GPUGB_MAX_KEYS];
 	int			key_free_scales[GPUGB_MAX_KEYS];	/* S of a free numeric, else -1 */
+	/* what the filler computes of the child's key column (keyexpr.c) */
+	GpugbKeyTransform key_transforms[GPUGB_MAX_KEYS];
 	int			n_inputs;
 	Oid			input_types[GPUGB_MAX_INPUTS];
 	int32		input_typmods[GPUGB_MAX_INPUTS];
@@ -107,6 +112,11 @@ typedef struct GpugbPlanInfo
 	double		estimated_groups;
 	double		estimated_rows;	/* input rows, all participants together */
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
+	/* ordered output (the path's pathkeys), most significant key first */
+	int			n_order;
+	int			order_keys[GPUGB_MAX_KEYS];	/* GROUP BY key index */
+	bool		order_desc[GPUGB_MAX_KEYS];
+	bool		order_nulls_first[GPUGB_MAX_KEYS];
 } GpugbPlanInfo;
 
 extern void gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info);

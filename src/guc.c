@@ -27,6 +27,7 @@ static const struct config_enum_entry strategy_options[] = {
 	{"global_hash", GPUGB_STRATEGY_GLOBAL_HASH, false},
 	{"shared_hash", GPUGB_STRATEGY_SHARED_HASH, false},
 	{"sort", GPUGB_STRATEGY_SORT, false},
+	{"partition", GPUGB_STRATEGY_PARTITION, false},
 	{NULL, 0, false}
 };
 
@@ -107,8 +108,8 @@ gpugb_guc_init(void)
 							 "How the device groups rows: auto, or a strategy to force.",
 							 "auto lets the heuristics choose from the planner's estimates "
 							 "and correct the choice at run time from the groups the first "
-							 "stride shows; global_hash, shared_hash or sort forces that "
-							 "strategy for the whole query (tests, benchmarks).",
+							 "stride shows; global_hash, shared_hash, sort or partition forces "
+							 "that strategy for the whole query (tests, benchmarks).",
 							 &gpugb_strategy, GPUGB_STRATEGY_AUTO, strategy_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 

@@ -15,6 +15,14 @@
  *     group, sorting the launch first turns them into runs that need one
  *     lookup and one combined update each.  With few rows per group in a
  *     launch the sort is pure overhead, so the global table stays.
+ *     Far beyond L2 (Wu et al.: PGB-TR for g > 2^18, low skew), partitioning
+ *     does the same with one or two radix passes over 4-byte partition
+ *     numbers instead of a full sort: each partition's keys are combined in
+ *     a shared-memory table, one global lookup and one state update per
+ *     distinct key, and their lookups stay in one slice of the table.  It
+ *     needs its block table in shared memory; with states too wide for it,
+ *     sort remains.  The L2 multiple where partition takes over from sort
+ *     is a first setting, to be recalibrated with the kernel benchmark.
  *  3. Skew, known only at run time (the share of the largest group after
  *     the first launch): a hot group makes global atomics contend, so
  *     blocks absorb it in shared memory; with wide states and extreme skew,
@@ -37,12 +45,14 @@
  * enough: on the H200, sort only won from tables of 4 x L2 (kernel benchmark).
  */
 #define SORT_MIN_L2_MULTIPLE 4.0
+/* ...and from a table this far beyond L2, partitioning instead (see 2. above). */
+#define PARTITION_MIN_L2_MULTIPLE 16.0
 /* Do not trust estimates beyond this for the first table: it grows instead. */
 #define MAX_INITIAL_GROUPS (4.0 * 1024 * 1024)
 #define MIN_TABLE_SLOTS 1024
 
 static const char *const strategy_names[GPUGB_N_STRATEGIES] = {
-	"global_hash", "shared_hash", "sort"
+	"global_hash", "shared_hash", "sort", "partition"
 };
 
 int
@@ -59,17 +69,30 @@ gpugb_strategy_from_name(const char *name)
  * of an SM's shared memory (so several blocks stay resident to hide
  * latency) and in what a block may have without opting in.
  */
-int64_t
-gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props)
+static int64_t
+block_table_slots(int64_t slot_bytes, const GpugbDeviceProps *props)
 {
 	int64_t		budget = props->shared_bytes_per_sm / 4;
 	int64_t		slots = 1;
 
 	if (budget > props->shared_bytes_per_block)
 		budget = props->shared_bytes_per_block;
-	while (GPUGB_SHARED_TABLE_BYTES(state_columns, slots * 2) <= budget)
+	/* The 16 bytes: the claimed-slot counter, padded. */
+	while (slots * 2 * slot_bytes + 16 <= budget)
 		slots *= 2;
 	return slots >= GPUGB_MIN_SHARED_SLOTS ? slots : 0;
+}
+
+int64_t
+gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props)
+{
+	return block_table_slots(GPUGB_SHARED_SLOT_BYTES(state_columns), props);
+}
+
+int64_t
+gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
+{
+	return block_table_slots(GPUGB_PARTITION_SLOT_BYTES(state_columns), props);
 }
 
 static void
@@ -110,6 +133,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	memset(c, 0, sizeof(*c));
 	c->groups = groups;
 	c->shared_slots = gpugb_shared_slots_for(w->state_columns, props);
+	c->partition_slots = gpugb_partition_slots_for(w->state_columns, props);
 	size_global_table(w, c);
 	table_bytes = groups * (8.0 * 100.0 / c->fill_percent + 8.0 * (w->key_words + w->state_columns) + 4);
 
@@ -142,6 +166,18 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 				 "the largest group has %.1f %% of the rows: blocks absorb hot groups in "
 				 "shared memory rather than contend on global atomics",
 				 100.0 * w->hot_share);
+		return;
+	}
+	if (table_bytes > PARTITION_MIN_L2_MULTIPLE * props->l2_bytes &&
+		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && c->partition_slots > 0 &&
+		w->key_words > 0)
+	{
+		c->strategy = GPUGB_STRATEGY_PARTITION;
+		snprintf(c->reason, sizeof(c->reason),
+				 "table of %.0f MB is far beyond L2 (%.0f MB) and a launch has %.0f rows per "
+				 "group: partitions combine them in shared memory",
+				 table_bytes / 1048576.0, props->l2_bytes / 1048576.0,
+				 w->rows_per_launch / groups);
 		return;
 	}
 	if (table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&

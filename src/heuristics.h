@@ -36,6 +36,7 @@ typedef struct GpugbStrategyChoice
 {
 	GpugbStrategy strategy;
 	int64_t		shared_slots;	/* slots of one block's shared table (0 if none fits) */
+	int64_t		partition_slots;	/* slots of PARTITION's per-block key table (0 if none fits) */
 	int64_t		table_slots;	/* initial capacity of the global table */
 	int			fill_percent;	/* groups the global table holds per 100 slots */
 	double		groups;			/* the groups the choice was made for */
@@ -47,6 +48,13 @@ typedef struct GpugbStrategyChoice
 /* Dynamic shared memory of a block's table: the slots and a claimed-slot counter. */
 #define GPUGB_SHARED_TABLE_BYTES(state_columns, slots) \
 	((int64_t) (slots) * GPUGB_SHARED_SLOT_BYTES(state_columns) + 16)
+/*
+ * PARTITION's block table is keyed by the key itself: per slot the states,
+ * the 8-byte key hash, the global group id and a representative row.
+ */
+#define GPUGB_PARTITION_SLOT_BYTES(state_columns) (16 + 8 * (int64_t) (state_columns))
+#define GPUGB_PARTITION_TABLE_BYTES(state_columns, slots) \
+	((int64_t) (slots) * GPUGB_PARTITION_SLOT_BYTES(state_columns) + 16)
 /* Smallest shared table worth having: fewer slots and blocks overflow at once. */
 #define GPUGB_MIN_SHARED_SLOTS 64
 /*
@@ -62,6 +70,7 @@ typedef struct GpugbStrategyChoice
 #define GPUGB_DENSE_TABLE_BYTES (2ll << 30)
 
 extern int64_t gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props);
+extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 								  GpugbStrategyChoice *choice);
 /*

@@ -21,6 +21,7 @@
 
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "portability/instr_time.h"
 #include "storage/condition_variable.h"
 #include "storage/spin.h"
 
@@ -57,6 +58,9 @@ struct GpugbShared
 	Size		data_offset;	/* from the start of this struct */
 	Size		slot_bytes;
 	int			workers_done;
+	/* EXPLAIN ANALYZE: workers' time filling slots and waiting for a free one */
+	double		workers_fill_ms;
+	double		workers_stall_ms;
 	bool		abandoned;		/* the leader gave up on the GPU: stop filling */
 	char		unfit[128];		/* why a worker met a value with no device word */
 	GpugbSlot	slots[FLEXIBLE_ARRAY_MEMBER];
@@ -116,6 +120,8 @@ void
 gpugb_shared_reset(GpugbShared *shared)
 {
 	shared->workers_done = 0;
+	shared->workers_fill_ms = 0;
+	shared->workers_stall_ms = 0;
 	shared->abandoned = false;
 	shared->unfit[0] = '\0';
 	for (int i = 0; i < shared->nslots; i++)
@@ -201,16 +207,27 @@ gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout, PlanS
 
 	while (!exhausted)
 	{
-		int			i = acquire_free_slot(shared);
+		instr_time	start,
+					acquired,
+					filled;
+		int			i;
 		GpugbStride s;
 
+		INSTR_TIME_SET_CURRENT(start);
+		i = acquire_free_slot(shared);
+		INSTR_TIME_SET_CURRENT(acquired);
 		if (i < 0)
 			break;
 		slot_stride(shared, layout, i, &s);
 		gpugb_stride_begin(layout, &s);
 		gpugb_fill_stride(layout, input, &s, shared->slot_rows, &exhausted, &unfit);
+		INSTR_TIME_SET_CURRENT(filled);
+		INSTR_TIME_SUBTRACT(filled, acquired);
+		INSTR_TIME_SUBTRACT(acquired, start);
 
 		SpinLockAcquire(&shared->mutex);
+		shared->workers_stall_ms += INSTR_TIME_GET_MILLISEC(acquired);
+		shared->workers_fill_ms += INSTR_TIME_GET_MILLISEC(filled);
 		if (unfit)
 		{
 			/* The leader falls back; this slot and the rest are of no use. */
@@ -337,6 +354,15 @@ gpugb_shared_wait(GpugbShared *shared, int nworkers_launched)
 	if (!wake)
 		ConditionVariableTimedSleep(&shared->cv, 100, PG_WAIT_EXTENSION);
 	ConditionVariableCancelSleep();
+}
+
+void
+gpugb_shared_worker_times(GpugbShared *shared, double *fill_ms, double *stall_ms)
+{
+	SpinLockAcquire(&shared->mutex);
+	*fill_ms = shared->workers_fill_ms;
+	*stall_ms = shared->workers_stall_ms;
+	SpinLockRelease(&shared->mutex);
 }
 
 /* Why a worker stopped at a value with no device word, or NULL. */

@@ -40,5 +40,8 @@ extern void gpugb_shared_abandon(GpugbShared *shared);
 extern void gpugb_shared_wait(GpugbShared *shared, int nworkers_launched);
 extern int64 gpugb_shared_slot_rows(GpugbShared *shared);
 extern const char *gpugb_shared_unfit(GpugbShared *shared);
+/* Leader, after the workers are done: their summed fill and stall times. */
+extern void gpugb_shared_worker_times(GpugbShared *shared, double *fill_ms,
+									  double *stall_ms);
 
 #endif							/* GPUGB_PARALLEL_H */

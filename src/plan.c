@@ -12,6 +12,8 @@
  *         Gather (parallel ingest) the latter is a Gather-free plan that the
  *         leader alone runs, see exec.c
  *     custom_private: the slots below.
+ *   With pathkeys (ordered output) the node returns groups in that order,
+ *   and its fallback plan is sorted the same way (planner.c).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -25,6 +27,7 @@
 
 #include "aggcatalog.h"
 #include "hostexpr.h"
+#include "keyexpr.h"
 #include "numeric_free.h"
 #include "gpugb.h"
 
@@ -39,8 +42,12 @@ enum
 	GPUGB_PRIVATE_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PRIVATE_AGG_INPUTS,	/* List of Integer: input index per agg, -1 for count(*) */
 	GPUGB_PRIVATE_ROWS,			/* String: planner's input row estimate (all participants) */
-	GPUGB_PRIVATE_FREE_SCALES	/* List of Integer per key, then per child column:
+	GPUGB_PRIVATE_FREE_SCALES,	/* List of Integer per key, then per child column:
 								 * the planned scale S of a free numeric, else -1 */
+	GPUGB_PRIVATE_KEY_TRANSFORMS,	/* List per key: what the filler computes of
+									 * the child's key column (keyexpr.c) */
+	GPUGB_PRIVATE_ORDER			/* List of Integer, 3 per order key (key index,
+								 * DESC, NULLS FIRST): the path's pathkeys */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -70,10 +77,12 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	Node	   *parallel = list_nth(priv, GPUGB_PATH_PARALLEL);
 	Node	   *rows = list_nth(priv, GPUGB_PATH_ROWS);
 	List	   *inputs = list_nth(priv, GPUGB_PATH_INPUTS);
+	List	   *order = list_nth(priv, GPUGB_PATH_ORDER);
 	List	   *child_columns = NIL;
 	List	   *input_map = NIL;
 	List	   *agg_inputs = NIL;
 	List	   *free_scales = NIL;
+	List	   *key_transforms = NIL;
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 	Plan	   *input_plan = linitial(custom_plans);
@@ -109,6 +118,22 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		free_scales = lappend(free_scales,
 							  makeInteger(gpugb_free_numeric_plan_scale(root, lfirst(lc))));
 
+	/*
+	 * A key the child projects as its plain column (make_gpu_path's choice)
+	 * is computed by the filler.
+	 */
+	foreach(lc, group_exprs)
+	{
+		GpugbKeyTransform transform;
+		Var		   *column = gpugb_key_transform(lfirst(lc), &transform);
+		Node	   *child_key = (Node *) ((TargetEntry *) list_nth(input_plan->targetlist,
+																   foreach_current_index(lc)))->expr;
+
+		if (column == NULL || !equal(column, child_key))
+			transform.op = GPUGB_KEY_PLAIN;
+		key_transforms = lappend(key_transforms, gpugb_key_transform_to_list(&transform));
+	}
+
 	foreach(lc, group_exprs)
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)),
@@ -139,6 +164,8 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 									   agg_inputs);
 	cscan->custom_private = lappend(cscan->custom_private, copyObject(rows));
 	cscan->custom_private = lappend(cscan->custom_private, free_scales);
+	cscan->custom_private = lappend(cscan->custom_private, key_transforms);
+	cscan->custom_private = lappend(cscan->custom_private, copyObject(order));
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -150,6 +177,8 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	Plan	   *input_plan = linitial(cscan->custom_plans);
 	List	   *agg_inputs = list_nth(priv, GPUGB_PRIVATE_AGG_INPUTS);
 	List	   *free_scales = list_nth(priv, GPUGB_PRIVATE_FREE_SCALES);
+	List	   *key_transforms = list_nth(priv, GPUGB_PRIVATE_KEY_TRANSFORMS);
+	List	   *order;
 	ListCell   *lc;
 	int			i;
 
@@ -161,6 +190,18 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	info->estimated_rows = atof(strVal(list_nth(priv, GPUGB_PRIVATE_ROWS)));
 	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
+	order = list_nth(priv, GPUGB_PRIVATE_ORDER);
+	if (list_length(order) % 3 != 0 || list_length(order) / 3 > info->n_keys)
+		elog(ERROR, "gpugb: malformed output order");
+	info->n_order = list_length(order) / 3;
+	for (i = 0; i < info->n_order; i++)
+	{
+		info->order_keys[i] = intVal(list_nth(order, 3 * i));
+		info->order_desc[i] = intVal(list_nth(order, 3 * i + 1)) != 0;
+		info->order_nulls_first[i] = intVal(list_nth(order, 3 * i + 2)) != 0;
+		if (info->order_keys[i] < 0 || info->order_keys[i] >= info->n_keys)
+			elog(ERROR, "gpugb: output order key %d out of range", info->order_keys[i]);
+	}
 
 	for (i = 0; i < info->n_keys; i++)
 	{
@@ -169,6 +210,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 		info->key_types[i] = exprType(key);
 		info->key_typmods[i] = exprTypmod(key);
 		info->key_free_scales[i] = intVal(list_nth(free_scales, i));
+		gpugb_key_transform_from_list(list_nth(key_transforms, i), &info->key_transforms[i]);
 	}
 	info->n_child_columns = list_length(input_plan->targetlist) - info->n_keys;
 	if (info->n_child_columns > GPUGB_MAX_INPUTS)

@@ -16,10 +16,19 @@
  *
  * Costs then decide: the GPU path pays its input, a set-up cost and a small
  * per-value cost, and competes with HashAgg/GroupAgg (serial or parallel).
+ *
+ * Ordered output: when the query's ORDER BY can be met by ordering the
+ * groups by keys whose device words order as their values do, a second
+ * path advertises those pathkeys (the device sorts the groups at finish,
+ * cuda/order.cu), costing a little more, so PostgreSQL can drop its Sort.
+ * Its fallback plan is sorted the same way; its parallel-ingest variant
+ * goes under a Gather Merge, which is exact because the leader alone
+ * returns rows, in order, and workers return none.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/stratnum.h"
 #include "catalog/pg_aggregate.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -34,10 +43,12 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "utils/typcache.h"
 
 #include "aggcatalog.h"
 #include "numeric_free.h"
 #include "hostexpr.h"
+#include "keyexpr.h"
 #include "interval_words.h"
 #include "device_ops.h"
 #include "gpugb.h"
@@ -333,6 +344,157 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 	return shape->reject;
 }
 
+/* Strips RelabelTypes, which equivalence classes may add to an expression. */
+static Node *
+strip_relabel(Node *node)
+{
+	while (node != NULL && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	return node;
+}
+
+/*
+ * The GROUP BY key a pathkey orders by, if the device can order groups by
+ * it: a member of the pathkey's equivalence class is the key, the key's
+ * device word orders as its type's default btree order does
+ * (gpugb_key_kind_orders: no text, whose words are packed bytes or
+ * dictionary ids, and so no collation either), and that opfamily is the
+ * pathkey's.  -1 otherwise.
+ */
+static int
+pathkey_group_key(PathKey *pk, GroupingShape *shape)
+{
+	ListCell   *lc;
+
+	if (pk->pk_strategy != BTLessStrategyNumber && pk->pk_strategy != BTGreaterStrategyNumber)
+		return -1;
+	if (pk->pk_eclass->ec_has_volatile)
+		return -1;
+	foreach(lc, shape->group_exprs)
+	{
+		Node	   *expr = (Node *) lfirst(lc);
+		Oid			type = exprType(expr);
+		GpugbColumnType ctype = gpugb_column_type(type, exprTypmod(expr), true);
+		GpugbOrderKind kind;
+		TypeCacheEntry *tce;
+		ListCell   *lm;
+
+		if (ctype.words != 1 || !gpugb_key_kind_orders(ctype.kind, &kind))
+			continue;
+		tce = lookup_type_cache(type, TYPECACHE_BTREE_OPFAMILY);
+		if (!OidIsValid(tce->btree_opf) || tce->btree_opf != pk->pk_opfamily)
+			continue;
+		foreach(lm, pk->pk_eclass->ec_members)
+		{
+			EquivalenceMember *em = (EquivalenceMember *) lfirst(lm);
+
+			if (equal(strip_relabel((Node *) em->em_expr), strip_relabel(expr)))
+				return foreach_current_index(lc);
+		}
+	}
+	return -1;
+}
+
+/*
+ * The longest prefix of pathkeys the device can order by (*n_keys of them),
+ * as GPUGB_PATH_ORDER; NIL if not even the first.
+ */
+static List *
+order_for_pathkeys(List *pathkeys, GroupingShape *shape, int *n_keys)
+{
+	List	   *order = NIL;
+	ListCell   *lc;
+
+	*n_keys = 0;
+	foreach(lc, pathkeys)
+	{
+		PathKey    *pk = (PathKey *) lfirst(lc);
+		int			key = pathkey_group_key(pk, shape);
+
+		if (key < 0)
+			break;
+		order = lappend(order, makeInteger(key));
+		order = lappend(order, makeInteger(pk->pk_strategy == BTGreaterStrategyNumber));
+		order = lappend(order, makeInteger(pk->pk_nulls_first ? 1 : 0));
+		(*n_keys)++;
+	}
+	return order;
+}
+
+/*
+ * The pathkeys an ordered GpuGroupAgg path advertises, with *order, or NIL:
+ * only for a query with an ORDER BY that begins with GROUP BY keys.  The
+ * GROUP BY pathkeys where the ORDER BY is a prefix of them and the device
+ * can order by them all (what PostgreSQL's own sorted grouping gives:
+ * useful above too); else the longest prefix of the ORDER BY the device
+ * can order by, which may leave PostgreSQL an Incremental Sort to finish
+ * (ORDER BY int_key, text_key).
+ */
+static List *
+output_pathkeys(PlannerInfo *root, GroupingShape *shape, List **order)
+{
+	int			n;
+
+	*order = NIL;
+	if (root->sort_pathkeys == NIL || shape->group_exprs == NIL)
+		return NIL;
+	if (root->group_pathkeys != NIL &&
+		pathkeys_contained_in(root->sort_pathkeys, root->group_pathkeys))
+	{
+		*order = order_for_pathkeys(root->group_pathkeys, shape, &n);
+		if (n == list_length(root->group_pathkeys))
+			return root->group_pathkeys;
+	}
+	*order = order_for_pathkeys(root->sort_pathkeys, shape, &n);
+	if (n > 0)
+		return list_copy_head(root->sort_pathkeys, n);
+	ereport(DEBUG1, (errmsg("gpugb: no ordered GpuGroupAgg: the ORDER BY does not begin with a GROUP BY key the device can order by")));
+	return NIL;
+}
+
+/*
+ * The fallback of an ordered path must return the same order, or a failed
+ * GPU would give a wrong answer: PostgreSQL's plan as it is if it is
+ * sorted so already, else under a Sort.
+ */
+static Path *
+sorted_fallback(PlannerInfo *root, RelOptInfo *grouped_rel, Path *fallback, List *pathkeys)
+{
+	if (fallback == NULL || pathkeys == NIL ||
+		pathkeys_contained_in(pathkeys, fallback->pathkeys))
+		return fallback;
+	return (Path *) create_sort_path(root, grouped_rel, fallback, pathkeys, -1.0);
+}
+
+/*
+ * Can a projection on top of path compute a plain column of the query's
+ * relations?  A scan or a join reads them itself; but a Gather, for one,
+ * passes up only what its workers computed (GROUP BY mod(x, 10) below a
+ * Gather yields the mod, not x), and an index-only scan may hold only an
+ * expression index's values.
+ */
+static bool
+outputs_plain_columns(Path *path)
+{
+	if (IsA(path, ProjectionPath))
+		path = ((ProjectionPath *) path)->subpath;
+	switch (path->pathtype)
+	{
+		case T_SeqScan:
+		case T_SampleScan:
+		case T_IndexScan:
+		case T_BitmapHeapScan:
+		case T_TidScan:
+		case T_TidRangeScan:
+		case T_NestLoop:
+		case T_MergeJoin:
+		case T_HashJoin:
+			return true;
+		default:
+			return false;
+	}
+}
+
 /*
  * A GpuGroupAgg path over input_path (projected here to exactly the columns
  * the device needs), with PostgreSQL's own plan as fallback: fed by one
@@ -341,7 +503,8 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 static CustomPath *
 make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 			  RelOptInfo *grouped_rel, GroupingShape *shape, List *having,
-			  double groups, double rows, Path *fallback, bool parallel)
+			  double groups, double rows, Path *fallback, bool parallel,
+			  List *pathkeys, List *order)
 {
 	PathTarget *input_target = create_empty_pathtarget();
 	CustomPath *cpath = makeNode(CustomPath);
@@ -350,7 +513,19 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	int			n_values;
 
 	foreach(lc, shape->group_exprs)
-		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
+	{
+		GpugbKeyTransform transform;
+		Var		   *column = gpugb_key_transform(lfirst(lc), &transform);
+
+		/*
+		 * column OP constant: the input projects the column, the filler the
+		 * rest (plan.c finds the column in the child's target list).
+		 */
+		if (column != NULL && outputs_plain_columns(input_path))
+			add_column_to_pathtarget(input_target, (Expr *) column, 0);
+		else
+			add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
+	}
 	foreach(lc, gpugb_child_columns(shape->inputs))
 		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
 	set_pathtarget_cost_width(root, input_target);
@@ -368,10 +543,13 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	cpath->path.parallel_safe = parallel;
 	cpath->path.parallel_workers = parallel ? input_path->parallel_workers : 0;
 	cpath->path.rows = rows;
-	cpath->path.pathkeys = NIL;
+	cpath->path.pathkeys = pathkeys;
 	/* Nothing comes out before every input row went through the device. */
 	cpath->path.startup_cost = input_path->total_cost + gpugb_startup_cost +
 		input_rows * n_values * gpugb_tuple_cost;
+	/* the device's sort of the groups: two radix passes and a gather per key */
+	if (pathkeys != NIL)
+		cpath->path.startup_cost += groups * list_length(pathkeys) * 4 * gpugb_tuple_cost;
 	cpath->path.total_cost = cpath->path.startup_cost + groups * cpu_tuple_cost;
 	cpath->flags = 0;
 	cpath->custom_paths = list_make2(input_path, fallback);
@@ -382,11 +560,13 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	/* The whole input, not one participant's share: the strategy needs it. */
 	cpath->custom_private = lappend(cpath->custom_private,
 									makeString(psprintf("%.0f", parallel ? input_rel->rows : input_rows)));
+	cpath->custom_private = lappend(cpath->custom_private, order);
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,
-			(errmsg("gpugb: GpuGroupAgg costed%s: %d keys, %d aggregates, %.0f rows, %.0f groups, cost %.2f",
+			(errmsg("gpugb: GpuGroupAgg costed%s%s: %d keys, %d aggregates, %.0f rows, %.0f groups, cost %.2f",
 					parallel ? " (parallel ingest)" : "",
+					pathkeys != NIL ? " (ordered output)" : "",
 					list_length(shape->group_exprs), list_length(shape->aggrefs),
 					input_rows, groups, cpath->path.total_cost)));
 	return cpath;
@@ -441,13 +621,16 @@ parallel_safe_fallback(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *gro
 static Path *
 make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
 					   RelOptInfo *grouped_rel, GroupPathExtraData *extra,
-					   GroupingShape *shape, List *having, double groups, double rows)
+					   GroupingShape *shape, List *having, double groups, double rows,
+					   List *pathkeys, List *order, Path **sorted)
 {
 	Path	   *input_path;
 	Path	   *fallback;
 	CustomPath *cpath;
 	GatherPath *gather;
 	double		gathered = rows;
+
+	*sorted = NULL;
 
 	if (!gpugb_parallel || !parallel_leader_participation ||
 		!grouped_rel->consider_parallel || input_rel->partial_pathlist == NIL)
@@ -473,7 +656,7 @@ make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
 	}
 	input_path = (Path *) linitial(input_rel->partial_pathlist);
 	cpath = make_gpu_path(root, input_rel, input_path, grouped_rel, shape, having,
-						  groups, rows, fallback, true);
+						  groups, rows, fallback, true, NIL, NIL);
 	gather = create_gather_path(root, grouped_rel, &cpath->path,
 								grouped_rel->reltarget, NULL, &gathered);
 
@@ -484,6 +667,26 @@ make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
 	 * would be planned on the one-process path, several times slower.
 	 */
 	gather->path.total_cost -= parallel_tuple_cost * gathered;
+
+	/*
+	 * Ordered output: Gather Merge over the ordered node merges one sorted
+	 * stream, the leader's, with the workers' empty ones, so its output is
+	 * the node's order (and its fallback, run by the leader alone, is
+	 * sorted too).  Same correction: cost_gather_merge charges 5 % more.
+	 */
+	if (pathkeys != NIL)
+	{
+		GatherMergePath *merge;
+		double		merged = rows;
+
+		cpath = make_gpu_path(root, input_rel, input_path, grouped_rel, shape, having,
+							  groups, rows, sorted_fallback(root, grouped_rel, fallback, pathkeys),
+							  true, pathkeys, order);
+		merge = create_gather_merge_path(root, grouped_rel, &cpath->path,
+										 grouped_rel->reltarget, pathkeys, NULL, &merged);
+		merge->path.total_cost -= parallel_tuple_cost * merged * 1.05;
+		*sorted = (Path *) merge;
+	}
 	return (Path *) gather;
 }
 
@@ -499,6 +702,10 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	double		groups;
 	CustomPath *complete;
 	Path	   *parallel;
+	List	   *pathkeys;
+	List	   *order;
+	CustomPath *ordered = NULL;
+	Path	   *parallel_ordered = NULL;
 
 	if (parse->groupingSets)
 		DECLINE("grouping sets are not supported");
@@ -515,13 +722,21 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 
 	groups = IsA(fallback, AggPath) ? ((AggPath *) fallback)->numGroups : fallback->rows;
 	complete = make_gpu_path(root, input_rel, input_rel->cheapest_total_path, grouped_rel,
-							 &shape, having, groups, fallback->rows, fallback, false);
+							 &shape, having, groups, fallback->rows, fallback, false, NIL, NIL);
+	pathkeys = output_pathkeys(root, &shape, &order);
+	if (pathkeys != NIL)
+		ordered = make_gpu_path(root, input_rel, input_rel->cheapest_total_path, grouped_rel,
+								&shape, having, groups, fallback->rows,
+								sorted_fallback(root, grouped_rel, fallback, pathkeys),
+								false, pathkeys, order);
 	parallel = make_parallel_gpu_path(root, input_rel, grouped_rel, extra, &shape, having,
-									  groups, fallback->rows);
+									  groups, fallback->rows, pathkeys, order,
+									  &parallel_ordered);
 
 	/*
 	 * Where PostgreSQL's own plan is cheaper, add_path would drop ours anyway
-	 * (ours have no pathkeys and are not parallel-safe at this level); say so
+	 * (the unordered ones; the ordered ones cost more still, and the sort
+	 * they save PostgreSQL is left out of this rough test); say so
 	 * before probing the device, so small GROUP BYs never pay for CUDA's
 	 * initialization at planning time.
 	 */
@@ -552,6 +767,10 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	add_path(grouped_rel, &complete->path);
 	if (parallel)
 		add_path(grouped_rel, parallel);
+	if (ordered)
+		add_path(grouped_rel, &ordered->path);
+	if (parallel_ordered)
+		add_path(grouped_rel, parallel_ordered);
 }
 
 static void

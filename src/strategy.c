@@ -109,7 +109,8 @@ gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
 	if (strategy == GPUGB_STRATEGY_SHARED_HASH &&
 		gpugb_shared_slots_for(gpugb_spec_state_columns(spec), &props) == 0)
 		return GPUGB_STRATEGY_GLOBAL_HASH;	/* states too wide for shared memory */
-	if (strategy == GPUGB_STRATEGY_SORT && spec->n_keys == 0)
-		return GPUGB_STRATEGY_GLOBAL_HASH;	/* one group: nothing to sort by */
+	if ((strategy == GPUGB_STRATEGY_SORT || strategy == GPUGB_STRATEGY_PARTITION) &&
+		spec->n_keys == 0)
+		return GPUGB_STRATEGY_GLOBAL_HASH;	/* one group: nothing to sort or partition by */
 	return strategy;
 }

@@ -58,8 +58,10 @@ extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
 
 /*
  * The strategy the device really runs for a wanted one: SHARED_HASH when no
- * shared table fits the states, and SORT without GROUP BY keys, run as
- * GLOBAL_HASH (as the CUDA module does).
+ * shared table fits the states, and SORT or PARTITION without GROUP BY
+ * keys, run as GLOBAL_HASH (as the CUDA module does).  PARTITION with states
+ * too wide for its block table still runs: its partitions then only keep
+ * their lookups in one slice of the table.
  */
 extern GpugbStrategy gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy);
 

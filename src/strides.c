@@ -305,6 +305,10 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			if (!isnull &&
 				unlikely(!datum_to_word(type, slot->tts_values[k], layout->text_dict, words)))
 				*unfit = unfit_reason(type);
+			/* GROUP BY mod(x, c) and the like: the child projected x */
+			if (layout->key_transforms[k].op != GPUGB_KEY_PLAIN && !isnull &&
+				unlikely(!gpugb_key_transform_apply(&layout->key_transforms[k], &words[0])))
+				*unfit = "an integer GROUP BY key expression is out of range";
 			if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
 				words[0] = float_key_word(words[0]);
 			/* a free numeric key groups by value; its dscale goes to a hidden min */

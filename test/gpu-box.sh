@@ -10,8 +10,10 @@
 # Then with the device tool, carrying .gpu-box:
 #   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP, qgen (gpu mode)
 #   bash test/gpu-box.sh strategies   pgTAP and QGEN_STRATEGY_QUERIES (2000) qgen queries per forced
-#                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort", or a subset
+#                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort partition", or a subset
 #                                     to stay within one call's time); the seed depends on the strategy only
+#                                     (qgen runs as QGEN_JOBS (4) concurrent streams, seeds SEED + 100000 j)
+#   bash test/gpu-box.sh profile      where a parallel GpuGroupAgg's time goes (test/bench/ingest-profile.sh)
 #   bash test/gpu-box.sh bench        Query B benchmark (test/bench/queryb.sh), ROWS=100000000 by default
 #   bash test/gpu-box.sh tpch         TPC-H Q1 at SF 1 and 10 (test/bench/tpch-q1.sh)
 #   bash test/gpu-box.sh concurrency  1, 4, 16 sessions sharing the GPU (test/bench/concurrency.sh)
@@ -50,6 +52,34 @@ fi
 psql -qXc "CREATE EXTENSION IF NOT EXISTS gpugb"
 echo "device: $(psql -XAtc 'SELECT gpugb_device_info()')"
 
+# qgen_streams LABEL QUERIES SEED [qgen args...]: QGEN_JOBS (4) qgen processes at once, each
+# with its own seed (SEED + 100000 * j) and database, QUERIES split between them; prints each
+# stream's summary and their sum.  One stream uses one core while its queries' plans use the
+# rest, so several streams make a 10,000-query batch fit in one call (and share the GPU).
+qgen_streams() {
+  local label=$1 queries=$2 seed=$3; shift 3
+  local jobs=${QGEN_JOBS:-4} j pids=() rc=0
+  for ((j = 0; j < jobs; j++)); do
+    local n=$(( queries / jobs + (j < queries % jobs ? 1 : 0) ))
+    python3 test/qgen/qgen.py --mode gpu --queries "$n" --seed $(( seed + 100000 * j )) \
+      --db "gpugb_qgen_$j" --save-mismatches "$out/qgen-mismatches-$label-$j" "$@" \
+      >"$out/qgen-$label-$j.log" 2>&1 &
+    pids+=($!)
+  done
+  for j in "${!pids[@]}"; do wait "${pids[$j]}" || rc=1; done
+  for ((j = 0; j < jobs; j++)); do tail -2 "$out/qgen-$label-$j.log"; done
+  cat "$out"/qgen-"$label"-*.log | python3 -c '
+import re, sys
+t = [0, 0, 0, 0]
+for line in sys.stdin:
+    m = re.match(r"qgen: (\d+) queries checked, (\d+) on the GPU path, (\d+) declined, (\d+) mismatches", line)
+    if m:
+        t = [a + int(b) for a, b in zip(t, m.groups())]
+print(f"qgen ({sys.argv[1]}, all streams): {t[0]} queries checked, {t[1]} on the GPU path, "
+      f"{t[2]} declined, {t[3]} mismatches")' "$label"
+  return $rc
+}
+
 case "$stage" in
   tests)
     export GPUGB_TEST_MODE=gpu
@@ -64,22 +94,25 @@ case "$stage" in
     echo "== pgTAP differential suites (gpu mode)"
     test/pgtap/run.sh gpu gpugb_tap 2>&1 | tee "$out/pgtap.log" | tail -15
     echo "== qgen: random differential queries on the GPU path (gpu mode)"
-    python3 test/qgen/qgen.py --mode gpu --queries "${QGEN_QUERIES:-10000}" --seed "${QGEN_SEED:-1}" \
-      --save-mismatches "$out/qgen-mismatches" 2>&1 | tee "$out/qgen.log" | tail -6
+    qgen_streams auto "${QGEN_QUERIES:-10000}" "${QGEN_SEED:-1}" 2>&1 | tee "$out/qgen.log" | tail -12
     ;;
   strategies)
     # As test/run-all.sh does on a GPU: each strategy forced for every query.
     export GPUGB_TEST_MODE=gpu
-    for s in ${STRATEGIES:-global_hash shared_hash sort}; do
-      case $s in global_hash) n=1 ;; shared_hash) n=2 ;; sort) n=3 ;; *) echo "unknown strategy $s"; exit 2 ;; esac
+    for s in ${STRATEGIES:-global_hash shared_hash sort partition}; do
+      case $s in global_hash) n=1 ;; shared_hash) n=2 ;; sort) n=3 ;; partition) n=4 ;;
+        *) echo "unknown strategy $s"; exit 2 ;; esac
       echo "== gpugb.strategy = $s: pgTAP differential suites (gpu mode)"
       PGOPTIONS="${PGOPTIONS:-} -c gpugb.strategy=$s" test/pgtap/run.sh gpu gpugb_tap 2>&1 \
         | tee "$out/pgtap-$s.log" | tail -3
       echo "== gpugb.strategy = $s: qgen (gpu mode)"
-      python3 test/qgen/qgen.py --mode gpu --strategy "$s" --queries "${QGEN_STRATEGY_QUERIES:-2000}" \
-        --seed $(( ${QGEN_SEED:-1} + 1000 * n )) --save-mismatches "$out/qgen-mismatches-$s" 2>&1 \
-        | tee "$out/qgen-$s.log" | tail -4
+      qgen_streams "$s" "${QGEN_STRATEGY_QUERIES:-2000}" $(( ${QGEN_SEED:-1} + 1000 * n )) \
+        --strategy "$s" 2>&1 | tee "$out/qgen-$s.log" | tail -1
     done
+    ;;
+  profile)
+    # Where a parallel GpuGroupAgg's time goes (test/bench/ingest-profile.sh).
+    test/bench/ingest-profile.sh 2>&1 | tee "$out/ingest-profile.log"
     ;;
   bench)
     test/bench/queryb.sh 2>&1 | tee "$out/queryb.log"

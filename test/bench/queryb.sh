@@ -37,6 +37,8 @@
 #                                 serial plan at large g costs a minute or more per run)
 #   DEADLINE ("")                 epoch seconds: measurements that would start later are skipped
 #                                 ("skipped"), and no statement_timeout reaches past it
+#   WARM_S (0.5)                  seconds a timed session waits before its query (pooled connection;
+#                                 a new backend's CUDA start-up is measured by startup.sh instead)
 #   LOAD_ONLY (0)                 1: load atable and its statistics, then exit
 #   BREAKDOWN (1)                 0: no EXPLAIN ANALYZE run for gpugb's time breakdown
 #   GPUGB_BENCH_EXTRA ("")        extra PGOPTIONS for the gpugb runs (e.g. -c gpugb.emulate_device=on)
@@ -62,6 +64,7 @@ OUT=${OUT:-}
 CHECK_MAX_G=${CHECK_MAX_G:-}
 DEADLINE=${DEADLINE:-}
 LOAD_ONLY=${LOAD_ONLY:-0}
+WARM_S=${WARM_S:-0.5}
 
 PG_OPTS="-c gpugb.enabled=off"
 GPU_OPTS="-c gpugb.enabled=on -c gpugb.force=on -c gpugb.require_gpu=on $GPUGB_BENCH_EXTRA"
@@ -159,7 +162,9 @@ timed() {
       if [ -z "$best" ]; then echo skipped; return; fi
       break
     fi
-    out=$(psqlx "$opts -c statement_timeout=${t}s" '\timing on' "COPY ($q) TO '/dev/null'" 2>&1) || rc=$?
+    # a session WARM_S old, as a pooled connection is (a new backend's CUDA start-up is not timed)
+    out=$(psqlx "$opts -c statement_timeout=${t}s" "SELECT pg_sleep($WARM_S)" '\timing on' \
+          "COPY ($q) TO '/dev/null'" 2>&1) || rc=$?
     if [ $rc -ne 0 ]; then
       if grep -q "statement timeout" <<<"$out"; then echo timeout
       elif grep -q "GPU aggregation did not finish" <<<"$out"; then

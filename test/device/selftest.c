@@ -13,7 +13,10 @@
  *    double Sxx, the shift within the group's spread.
  *
  *    Every case runs once per strategy (forced) and once with the
- *    heuristics' choice and run-time correction ("auto").
+ *    heuristics' choice and run-time correction ("auto").  Cases marked
+ *    "ordered" ask for ordered output (spec.n_order) and also check that
+ *    the groups come back sorted, compared with a CPU comparison of
+ *    PostgreSQL's order (NaN greatest, -0 = 0, NULLS FIRST/LAST, DESC).
  *
  *    device_selftest [--require-gpu] [--quick] [--strategy NAME|auto]
  * Without a device it prints the probe result and exits 0, unless
@@ -174,6 +177,84 @@ compare(const Results *res, Ref *r)
 	return 1;
 }
 
+/*
+ * Ordered output (spec.n_order): every key, the last first, directions and
+ * NULLS FIRST/LAST alternating; with cs->ordered == 2 the most significant
+ * key's words are read as doubles (random bit patterns: NaNs of every
+ * payload and sign, -0 from INT64_MIN, infinities, subnormals).
+ */
+static void
+case_order(const CaseSpec *cs, GpugbGroupBySpec *spec)
+{
+	spec->n_order = cs->ordered ? cs->n_keys : 0;
+	for (int o = 0; o < spec->n_order; o++)
+	{
+		spec->order[o].key = cs->n_keys - 1 - o;
+		spec->order[o].kind = cs->ordered == 2 && o == 0 ? GPUGB_ORDER_FLOAT : GPUGB_ORDER_INT;
+		spec->order[o].descending = o % 2 == 1;
+		spec->order[o].nulls_first = o % 3 == 0;
+	}
+}
+
+/* The CPU reference of PostgreSQL's order (order_kernels.cuh, by other means). */
+static int
+ref_order_cmp(const GpugbOrderKey *key, int64_t va, int na, int64_t vb, int nb)
+{
+	if (na || nb)
+	{
+		if (na && nb)
+			return 0;
+		return na == key->nulls_first ? -1 : 1;
+	}
+	int			c;
+
+	if (key->kind == GPUGB_ORDER_FLOAT)
+	{
+		double		a,
+					b;
+
+		memcpy(&a, &va, 8);
+		memcpy(&b, &vb, 8);
+		/* float8_cmp_internal: NaN = NaN, NaN above everything else */
+		if (isnan(a) || isnan(b))
+			c = isnan(a) && isnan(b) ? 0 : isnan(a) ? 1 : -1;
+		else
+			c = a < b ? -1 : a > b ? 1 : 0;	/* -0 == 0 */
+	}
+	else
+		c = va < vb ? -1 : va > vb ? 1 : 0;
+	return key->descending ? -c : c;
+}
+
+/* The device's groups, in fetch order, are sorted by the case's order. */
+static int
+check_order(const Results *res, const CaseSpec *cs)
+{
+	GpugbGroupBySpec spec;
+
+	memset(&spec, 0, sizeof(spec));
+	case_order(cs, &spec);
+	for (int64_t i = 1; i < res->n; i++)
+	{
+		int			c = 0;
+
+		for (int o = 0; o < spec.n_order && c == 0; o++)
+		{
+			int			k = spec.order[o].key;
+
+			c = ref_order_cmp(&spec.order[o], res->kv[k][i - 1], res->kn[k][i - 1],
+							  res->kv[k][i], res->kn[k][i]);
+		}
+		CHECK(c <= 0, "groups %lld and %lld out of order (key %d: %llx%s, %llx%s)",
+			  (long long) i - 1, (long long) i, spec.order[0].key,
+			  (unsigned long long) res->kv[spec.order[0].key][i - 1],
+			  res->kn[spec.order[0].key][i - 1] ? " NULL" : "",
+			  (unsigned long long) res->kv[spec.order[0].key][i],
+			  res->kn[spec.order[0].key][i] ? " NULL" : "");
+	}
+	return 1;
+}
+
 /* ---------------------------------------------------------------- driver */
 
 static int	n_cases,
@@ -232,6 +313,7 @@ run_device(const CaseSpec *cs, const Data *d, Results *res, GpugbStats *stats, d
 	spec.stride_rows = cs->stride_rows ? cs->stride_rows : (1 << 20);
 	spec.device_memory_limit = cs->mem_limit;
 	spec.estimated_rows = (double) cs->nrows;
+	case_order(cs, &spec);
 	if (case_strategy >= 0)
 		spec.strategy = (GpugbStrategy) case_strategy;
 	else
@@ -382,6 +464,8 @@ run_case(const CaseSpec *cs)
 		build_reference(&d, cs, &r);
 		ok = compare(&res, &r);
 		free_reference(&r);
+		if (ok && cs->ordered)
+			ok = check_order(&res, cs);
 		if (ok && stats.rows != cs->nrows)
 		{
 			ok = 0;
@@ -445,6 +529,12 @@ run_invalid_spec(void)
 	spec.aggs[0].input = 5;
 	st = gpugb_groupby_create(&spec, &gb);
 	report("invalid spec (input out of range)", st == GPUGB_INVALID_ARGUMENT && gb == NULL,
+		   gpugb_status_name(st));
+	spec.aggs[0].input = 0;
+	spec.n_order = 1;
+	spec.order[0].key = 1;
+	st = gpugb_groupby_create(&spec, &gb);
+	report("invalid spec (order key out of range)", st == GPUGB_INVALID_ARGUMENT && gb == NULL,
 		   gpugb_status_name(st));
 	gpugb_groupby_destroy(NULL);
 	report("destroy(NULL)", 1, "");
@@ -527,7 +617,19 @@ main(int argc, char **argv)
 		{"32 keys, g=1000, partial strides", 15, M / 5, 32, 1000, 0, 0.05, 0.05, 0, 0, 0, 4096, 1, 0, GPUGB_OK, 0, 0},
 		{"memory limit below the stride buffers", 16, M, 1, 1000, 0, 0, 0, 0, 0, 0, 1 << 20, 0, 1 << 20, GPUGB_OUT_OF_MEMORY, 0, 0},
 		{"estimate 1e9 under a 256 MB limit, g=1000", 18, 2 * M, 1, 1000, 0, 0, 0, 0, 0, 1000000000, 0, 0, 256 << 20, GPUGB_OK, 0, 0},
+		/* Many rows per key in a launch: PARTITION's block tables combine them. */
+		{"1 key, g=3e5, 8e6 rows, 4M strides", 19, 8 * M, 1, 300000, 0, 0.05, 0.05, 0, 0, 0, 4 << 20, 0, 0, GPUGB_OK, 0, 0},
 		{"memory limit hit while growing", 17, 2 * M, 1, 1000000, 0, 0, 0, 0, 0, 1, 65536, 0, 12 << 20, GPUGB_OUT_OF_MEMORY, 0, 0},
+		/* ordered output (spec.n_order): sorted groups, checked against a CPU comparison */
+		{"ordered: 1 key, g=1e5, 10% nulls", 19, 2 * M, 1, 100000, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 1},
+		{"ordered: 3 keys, g=1e5, 10% nulls, mixed directions", 20, 4 * M, 3, 100000, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 1},
+		{"ordered: float words (NaN, -0, Inf), g=1e5", 21, 2 * M, 1, 100000, 0, 0.05, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 2},
+		{"ordered: 3 keys, float major, zipf 0.8", 22, 2 * M, 3, 100000, 0.8, 0.01, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 2},
+		{"ordered: g=7, 1e7 rows", 23, 10 * M, 1, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 1},
+		{"ordered: 100% null keys", 24, M, 3, 1000, 0, 1.0, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 1},
+		{"ordered: estimate 1, g=1e6 (grow+retry)", 25, 3 * M, 1, 1000000, 0, 0.01, 0, 0, 0, 1, 100000, 1, 0, GPUGB_OK, 1, 1, 1},
+		{"ordered: 32 keys, g=1000, partial strides", 26, M / 5, 32, 1000, 0, 0.05, 0.05, 0, 0, 0, 4096, 1, 0, GPUGB_OK, 0, 0, 1},
+		{"ordered: empty input", 27, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 1},
 	};
 
 	run_invalid_spec();

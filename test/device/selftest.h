@@ -31,6 +31,7 @@ typedef struct CaseSpec
 	GpugbStatus expect;			/* GPUGB_OK or the status it must fail with */
 	int			expect_grow;	/* stats must show grows and retries */
 	int			perf;			/* print rows/s */
+	int			ordered;		/* ordered output: 1 INT order keys, 2 the first as FLOAT */
 } CaseSpec;
 
 #define N_INPUTS 4

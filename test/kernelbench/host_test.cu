@@ -327,6 +327,7 @@ test_reports(void)
 					measure(1, KB_GLOBAL_HASH, KB_VERIFIED, 0.08, 0),
 					measure(1, KB_SHARED_HASH, KB_FAILED, 0, -1),
 					measure(1, KB_SORT, KB_VERIFIED, 0.09, 2),
+					measure(1, KB_PARTITION, KB_VERIFIED, 0.07, 3),
 					measure(1, KB_AUTO, KB_VERIFIED, 0.2, 2)};
 	run.measures[7].error = "create: out of memory: \"quoted\"";
 	run.measures[3].error = "42 groups (reference 1)";
@@ -341,7 +342,7 @@ test_reports(void)
 
 	for (char ch : c)
 		lines += ch == '\n';
-	CHECK(lines == 11, "CSV has %d lines", lines);
+	CHECK(lines == 12, "CSV has %d lines", lines);
 	CHECK(c.find("\"a reason, with a comma\"") != std::string::npos, "CSV quoting");
 	CHECK(c.find("\"create: out of memory: \"\"quoted\"\"\"") != std::string::npos, "CSV quotes");
 	CHECK(m.find("| 2^20 |") != std::string::npos, "markdown row");
@@ -350,7 +351,12 @@ test_reports(void)
 	CHECK(m.find("global_hash → sort") != std::string::npos, "switch shown");
 	CHECK(m.find("| auto within 20 % of the best strategy (t_auto / t_best <= 1.20) | 1 | 2 |") !=
 		  std::string::npos, "auto target count");
-	CHECK(m.find("1 verified") == std::string::npos && m.find("6 verified") != std::string::npos,
+	CHECK(m.find("| sort | partition | thrust |") != std::string::npos &&
+		  m.find("| **MISMATCH** | - | 1.22 |") != std::string::npos,
+		  "partition column, '-' where it did not run");
+	CHECK(m.find("| 2.71 | 3.49 | 0.81 | 1.22 (global_hash → sort) | partition | **2.86** |") !=
+		  std::string::npos, "partition measured, and the best strategy");
+	CHECK(m.find("1 verified") == std::string::npos && m.find("7 verified") != std::string::npos,
 		  "verification count");
 	if (failures == 0)
 		fprintf(stderr, "report written to %s and %s\n", csv, md);

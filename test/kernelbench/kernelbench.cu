@@ -85,7 +85,7 @@ usage(FILE *f)
 			"  --payloads LIST      int32 payload columns, 1..%d (default 1,4)\n"
 			"  --dists LIST         uniform and/or zipfS, S > 0 (default uniform,zipf0.5,zipf1.0,zipf1.5)\n"
 			"  --log2-groups LIST   group counts g = 2^x; items x or A:B[:STEP] (default 0:26:2)\n"
-			"  --methods LIST       gpugb methods: global_hash,shared_hash,sort,auto (default all;\n"
+			"  --methods LIST       gpugb methods: global_hash,shared_hash,sort,partition,auto (default all;\n"
 			"                       the thrust baseline always runs: it is the reference)\n"
 			"  --reps N             timed repetitions per method and point (default 1; median)\n"
 			"  --csv FILE           one row per (point, method), written as points finish\n"
@@ -219,7 +219,7 @@ parse_options(int argc, char **argv, KbOptions *o)
 {
 	o->dists = parse_dists("uniform,zipf0.5,zipf1.0,zipf1.5");
 	o->log2_groups = parse_ints("0:26:2", 0, KB_MAX_LOG2_GROUPS, "--log2-groups");
-	o->methods = {KB_GLOBAL_HASH, KB_SHARED_HASH, KB_SORT, KB_AUTO};
+	o->methods = {KB_GLOBAL_HASH, KB_SHARED_HASH, KB_SORT, KB_PARTITION, KB_AUTO};
 	for (int i = 0; i < argc; i++)
 		o->command += std::string(i ? " " : "") + argv[i];
 

@@ -47,6 +47,7 @@ enum KbMethod
 	KB_GLOBAL_HASH = 0,			/* = GPUGB_STRATEGY_GLOBAL_HASH, forced */
 	KB_SHARED_HASH,				/* = GPUGB_STRATEGY_SHARED_HASH, forced */
 	KB_SORT,					/* = GPUGB_STRATEGY_SORT, forced */
+	KB_PARTITION,				/* = GPUGB_STRATEGY_PARTITION, forced */
 	KB_AUTO,					/* gpugb_choose_strategy's pick, switching allowed */
 	KB_THRUST,					/* naive baseline and reference */
 	KB_N_METHODS

@@ -26,6 +26,7 @@ METHOD_STYLE = {
     "global_hash": dict(color="tab:blue", marker="o"),
     "shared_hash": dict(color="tab:green", marker="s"),
     "sort": dict(color="tab:orange", marker="^"),
+    "partition": dict(color="tab:red", marker="D"),
     "auto": dict(color="black", marker="x", linestyle="--"),
     "thrust": dict(color="tab:purple", marker="v", linestyle=":"),
 }

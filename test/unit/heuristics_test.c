@@ -155,6 +155,85 @@ test_global_and_sort(void)
 	CHECK(strstr(c.reason, "too few to gain from sorting") != NULL, "... reason (%s)", c.reason);
 }
 
+/*
+ * PARTITION (Wu et al. PGB-TR): far beyond L2 (16 x), with rows to combine
+ * per group and launch, and a block key table that fits the states.
+ */
+static void
+test_partition(void)
+{
+	GpugbStrategyChoice c;
+	double		bytes_per_group = 8.0 * 2 + 8.0 * (1 + 1) + 4;	/* 50 % fill, 1 key, 1 state */
+	double		l2_groups = (double) h200.l2_bytes / bytes_per_group;	/* a table of 1 x L2 */
+	GpugbWorkload w;
+
+	/* Block key table: 16 bytes of hash, state, row per slot besides the states. */
+	CHECK(gpugb_partition_slots_for(3, &h200) == 1024,
+		  "3 state columns: 1024 slots of 40 bytes in 48 kB (%lld)",
+		  (long long) gpugb_partition_slots_for(3, &h200));
+	for (int cols = 1; cols <= 100; cols++)
+		if (gpugb_partition_slots_for(cols, &h200) > gpugb_shared_slots_for(cols, &h200) ||
+			GPUGB_PARTITION_TABLE_BYTES(cols, gpugb_partition_slots_for(cols, &h200)) >
+			h200.shared_bytes_per_block)
+		{
+			CHECK(0, "partition slots for %d columns within shared_hash's and 48 kB", cols);
+			break;
+		}
+	CHECK(gpugb_partition_slots_for(200, &h200) == 0, "200 state columns: no partition table");
+
+	/* 32 x L2, 64 rows per group per launch: partition. */
+	c = choose(workload(1e10, 64.0 * 32 * l2_groups, 32 * l2_groups, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "%.0f groups (table 32 x L2), 64 rows per group per launch -> partition (got %s)",
+		  32 * l2_groups, gpugb_strategy_name(c.strategy));
+	CHECK(strstr(c.reason, "far beyond L2") != NULL, "... reason: far beyond L2 (%s)", c.reason);
+	CHECK(c.partition_slots == gpugb_partition_slots_for(1, &h200), "... partition slots set (%lld)",
+		  (long long) c.partition_slots);
+
+	/* Just below 16 x L2: still sort. */
+	c = choose(workload(1e10, 64.0 * 15 * l2_groups, 15 * l2_groups, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT, "table 15 x L2, 64 rows per group -> sort (got %s)",
+		  gpugb_strategy_name(c.strategy));
+
+	/* 32 x L2, about 1 row per group per launch: nothing to combine, global. */
+	c = choose(workload(1e10, 32 * l2_groups, 32 * l2_groups, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "table 32 x L2, 1 row per group per launch -> global_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+
+	/*
+	 * Count + int sum (3 columns), 1 key, 52 bytes per group: 2^24 groups
+	 * make a table of 14.5 x L2 (sort), 2^25 of 29 x L2 (partition) when a
+	 * launch holds all 2^28 rows (kernel benchmark)...
+	 */
+	c = choose(workload(268435456.0, 268435456.0, 16777216.0, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "2^24 groups, 3 state columns, 2^28 rows in one launch -> sort (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(268435456.0, 268435456.0, 33554432.0, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "2^25 groups, 3 state columns, 2^28 rows in one launch -> partition (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	/* ...but in PostgreSQL's strides of 2^20 rows, 1/32 row per group: global. */
+	c = choose(workload(268435456.0, 1048576.0, 33554432.0, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "2^25 groups in strides of 2^20 rows -> global_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+
+	/* Skew goes first: a hot group -> shared_hash, not partition. */
+	w = workload(1e10, 64.0 * 32 * l2_groups, 32 * l2_groups, 1, 1);
+	w.hot_share = 0.05;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "32 x L2 with a 5 %% group -> shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+
+	/* States too wide for the block key table: sort. */
+	c = choose(workload(1e10, 64.0 * 32 * l2_groups, 32 * l2_groups, 1, 200));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "32 x L2 groups, 200 state columns (no partition table) -> sort (got %s)",
+		  gpugb_strategy_name(c.strategy));
+}
+
 static void
 test_fill_factor(void)
 {
@@ -312,7 +391,8 @@ test_names(void)
 			  "name round trip: %s", gpugb_strategy_name((GpugbStrategy) s));
 	CHECK(strcmp(gpugb_strategy_name(GPUGB_STRATEGY_GLOBAL_HASH), "global_hash") == 0 &&
 		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_SHARED_HASH), "shared_hash") == 0 &&
-		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_SORT), "sort") == 0,
+		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_SORT), "sort") == 0 &&
+		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_PARTITION), "partition") == 0,
 		  "names are gpugb.strategy's values");
 	CHECK(gpugb_strategy_from_name("auto") == -1 && gpugb_strategy_from_name("") == -1,
 		  "unknown names -> -1");
@@ -439,12 +519,15 @@ test_spec_workload(void)
 
 	/* what cannot run: shared without room for the states, sort without keys */
 	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT &&
+		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SHARED_HASH) == GPUGB_STRATEGY_SHARED_HASH &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH,
 		  "with keys and few states every strategy runs");
 	spec.n_keys = 0;
 	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_GLOBAL_HASH,
 		  "sort without GROUP BY runs as global_hash");
+	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "partition without GROUP BY runs as global_hash");
 	spec.n_keys = 1;
 	spec.n_aggs = 0;
 	for (int i = 0; i < 32; i++)
@@ -455,6 +538,8 @@ test_spec_workload(void)
 	CHECK(gpugb_spec_state_columns(&spec) == 129 &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SHARED_HASH) == GPUGB_STRATEGY_GLOBAL_HASH,
 		  "shared_hash with 129 state columns (no shared table fits) runs as global_hash");
+	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
+		  "partition with 129 state columns still runs (no block table: global updates)");
 }
 
 int
@@ -462,6 +547,7 @@ main(void)
 {
 	test_shared_placement();
 	test_global_and_sort();
+	test_partition();
 	test_fill_factor();
 	test_shared_slots();
 	test_observed();

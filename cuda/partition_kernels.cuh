@@ -1,0 +1,250 @@
+/*
+ * partition_kernels.cuh
+ *    Device code of the PARTITION strategy (Wu et al. PGB-TR): the partition
+ *    number of each launch row, the partition boundaries after CUB's stable
+ *    radix sort of (partition, row), and the aggregation kernel that runs
+ *    partition by partition, one thread block at a time per partition.
+ *
+ * Partitions follow the global table: a row's partition is the top `bits`
+ * bits of its key's home slot (hash & slot_mask, the slot where probing
+ * starts), so all keys of a partition live in one contiguous slice of the
+ * slot array, and a block working on one partition probes only that slice
+ * (it stays in L2 however large the table).  Equal keys always share a
+ * partition, so within one launch a group's states are only ever updated
+ * by the block that owns its partition.
+ *
+ * The block's table in shared memory is keyed by the key itself (its 64-bit
+ * hash and a representative row of the launch whose key words are compared
+ * in full), not by group id: the first row of a key in the partition claims
+ * a slot and looks the key up (or inserts it) in the global table once, and
+ * every later row of that key folds into the slot's states in shared
+ * memory.  At the end of a partition the block adds each slot's states to
+ * the global states once and empties the table for its next partition.  So
+ * the global table sees one lookup and one update per distinct key per
+ * partition and launch instead of one per row.
+ *
+ * Slot protocol (block scope, in shared memory, the global table's in
+ * small):  FREE --CAS--> LOCKED --release--> gid >= 0, or NO_ID (the global
+ * table had no group id left).  The claimer writes hash and row before it
+ * publishes; readers that see LOCKED spin (the claimer only waits on the
+ * global table, whose lock holders never wait).  At most slots/2 slots are
+ * claimed (a reservation counter, as in shared_kernel.cuh), so probing
+ * always ends at a FREE slot; when a partition holds more keys than that,
+ * the rest look themselves up in the global table and update the global
+ * states directly (correct, only slower).
+ *
+ * Shared memory, `slots` entries per column (GPUGB_PARTITION_TABLE_BYTES):
+ *   n_counts + n_values + n_his columns of 8-byte states, a uint64 key hash
+ *   per slot, an int32 slot state (FREE/LOCKED/NO_ID/gid), a uint32
+ *   representative row, then the claimed-slot counter.
+ *
+ * Invariants (as agg_kernels.cuh): every launch row is aggregated exactly
+ * once (into a slot, whose states are flushed exactly once, or into the
+ * global states) or appended exactly once to the retry list (its key has no
+ * group id: NO_ID, or the global lookup failed); whole warps run the row
+ * loop together (its bound is warp-uniform); the partition loop's bound is
+ * block-uniform, so its __syncthreads are reached by every thread.
+ */
+#ifndef GPUGB_PARTITION_KERNELS_CUH
+#define GPUGB_PARTITION_KERNELS_CUH
+
+#include <cuda/atomic>
+
+#include "shared_kernel.cuh"
+#include "sort_kernels.cuh"
+
+/* Slot states of the block's key table (else a global group id >= 0). */
+#define GPUGB_PART_FREE (-1)
+#define GPUGB_PART_LOCKED (-2)
+#define GPUGB_PART_NO_ID (-3)
+
+typedef cuda::atomic_ref<int, cuda::thread_scope_block> gpugb_part_slot_ref;
+
+/* part_keys[i] = partition of launch row i (home slot >> shift); perm[i] = i. */
+__global__ void
+gpugb_partition_key_kernel(const GpugbAggParams p, uint32_t *part_keys, uint32_t *perm, int shift)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	mask;
+		uint64_t	h = gpugb_hash_row(p, (uint32_t) i, &mask);
+
+		part_keys[i] = (uint32_t) ((h & p.slot_mask) >> shift);
+		perm[i] = (uint32_t) i;
+	}
+}
+
+/*
+ * bounds[q] = first sorted position of partition q, for q in [0, n_parts]
+ * (bounds[n_parts] = n): a binary search per partition over the sorted
+ * partition numbers.
+ */
+__global__ void
+gpugb_partition_bounds_kernel(const uint32_t *sorted, int64_t n, uint32_t *bounds,
+							  int64_t n_parts)
+{
+	for (int64_t q = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; q <= n_parts;
+		 q += (int64_t) gridDim.x * blockDim.x)
+	{
+		int64_t		lo = 0,
+					hi = n;
+
+		while (lo < hi)
+		{
+			int64_t		mid = lo + (hi - lo) / 2;
+
+			if ((int64_t) sorted[mid] < q)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		bounds[q] = (uint32_t) lo;
+	}
+}
+
+/*
+ * The slot of the row's key in the block's key table (claiming one, and
+ * looking the key up in the global table, if the key is new to the
+ * partition), or -1 when the table is full.  *gid is the key's global group
+ * id, -1 when there is none (the row must then be retried); set only when a
+ * slot is returned.
+ */
+__device__ __forceinline__ int
+gpugb_partition_slot(const GpugbAggParams &p, unsigned long long *local_hash, int *local_state,
+					 uint32_t *local_row, unsigned *claimed, int slots, uint32_t row,
+					 uint64_t h, int64_t *gid)
+{
+	/* The hash's high half: its low bits chose the partition, so they are alike here. */
+	unsigned	idx = (unsigned) (((h >> 32) * (uint64_t) slots) >> 32);
+
+	for (;;)
+	{
+		gpugb_part_slot_ref state(local_state[idx]);
+		int			cur = state.load(cuda::memory_order_acquire);
+
+		if (cur == GPUGB_PART_FREE)
+		{
+			/* Reserve first (see shared_kernel.cuh's gpugb_local_slot). */
+			if (*(volatile unsigned *) claimed >= (unsigned) slots / 2 ||
+				atomicAdd(claimed, 1u) >= (unsigned) slots / 2)
+				return -1;
+
+			int			expected = GPUGB_PART_FREE;
+
+			if (state.compare_exchange_strong(expected, GPUGB_PART_LOCKED,
+											  cuda::memory_order_relaxed))
+			{
+				local_hash[idx] = h;
+				local_row[idx] = row;
+
+				int64_t		g = gpugb_find_or_insert(p, row);
+
+				/* gid < max_groups < 2^31: it fits an int. */
+				state.store(g >= 0 ? (int) g : GPUGB_PART_NO_ID, cuda::memory_order_release);
+				*gid = g;
+				return (int) idx;
+			}
+			atomicSub(claimed, 1u);
+			cur = expected;
+		}
+		while (cur == GPUGB_PART_LOCKED)
+			cur = state.load(cuda::memory_order_acquire);
+		if (local_hash[idx] == h && gpugb_rows_equal(p, row, local_row[idx]))
+		{
+			*gid = cur >= 0 ? (int64_t) cur : -1;
+			return (int) idx;
+		}
+		/* cur is published here: a slot returns to FREE only between partitions. */
+		idx = (idx + 1) & (unsigned) (slots - 1);
+	}
+}
+
+/*
+ * PARTITION's aggregation: launch rows in partition order (p.row_list, the
+ * sorted permutation), partition q at sorted positions [bounds[q],
+ * bounds[q + 1]); blocks take partitions grid-stride.  slots == 0: no block
+ * table fits the states, every row goes to the global table (the partition
+ * order still keeps each block's probes in one slice of it).  Needs
+ * n_keys > 0.
+ */
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
+gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64_t n_parts,
+						   int slots)
+{
+	extern __shared__ unsigned long long gpugb_smem[];
+	const int	n_cols = p.n_counts + p.n_values;
+	const int	n_his = gpugb_launch_his(p);
+
+	GpugbStates local = {gpugb_smem, gpugb_smem + (size_t) p.n_counts * slots,
+						 (long long *) (gpugb_smem + (size_t) n_cols * slots), slots};
+	unsigned long long *local_hash = gpugb_smem + (size_t) (n_cols + n_his) * slots;
+	int		   *local_state = (int *) (local_hash + slots);
+	uint32_t   *local_row = (uint32_t *) (local_state + slots);
+	unsigned   *claimed = (unsigned *) (local_row + slots);
+
+	gpugb_local_states_reset(p, local, slots, n_his);
+	for (int i = threadIdx.x; i < slots; i += blockDim.x)
+		local_state[i] = GPUGB_PART_FREE;
+	if (threadIdx.x == 0)
+		*claimed = 0;
+	__syncthreads();
+
+	const unsigned lane = threadIdx.x & 31u;
+	const GpugbStates global = gpugb_global_states(p);
+
+	for (int64_t q = blockIdx.x; q < n_parts; q += gridDim.x)
+	{
+		const int64_t begin = bounds[q];
+		const int64_t end = bounds[q + 1];
+
+		/* base is the warp's first position: the bound test is the same for all lanes. */
+		for (int64_t base = begin + (threadIdx.x & ~31u); base < end; base += blockDim.x)
+		{
+			int64_t		i = base + lane;
+			uint32_t	row = 0;
+			int64_t		gid = -1;
+			int			slot = -1;
+
+			if (i < end)
+			{
+				uint32_t	mask;
+
+				row = p.row_list[i];
+				if (slots > 0)
+					slot = gpugb_partition_slot(p, local_hash, local_state, local_row, claimed,
+												slots, row, gpugb_hash_row(p, row, &mask), &gid);
+				if (slot < 0)
+					gid = gpugb_find_or_insert(p, row);
+				if (gid < 0)
+				{
+					/* No group id left: the host grows the table and re-runs the row. */
+					p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
+					slot = -1;
+				}
+			}
+			gpugb_aggregate_warp(p, local, row, slot, lane);
+			gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, lane);
+		}
+		__syncthreads();
+
+		/* The partition's keys once into the global states; the table empty again. */
+		for (int i = threadIdx.x; i < slots; i += blockDim.x)
+		{
+			int			s = local_state[i];
+
+			if (s >= 0)
+				gpugb_flush_slot(p, local, i, s);
+			if (s != GPUGB_PART_FREE)
+			{
+				gpugb_local_slot_reset(p, local, i, n_his);
+				local_state[i] = GPUGB_PART_FREE;
+			}
+		}
+		if (threadIdx.x == 0)
+			*claimed = 0;
+		__syncthreads();
+	}
+}
+
+#endif							/* GPUGB_PARTITION_KERNELS_CUH */

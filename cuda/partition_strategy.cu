@@ -1,0 +1,106 @@
+/*
+ * partition_strategy.cu
+ *    The PARTITION strategy's launch (Wu et al. PGB-TR): each launch row's
+ *    partition (the top bits of its key's home slot in the global table), a
+ *    stable CUB radix sort of (partition, row) over just those bits (one or
+ *    two 8-bit passes over 4-byte keys), the partition boundaries, then the
+ *    partition kernel over the rows in partition order: one block per
+ *    partition combines the partition's keys in shared memory and touches
+ *    the global table once per distinct key (partition_kernels.cuh).
+ *
+ * Where Wu et al. move keys and payload into partitions ("transformed
+ * relation"), the launch moves only the 4-byte row numbers and the kernel
+ * gathers the columns through them, as SORT does: a stride's columns are
+ * read from L2, and a key is read again only to compare it in the block.
+ *
+ * It shares SORT's scratch (GpugbSortBufs, without the run buffers) and
+ * its fallback: with no device memory for the scratch, the handle switches
+ * to GLOBAL_HASH for good rather than fail the query.  Rows that find no
+ * group id (table full) go to the retry list like any other; retries run
+ * as GLOBAL_HASH over the listed rows.
+ */
+#include <cub/device/device_radix_sort.cuh>
+
+#include "groupby_internal.cuh"
+
+/* log2 of the table's capacity (a power of two, >= GPUGB_MIN_SLOTS). */
+static int
+table_bits(const GpugbTable *t)
+{
+	int			bits = 0;
+
+	while (bits < 62 && (1ll << bits) < t->capacity)
+		bits++;
+	return bits;
+}
+
+/*
+ * Partition bits for a launch of n rows: enough partitions that each holds
+ * about a quarter of a block table's slots of distinct keys (the table
+ * takes at most half), and at least two per SM so every SM has work; at
+ * most GPUGB_PARTITION_MAX_BITS (two radix passes), no more partitions than
+ * rows (the boundaries reuse the n-row key buffer), and no more than the
+ * table has slot bits.
+ */
+static int
+partition_bits(const GpugbGroupBy *gb, int64_t n, int max_bits)
+{
+	double		distinct = gb->groups_hint < (double) n ? gb->groups_hint : (double) n;
+	double		per_part = gb->partition_slots > 0 ? (double) gb->partition_slots / 4 : 1024;
+	int64_t		min_parts = 2 * (int64_t) gpugb_sm_count();
+	int			bits = 1;
+
+	while (bits < GPUGB_PARTITION_MAX_BITS &&
+		   ((1ll << bits) < min_parts || distinct / (double) (1ll << bits) > per_part))
+		bits++;
+	while (bits > 1 && (1ll << bits) > n)
+		bits--;
+	return bits < max_bits ? bits : max_bits;
+}
+
+GpugbStatus
+gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
+{
+	GpugbSortBufs *b = &set->sort;
+	cudaStream_t stream = set->stream;
+	int64_t		n = p.nrows;
+
+	if (n <= 0)
+		return GPUGB_OK;
+	/* Nothing to partition by / a retry / too few rows to be worth a sort. */
+	if (p.n_keys == 0 || p.row_list != nullptr || n < 2 || gb->table.capacity < 2)
+		return gpugb_launch_agg(p, stream);
+
+	GpugbStatus st = gpugb_sort_bufs_ensure(gb, b, n, false);
+
+	if (st == GPUGB_OUT_OF_MEMORY)
+	{
+		/* No room to partition (the table took it): group by hashing instead. */
+		gpugb_scratch_unavailable(gb);
+		return gpugb_launch_agg(p, stream);
+	}
+	GPUGB_TRY(st);
+
+	int			tbits = table_bits(&gb->table);
+	int			bits = partition_bits(gb, n, tbits);
+	int64_t		n_parts = 1ll << bits;
+	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
+			   *keys_out = (uint32_t *) b->keys_out.ptr,
+			   *perm_in = (uint32_t *) b->perm_in.ptr,
+			   *perm_out = (uint32_t *) b->perm_out.ptr;
+	/*
+	 * The boundaries (n_parts + 1 <= n + 1 uint32) reuse keys_in (8 bytes
+	 * per row), which the sort has finished reading by then: same stream.
+	 */
+	uint32_t   *bounds = keys_in;
+	size_t		temp_bytes = b->temp_bytes;
+
+	GPUGB_TRY(gpugb_launch_partition_keys(p, keys_in, perm_in, tbits - bits, stream));
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
+		b->temp.ptr, temp_bytes, (const uint32_t *) keys_in, keys_out,
+		(const uint32_t *) perm_in, perm_out, n, 0, bits, stream)));
+
+	p.row_list = perm_out;
+	return gpugb_launch_partitioned(p, keys_out, bounds, n_parts, gb->partition_slots,
+									gb->n_counts + gb->n_values + gb->n_his, stream);
+}

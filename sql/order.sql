@@ -1,0 +1,166 @@
+-- Ordered output: for ORDER BY over GROUP BY keys whose device words order
+-- as their values do, GpuGroupAgg returns its groups sorted (the device
+-- sorts them after aggregating) and advertises that order, so PostgreSQL
+-- puts no Sort above it.  Text keys still get PostgreSQL's Sort.  Results
+-- are compared with gpugb.enabled = off row by row, in order.
+LOAD 'gpugb';
+SET gpugb.force = on;
+SET max_parallel_workers_per_gather = 0;
+
+-- The rows of a query, in the order they come.
+CREATE FUNCTION order_rows(query text) RETURNS text[]
+LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+  a text[] := '{}';
+BEGIN
+  FOR r IN EXECUTE query LOOP
+    a := a || r::text;
+  END LOOP;
+  RETURN a;
+END $$;
+
+-- 'same order, N rows', or the first position where gpugb's rows differ
+-- from PostgreSQL's.
+CREATE FUNCTION order_check(query text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  want text[];
+  got text[];
+BEGIN
+  PERFORM set_config('gpugb.enabled', 'off', true);
+  want := order_rows(query);
+  PERFORM set_config('gpugb.enabled', 'on', true);
+  got := order_rows(query);
+  IF want = got THEN
+    RETURN 'same order, ' || cardinality(got) || ' rows';
+  END IF;
+  FOR i IN 1 .. greatest(cardinality(want), cardinality(got)) LOOP
+    IF want[i] IS DISTINCT FROM got[i] THEN
+      RETURN format('row %s: gpugb %s, PostgreSQL %s', i, got[i], want[i]);
+    END IF;
+  END LOOP;
+  RETURN 'different';
+END $$;
+
+CREATE TABLE ord AS
+  SELECT CASE WHEN i % 53 = 0 THEN NULL ELSE (i % 37) - 18 END AS a,
+         CASE WHEN i % 61 = 0 THEN NULL ELSE ((i * 7) % 11 - 5)::int8 * 1000000000000 END AS b,
+         (i % 5)::int2 AS s,
+         CASE i % 9 WHEN 0 THEN 'NaN'::float8 WHEN 1 THEN 'Infinity' WHEN 2 THEN '-Infinity'
+                    WHEN 3 THEN NULL ELSE (i % 13 - 6) * 0.25 END AS f,
+         ((i % 17) - 8)::float4 / 4 AS f4,
+         CASE WHEN i % 43 = 0 THEN NULL ELSE ((i % 23) - 11) * 1.25 END::numeric(10, 2) AS n,
+         ((i % 19) - 9) * 0.5 AS nf,
+         date '2024-01-01' + (i % 29 - 14) AS d,
+         timestamp '2024-01-01' + (i % 31 - 15) * interval '1 hour' AS ts,
+         CASE WHEN i % 47 = 0 THEN NULL ELSE i % 3 = 0 END AS bo,
+         (i % 7 - 3) * interval '1 day' + (i % 5) * interval '1 hour' AS iv,
+         'k' || (i % 13) AS t,
+         i AS v
+  FROM generate_series(1, 20000) i;
+ANALYZE ord;
+
+-- No Sort above GpuGroupAgg: it shows its output order.
+EXPLAIN (COSTS OFF) SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b;
+EXPLAIN (COSTS OFF) SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY a DESC, b;
+EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a ORDER BY a NULLS FIRST;
+EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a ORDER BY a DESC NULLS LAST;
+-- ORDER BY a prefix of the keys, and the keys in another order.
+EXPLAIN (COSTS OFF) SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY a;
+EXPLAIN (COSTS OFF) SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY b DESC, a;
+-- Floats, numerics, dates, timestamps, bool, intervals.
+EXPLAIN (COSTS OFF) SELECT f, count(*) FROM ord GROUP BY f ORDER BY f;
+EXPLAIN (COSTS OFF)
+  SELECT n, nf, d, ts, bo, iv, count(*) FROM ord GROUP BY n, nf, d, ts, bo, iv
+  ORDER BY n DESC, nf, d, ts, bo, iv;
+-- A text key: PostgreSQL sorts (its words are no order), ...
+EXPLAIN (COSTS OFF) SELECT t, count(*) FROM ord GROUP BY t ORDER BY t;
+-- ... after a key that orders, the node orders by that one, and PostgreSQL
+-- finishes with an Incremental Sort; ...
+EXPLAIN (COSTS OFF) SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a, t;
+-- ... and ORDER BY only the keys that order is met by the node alone.
+EXPLAIN (COSTS OFF) SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a;
+-- ORDER BY an aggregate: PostgreSQL's Sort.
+EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a ORDER BY count(*), a;
+-- No ORDER BY: no output order.
+EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a;
+-- HAVING and expressions over the keys.
+EXPLAIN (COSTS OFF)
+  SELECT a % 5, sum(v) FROM ord GROUP BY a % 5 HAVING count(*) > 10 ORDER BY a % 5 DESC;
+
+-- The same rows, in the same order, as PostgreSQL's plan.
+SELECT q, order_check(q) FROM (VALUES
+  ('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b'),
+  ('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY a DESC, b'),
+  ('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY a NULLS FIRST, b DESC NULLS LAST'),
+  ('SELECT a, count(*) FROM ord GROUP BY a ORDER BY a NULLS FIRST'),
+  ('SELECT a, count(*) FROM ord GROUP BY a ORDER BY a DESC NULLS LAST'),
+  ('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY b DESC, a'),
+  ('SELECT s, a, min(v), max(v) FROM ord GROUP BY s, a ORDER BY s, a DESC'),
+  ('SELECT f, count(*), sum(v) FROM ord GROUP BY f ORDER BY f'),
+  ('SELECT f, count(*) FROM ord GROUP BY f ORDER BY f DESC NULLS LAST'),
+  ('SELECT f4, s, count(*) FROM ord GROUP BY f4, s ORDER BY f4 DESC, s'),
+  ('SELECT n, count(*), sum(n) FROM ord GROUP BY n ORDER BY n'),
+  ('SELECT n, count(*) FROM ord GROUP BY n ORDER BY n DESC NULLS LAST'),
+  ('SELECT nf, count(*), sum(nf) FROM ord GROUP BY nf ORDER BY nf DESC'),
+  ('SELECT d, ts, count(*) FROM ord GROUP BY d, ts ORDER BY d DESC, ts'),
+  ('SELECT bo, count(*) FROM ord GROUP BY bo ORDER BY bo'),
+  ('SELECT bo, s, count(*) FROM ord GROUP BY bo, s ORDER BY bo DESC NULLS LAST, s'),
+  ('SELECT iv, count(*) FROM ord GROUP BY iv ORDER BY iv'),
+  ('SELECT a % 5, sum(v) FROM ord GROUP BY a % 5 HAVING count(*) > 10 ORDER BY a % 5 DESC'),
+  ('SELECT n, nf, d, ts, bo, iv, count(*) FROM ord GROUP BY n, nf, d, ts, bo, iv ORDER BY n DESC, nf, d, ts, bo, iv'),
+  ('SELECT t, count(*) FROM ord GROUP BY t ORDER BY t'),
+  ('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a, t'),
+  ('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a DESC, t DESC'),
+  ('SELECT a, count(*) FROM ord WHERE v < 0 GROUP BY a ORDER BY a'),
+  ('SELECT a, b, count(*) FROM ord WHERE v <= 3 GROUP BY a, b ORDER BY a, b')
+) AS t(q);
+-- (ORDER BY a prefix: groups of equal a may come in any order, so compare sets)
+SELECT gpugb_mismatches('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a') AS mismatches;
+SELECT a, count(*) FROM ord GROUP BY a ORDER BY a DESC NULLS FIRST LIMIT 4;
+SELECT f, count(*) FROM ord GROUP BY f ORDER BY f;
+
+-- Costs decide, not gpugb.force: on a larger input (TPC-H Q1's shape) the
+-- ordered node wins over a Sort above the unordered one.
+SET gpugb.force = off;
+CREATE TABLE ord_big AS
+  SELECT (i % 3)::int2 AS flag, i % 2 = 0 AS status, i % 1000 AS qty, i AS v
+  FROM generate_series(1, 600000) i;
+ANALYZE ord_big;
+EXPLAIN (COSTS OFF)
+  SELECT flag, status, sum(qty), avg(v), count(*) FROM ord_big
+  GROUP BY flag, status ORDER BY flag, status;
+SELECT order_check('SELECT flag, status, sum(qty), avg(v), count(*) FROM ord_big
+  GROUP BY flag, status ORDER BY flag, status');
+SELECT order_check('SELECT qty, count(*), min(v) FROM ord_big GROUP BY qty ORDER BY qty DESC');
+SET gpugb.force = on;
+
+-- EXPLAIN ANALYZE: the device ran, and the order is shown.
+SELECT * FROM gpugb_explain_analyze('SELECT a, count(*) FROM ord GROUP BY a ORDER BY a DESC');
+
+-- The fallback plan is sorted too (here: out of device memory).
+SET gpugb.device_memory_limit = '1MB';
+SET gpugb.require_gpu = off;
+EXPLAIN (COSTS OFF) SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY a DESC, b;
+SELECT order_check('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY a DESC, b');
+SELECT order_check('SELECT f, count(*) FROM ord GROUP BY f ORDER BY f NULLS FIRST');
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.device_memory_limit;
+RESET gpugb.require_gpu;
+
+-- Parallel ingest: Gather Merge over the ordered node (only the leader
+-- returns rows), and its Gather-free fallback is sorted as well.
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = on;
+EXPLAIN (COSTS OFF) SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b DESC;
+SELECT order_check('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b DESC');
+SELECT order_check('SELECT f, s, count(*) FROM ord GROUP BY f, s ORDER BY f DESC, s');
+SET gpugb.device_memory_limit = '1MB';
+SET gpugb.require_gpu = off;
+SELECT order_check('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b DESC');
+RESET gpugb.device_memory_limit;
+RESET gpugb.require_gpu;
