@@ -223,8 +223,9 @@ gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64
 					slot = -1;
 				}
 			}
-			gpugb_aggregate_warp(p, local, row, slot, lane);
-			gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, lane);
+			/* gid: the row's global group, where a float variance's shift K lives */
+			gpugb_aggregate_warp(p, local, row, slot, gid, lane);
+			gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, gid, lane);
 		}
 		__syncthreads();
 
