@@ -104,6 +104,7 @@ typedef struct GpugbScanState
 	struct GpugbShared *shared;	/* parallel ingest: slots in DSM, or NULL */
 	struct ParallelContext *pcxt;	/* leader: the Gather's, for workers launched */
 	GpugbGroupBy *gb;
+	int			fallback_eflags;	/* for setting the fallback plan up late */
 	MemoryContextCallback cleanup;
 	bool		cleanup_registered;
 
