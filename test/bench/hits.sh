@@ -30,6 +30,8 @@
 # (16, the table's parallel_workers), and the usual PGHOST/PGPORT/PGUSER.
 # Skips the load when hits already holds HITS_ROWS rows (its comment).
 set -euo pipefail
+# shellcheck source=../lib/batch-load.sh
+source "$(dirname "$0")/../lib/batch-load.sh"
 HITS_ROWS=${HITS_ROWS:-30000000}
 DB=${DB:-gpugb_hits}
 LOAD_JOBS=${LOAD_JOBS:-$(nproc)}
@@ -78,14 +80,10 @@ CREATE OR REPLACE FUNCTION hits_z(x bigint, stream bigint, n bigint) RETURNS big
                        / 9223372036854775808.0))::bigint';
 SQL
 
-batch=500000
-nb=$(( (HITS_ROWS + batch - 1) / batch ))
-pids=()
-for ((j = 0; j < LOAD_JOBS; j++)); do
-  (
-    for ((b = j; b < nb; b += LOAD_JOBS)); do
-      lo=$(( b * batch + 1 )); hi=$(( (b + 1) * batch )); [ $hi -le "$HITS_ROWS" ] || hi=$HITS_ROWS
-      cat <<SQL
+# The statement that loads keys $1..$2 (batch_load, test/lib/batch-load.sh).
+hits_batch_sql() {
+  local lo=$1 hi=$2
+  cat <<SQL
 INSERT INTO hits
 SELECT hashint8extended(i, 1),
        hits_z(i, 2, 5001)::int,
@@ -113,11 +111,8 @@ FROM generate_series($lo::bigint, $hi::bigint) i,
                      hits_z(i, 24, 100000) AS p,
                      hits_u(i, 34, 100) AS uk) v;
 SQL
-    done
-  ) | psql -X -q -v ON_ERROR_STOP=1 -d "$DB" &
-  pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
+}
+batch_load "$DB" "$HITS_ROWS" 500000 "$LOAD_JOBS" hits_batch_sql
 q -c "ALTER TABLE hits SET (parallel_workers = $PG_WORKERS)" \
   -c "VACUUM (ANALYZE) hits" \
   -c "COMMENT ON TABLE hits IS 'hits rows=$HITS_ROWS'"

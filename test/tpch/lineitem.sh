@@ -11,6 +11,8 @@
 # the table's parallel_workers), and the usual PGHOST/PGPORT/PGUSER.
 # Skips the load when lineitem already holds scale factor SF (its comment).
 set -euo pipefail
+# shellcheck source=../lib/batch-load.sh
+source "$(dirname "$0")/../lib/batch-load.sh"
 SF=${SF:-1}
 DB=${DB:-gpugb_bench}
 LOAD_JOBS=${LOAD_JOBS:-$(nproc)}
@@ -55,14 +57,10 @@ CREATE OR REPLACE FUNCTION tpch_u(x bigint, stream bigint, n bigint) RETURNS big
   AS 'SELECT (hashint8extended(x, stream) & 9223372036854775807) % n';
 SQL
 
-batch=100000
-nb=$(( (orders + batch - 1) / batch ))
-pids=()
-for ((j = 0; j < LOAD_JOBS; j++)); do
-  (
-    for ((b = j; b < nb; b += LOAD_JOBS)); do
-      lo=$(( b * batch + 1 )); hi=$(( (b + 1) * batch )); [ $hi -le "$orders" ] || hi=$orders
-      cat <<SQL
+# The statement that loads keys $1..$2 (batch_load, test/lib/batch-load.sh).
+lineitem_batch_sql() {
+  local lo=$1 hi=$2
+  cat <<SQL
 INSERT INTO lineitem
 SELECT o, pk, sk, ln, qty,
        qty * (90000 + (pk / 10) % 20001 + 100 * (pk % 1000)) / 100.0,
@@ -88,11 +86,8 @@ FROM generate_series($lo, $hi) o,
                      odate + 30 + tpch_u(key, 13, 61)::int AS commitd) v,
      LATERAL (SELECT ship + 1 + tpch_u(key, 14, 30)::int AS receipt) r;
 SQL
-    done
-  ) | psql -X -q -v ON_ERROR_STOP=1 -d "$DB" &
-  pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
+}
+batch_load "$DB" "$orders" 100000 "$LOAD_JOBS" lineitem_batch_sql
 q -c "ALTER TABLE lineitem SET (parallel_workers = $PG_WORKERS)" \
   -c "VACUUM (ANALYZE) lineitem" \
   -c "COMMENT ON TABLE lineitem IS 'tpch sf=$SF'"
