@@ -45,6 +45,8 @@
 #   OUT                           if set: queryb.md, queryb.csv and explain/*.txt are written there
 #                                 (queryb.csv a row at a time, so that a run cut short leaves its rows)
 set -euo pipefail
+# shellcheck source=../lib/batch-load.sh
+source "$(dirname "$0")/../lib/batch-load.sh"
 
 export PGHOST=${PGHOST:-/tmp} PGPORT=${PGPORT:-5433} PGUSER=${PGUSER:-pg}
 DB=${BENCH_DB:-gpugb_bench}
@@ -97,22 +99,12 @@ else
   t0=$(date +%s)
   psqlx "" "DROP TABLE IF EXISTS atable" \
         "CREATE UNLOGGED TABLE atable (col1 int, col2 int, col3 int, col4 int)"
-  batch=2000000
-  nb=$(( (ROWS + batch - 1) / batch ))
-  pids=()
-  for ((j = 0; j < LOAD_JOBS; j++)); do
-    {
-      for ((b = j; b < nb; b += LOAD_JOBS)); do
-        lo=$(( b * batch + 1 )); hi=$(( (b + 1) * batch )); [ $hi -le "$ROWS" ] || hi=$ROWS
-        echo "INSERT INTO atable SELECT floor(random() * 1e9)::int, floor(random() * 2147483647)::int,
-                floor(random() * 2147483647)::int, floor(random() * 2147483647)::int
-                FROM generate_series($lo, $hi);"
-      done
-    } >"$work/load$j.sql"
-    psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -f "$work/load$j.sql" &
-    pids+=($!)
-  done
-  for p in "${pids[@]}"; do wait "$p"; done
+  atable_batch_sql() {
+    echo "INSERT INTO atable SELECT floor(random() * 1e9)::int, floor(random() * 2147483647)::int,
+            floor(random() * 2147483647)::int, floor(random() * 2147483647)::int
+            FROM generate_series($1, $2);"
+  }
+  batch_load "$DB" "$ROWS" 2000000 "$LOAD_JOBS" atable_batch_sql
   psqlx "" "ALTER TABLE atable SET (parallel_workers = $PG_WORKERS)" \
         "VACUUM (ANALYZE) atable" \
         "COMMENT ON TABLE atable IS 'queryb rows=$ROWS'"
