@@ -594,7 +594,6 @@ feed_parallel(GpugbScanState *st)
 		bool		all_done;
 		bool		needs_room;
 		bool		submit = false;
-		bool		took;
 		instr_time	start;
 
 		if (stride == NULL)
@@ -608,12 +607,10 @@ feed_parallel(GpugbScanState *st)
 		if (unfit)
 			return unfit;
 		INSTR_TIME_SET_CURRENT(start);
-		took = gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
-								 &all_done, &needs_room);
-		if (took)
-			st->copy_ms += ms_since(start);
-		if (took)
+		if (gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
+							  &all_done, &needs_room))
 		{
+			st->copy_ms += ms_since(start);
 			st->input_touched = true;
 			submit = stride->nrows == capacity;
 		}
