@@ -83,7 +83,7 @@ gpugb_check(cudaError_t err, const char *call, const char *file, int line)
 GPUGB_API void
 gpugb_device_properties(GpugbDeviceProps *props)
 {
-	static const GpugbDeviceProps h200 = {132, 60ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
+	static const GpugbDeviceProps h200 = {132, 60ll << 20, 48ll << 10, 228ll << 10, 141ll << 30, 227ll << 10};
 
 	/* Never reads what a start-up thread may be writing. */
 	*props = props_ready.load(std::memory_order_acquire) ? device_props : h200;
@@ -161,6 +161,7 @@ probe_once(void)
 	device_props.shared_bytes_per_block = (int64_t) prop.sharedMemPerBlock;
 	device_props.shared_bytes_per_sm = (int64_t) prop.sharedMemPerMultiprocessor;
 	device_props.global_bytes = (int64_t) prop.totalGlobalMem;
+	device_props.shared_bytes_per_block_optin = (int64_t) prop.sharedMemPerBlockOptin;
 	snprintf(description, sizeof(description), "%s, sm_%d%d, %d SMs, %d MB L2, %lld GB",
 			 prop.name, major, minor, sm_count, l2 >> 20,
 			 (long long) ((prop.totalGlobalMem + (1u << 29)) >> 30));

@@ -95,7 +95,14 @@ typedef enum GpugbAggOp
  *                table; one thread block at a time aggregates a partition in
  *                a shared-memory table keyed by the key itself, looks each
  *                of its distinct keys up in the global table once and adds
- *                its states once (Wu et al. PGB-TR; many groups).
+ *                its states once (Wu et al. PGB-TR; many groups);
+ *   PRIVATE_HASH rows find their group id in the global table, and each
+ *                thread folds its rows into its own private states (in
+ *                shared memory, one slice per thread) with no atomic and no
+ *                warp exchange at all; a block's threads combine their
+ *                states once at the end (Karnagel et al. §5.1 "private"
+ *                placement: the answer to contention at tiny g).  Groups
+ *                beyond the private slots go straight to the global states.
  */
 typedef enum GpugbStrategy
 {
@@ -103,6 +110,7 @@ typedef enum GpugbStrategy
 	GPUGB_STRATEGY_SHARED_HASH,
 	GPUGB_STRATEGY_SORT,
 	GPUGB_STRATEGY_PARTITION,
+	GPUGB_STRATEGY_PRIVATE_HASH,
 	GPUGB_N_STRATEGIES
 } GpugbStrategy;
 
@@ -259,6 +267,7 @@ typedef struct GpugbDeviceProps
 	int64_t		shared_bytes_per_block;	/* without opt-in */
 	int64_t		shared_bytes_per_sm;
 	int64_t		global_bytes;
+	int64_t		shared_bytes_per_block_optin;	/* with opt-in; 0 = as without */
 } GpugbDeviceProps;
 
 /* Fills *props from the device (after a successful probe) or H200 defaults. */

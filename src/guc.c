@@ -28,6 +28,7 @@ static const struct config_enum_entry strategy_options[] = {
 	{"shared_hash", GPUGB_STRATEGY_SHARED_HASH, false},
 	{"sort", GPUGB_STRATEGY_SORT, false},
 	{"partition", GPUGB_STRATEGY_PARTITION, false},
+	{"private_hash", GPUGB_STRATEGY_PRIVATE_HASH, false},
 	{NULL, 0, false}
 };
 
@@ -108,7 +109,8 @@ gpugb_guc_init(void)
 							 "How the device groups rows: auto, or a strategy to force.",
 							 "auto lets the heuristics choose from the planner's estimates "
 							 "and correct the choice at run time from the groups the first "
-							 "stride shows; global_hash, shared_hash, sort or partition forces "
+							 "stride shows; global_hash, shared_hash, sort, partition or "
+							 "private_hash forces "
 							 "that strategy for the whole query (tests, benchmarks).",
 							 &gpugb_strategy, GPUGB_STRATEGY_AUTO, strategy_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);

@@ -5,6 +5,13 @@
  *    with the GPU; test/kernelbench measured where they hold on the H200
  *    (docs/kernelbench-*.md).
  *
+ *  0. Private placement (Karnagel et al. §5.1): when every thread can keep
+ *     all groups' states of its own in shared memory (a handful of groups),
+ *     rows are folded with no atomic and no exchange between threads; a
+ *     block combines its threads' states once.  The shared table below
+ *     still pays a shared-memory atomic per row and aggregate, and a warp
+ *     whose rows fall into a few groups combines them with shuffles first:
+ *     at tiny g that is the cost of every row.
  *  1. Shared placement (Karnagel et al. §5.1, Wu et al. HGB): when a block's
  *     shared-memory table can hold every group at <= 50 % fill, rows are
  *     folded on the SM and each block touches the global states once per
@@ -52,7 +59,7 @@
 #define MIN_TABLE_SLOTS 1024
 
 static const char *const strategy_names[GPUGB_N_STRATEGIES] = {
-	"global_hash", "shared_hash", "sort", "partition"
+	"global_hash", "shared_hash", "sort", "partition", "private_hash"
 };
 
 int
@@ -95,6 +102,30 @@ gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 	return block_table_slots(GPUGB_PARTITION_SLOT_BYTES(state_columns), props);
 }
 
+/*
+ * Groups PRIVATE_HASH keeps per thread: as many as fit when three blocks
+ * share an SM (24 warps, enough to keep loads in flight), within what a
+ * block may have with opt-in; 1 kB of each block's shared memory is the
+ * system's.
+ */
+int64_t
+gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props)
+{
+	int64_t		budget = props->shared_bytes_per_sm / 3 - 1024;
+	int64_t		per_block = props->shared_bytes_per_block_optin > 0 ?
+		props->shared_bytes_per_block_optin : props->shared_bytes_per_block;
+	int64_t		groups;
+
+	if (state_columns < 1)
+		state_columns = 1;
+	if (budget > per_block)
+		budget = per_block;
+	groups = budget / GPUGB_PRIVATE_TABLE_BYTES(state_columns, 1);
+	if (groups > GPUGB_PRIVATE_MAX_GROUPS)
+		groups = GPUGB_PRIVATE_MAX_GROUPS;
+	return groups > 0 ? groups : 0;
+}
+
 static void
 size_global_table(const GpugbWorkload *w, GpugbStrategyChoice *c)
 {
@@ -134,9 +165,22 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	c->groups = groups;
 	c->shared_slots = gpugb_shared_slots_for(w->state_columns, props);
 	c->partition_slots = gpugb_partition_slots_for(w->state_columns, props);
+	c->private_groups = gpugb_private_groups_for(w->state_columns, props);
 	size_global_table(w, c);
 	table_bytes = groups * (8.0 * 100.0 / c->fill_percent + 8.0 * (w->key_words + w->state_columns) + 4);
 
+	if (c->private_groups > 0 && groups <= c->private_groups)
+	{
+		c->strategy = GPUGB_STRATEGY_PRIVATE_HASH;
+		if (w->key_words == 0)
+			snprintf(c->reason, sizeof(c->reason),
+					 "one group: each thread folds its rows into private states");
+		else
+			snprintf(c->reason, sizeof(c->reason),
+					 "%.0f groups: each thread keeps private states for up to %lld groups",
+					 groups, (long long) c->private_groups);
+		return;
+	}
 	if (c->shared_slots > 0 && groups <= c->shared_slots / 2)
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;

@@ -37,6 +37,7 @@ typedef struct GpugbStrategyChoice
 	GpugbStrategy strategy;
 	int64_t		shared_slots;	/* slots of one block's shared table (0 if none fits) */
 	int64_t		partition_slots;	/* slots of PARTITION's per-block key table (0 if none fits) */
+	int64_t		private_groups;	/* groups PRIVATE_HASH keeps per thread (0 if none fits) */
 	int64_t		table_slots;	/* initial capacity of the global table */
 	int			fill_percent;	/* groups the global table holds per 100 slots */
 	double		groups;			/* the groups the choice was made for */
@@ -55,6 +56,18 @@ typedef struct GpugbStrategyChoice
 #define GPUGB_PARTITION_SLOT_BYTES(state_columns) (16 + 8 * (int64_t) (state_columns))
 #define GPUGB_PARTITION_TABLE_BYTES(state_columns, slots) \
 	((int64_t) (slots) * GPUGB_PARTITION_SLOT_BYTES(state_columns) + 16)
+/*
+ * PRIVATE_HASH: every thread of a block keeps `groups` groups' states of its
+ * own in shared memory (cuda/private_kernel.cuh).
+ */
+#define GPUGB_PRIVATE_THREADS 256
+#define GPUGB_PRIVATE_TABLE_BYTES(state_columns, groups) \
+	((int64_t) (groups) * (state_columns) * 8 * GPUGB_PRIVATE_THREADS)
+/*
+ * More private groups than this cost each thread too much shared memory
+ * per row's worth of work, and the shared table serves them well.
+ */
+#define GPUGB_PRIVATE_MAX_GROUPS 32
 /* Smallest shared table worth having: fewer slots and blocks overflow at once. */
 #define GPUGB_MIN_SHARED_SLOTS 64
 /*
@@ -71,6 +84,7 @@ typedef struct GpugbStrategyChoice
 
 extern int64_t gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
+extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);
 extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 								  GpugbStrategyChoice *choice);
 /*

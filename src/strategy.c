@@ -106,6 +106,9 @@ gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
 	GpugbDeviceProps props;
 
 	gpugb_device_properties(&props);
+	if (strategy == GPUGB_STRATEGY_PRIVATE_HASH &&
+		gpugb_private_groups_for(gpugb_spec_state_columns(spec), &props) == 0)
+		strategy = GPUGB_STRATEGY_SHARED_HASH;	/* states too wide for a thread's slice */
 	if (strategy == GPUGB_STRATEGY_SHARED_HASH &&
 		gpugb_shared_slots_for(gpugb_spec_state_columns(spec), &props) == 0)
 		return GPUGB_STRATEGY_GLOBAL_HASH;	/* states too wide for shared memory */

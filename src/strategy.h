@@ -57,8 +57,9 @@ extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
 							   GpugbStrategyChoice *choice);
 
 /*
- * The strategy the device really runs for a wanted one: SHARED_HASH when no
- * shared table fits the states, and SORT or PARTITION without GROUP BY
+ * The strategy the device really runs for a wanted one: PRIVATE_HASH whose
+ * states do not fit a thread's slice runs as SHARED_HASH, SHARED_HASH when
+ * no shared table fits the states as GLOBAL_HASH, and SORT or PARTITION without GROUP BY
  * keys, run as GLOBAL_HASH (as the CUDA module does).  PARTITION with states
  * too wide for its block table still runs: its partitions then only keep
  * their lookups in one slice of the table.

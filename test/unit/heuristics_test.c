@@ -17,7 +17,7 @@
 #include "strategy.h"
 
 /* The H200's sizes: cuda/device.cu's defaults before a probe. */
-static const GpugbDeviceProps h200 = {132, 60ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
+static const GpugbDeviceProps h200 = {132, 60ll << 20, 48ll << 10, 228ll << 10, 141ll << 30, 227ll << 10};
 
 /* strategy.c asks the device module; here the module is this stub. */
 void
@@ -78,18 +78,71 @@ is_power_of_two(int64_t x)
 	return x > 0 && (x & (x - 1)) == 0;
 }
 
+/*
+ * Private placement: a thread's slice of shared memory holds every group's
+ * states.  On the H200 (228 kB per SM, three blocks of 256 threads an SM)
+ * that is 75 kB a block: 12 groups of 3 state columns, 37 of 1 (capped at
+ * GPUGB_PRIVATE_MAX_GROUPS), 4 of 9.
+ */
+static void
+test_private_placement(void)
+{
+	GpugbStrategyChoice c;
+
+	CHECK(gpugb_private_groups_for(3, &h200) == 12, "3 state columns: 12 private groups (%lld)",
+		  (long long) gpugb_private_groups_for(3, &h200));
+	CHECK(gpugb_private_groups_for(1, &h200) == GPUGB_PRIVATE_MAX_GROUPS,
+		  "1 state column: capped at %d private groups (%lld)", GPUGB_PRIVATE_MAX_GROUPS,
+		  (long long) gpugb_private_groups_for(1, &h200));
+	CHECK(gpugb_private_groups_for(9, &h200) == 4, "9 state columns: 4 private groups (%lld)",
+		  (long long) gpugb_private_groups_for(9, &h200));
+	CHECK(gpugb_private_groups_for(40, &h200) == 0, "40 state columns: no private slice (%lld)",
+		  (long long) gpugb_private_groups_for(40, &h200));
+	for (int cols = 1; cols <= 40; cols++)
+	{
+		int64_t		g = gpugb_private_groups_for(cols, &h200);
+
+		if (GPUGB_PRIVATE_TABLE_BYTES(cols, g) > h200.shared_bytes_per_block_optin ||
+			3 * (GPUGB_PRIVATE_TABLE_BYTES(cols, g) + 1024) > h200.shared_bytes_per_sm)
+			CHECK(0, "private slices of %d columns within opt-in and three blocks an SM", cols);
+	}
+	{
+		/* Without an opt-in figure: what a block has without it (48 kB). */
+		GpugbDeviceProps no_optin = h200;
+
+		no_optin.shared_bytes_per_block_optin = 0;
+		CHECK(gpugb_private_groups_for(3, &no_optin) == 8,
+			  "no opt-in: 48 kB, 8 groups of 3 columns (%lld)",
+			  (long long) gpugb_private_groups_for(3, &no_optin));
+	}
+
+	c = choose(workload(1e8, 1 << 20, 1, 0, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "one group (no GROUP BY) -> private_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	CHECK(strstr(c.reason, "one group") != NULL, "one group: reason says so (%s)", c.reason);
+	c = choose(workload(1e8, 1 << 20, 4, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "4 groups, 3 state columns -> private_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	CHECK(c.private_groups == 12, "... 12 private groups (%lld)", (long long) c.private_groups);
+	c = choose(workload(1e8, 1 << 20, 12, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "12 groups, 3 columns -> private_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(1e8, 1 << 20, 13, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "13 groups, 3 columns -> shared_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(1e8, 1 << 20, 2, 1, 40));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "2 groups of 40 state columns (no private slice) -> shared_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+}
+
 static void
 test_shared_placement(void)
 {
 	GpugbStrategyChoice c;
 
-	c = choose(workload(1e8, 1 << 20, 1, 0, 1));
-	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "one group (no GROUP BY) -> shared_hash (got %s)",
-		  gpugb_strategy_name(c.strategy));
-	CHECK(strstr(c.reason, "one group") != NULL, "one group: reason says so (%s)", c.reason);
-
-	c = choose(workload(1e8, 1 << 20, 4, 1, 2));
-	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "4 groups -> shared_hash (got %s)",
+	c = choose(workload(1e8, 1 << 20, 100, 1, 2));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "100 groups -> shared_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	c = choose(workload(1e6, 1 << 20, 1000, 2, 1));
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "1000 groups, 1 state column -> shared_hash (got %s)",
@@ -392,7 +445,8 @@ test_names(void)
 	CHECK(strcmp(gpugb_strategy_name(GPUGB_STRATEGY_GLOBAL_HASH), "global_hash") == 0 &&
 		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_SHARED_HASH), "shared_hash") == 0 &&
 		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_SORT), "sort") == 0 &&
-		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_PARTITION), "partition") == 0,
+		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_PARTITION), "partition") == 0 &&
+		  strcmp(gpugb_strategy_name(GPUGB_STRATEGY_PRIVATE_HASH), "private_hash") == 0,
 		  "names are gpugb.strategy's values");
 	CHECK(gpugb_strategy_from_name("auto") == -1 && gpugb_strategy_from_name("") == -1,
 		  "unknown names -> -1");
@@ -513,6 +567,9 @@ test_spec_workload(void)
 	gpugb_spec_recheck(&spec, 1 << 20, 100, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 100 seen in the first stride: shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
+	gpugb_spec_recheck(&spec, 1 << 20, 3, 0, &c);
+	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "... 3 seen in the first stride: private_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
 	gpugb_spec_recheck(&spec, 1 << 20, 1 << 20, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "... all distinct: stays global_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
@@ -521,7 +578,8 @@ test_spec_workload(void)
 	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SHARED_HASH) == GPUGB_STRATEGY_SHARED_HASH &&
-		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH,
+		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH &&
+		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PRIVATE_HASH) == GPUGB_STRATEGY_PRIVATE_HASH,
 		  "with keys and few states every strategy runs");
 	spec.n_keys = 0;
 	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_GLOBAL_HASH,
@@ -538,6 +596,8 @@ test_spec_workload(void)
 	CHECK(gpugb_spec_state_columns(&spec) == 129 &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SHARED_HASH) == GPUGB_STRATEGY_GLOBAL_HASH,
 		  "shared_hash with 129 state columns (no shared table fits) runs as global_hash");
+	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PRIVATE_HASH) == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "private_hash with 129 state columns runs as global_hash (through shared_hash)");
 	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
 		  "partition with 129 state columns still runs (no block table: global updates)");
 }
@@ -547,6 +607,7 @@ main(void)
 {
 	test_shared_placement();
 	test_global_and_sort();
+	test_private_placement();
 	test_partition();
 	test_fill_factor();
 	test_shared_slots();
