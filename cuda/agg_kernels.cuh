@@ -245,6 +245,84 @@ gpugb_global_states(const GpugbAggParams &p)
 }
 
 /*
+ * Reduces one aggregate's (word, hi) pair over the full warp, in the
+ * representation gpugb_apply_value takes: SUM_INT an int128 (lo, hi), the
+ * SUM_SHIFTED* ops a double-double (hi and lo doubles as bits), the others
+ * a word with hi 0.  Lanes with nothing to add hold the op's identity.
+ * Warp-collective; op must be uniform across the warp.
+ */
+__device__ __forceinline__ void
+gpugb_warp_reduce_pair(int op, uint64_t *w, long long *hi)
+{
+	switch (op)
+	{
+		case GPUGB_AGG_SUM_INT:
+			{
+				unsigned long long lo = *w;
+
+				gpugb_warp_sum_i128(&lo, hi);
+				*w = lo;
+				break;
+			}
+		case GPUGB_AGG_SUM_SHIFTED:
+		case GPUGB_AGG_SUM_SHIFTED_SQ:
+			{
+				double		dh = __longlong_as_double((long long) *w);
+				double		dl = __longlong_as_double(*hi);
+
+				gpugb_warp_sum_dd(&dh, &dl);
+				*w = (uint64_t) __double_as_longlong(dh);
+				*hi = __double_as_longlong(dl);
+				break;
+			}
+		case GPUGB_AGG_SUM_FLOAT:
+			*w = (uint64_t) __double_as_longlong(gpugb_warp_allreduce(
+				__longlong_as_double((long long) *w), GpugbAdd()));
+			break;
+		case GPUGB_AGG_MIN_INT:
+			*w = (uint64_t) gpugb_warp_allreduce((long long) *w, GpugbMin());
+			break;
+		case GPUGB_AGG_MAX_INT:
+			*w = (uint64_t) gpugb_warp_allreduce((long long) *w, GpugbMax());
+			break;
+		case GPUGB_AGG_MIN_FLOAT:
+			*w = gpugb_warp_allreduce((unsigned long long) *w, GpugbMin());
+			break;
+		case GPUGB_AGG_MAX_FLOAT:
+			*w = gpugb_warp_allreduce((unsigned long long) *w, GpugbMax());
+			break;
+		default:				/* SHIFT_FLOAT: no state to reduce */
+			break;
+	}
+}
+
+/*
+ * A row's contribution to value aggregate va of global group ggid as the
+ * (word, hi) pair gpugb_apply_value takes; false for a NULL input, and for
+ * SHIFT_FLOAT, whose row only claims the group's shift.
+ */
+__device__ __forceinline__ bool
+gpugb_row_pair(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t row, int64_t ggid,
+			   uint64_t *w, long long *hi)
+{
+	if (gpugb_is_null(va.nulls, row))
+		return false;
+	if (gpugb_op_is_shifted(va.op))
+	{
+		double		dh,
+					dl;
+
+		gpugb_shifted_term(p, va, row, ggid, &dh, &dl);
+		*w = (uint64_t) __double_as_longlong(dh);
+		*hi = __double_as_longlong(dl);
+		return va.op != GPUGB_AGG_SHIFT_FLOAT;
+	}
+	*w = gpugb_value_word(va, row);
+	*hi = va.op == GPUGB_AGG_SUM_INT && (long long) *w < 0 ? -1 : 0;
+	return true;
+}
+
+/*
  * Combines the lanes of group g (lanes with mine set) and lets lane `leader`
  * apply them.  ggid: the lane's global group id (g itself, unless st is a
  * block's table).
@@ -267,60 +345,43 @@ gpugb_combine_group(const GpugbAggParams &p, const GpugbStates &st, uint32_t row
 	for (int a = 0; a < p.n_values; a++)
 	{
 		const GpugbValueAgg &va = p.vals[a];
-		bool		has = mine && !gpugb_is_null(va.nulls, row);
+		uint64_t	w = gpugb_value_identity(va.op);
+		long long	hi = 0;
+		bool		has = mine && gpugb_row_pair(p, va, row, ggid, &w, &hi);
 
 		if (!__any_sync(GPUGB_FULL_MASK, has))
-			continue;
-		if (gpugb_op_is_shifted(va.op))		/* uniform across the warp */
+			continue;			/* (also every SHIFT_FLOAT: claimed, nothing to add) */
+		if (!has)
 		{
-			double		dh = 0.0,
-						dl = 0.0;
-
-			if (has)
-				gpugb_shifted_term(p, va, row, ggid, &dh, &dl);
-			if (va.op == GPUGB_AGG_SHIFT_FLOAT)
-				continue;
-			gpugb_warp_sum_dd(&dh, &dl);
-			if (is_leader)
-				gpugb_apply_value(st, va.op, va.value_col, va.hi_col, g,
-								  (uint64_t) __double_as_longlong(dh), __double_as_longlong(dl));
-			continue;
+			w = gpugb_value_identity(va.op);
+			hi = 0;
 		}
-		uint64_t	w = has ? gpugb_value_word(va, row) : gpugb_value_identity(va.op);
-		long long	hi = 0;
-
-		switch (va.op)			/* uniform across the warp */
-		{
-			case GPUGB_AGG_SUM_INT:
-				{
-					unsigned long long lo = w;
-
-					hi = has && (long long) w < 0 ? -1 : 0;
-					gpugb_warp_sum_i128(&lo, &hi);
-					w = lo;
-					break;
-				}
-			case GPUGB_AGG_SUM_FLOAT:
-				w = (uint64_t) __double_as_longlong(gpugb_warp_allreduce(
-					__longlong_as_double((long long) w), GpugbAdd()));
-				break;
-			case GPUGB_AGG_MIN_INT:
-				w = (uint64_t) gpugb_warp_allreduce((long long) w, GpugbMin());
-				break;
-			case GPUGB_AGG_MAX_INT:
-				w = (uint64_t) gpugb_warp_allreduce((long long) w, GpugbMax());
-				break;
-			case GPUGB_AGG_MIN_FLOAT:
-				w = gpugb_warp_allreduce((unsigned long long) w, GpugbMin());
-				break;
-			case GPUGB_AGG_MAX_FLOAT:
-				w = gpugb_warp_allreduce((unsigned long long) w, GpugbMax());
-				break;
-			default:
-				break;
-		}
+		gpugb_warp_reduce_pair(va.op, &w, &hi);
 		if (is_leader)
 			gpugb_apply_value(st, va.op, va.value_col, va.hi_col, g, w, hi);
+	}
+}
+
+/*
+ * Adds one row of group gid to states `st` with per-row atomics (ggid: its
+ * global group id, as above).  Per thread: no warp exchange.
+ */
+__device__ __forceinline__ void
+gpugb_aggregate_row(const GpugbAggParams &p, const GpugbStates &st, uint32_t row, int64_t gid,
+					int64_t ggid)
+{
+	atomicAdd(&st.counts[gid], 1ull);	/* column 0: every row */
+	for (int c = 1; c < p.n_counts; c++)
+		if (gpugb_is_null(p.count_nulls[c], row))
+			atomicAdd(&st.counts[c * st.pitch + gid], 1ull);
+	for (int a = 0; a < p.n_values; a++)
+	{
+		const GpugbValueAgg &va = p.vals[a];
+		uint64_t	w;
+		long long	hi;
+
+		if (gpugb_row_pair(p, va, row, ggid, &w, &hi))
+			gpugb_apply_value(st, va.op, va.value_col, va.hi_col, gid, w, hi);
 	}
 }
 
@@ -350,34 +411,20 @@ gpugb_aggregate_warp(const GpugbAggParams &p, const GpugbStates &st, uint32_t ro
 		}
 		return;
 	}
-	if (gid < 0)
-		return;
-	atomicAdd(&st.counts[gid], 1ull);	/* column 0: every row */
-	for (int c = 1; c < p.n_counts; c++)
-		if (gpugb_is_null(p.count_nulls[c], row))
-			atomicAdd(&st.counts[c * st.pitch + gid], 1ull);
+	if (gid >= 0)
+		gpugb_aggregate_row(p, st, row, gid, ggid);
+}
+
+/* High-word columns (SUM_INT, SUM_SHIFTED*) the launch's aggregates use. */
+__device__ __forceinline__ int
+gpugb_launch_his(const GpugbAggParams &p)
+{
+	int			n_his = 0;
+
 	for (int a = 0; a < p.n_values; a++)
-	{
-		const GpugbValueAgg &va = p.vals[a];
-
-		if (gpugb_is_null(va.nulls, row))
-			continue;
-		if (gpugb_op_is_shifted(va.op))
-		{
-			double		dh,
-						dl;
-
-			gpugb_shifted_term(p, va, row, ggid, &dh, &dl);
-			if (va.op != GPUGB_AGG_SHIFT_FLOAT)
-				gpugb_apply_value(st, va.op, va.value_col, va.hi_col, gid,
-								  (uint64_t) __double_as_longlong(dh), __double_as_longlong(dl));
-			continue;
-		}
-		uint64_t	w = gpugb_value_word(va, row);
-
-		gpugb_apply_value(st, va.op, va.value_col, va.hi_col, gid, w,
-						  va.op == GPUGB_AGG_SUM_INT && (long long) w < 0 ? -1 : 0);
-	}
+		if (p.vals[a].hi_col + 1 > n_his)
+			n_his = p.vals[a].hi_col + 1;
+	return n_his;
 }
 
 /*

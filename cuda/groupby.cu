@@ -264,6 +264,7 @@ create_all(GpugbGroupBy *gb)
 	gpugb_spec_choose(&gb->spec, -1, &choice);
 	gb->shared_slots = choice.shared_slots;
 	gb->partition_slots = choice.partition_slots;
+	gb->private_groups = choice.private_groups;
 	gb->fill_percent = choice.fill_percent;
 	gb->groups_hint = (double) (gb->spec.estimated_groups > 0 ? gb->spec.estimated_groups : 1);
 	gb->strategy = gpugb_spec_runnable(&gb->spec, gb->spec.strategy);
@@ -435,6 +436,10 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		case GPUGB_STRATEGY_SHARED_HASH:
 			GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 										  gb->n_counts + gb->n_values + gb->n_his, stream));
+			break;
+		case GPUGB_STRATEGY_PRIVATE_HASH:
+			GPUGB_TRY(gpugb_launch_private(p, gb->private_groups,
+										   gb->n_counts + gb->n_values + gb->n_his, stream));
 			break;
 		case GPUGB_STRATEGY_SORT:
 			GPUGB_TRY(gpugb_launch_sorted(gb, set, p));

@@ -128,6 +128,7 @@ struct GpugbGroupBy
 	GpugbStrategy strategy = GPUGB_STRATEGY_GLOBAL_HASH;
 	int64_t		shared_slots = 0;	/* SHARED_HASH block table; 0 = does not fit */
 	int64_t		partition_slots = 0;	/* PARTITION block table; 0 = does not fit */
+	int64_t		private_groups = 0;	/* PRIVATE_HASH groups per thread; 0 = does not fit */
 	int			fill_percent = 50;	/* of the global table */
 	double		groups_hint = 1;	/* groups expected, sizes SORT's hash prefix and PARTITION's partitions */
 	bool		strategy_checked = false;	/* the run-time correction was made */
@@ -153,6 +154,8 @@ GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint64_t *sort
 								   cudaStream_t stream);
 GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,
 							 cudaStream_t stream);
+GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
+								 cudaStream_t stream);
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 								cudaStream_t stream);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,

@@ -8,10 +8,13 @@
  * (full occupancy on sm_80/sm_90), fewer when there is less work, so a
  * launch never costs more than its rows need.
  */
+#include <mutex>
+
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
 #include "order_kernels.cuh"
 #include "partition_kernels.cuh"
+#include "private_kernel.cuh"
 #include "shared_kernel.cuh"
 #include "sort_kernels.cuh"
 
@@ -65,6 +68,48 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		blocks = cap;
 	gpugb_shared_agg_kernel<<<(unsigned) blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) slots);
 	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
+}
+
+/*
+ * PRIVATE_HASH: persistent blocks (as many as fit at once), so each thread
+ * flushes its private states once for many rows.  Slices beyond 48 kB a
+ * block need the kernel's opt-in, set once per process.
+ */
+GpugbStatus
+gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
+					 cudaStream_t stream)
+{
+	static std::once_flag opted_in;
+	static cudaError_t opt_in_error = cudaSuccess;
+	GpugbDeviceProps props;
+
+	if (p.nrows <= 0)
+		return GPUGB_OK;
+	gpugb_device_properties(&props);
+
+	size_t		bytes = (size_t) GPUGB_PRIVATE_TABLE_BYTES(state_columns, groups);
+	int64_t		per_sm = props.shared_bytes_per_sm / (int64_t) (bytes + 1024);
+	int64_t		blocks = (p.nrows + GPUGB_PRIVATE_THREADS - 1) / GPUGB_PRIVATE_THREADS;
+	int64_t		cap;
+
+	std::call_once(opted_in, [&props]() {
+		if (props.shared_bytes_per_block_optin > props.shared_bytes_per_block)
+			opt_in_error = cudaFuncSetAttribute(gpugb_private_agg_kernel,
+												cudaFuncAttributeMaxDynamicSharedMemorySize,
+												(int) props.shared_bytes_per_block_optin);
+	});
+	if (opt_in_error != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+	if (per_sm > 2048 / GPUGB_PRIVATE_THREADS)
+		per_sm = 2048 / GPUGB_PRIVATE_THREADS;
+	if (per_sm < 1)
+		per_sm = 1;
+	cap = (int64_t) gpugb_sm_count() * per_sm;
+	if (blocks > cap)
+		blocks = cap;
+	gpugb_private_agg_kernel<<<(unsigned) blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
+		p, (int) groups);
+	return GPUGB_LAUNCHED("gpugb_private_agg_kernel");
 }
 
 GpugbStatus

@@ -100,18 +100,6 @@ gpugb_flush_slot(const GpugbAggParams &p, const GpugbStates &local, int slot, in
 	}
 }
 
-/* High-word columns of SUM_INT states the launch's aggregates use. */
-__device__ __forceinline__ int
-gpugb_launch_his(const GpugbAggParams &p)
-{
-	int			n_his = 0;
-
-	for (int a = 0; a < p.n_values; a++)
-		if (p.vals[a].hi_col + 1 > n_his)
-			n_his = p.vals[a].hi_col + 1;
-	return n_his;
-}
-
 /* Slot i of the block's local states back to identities. */
 __device__ __forceinline__ void
 gpugb_local_slot_reset(const GpugbAggParams &p, const GpugbStates &local, int i, int n_his)

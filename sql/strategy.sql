@@ -69,7 +69,7 @@ INSERT INTO strategy_queries VALUES
 -- without GROUP BY, nothing to sort or partition by, run as global_hash),
 -- never switched, and the results are PostgreSQL's.
 SELECT s AS strategy, id, r.*
-  FROM unnest(ARRAY['global_hash', 'shared_hash', 'sort', 'partition']) s,
+  FROM unnest(ARRAY['global_hash', 'shared_hash', 'sort', 'partition', 'private_hash']) s,
        strategy_queries, LATERAL strategy_run(s, q, stride) r
  ORDER BY s, id;
 

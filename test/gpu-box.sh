@@ -10,7 +10,7 @@
 # Then with the device tool, carrying .gpu-box:
 #   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP, qgen (gpu mode)
 #   bash test/gpu-box.sh strategies   pgTAP and QGEN_STRATEGY_QUERIES (2000) qgen queries per forced
-#                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort partition", or a subset
+#                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort partition private_hash", or a subset
 #                                     to stay within one call's time); the seed depends on the strategy only
 #                                     (qgen runs as QGEN_JOBS (4) concurrent streams, seeds SEED + 100000 j)
 #   bash test/gpu-box.sh profile      where a parallel GpuGroupAgg's time goes (test/bench/ingest-profile.sh)
@@ -99,8 +99,8 @@ case "$stage" in
   strategies)
     # As test/run-all.sh does on a GPU: each strategy forced for every query.
     export GPUGB_TEST_MODE=gpu
-    for s in ${STRATEGIES:-global_hash shared_hash sort partition}; do
-      case $s in global_hash) n=1 ;; shared_hash) n=2 ;; sort) n=3 ;; partition) n=4 ;;
+    for s in ${STRATEGIES:-global_hash shared_hash sort partition private_hash}; do
+      case $s in global_hash) n=1 ;; shared_hash) n=2 ;; sort) n=3 ;; partition) n=4 ;; private_hash) n=5 ;;
         *) echo "unknown strategy $s"; exit 2 ;; esac
       echo "== gpugb.strategy = $s: pgTAP differential suites (gpu mode)"
       PGOPTIONS="${PGOPTIONS:-} -c gpugb.strategy=$s" test/pgtap/run.sh gpu gpugb_tap 2>&1 \

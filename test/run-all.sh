@@ -59,7 +59,7 @@ modes=$([ "$GPUGB_TEST_MODE" = gpu ] && echo gpu || echo "emulator fallback")
 for mode in $modes; do
   test/pgtap/run.sh "$mode" gpugb_tap
 done
-strategies="global_hash shared_hash sort partition"
+strategies="global_hash shared_hash sort partition private_hash"
 if [ "$GPUGB_TEST_MODE" = gpu ]; then
   for s in $strategies; do
     echo "-- forced gpugb.strategy = $s"

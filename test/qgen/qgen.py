@@ -1667,7 +1667,7 @@ def parse_args(argv):
     p.add_argument('--print-queries', action='store_true', help='print every query and stop')
     p.add_argument('--max-reports', type=int, default=10,
                    help='mismatches printed in full (default 10; all are counted)')
-    p.add_argument('--strategy', choices=['auto', 'global_hash', 'shared_hash', 'sort', 'partition'],
+    p.add_argument('--strategy', choices=['auto', 'global_hash', 'shared_hash', 'sort', 'partition', 'private_hash'],
                    help='SET gpugb.strategy for every query (default: the server\'s setting)')
     p.add_argument('--psql', default='psql', help='psql program')
     p.add_argument('-v', '--verbose', action='store_true')
