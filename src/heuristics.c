@@ -36,7 +36,12 @@
  *     sorted runs fold rows before any atomic (kernel benchmark, Zipf 1.5).
  *  4. Otherwise the global table, sized for the estimate at Karnagel's fill
  *     factor: 50 %, or 83 % once the table passes 2 GB (memory, not probe
- *     length, is then what limits).
+ *     length, is then what limits).  While an L2-sized table would be less
+ *     than half full, it is L2-sized (Karnagel): the spare slots shorten
+ *     probes and spread the groups' states at no cost in DRAM traffic.
+ *     Only for GLOBAL_HASH: the other strategies' rows do not probe the
+ *     global table per row (sort, partition) or find few groups in L1
+ *     (private, shared).
  *-------------------------------------------------------------------------
  */
 #include <math.h>
@@ -154,6 +159,27 @@ size_global_table(const GpugbWorkload *w, GpugbStrategyChoice *c)
 	c->table_slots = slots;
 }
 
+/*
+ * Karnagel's L2 rule: the largest power-of-two table whose slots and (at
+ * the table's fill) dense group storage fit in L2, when it would hold the
+ * groups at under 50 % fill and is larger than the table sized for them.
+ */
+static bool
+size_table_to_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, GpugbStrategyChoice *c)
+{
+	double		groups = w->groups < 1 ? 1 : w->groups;
+	double		bytes_per_slot = 8.0 + c->fill_percent / 100.0 *
+		(8.0 * (w->key_words + w->state_columns) + 4);
+	int64_t		slots = c->table_slots;
+
+	while ((double) (slots * 2) * bytes_per_slot <= (double) props->l2_bytes)
+		slots *= 2;
+	if (slots == c->table_slots || groups >= 0.5 * (double) slots)
+		return false;
+	c->table_slots = slots;
+	return true;
+}
+
 void
 gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 					  GpugbStrategyChoice *c)
@@ -235,7 +261,12 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 		return;
 	}
 	c->strategy = GPUGB_STRATEGY_GLOBAL_HASH;
-	if (table_bytes <= (double) props->l2_bytes)
+	if (w->key_words > 0 && size_table_to_l2(w, props, c))
+		snprintf(c->reason, sizeof(c->reason),
+				 "%.0f groups: too many for shared memory, an L2-sized table of %lld slots "
+				 "holds them at %.1f %% fill",
+				 groups, (long long) c->table_slots, 100.0 * groups / (double) c->table_slots);
+	else if (table_bytes <= (double) props->l2_bytes)
 		snprintf(c->reason, sizeof(c->reason),
 				 "%.0f groups: too many for shared memory, table of %.1f MB fits L2",
 				 groups, table_bytes / 1048576.0);

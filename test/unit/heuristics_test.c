@@ -171,16 +171,31 @@ test_global_and_sort(void)
 	double		bytes_per_group = 8.0 * 2 + 8.0 * (1 + 1) + 4;	/* 50 % fill, 1 key, 1 state */
 	double		beyond_l2 = 2.0 * (double) h200.l2_bytes / bytes_per_group;
 
-	/* Beyond any shared table, but the global table fits in L2. */
+	/*
+	 * Beyond any shared table, and an L2-sized table would be < 50 % full:
+	 * L2-sized (Karnagel).  1 key, 2 state columns at 50 % fill: 8 + 0.5 x
+	 * (8 x 3 + 4) = 22 bytes a slot, 2^21 slots (44 MB) fit 60 MB of L2.
+	 */
 	c = choose(workload(1e8, 1 << 20, 100000, 1, 2));
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "1e5 groups (table in L2) -> global_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
-	CHECK(strstr(c.reason, "fits L2") != NULL, "... reason: fits L2 (%s)", c.reason);
+	CHECK(strstr(c.reason, "L2-sized table") != NULL, "... reason: L2-sized (%s)", c.reason);
 	CHECK(c.fill_percent == 50, "... 50 %% fill (%d)", c.fill_percent);
-	CHECK(is_power_of_two(c.table_slots) && c.table_slots * 0.5 >= 100000 &&
-		  c.table_slots * 0.25 < 100000,
-		  "... table of the smallest power of two holding 1e5 at 50 %% (%lld slots)",
+	CHECK(c.table_slots == (1 << 21), "... an L2-sized table of 2^21 slots (%lld slots)",
 		  (long long) c.table_slots);
+	/* 1.2e6 groups: an L2-sized table would be over half full: sized for them. */
+	c = choose(workload(1e8, 1 << 20, 1.2e6, 1, 2));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH && strstr(c.reason, "fits L2") != NULL,
+		  "1.2e6 groups -> global_hash, a table that fits L2 (%s)", c.reason);
+	CHECK(is_power_of_two(c.table_slots) && c.table_slots * 0.5 >= 1.2e6 &&
+		  c.table_slots * 0.25 < 1.2e6,
+		  "... table of the smallest power of two holding 1.2e6 at 50 %% (%lld slots)",
+		  (long long) c.table_slots);
+	/* The L2 rule is GLOBAL_HASH's: few groups (private, shared) keep small tables. */
+	c = choose(workload(1e8, 1 << 20, 100, 1, 2));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && c.table_slots == 1024,
+		  "100 groups: shared_hash with the smallest table (%s, %lld slots)",
+		  gpugb_strategy_name(c.strategy), (long long) c.table_slots);
 
 	/* A table twice the L2: hash probes still do well (kernel benchmark). */
 	c = choose(workload(1e9, 64.0 * beyond_l2, beyond_l2, 1, 1));
