@@ -289,6 +289,21 @@ measure(int point, int method, KbVerdict v, double s, int used)
 	return m;
 }
 
+/* Method names: the forced strategies are the device's, in its order. */
+static void
+test_method_names(void)
+{
+	for (int s = 0; s < GPUGB_N_STRATEGIES; s++)
+		CHECK(kb_method_forced(s) && strcmp(kb_method_name(s),
+											gpugb_strategy_name((GpugbStrategy) s)) == 0,
+			  "method %d", s);
+	CHECK(strcmp(kb_method_name(KB_PRIVATE_HASH), "private_hash") == 0 &&
+		  KB_PRIVATE_HASH == (int) GPUGB_STRATEGY_PRIVATE_HASH, "private_hash is a method");
+	CHECK(!kb_method_forced(KB_AUTO) && strcmp(kb_method_name(KB_AUTO), "auto") == 0 &&
+		  strcmp(kb_method_name(KB_THRUST), "thrust") == 0 &&
+		  strcmp(kb_method_name(KB_N_METHODS), "?") == 0, "auto, thrust");
+}
+
 static void
 test_reports(void)
 {
@@ -314,7 +329,7 @@ test_reports(void)
 		p.rows = 1 << 28;
 		p.groups = (int64_t) 1 << lg;
 		p.floor_s = p.rows * 40.0 / 4e12;
-		p.auto_pick = lg == 0 ? GPUGB_STRATEGY_SHARED_HASH : GPUGB_STRATEGY_GLOBAL_HASH;
+		p.auto_pick = lg == 0 ? GPUGB_STRATEGY_PRIVATE_HASH : GPUGB_STRATEGY_GLOBAL_HASH;
 		p.auto_reason = "a reason, with a comma";
 		run.points.push_back(p);
 	}
@@ -322,14 +337,15 @@ test_reports(void)
 					measure(0, KB_GLOBAL_HASH, KB_VERIFIED, 0.05, 0),
 					measure(0, KB_SHARED_HASH, KB_VERIFIED, 0.01, 1),
 					measure(0, KB_SORT, KB_MISMATCH, 0.1, 2),
-					measure(0, KB_AUTO, KB_VERIFIED, 0.011, 1),
+					measure(0, KB_PRIVATE_HASH, KB_VERIFIED, 0.005, 4),
+					measure(0, KB_AUTO, KB_VERIFIED, 0.0055, 4),
 					measure(1, KB_THRUST, KB_REFERENCE, 0.3, -1),
 					measure(1, KB_GLOBAL_HASH, KB_VERIFIED, 0.08, 0),
 					measure(1, KB_SHARED_HASH, KB_FAILED, 0, -1),
 					measure(1, KB_SORT, KB_VERIFIED, 0.09, 2),
 					measure(1, KB_PARTITION, KB_VERIFIED, 0.07, 3),
 					measure(1, KB_AUTO, KB_VERIFIED, 0.2, 2)};
-	run.measures[7].error = "create: out of memory: \"quoted\"";
+	run.measures[8].error = "create: out of memory: \"quoted\"";
 	run.measures[3].error = "42 groups (reference 1)";
 	kb_csv_open(&run);
 	kb_csv_append(&run, 0);
@@ -342,21 +358,28 @@ test_reports(void)
 
 	for (char ch : c)
 		lines += ch == '\n';
-	CHECK(lines == 12, "CSV has %d lines", lines);
+	CHECK(lines == 13, "CSV has %d lines", lines);
 	CHECK(c.find("\"a reason, with a comma\"") != std::string::npos, "CSV quoting");
 	CHECK(c.find("\"create: out of memory: \"\"quoted\"\"\"") != std::string::npos, "CSV quotes");
 	CHECK(m.find("| 2^20 |") != std::string::npos, "markdown row");
 	CHECK(m.find("**MISMATCH**") != std::string::npos, "mismatch shown");
-	CHECK(m.find("shared_hash → sort") == std::string::npos, "no switch shown");
+	CHECK(m.find("private_hash →") == std::string::npos, "no switch shown");
 	CHECK(m.find("global_hash → sort") != std::string::npos, "switch shown");
 	CHECK(m.find("| auto within 20 % of the best strategy (t_auto / t_best <= 1.20) | 1 | 2 |") !=
 		  std::string::npos, "auto target count");
-	CHECK(m.find("| sort | partition | thrust |") != std::string::npos &&
-		  m.find("| **MISMATCH** | - | 1.22 |") != std::string::npos,
-		  "partition column, '-' where it did not run");
-	CHECK(m.find("| 2.71 | 3.49 | 0.81 | 1.22 (global_hash → sort) | partition | **2.86** |") !=
-		  std::string::npos, "partition measured, and the best strategy");
-	CHECK(m.find("1 verified") == std::string::npos && m.find("7 verified") != std::string::npos,
+	CHECK(m.find("| global_hash | shared_hash | sort | partition | private_hash | thrust | "
+				 "auto (pick) | best |") != std::string::npos &&
+		  m.find("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|") !=
+		  std::string::npos, "a column per forced strategy, then thrust");
+	CHECK(m.find("| **MISMATCH** | - | 48.81 | 1.22 |") != std::string::npos,
+		  "partition '-' where it did not run, private_hash measured");
+	CHECK(m.find("| 48.81 | 1.22 | 44.37 (private_hash) | private_hash | 1.10 | 40.00 | 2.05 |") !=
+		  std::string::npos, "private_hash picked by auto, and the best strategy");
+	CHECK(m.find("| 2.71 | 3.49 | - | 0.81 | 1.22 (global_hash → sort) | partition | **2.86** |") !=
+		  std::string::npos, "partition the best strategy, private_hash '-' where it did not run");
+	CHECK(c.find(",private_hash,private_hash,0,0,3,") != std::string::npos &&
+		  c.find(",auto,private_hash,0,0,3,") != std::string::npos, "private_hash in the CSV");
+	CHECK(m.find("1 verified") == std::string::npos && m.find("8 verified") != std::string::npos,
 		  "verification count");
 	if (failures == 0)
 		fprintf(stderr, "report written to %s and %s\n", csv, md);
@@ -366,7 +389,7 @@ test_reports(void)
 static void
 print_heuristic_picks(void)
 {
-	GpugbDeviceProps props = {132, 50ll << 20, 48ll << 10, 228ll << 10, 141ll << 30};
+	GpugbDeviceProps props = {132, 50ll << 20, 48ll << 10, 228ll << 10, 141ll << 30, 227ll << 10};
 
 	fprintf(stderr, "heuristic picks for 2^28 rows, H200 defaults (P=1 / P=4):\n");
 	for (int lg = 0; lg <= 26; lg += 2)
@@ -382,7 +405,7 @@ print_heuristic_picks(void)
 			w.key_words = 1;
 			w.state_columns = 1 + 3 * P;
 			gpugb_choose_strategy(&w, &props, &c);
-			fprintf(stderr, "  %-11s", gpugb_strategy_name(c.strategy));
+			fprintf(stderr, "  %-12s", gpugb_strategy_name(c.strategy));
 		}
 		fprintf(stderr, "\n");
 	}
@@ -396,6 +419,7 @@ main(void)
 	test_distributions();
 	test_payloads();
 	test_baselines();
+	test_method_names();
 	test_reports();
 	print_heuristic_picks();
 	if (failures > 0)

@@ -75,6 +75,17 @@ kb_cuda_check(int err, const char *what)
  * Options
  * --------------------------------------------------------------------- */
 
+/* The gpugb methods --methods takes, in order: every forced strategy, then auto. */
+static std::string
+method_list(void)
+{
+	std::string list;
+
+	for (int m = 0; m <= KB_AUTO; m++)
+		list += std::string(m ? "," : "") + kb_method_name(m);
+	return list;
+}
+
 static void
 usage(FILE *f)
 {
@@ -85,8 +96,9 @@ usage(FILE *f)
 			"  --payloads LIST      int32 payload columns, 1..%d (default 1,4)\n"
 			"  --dists LIST         uniform and/or zipfS, S > 0 (default uniform,zipf0.5,zipf1.0,zipf1.5)\n"
 			"  --log2-groups LIST   group counts g = 2^x; items x or A:B[:STEP] (default 0:26:2)\n"
-			"  --methods LIST       gpugb methods: global_hash,shared_hash,sort,partition,auto (default all;\n"
-			"                       the thrust baseline always runs: it is the reference)\n"
+			"  --methods LIST       gpugb methods, default all of:\n"
+			"                       %s\n"
+			"                       (the thrust baseline always runs: it is the reference)\n"
 			"  --reps N             timed repetitions per method and point (default 1; median)\n"
 			"  --csv FILE           one row per (point, method), written as points finish\n"
 			"  --md FILE            markdown report (default: stdout)\n"
@@ -94,7 +106,7 @@ usage(FILE *f)
 			"                       time (default 450; 0 = no limit)\n"
 			"  --bw-gib N           GiB read by the bandwidth probe (default 4)\n"
 			"  --seed N             data seed (default 1)\n",
-			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS);
+			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
 [[noreturn]] static void
@@ -204,7 +216,7 @@ parse_methods(const char *list)
 	{
 		int			m = -1;
 
-		for (int i = KB_GLOBAL_HASH; i <= KB_AUTO; i++)
+		for (int i = 0; i <= KB_AUTO; i++)
 			if (item == kb_method_name(i))
 				m = i;
 		if (m < 0)
@@ -219,7 +231,9 @@ parse_options(int argc, char **argv, KbOptions *o)
 {
 	o->dists = parse_dists("uniform,zipf0.5,zipf1.0,zipf1.5");
 	o->log2_groups = parse_ints("0:26:2", 0, KB_MAX_LOG2_GROUPS, "--log2-groups");
-	o->methods = {KB_GLOBAL_HASH, KB_SHARED_HASH, KB_SORT, KB_PARTITION, KB_AUTO};
+	o->methods.clear();
+	for (int m = 0; m <= KB_AUTO; m++)
+		o->methods.push_back(m);
 	for (int i = 0; i < argc; i++)
 		o->command += std::string(i ? " " : "") + argv[i];
 

@@ -42,17 +42,33 @@
  * Methods, distributions, options
  * --------------------------------------------------------------------- */
 
+/*
+ * Methods 0 .. GPUGB_N_STRATEGIES - 1 are the device strategies forced, in
+ * the order and with the names of GpugbStrategy (gpugb_strategy_name), so a
+ * new strategy is a new method, run by default and reported, without a list
+ * to edit here; then auto and the Thrust baseline.
+ */
 enum KbMethod
 {
-	KB_GLOBAL_HASH = 0,			/* = GPUGB_STRATEGY_GLOBAL_HASH, forced */
-	KB_SHARED_HASH,				/* = GPUGB_STRATEGY_SHARED_HASH, forced */
-	KB_SORT,					/* = GPUGB_STRATEGY_SORT, forced */
-	KB_PARTITION,				/* = GPUGB_STRATEGY_PARTITION, forced */
-	KB_AUTO,					/* gpugb_choose_strategy's pick, switching allowed */
+	KB_GLOBAL_HASH = GPUGB_STRATEGY_GLOBAL_HASH,
+	KB_SHARED_HASH = GPUGB_STRATEGY_SHARED_HASH,
+	KB_SORT = GPUGB_STRATEGY_SORT,
+	KB_PARTITION = GPUGB_STRATEGY_PARTITION,
+	KB_PRIVATE_HASH = GPUGB_STRATEGY_PRIVATE_HASH,
+	KB_N_FORCED = GPUGB_N_STRATEGIES,
+	KB_AUTO = KB_N_FORCED,		/* gpugb_choose_strategy's pick, switching allowed */
 	KB_THRUST,					/* naive baseline and reference */
 	KB_N_METHODS
 };
 
+/* A forced strategy: the method's value is its GpugbStrategy. */
+inline bool
+kb_method_forced(int method)
+{
+	return method >= 0 && method < KB_N_FORCED;
+}
+
+/* "global_hash", ..., "private_hash", "auto", "thrust"; "?" out of range. */
 const char *kb_method_name(int method);
 
 struct KbDist

@@ -27,6 +27,7 @@ METHOD_STYLE = {
     "shared_hash": dict(color="tab:green", marker="s"),
     "sort": dict(color="tab:orange", marker="^"),
     "partition": dict(color="tab:red", marker="D"),
+    "private_hash": dict(color="tab:brown", marker="P"),
     "auto": dict(color="black", marker="x", linestyle="--"),
     "thrust": dict(color="tab:purple", marker="v", linestyle=":"),
 }
@@ -72,7 +73,9 @@ def draw_panel(ax, methods, floor):
         xs = sorted(floor)
         ax.plot(xs, [floor[x] for x in xs], color="grey", linestyle="--", linewidth=1,
                 label="floor (bandwidth)")
-    for method, style in METHOD_STYLE.items():
+    # Methods without a style of their own (a strategy added later) still get a line.
+    extra = {m: dict(color="tab:gray", marker=".") for m in sorted(methods) if m not in METHOD_STYLE}
+    for method, style in {**METHOD_STYLE, **extra}.items():
         pts = sorted(methods.get(method, []))
         if not pts:
             continue

@@ -25,14 +25,12 @@
 /* Misses listed by name in the report; the rest are counted. */
 #define MAX_LISTED_MISSES 40
 
-static const char *const method_names[KB_N_METHODS] = {
-	"global_hash", "shared_hash", "sort", "partition", "auto", "thrust"
-};
-
 const char *
 kb_method_name(int method)
 {
-	return method >= 0 && method < KB_N_METHODS ? method_names[method] : "?";
+	if (kb_method_forced(method))
+		return gpugb_strategy_name((GpugbStrategy) method);
+	return method == KB_AUTO ? "auto" : method == KB_THRUST ? "thrust" : "?";
 }
 
 const char *
@@ -195,7 +193,7 @@ point_rows(const KbRun &run)
 	for (const KbMeasure &m : run.measures)
 		rows[m.point].m[m.method] = &m;
 	for (PointRow &r : rows)
-		for (int s = KB_GLOBAL_HASH; s <= KB_PARTITION; s++)
+		for (int s = 0; s < KB_N_FORCED; s++)
 			if (r.t(s) > 0 && (r.best < 0 || r.t(s) < r.t(r.best)))
 				r.best = s;
 	return rows;
@@ -225,7 +223,7 @@ rate_cell(const PointRow &r, int method)
 	std::string s = fmt("%.2f", r.p->rows / m->median_s() / 1e9);
 
 	/* A forced strategy the module could not run as such (e.g. states too wide for shared memory). */
-	if (method <= KB_PARTITION && m->strategy_used >= 0 && m->strategy_used != method)
+	if (kb_method_forced(method) && m->strategy_used >= 0 && m->strategy_used != method)
 		s += " (ran " + std::string(gpugb_strategy_name((GpugbStrategy) m->strategy_used)) + ")";
 	return m->verdict == KB_UNVERIFIED ? s + " (unverified)" : s;
 }
@@ -278,9 +276,16 @@ write_table(FILE *f, const KbRun &run, const std::vector<PointRow> &rows, int kb
 	if (!any)
 		return;
 	fprintf(f, "\n### %s\n\n", panel_title(run, kb, pl, dist).c_str());
-	fprintf(f, "| g | groups | global_hash | shared_hash | sort | partition | thrust | auto (pick) | "
-			"best | auto/best | best/thrust | best/floor |\n");
-	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|\n");
+	/* Columns: each forced strategy in GpugbStrategy order, then thrust. */
+	fprintf(f, "| g | groups |");
+	for (int s = 0; s < KB_N_FORCED; s++)
+		fprintf(f, " %s |", kb_method_name(s));
+	fprintf(f, " %s | auto (pick) | best | auto/best | best/thrust | best/floor |\n",
+			kb_method_name(KB_THRUST));
+	fprintf(f, "|---|---:|");
+	for (int s = 0; s <= KB_N_FORCED; s++)
+		fprintf(f, "---:|");
+	fprintf(f, "---|---|---:|---:|---:|\n");
 	for (const PointRow &r : rows)
 	{
 		const KbPoint &p = *r.p;
@@ -294,10 +299,10 @@ write_table(FILE *f, const KbRun &run, const std::vector<PointRow> &rows, int kb
 		double		speedup = tb > 0 && tt > 0 ? tt / tb : -1;
 		double		floor_mult = tb > 0 && p.floor_s > 0 ? tb / p.floor_s : -1;
 
-		fprintf(f, "| %s | %lld | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				log2_label(p.log2_g).c_str(), (long long) p.groups,
-				rate_cell(r, KB_GLOBAL_HASH).c_str(), rate_cell(r, KB_SHARED_HASH).c_str(),
-				rate_cell(r, KB_SORT).c_str(), rate_cell(r, KB_PARTITION).c_str(),
+		fprintf(f, "| %s | %lld |", log2_label(p.log2_g).c_str(), (long long) p.groups);
+		for (int s = 0; s < KB_N_FORCED; s++)
+			fprintf(f, " %s |", rate_cell(r, s).c_str());
+		fprintf(f, " %s | %s | %s | %s | %s | %s |\n",
 				rate_cell(r, KB_THRUST).c_str(),
 				auto_cell(r).c_str(), r.best >= 0 ? kb_method_name(r.best) : "-",
 				ratio_cell(auto_ratio, auto_ratio > AUTO_TARGET).c_str(),
