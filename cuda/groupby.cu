@@ -125,6 +125,9 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 
 	GpugbStrategy next = gpugb_spec_runnable(&gb->spec, choice.strategy);
 
+	/* PRIVATE_HASH's slices: for the groups seen (or the most that fit). */
+	gb->private_groups = choice.private_groups;
+
 	if (next != gb->strategy)
 	{
 		/* Every stream is idle: SORT's or PARTITION's scratch can go (table growth may need it). */

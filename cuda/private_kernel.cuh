@@ -10,9 +10,9 @@
  *    lookup and a few shared-memory read-modify-writes of its own thread's
  *    words.
  *
- * Rows of groups beyond the private ones (the estimate was too low) update
- * the global states with per-row atomics: always correct, only slower, and
- * the run-time check switches strategy after the first launch.
+ * Rows of groups beyond the private ones (the estimate was too low) go to
+ * the global states through the warp combine: always correct, only slower,
+ * and the run-time check re-sizes or switches after the first launch.
  *
  * Shared memory: state column c (counts, then values, then high words) of
  * private group j of thread t is word (c * groups + j) * blockDim.x + t, so
@@ -176,23 +176,31 @@ gpugb_private_agg_kernel(const GpugbAggParams p, int groups)
 	const int	n_his = gpugb_launch_his(p);
 	const GpugbPrivate mine = {gpugb_private_smem + threadIdx.x, groups, (int) blockDim.x};
 	const GpugbStates global = gpugb_global_states(p);
+	const unsigned lane = threadIdx.x & 31u;
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 
 	gpugb_private_reset(p, mine, n_his);
-	for (int64_t i = (int64_t) blockIdx.x * blockDim.x + threadIdx.x; i < p.nrows; i += step)
-	{
-		uint32_t	row;
-		int64_t		gid = gpugb_launch_row_gid(p, i, &row);
 
-		if (gid < 0)
-			continue;			/* appended to the retry list */
-		if (gid < groups)
+	/*
+	 * base is the warp's first row, so the loop is warp-uniform: rows of
+	 * groups beyond the private ones (an estimate too low) take the warp
+	 * combine into the global states, as GLOBAL_HASH's rows do.
+	 */
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+		 base < p.nrows; base += step)
+	{
+		int64_t		i = base + lane;
+		uint32_t	row = 0;
+		int64_t		gid;
+
+		gpugb_prefetch_launch_row(p, i + step);
+		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
+		if (gid >= 0 && gid < groups)
 			gpugb_private_row(p, mine, row, (int) gid);
-		else
-			gpugb_aggregate_row(p, global, row, gid, gid);
+		if (__any_sync(GPUGB_FULL_MASK, gid >= groups))
+			gpugb_aggregate_warp(p, global, row, gid >= groups ? gid : -1, gid, lane);
 	}
-	__syncwarp();
-	gpugb_private_flush(p, mine, threadIdx.x & 31u);
+	gpugb_private_flush(p, mine, lane);
 }
 
 #endif							/* GPUGB_PRIVATE_KERNEL_CUH */

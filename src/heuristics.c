@@ -108,15 +108,17 @@ gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 }
 
 /*
- * Groups PRIVATE_HASH keeps per thread: as many as fit when three blocks
- * share an SM (24 warps, enough to keep loads in flight), within what a
- * block may have with opt-in; 1 kB of each block's shared memory is the
- * system's.
+ * Most groups PRIVATE_HASH can keep per thread: as many as fit when two
+ * blocks share an SM (16 warps, the fewest that still keep enough loads in
+ * flight), within what a block may have with opt-in; 1 kB of each block's
+ * shared memory is the system's.  A launch sizes its slices for the groups
+ * it expects (gpugb_private_groups_needed), so fewer groups leave room for
+ * more blocks.
  */
 int64_t
 gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props)
 {
-	int64_t		budget = props->shared_bytes_per_sm / 3 - 1024;
+	int64_t		budget = props->shared_bytes_per_sm / 2 - 1024;
 	int64_t		per_block = props->shared_bytes_per_block_optin > 0 ?
 		props->shared_bytes_per_block_optin : props->shared_bytes_per_block;
 	int64_t		groups;
@@ -129,6 +131,20 @@ gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props)
 	if (groups > GPUGB_PRIVATE_MAX_GROUPS)
 		groups = GPUGB_PRIVATE_MAX_GROUPS;
 	return groups > 0 ? groups : 0;
+}
+
+/*
+ * Private groups for an expected g: g with a quarter more room (estimates
+ * and first strides undercount a little), within the capacity.
+ */
+int64_t
+gpugb_private_groups_needed(double groups, int64_t capacity)
+{
+	double		want = ceil(groups * 1.25);
+
+	if (want < 1)
+		want = 1;
+	return want < (double) capacity ? (int64_t) want : capacity;
 }
 
 static void
@@ -198,6 +214,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	if (c->private_groups > 0 && groups <= c->private_groups)
 	{
 		c->strategy = GPUGB_STRATEGY_PRIVATE_HASH;
+		c->private_groups = gpugb_private_groups_needed(groups, c->private_groups);
 		if (w->key_words == 0)
 			snprintf(c->reason, sizeof(c->reason),
 					 "one group: each thread folds its rows into private states");

@@ -37,7 +37,8 @@ typedef struct GpugbStrategyChoice
 	GpugbStrategy strategy;
 	int64_t		shared_slots;	/* slots of one block's shared table (0 if none fits) */
 	int64_t		partition_slots;	/* slots of PARTITION's per-block key table (0 if none fits) */
-	int64_t		private_groups;	/* groups PRIVATE_HASH keeps per thread (0 if none fits) */
+	int64_t		private_groups;	/* groups PRIVATE_HASH keeps per thread: those expected when
+								 * it is the choice, else the most that fit (0: none) */
 	int64_t		table_slots;	/* initial capacity of the global table */
 	int			fill_percent;	/* groups the global table holds per 100 slots */
 	double		groups;			/* the groups the choice was made for */
@@ -85,6 +86,7 @@ typedef struct GpugbStrategyChoice
 extern int64_t gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);
+extern int64_t gpugb_private_groups_needed(double groups, int64_t capacity);
 extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 								  GpugbStrategyChoice *choice);
 /*

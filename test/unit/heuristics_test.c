@@ -80,31 +80,33 @@ is_power_of_two(int64_t x)
 
 /*
  * Private placement: a thread's slice of shared memory holds every group's
- * states.  On the H200 (228 kB per SM, three blocks of 256 threads an SM)
- * that is 75 kB a block: 12 groups of 3 state columns, 37 of 1 (capped at
- * GPUGB_PRIVATE_MAX_GROUPS), 4 of 9.
+ * states.  On the H200 (228 kB per SM, at least two blocks of 256 threads
+ * an SM) that is 113 kB a block: 18 groups of 3 state columns, 56 of 1
+ * (capped at GPUGB_PRIVATE_MAX_GROUPS), 4 of 13 (count(*) and four sums
+ * of four inputs: 5 count columns, 4 values, 4 high words).  A choice sizes
+ * the slices for the groups expected, with a quarter more room.
  */
 static void
 test_private_placement(void)
 {
 	GpugbStrategyChoice c;
 
-	CHECK(gpugb_private_groups_for(3, &h200) == 12, "3 state columns: 12 private groups (%lld)",
+	CHECK(gpugb_private_groups_for(3, &h200) == 18, "3 state columns: 18 private groups (%lld)",
 		  (long long) gpugb_private_groups_for(3, &h200));
 	CHECK(gpugb_private_groups_for(1, &h200) == GPUGB_PRIVATE_MAX_GROUPS,
 		  "1 state column: capped at %d private groups (%lld)", GPUGB_PRIVATE_MAX_GROUPS,
 		  (long long) gpugb_private_groups_for(1, &h200));
-	CHECK(gpugb_private_groups_for(9, &h200) == 4, "9 state columns: 4 private groups (%lld)",
-		  (long long) gpugb_private_groups_for(9, &h200));
-	CHECK(gpugb_private_groups_for(40, &h200) == 0, "40 state columns: no private slice (%lld)",
-		  (long long) gpugb_private_groups_for(40, &h200));
-	for (int cols = 1; cols <= 40; cols++)
+	CHECK(gpugb_private_groups_for(13, &h200) == 4, "13 state columns: 4 private groups (%lld)",
+		  (long long) gpugb_private_groups_for(13, &h200));
+	CHECK(gpugb_private_groups_for(60, &h200) == 0, "60 state columns: no private slice (%lld)",
+		  (long long) gpugb_private_groups_for(60, &h200));
+	for (int cols = 1; cols <= 60; cols++)
 	{
 		int64_t		g = gpugb_private_groups_for(cols, &h200);
 
 		if (GPUGB_PRIVATE_TABLE_BYTES(cols, g) > h200.shared_bytes_per_block_optin ||
-			3 * (GPUGB_PRIVATE_TABLE_BYTES(cols, g) + 1024) > h200.shared_bytes_per_sm)
-			CHECK(0, "private slices of %d columns within opt-in and three blocks an SM", cols);
+			2 * (GPUGB_PRIVATE_TABLE_BYTES(cols, g) + 1024) > h200.shared_bytes_per_sm)
+			CHECK(0, "private slices of %d columns within opt-in and two blocks an SM", cols);
 	}
 	{
 		/* Without an opt-in figure: what a block has without it (48 kB). */
@@ -115,24 +117,31 @@ test_private_placement(void)
 			  "no opt-in: 48 kB, 8 groups of 3 columns (%lld)",
 			  (long long) gpugb_private_groups_for(3, &no_optin));
 	}
+	CHECK(gpugb_private_groups_needed(1, 18) == 2 && gpugb_private_groups_needed(4, 18) == 5 &&
+		  gpugb_private_groups_needed(16, 18) == 18 && gpugb_private_groups_needed(0, 18) == 1,
+		  "groups needed: a quarter more than expected, within the capacity");
 
 	c = choose(workload(1e8, 1 << 20, 1, 0, 1));
 	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "one group (no GROUP BY) -> private_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	CHECK(strstr(c.reason, "one group") != NULL, "one group: reason says so (%s)", c.reason);
+	CHECK(c.private_groups == 2, "... slices for 2 groups (%lld)", (long long) c.private_groups);
 	c = choose(workload(1e8, 1 << 20, 4, 1, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "4 groups, 3 state columns -> private_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
-	CHECK(c.private_groups == 12, "... 12 private groups (%lld)", (long long) c.private_groups);
-	c = choose(workload(1e8, 1 << 20, 12, 1, 3));
-	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "12 groups, 3 columns -> private_hash (got %s)",
+	CHECK(c.private_groups == 5, "... slices for 5 groups (%lld)", (long long) c.private_groups);
+	c = choose(workload(1e8, 1 << 20, 18, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH && c.private_groups == 18,
+		  "18 groups, 3 columns -> private_hash, 18 slices (got %s, %lld)",
+		  gpugb_strategy_name(c.strategy), (long long) c.private_groups);
+	c = choose(workload(1e8, 1 << 20, 19, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "19 groups, 3 columns -> shared_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
-	c = choose(workload(1e8, 1 << 20, 13, 1, 3));
-	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "13 groups, 3 columns -> shared_hash (got %s)",
-		  gpugb_strategy_name(c.strategy));
-	c = choose(workload(1e8, 1 << 20, 2, 1, 40));
+	CHECK(c.private_groups == 18, "... private_groups is the capacity (forcing private uses it: %lld)",
+		  (long long) c.private_groups);
+	c = choose(workload(1e8, 1 << 20, 2, 1, 60));
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
-		  "2 groups of 40 state columns (no private slice) -> shared_hash (got %s)",
+		  "2 groups of 60 state columns (no private slice) -> shared_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
 }
 
@@ -564,9 +573,9 @@ test_spec_workload(void)
 	/* forced: the strategy as asked, the sizes as auto's, the reason says so */
 	spec = spec_of(1, 2, aggs);
 	spec.estimated_rows = 1e6;
-	spec.estimated_groups = 10;
+	spec.estimated_groups = 100;
 	gpugb_spec_choose(&spec, -1, &c);
-	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "auto, 10 groups: shared_hash (%s)",
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "auto, 100 groups: shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
 	gpugb_spec_choose(&spec, GPUGB_STRATEGY_SORT, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT && strstr(c.reason, "forced by gpugb.strategy") &&
