@@ -22,14 +22,15 @@
  *     group, sorting the launch first turns them into runs that need one
  *     lookup and one combined update each.  With few rows per group in a
  *     launch the sort is pure overhead, so the global table stays.
- *     Far beyond L2 (Wu et al.: PGB-TR for g > 2^18, low skew), partitioning
- *     does the same with one or two radix passes over 4-byte partition
+ *     Beyond L2 with many rows per group (Wu et al.: PGB-TR for g > 2^18,
+ *     low skew), partitioning does the same with one or two radix passes
+ *     over 4-byte partition
  *     numbers instead of a full sort: each partition's keys are combined in
  *     a shared-memory table, one global lookup and one state update per
  *     distinct key, and their lookups stay in one slice of the table.  It
  *     needs its block table in shared memory; with states too wide for it,
- *     sort remains.  The L2 multiple where partition takes over from sort
- *     is a first setting, to be recalibrated with the kernel benchmark.
+ *     sort remains.  Where partition takes over from sort is the kernel
+ *     benchmark's (below).
  *  3. Skew, known only at run time (the share of the largest group after
  *     the first launch): a hot group makes global atomics contend, so
  *     blocks absorb it in shared memory; with wide states and extreme skew,
@@ -57,8 +58,16 @@
  * enough: on the H200, sort only won from tables of 4 x L2 (kernel benchmark).
  */
 #define SORT_MIN_L2_MULTIPLE 4.0
-/* ...and from a table this far beyond L2, partitioning instead (see 2. above). */
-#define PARTITION_MIN_L2_MULTIPLE 16.0
+/*
+ * ...and from a table beyond L2 with this many rows per group in a launch,
+ * partitioning instead (see 2. above).  Kernel benchmark on the H200
+ * (docs/kernelbench-2026-11-21c.md, 2^28 rows in one launch): partition
+ * beat sort and the global table from 2^22 groups (1.8 x L2, 64 rows per
+ * group: 8.7 against 5.3 G rows/s) to 2^24 (16 rows per group), and lost
+ * to sort at 2^26 (4 rows per group).
+ */
+#define PARTITION_MIN_L2_MULTIPLE 1.0
+#define PARTITION_MIN_ROWS_PER_GROUP 8.0
 /* Do not trust estimates beyond this for the first table: it grows instead. */
 #define MAX_INITIAL_GROUPS (4.0 * 1024 * 1024)
 #define MIN_TABLE_SLOTS 1024
@@ -256,12 +265,12 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 		return;
 	}
 	if (table_bytes > PARTITION_MIN_L2_MULTIPLE * props->l2_bytes &&
-		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && c->partition_slots > 0 &&
+		w->rows_per_launch / groups >= PARTITION_MIN_ROWS_PER_GROUP && c->partition_slots > 0 &&
 		w->key_words > 0)
 	{
 		c->strategy = GPUGB_STRATEGY_PARTITION;
 		snprintf(c->reason, sizeof(c->reason),
-				 "table of %.0f MB is far beyond L2 (%.0f MB) and a launch has %.0f rows per "
+				 "table of %.0f MB is beyond L2 (%.0f MB) and a launch has %.0f rows per "
 				 "group: partitions combine them in shared memory",
 				 table_bytes / 1048576.0, props->l2_bytes / 1048576.0,
 				 w->rows_per_launch / groups);
@@ -337,7 +346,14 @@ gpugb_workload_observed(const GpugbWorkload *planned, double rows_seen, double g
 		else
 			hi = mid;
 	}
-	observed->groups = (lo + hi) / 2;
+	/*
+	 * Whole groups, never fewer than seen: the bisection's half-group
+	 * tolerance must not turn 4 groups seen into 4.25 (and a 4-group
+	 * private slice into too small a one).
+	 */
+	observed->groups = floor((lo + hi) / 2 + 0.5);
+	if (observed->groups < groups_seen)
+		observed->groups = groups_seen;
 }
 
 const char *

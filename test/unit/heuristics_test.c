@@ -206,17 +206,17 @@ test_global_and_sort(void)
 		  "100 groups: shared_hash with the smallest table (%s, %lld slots)",
 		  gpugb_strategy_name(c.strategy), (long long) c.table_slots);
 
-	/* A table twice the L2: hash probes still do well (kernel benchmark). */
-	c = choose(workload(1e9, 64.0 * beyond_l2, beyond_l2, 1, 1));
+	/* A table twice the L2 with 6 rows per group: too few for partition, hash probes do well. */
+	c = choose(workload(1e9, 6.0 * beyond_l2, beyond_l2, 1, 1));
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
-		  "%.0f groups (table 2 x L2), 64 rows per group per launch -> global_hash (got %s)",
+		  "%.0f groups (table 2 x L2), 6 rows per group per launch -> global_hash (got %s)",
 		  beyond_l2, gpugb_strategy_name(c.strategy));
 	CHECK(strstr(c.reason, "within 4 x L2") != NULL, "... reason: within 4 x L2 (%s)", c.reason);
 
-	/* A table eight times the L2, 64 rows per group in a launch: sort. */
-	c = choose(workload(1e9, 256.0 * beyond_l2, 4 * beyond_l2, 1, 1));
+	/* A table eight times the L2, 6 rows per group in a launch: sort. */
+	c = choose(workload(1e9, 24.0 * beyond_l2, 4 * beyond_l2, 1, 1));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
-		  "%.0f groups (table 8 x L2), 64 rows per group per launch -> sort (got %s)",
+		  "%.0f groups (table 8 x L2), 6 rows per group per launch -> sort (got %s)",
 		  4 * beyond_l2, gpugb_strategy_name(c.strategy));
 	CHECK(strstr(c.reason, "exceeds L2") != NULL, "... reason: exceeds L2 (%s)", c.reason);
 
@@ -263,13 +263,21 @@ test_partition(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
 		  "%.0f groups (table 32 x L2), 64 rows per group per launch -> partition (got %s)",
 		  32 * l2_groups, gpugb_strategy_name(c.strategy));
-	CHECK(strstr(c.reason, "far beyond L2") != NULL, "... reason: far beyond L2 (%s)", c.reason);
+	CHECK(strstr(c.reason, "beyond L2") != NULL, "... reason: beyond L2 (%s)", c.reason);
 	CHECK(c.partition_slots == gpugb_partition_slots_for(1, &h200), "... partition slots set (%lld)",
 		  (long long) c.partition_slots);
 
-	/* Just below 16 x L2: still sort. */
-	c = choose(workload(1e10, 64.0 * 15 * l2_groups, 15 * l2_groups, 1, 1));
-	CHECK(c.strategy == GPUGB_STRATEGY_SORT, "table 15 x L2, 64 rows per group -> sort (got %s)",
+	/* Just beyond L2, 64 rows per group: partition already (kernel benchmark, 2^22). */
+	c = choose(workload(1e10, 64.0 * 1.5 * l2_groups, 1.5 * l2_groups, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION, "table 1.5 x L2, 64 rows per group -> partition (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	/* Within L2: the global table. */
+	c = choose(workload(1e10, 64.0 * 0.5 * l2_groups, 0.5 * l2_groups, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "table 0.5 x L2, 64 rows per group -> global_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	/* 8 x L2 with 4 rows per group: too few for partition, sort. */
+	c = choose(workload(1e10, 4.0 * 8 * l2_groups, 8 * l2_groups, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT, "table 8 x L2, 4 rows per group -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
 
 	/* 32 x L2, about 1 row per group per launch: nothing to combine, global. */
@@ -279,17 +287,21 @@ test_partition(void)
 		  gpugb_strategy_name(c.strategy));
 
 	/*
-	 * Count + int sum (3 columns), 1 key, 52 bytes per group: 2^24 groups
-	 * make a table of 14.5 x L2 (sort), 2^25 of 29 x L2 (partition) when a
-	 * launch holds all 2^28 rows (kernel benchmark)...
+	 * The kernel benchmark's points: count + int sum (3 columns), 1 key,
+	 * 52 bytes per group, all 2^28 rows in one launch: 2^22 groups (3.6 x
+	 * L2, 64 rows per group) and 2^24 (16) partition, 2^26 (4) sort.
 	 */
-	c = choose(workload(268435456.0, 268435456.0, 16777216.0, 1, 3));
-	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
-		  "2^24 groups, 3 state columns, 2^28 rows in one launch -> sort (got %s)",
-		  gpugb_strategy_name(c.strategy));
-	c = choose(workload(268435456.0, 268435456.0, 33554432.0, 1, 3));
+	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
-		  "2^25 groups, 3 state columns, 2^28 rows in one launch -> partition (got %s)",
+		  "2^22 groups, 3 state columns, 2^28 rows in one launch -> partition (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(268435456.0, 268435456.0, 16777216.0, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "2^24 groups, 3 state columns, 2^28 rows in one launch -> partition (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(268435456.0, 268435456.0, 67108864.0, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "2^26 groups, 3 state columns, 2^28 rows in one launch -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	/* ...but in PostgreSQL's strides of 2^20 rows, 1/32 row per group: global. */
 	c = choose(workload(268435456.0, 1048576.0, 33554432.0, 1, 3));
@@ -417,6 +429,13 @@ test_observed(void)
 	gpugb_workload_observed(&planned, 1e6, 10, &seen);
 	CHECK(seen.rows == 1e6 && fabs(seen.groups - 10) < 1, "more rows than planned: rows %.0f, groups %.0f",
 		  seen.rows, seen.groups);
+	/* few groups, many rows: exactly the groups seen (a 4-group private slice must do) */
+	for (int g = 1; g <= 64; g++)
+	{
+		gpugb_workload_observed(&planned, 1 << 20, g, &seen);
+		if (seen.groups != g)
+			CHECK(0, "%d groups seen in 2^20 rows -> exactly %d (%.3f)", g, g, seen.groups);
+	}
 	/* nothing seen: the plan */
 	gpugb_workload_observed(&planned, 0, 0, &seen);
 	CHECK(seen.groups == planned.groups, "nothing seen: the planned groups (%.0f)", seen.groups);
