@@ -473,26 +473,6 @@ gpugb_launch_his(const GpugbAggParams &p)
 }
 
 /*
- * Asks L2 for the cache lines launch row i will read (its key and value
- * words), one grid step ahead of its use: a thread's loads of the next row
- * are then in flight while it probes and updates for this one.  The row
- * loops are latency-bound at small g (a dependent chain of key load, probe
- * and state update per row), and this doubles the loads in flight without
- * registers.  Rows named by a row list are not prefetched (the list itself
- * would be one more dependent load).
- */
-__device__ __forceinline__ void
-gpugb_prefetch_launch_row(const GpugbAggParams &p, int64_t i)
-{
-	if (!p.prefetch || i >= p.nrows || p.row_list != nullptr)
-		return;
-	for (int k = 0; k < p.n_keys; k++)
-		asm volatile("prefetch.global.L2 [%0];" :: "l"(p.key_values[k] + i));
-	for (int a = 0; a < p.n_values; a++)
-		asm volatile("prefetch.global.L2 [%0];" :: "l"(p.vals[a].values + i));
-}
-
-/*
  * Launch row i's row index and group id (-1: none left; the row is then
  * appended to the retry list).  n_keys == 0 means one global group 0.
  */
@@ -531,9 +511,6 @@ gpugb_agg_kernel(const GpugbAggParams p)
 	{
 		int64_t		i = base + lane;
 		uint32_t	row = 0;
-
-		gpugb_prefetch_launch_row(p, i + step);
-
 		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
 
 		gpugb_aggregate_warp(p, global, row, gid, gid, lane);

@@ -19,7 +19,6 @@
  */
 #include <chrono>
 #include <new>
-#include <stdlib.h>
 #include <string.h>
 
 #include "groupby_internal.cuh"
@@ -391,22 +390,6 @@ copy_in(GpugbGroupBy *gb, void *dst, const void *src, size_t bytes, cudaStream_t
 }
 
 /*
- * Whether the row loops prefetch (agg_kernels.cuh): on, unless the
- * environment says GPUGB_PREFETCH=0 (the kernel benchmark measures both).
- */
-static bool
-gpugb_prefetch_enabled(void)
-{
-	static const bool enabled = []() {
-		const char *v = getenv("GPUGB_PREFETCH");
-
-		return v == nullptr || strcmp(v, "0") != 0;
-	}();
-
-	return enabled;
-}
-
-/*
  * The aggregation part of a launch's parameters: count and value columns
  * over the device input columns (NULL null columns: no nulls there).
  */
@@ -415,7 +398,6 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 			   const uint8_t *const *input_nulls)
 {
 	p->n_keys = gb->spec.n_keys;
-	p->prefetch = gpugb_prefetch_enabled() ? 1 : 0;
 	p->n_counts = gb->n_counts;
 	p->n_values = gb->n_values;
 	for (int c = 0; c < gb->n_counts; c++)

@@ -104,7 +104,7 @@ struct GpugbAggParams
 	int32_t		n_keys;
 	int32_t		n_counts;
 	int32_t		n_values;
-	int32_t		prefetch;		/* 1: the row loops prefetch a grid step ahead */
+	int32_t		pad_;
 	const int64_t *key_values[GPUGB_MAX_KEYS];
 	const uint8_t *key_nulls[GPUGB_MAX_KEYS];	/* NULL: no nulls */
 

@@ -191,10 +191,8 @@ gpugb_private_agg_kernel(const GpugbAggParams p, int groups)
 	{
 		int64_t		i = base + lane;
 		uint32_t	row = 0;
-		int64_t		gid;
+		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
 
-		gpugb_prefetch_launch_row(p, i + step);
-		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
 		if (gid >= 0 && gid < groups)
 			gpugb_private_row(p, mine, row, (int) gid);
 		if (__any_sync(GPUGB_FULL_MASK, gid >= groups))

@@ -150,9 +150,6 @@ gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
 	{
 		int64_t		i = base + lane;
 		uint32_t	row = 0;
-
-		gpugb_prefetch_launch_row(p, i + step);
-
 		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
 		int			slot = gid >= 0 ? gpugb_local_slot(local_gid, claimed, slots, gid) : -1;
 
