@@ -31,6 +31,29 @@ grid_for(int64_t work, int block)
 	return (unsigned) blocks;
 }
 
+/*
+ * Persistent grids: at most `wanted` blocks of `block` threads, no more
+ * than are resident at once when each block takes `smem_bytes` of shared
+ * memory (and at most 2048 threads an SM), so every block stays for many
+ * rows and flushes its block-local states once.
+ */
+static unsigned
+persistent_grid(int64_t wanted, int64_t smem_bytes, int block)
+{
+	GpugbDeviceProps props;
+	int64_t		per_sm;
+	int64_t		cap;
+
+	gpugb_device_properties(&props);
+	per_sm = props.shared_bytes_per_sm / (smem_bytes > 0 ? smem_bytes : 1);
+	if (per_sm > 2048 / block)
+		per_sm = 2048 / block;
+	if (per_sm < 1)
+		per_sm = 1;
+	cap = (int64_t) gpugb_sm_count() * per_sm;
+	return (unsigned) (wanted < cap ? (wanted > 0 ? wanted : 1) : cap);
+}
+
 GpugbStatus
 gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream)
 {
@@ -48,25 +71,14 @@ GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 					cudaStream_t stream)
 {
-	GpugbDeviceProps props;
-
 	if (p.nrows <= 0)
 		return GPUGB_OK;
-	gpugb_device_properties(&props);
 
 	size_t		bytes = gpugb_shared_kernel_bytes(state_columns, slots);
-	int64_t		per_sm = props.shared_bytes_per_sm / (int64_t) bytes;
-	int64_t		blocks = (p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK;
-	int64_t		cap;
+	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
+										 (int64_t) bytes, GPUGB_AGG_BLOCK);
 
-	if (per_sm > 2048 / GPUGB_AGG_BLOCK)
-		per_sm = 2048 / GPUGB_AGG_BLOCK;
-	if (per_sm < 1)
-		per_sm = 1;
-	cap = (int64_t) gpugb_sm_count() * per_sm;
-	if (blocks > cap)
-		blocks = cap;
-	gpugb_shared_agg_kernel<<<(unsigned) blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) slots);
+	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) slots);
 	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
 }
 
@@ -88,9 +100,6 @@ gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 	gpugb_device_properties(&props);
 
 	size_t		bytes = (size_t) GPUGB_PRIVATE_TABLE_BYTES(state_columns, groups);
-	int64_t		per_sm = props.shared_bytes_per_sm / (int64_t) (bytes + 1024);
-	int64_t		blocks = (p.nrows + GPUGB_PRIVATE_THREADS - 1) / GPUGB_PRIVATE_THREADS;
-	int64_t		cap;
 
 	std::call_once(opted_in, [&props]() {
 		if (props.shared_bytes_per_block_optin > props.shared_bytes_per_block)
@@ -100,15 +109,12 @@ gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 	});
 	if (opt_in_error != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
-	if (per_sm > 2048 / GPUGB_PRIVATE_THREADS)
-		per_sm = 2048 / GPUGB_PRIVATE_THREADS;
-	if (per_sm < 1)
-		per_sm = 1;
-	cap = (int64_t) gpugb_sm_count() * per_sm;
-	if (blocks > cap)
-		blocks = cap;
-	gpugb_private_agg_kernel<<<(unsigned) blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
-		p, (int) groups);
+
+	/* 1 kB: the shared memory the system keeps in every block */
+	unsigned	blocks = persistent_grid((p.nrows + GPUGB_PRIVATE_THREADS - 1) / GPUGB_PRIVATE_THREADS,
+										 (int64_t) bytes + 1024, GPUGB_PRIVATE_THREADS);
+
+	gpugb_private_agg_kernel<<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(p, (int) groups);
 	return GPUGB_LAUNCHED("gpugb_private_agg_kernel");
 }
 
@@ -130,30 +136,17 @@ GpugbStatus
 gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
 						 int64_t n_parts, int64_t slots, int state_columns, cudaStream_t stream)
 {
-	GpugbDeviceProps props;
-
 	if (p.nrows <= 0 || n_parts <= 0)
 		return GPUGB_OK;
 	gpugb_partition_bounds_kernel<<<grid_for(n_parts + 1, 256), 256, 0, stream>>>(
 		sorted_parts, p.nrows, bounds, n_parts);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_partition_bounds_kernel"));
 
-	gpugb_device_properties(&props);
-
 	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
-	int64_t		per_sm = props.shared_bytes_per_sm / (int64_t) bytes;
-	int64_t		blocks = n_parts;
-	int64_t		cap;
+	unsigned	blocks = persistent_grid(n_parts, (int64_t) bytes, GPUGB_AGG_BLOCK);
 
-	if (per_sm > 2048 / GPUGB_AGG_BLOCK)
-		per_sm = 2048 / GPUGB_AGG_BLOCK;
-	if (per_sm < 1)
-		per_sm = 1;
-	cap = (int64_t) gpugb_sm_count() * per_sm;
-	if (blocks > cap)
-		blocks = cap;
-	gpugb_partition_agg_kernel<<<(unsigned) blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(
-		p, bounds, n_parts, (int) slots);
+	gpugb_partition_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, bounds, n_parts,
+																		   (int) slots);
 	return GPUGB_LAUNCHED("gpugb_partition_agg_kernel");
 }
 
