@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/bench/tpch-q1.sh — TPC-H Q1 (test/tpch/q1.sql) on gpugb against
+# test/bench/tpch-q1.sh — TPC-H Q1 (query q1 of test/bench/tpch-queries.sql) on gpugb against
 # PostgreSQL's best plan, in the same run, at each scale factor in SFS.
 #
 # For each SF: loads lineitem (test/tpch/lineitem.sh, skipped if present),
@@ -23,7 +23,9 @@ GPUGB_BENCH_EXTRA=${GPUGB_BENCH_EXTRA:-}
 OUT=${OUT:-}
 PG_OPTS="-c gpugb.enabled=off -c max_parallel_workers_per_gather=$PG_WORKERS -c work_mem=1GB"
 GPU_OPTS="-c gpugb.enabled=on -c gpugb.force=on -c gpugb.require_gpu=on -c max_parallel_workers_per_gather=$PG_WORKERS $GPUGB_BENCH_EXTRA"
-q1=$(grep -v '^--' test/tpch/q1.sql)
+# Q1's text: the "-- @ q1" block of the report's query file (one copy of the query).
+q1=$(awk '/^-- @ q1 /{f=1; next} /^-- @/{f=0} f && !/^--/' test/bench/tpch-queries.sql | sed '/^$/d')
+[ -n "$q1" ] || { echo "tpch-q1.sh: no q1 in test/bench/tpch-queries.sql"; exit 1; }
 log() { echo "[tpch-q1 $(date +%H:%M:%S)] $*" >&2; }
 
 run() {  # run DB OPTS SQL...
