@@ -85,3 +85,71 @@ RESET parallel_tuple_cost;
 CREATE TABLE par_groups AS SELECT i % 1000000 AS k, i AS v FROM generate_series(1, 3000000) i;
 ANALYZE par_groups;
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(v) FROM par_groups GROUP BY k;
+
+-- Long text keys (more than 16 bytes) under parallel ingest: the leader and
+-- every worker encode them in one dictionary shared through the query's
+-- DSA (textdict.c), so equal texts get equal ids in every process.  Each
+-- query must run as GpuGroupAgg under a Gather with workers launched, and
+-- give PostgreSQL's answer (a fallback is an ERROR: gpugb.require_gpu).
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET gpugb.force = on;
+CREATE FUNCTION gpugb_parallel_check(query text, OUT parallel_gpu bool, OUT mismatches bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  plan text;
+BEGIN
+  PERFORM set_config('gpugb.enabled', 'off', true);
+  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
+  PERFORM set_config('gpugb.enabled', 'on', true);
+  EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) CREATE TEMP TABLE gpugb_actual AS '
+    'SELECT q::text AS r FROM (' || query || ') q' INTO plan;
+  parallel_gpu := plan ~ '"Node Type": "Gather"' AND plan ~ '"Custom Plan Provider": "GpuGroupAgg"'
+    AND (regexp_match(plan, '"Workers Launched": (\d+)'))[1]::int > 0;
+  SELECT count(*) INTO mismatches FROM (
+    (TABLE gpugb_actual EXCEPT ALL TABLE gpugb_expected)
+    UNION ALL
+    (TABLE gpugb_expected EXCEPT ALL TABLE gpugb_actual)) d;
+  DROP TABLE gpugb_expected;
+  DROP TABLE gpugb_actual;
+END $$;
+-- 'shared-16-bytes:' is 16 bytes: t's long values differ only after it.
+CREATE TABLE par_text AS SELECT
+  CASE WHEN i % 101 = 0 THEN NULL ELSE 'shared-16-bytes:' || (i % 20000) END AS t,
+  (CASE WHEN i % 103 = 0 THEN NULL ELSE 'c' || repeat('.', 16) || (i % 700) END)::char(30) AS c,
+  (CASE WHEN i % 107 = 0 THEN NULL ELSE 'v' || md5((i % 3000)::text) END)::varchar(40) AS v,
+  i % 7 AS s, i AS n
+  FROM generate_series(1, 300000) i;
+-- short, empty, exactly 16 and 17 bytes, and trailing spaces (char(n) drops them)
+INSERT INTO par_text VALUES ('', '', '', 1, 1), ('short', 'short', 'short', 2, 2),
+  ('exactly sixteen!', 'exactly sixteen!', 'exactly sixteen!', 3, 3),
+  ('exactly seventeen', 'exactly seventeen  ', 'exactly seventeen', 4, 4),
+  ('shared-16-bytes:', 'c................', 'shared-16-bytes: ', 5, 5);
+ANALYZE par_text;
+EXPLAIN (COSTS OFF) SELECT t, count(*), sum(n) FROM par_text GROUP BY t;
+EXPLAIN (COSTS OFF) SELECT c, v, count(*) FROM par_text GROUP BY c, v;
+SELECT q, (gpugb_parallel_check(q)).* FROM (VALUES
+  ('SELECT t, count(*), sum(n) FROM par_text GROUP BY t'),
+  ('SELECT c, count(*), min(n) FROM par_text GROUP BY c'),
+  ('SELECT v, count(*), avg(s) FROM par_text GROUP BY v'),
+  ('SELECT c, v, s, count(*) FROM par_text GROUP BY c, v, s'),
+  ('SELECT t, c, count(*), max(n) FROM par_text WHERE n % 3 <> 0 GROUP BY t, c'),
+  ('SELECT s, t, sum(n) FROM par_text GROUP BY s, t HAVING count(*) > 20')
+) AS x(q);
+SELECT t, octet_length(t), count(*) FROM par_text
+  WHERE t LIKE 'shared-16-bytes:%' OR t LIKE 'exactly%' OR t = '' OR t IS NULL
+  GROUP BY t ORDER BY count(*), t LIMIT 6;
+-- A rescan (the Gather under a correlated subquery runs once per outer
+-- row, with new workers) starts the dictionary afresh.
+EXPLAIN (COSTS OFF) SELECT o.s, (SELECT count(*) FROM
+    (SELECT t, count(*) FROM par_text WHERE n < 3000 GROUP BY t OFFSET 0) g
+    WHERE g.t LIKE 'shared-16-bytes:1_' || o.s || '%') FROM (VALUES (1), (2), (3)) o(s);
+SELECT (gpugb_parallel_check($$SELECT o.s, (SELECT count(*) FROM
+    (SELECT t, count(*) FROM par_text WHERE n < 3000 GROUP BY t OFFSET 0) g
+    WHERE g.t LIKE 'shared-16-bytes:1_' || o.s || '%') FROM (VALUES (1), (2), (3)) o(s)$$)).*;
+SELECT o.s, (SELECT string_agg(g.t || ':' || g.count, ' ' ORDER BY g.t) FROM
+    (SELECT t, count(*) FROM par_text WHERE n < 3000 GROUP BY t OFFSET 0) g
+    WHERE g.t LIKE 'shared-16-bytes:1_' || o.s) FROM (VALUES (1), (2), (3)) o(s);
+RESET gpugb.force;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;

@@ -46,21 +46,18 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
 -- dictionary and stays on the GPU...
 INSERT INTO tk VALUES ('12345678901234567', 'x', 'x', 'x', NULL, 4, 'z');
 SELECT gpugb_mismatches('SELECT a, count(*) FROM tk GROUP BY a') AS mismatches;
--- ...but a parallel worker that meets it stops the GPU run, and
--- PostgreSQL's plan answers.
-SET gpugb.require_gpu = off;
+-- ...and so does a parallel plan: its workers encode it in the query's
+-- shared dictionary (gpugb.require_gpu makes a fallback an ERROR).
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SELECT gpugb_mismatches('SELECT a, count(*) FROM tk GROUP BY a') AS mismatches;
-SELECT last_fallback_reason FROM gpugb_backend_stats();
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET min_parallel_table_scan_size;
--- Longer text keys: a one-process plan dictionary-encodes them (exact: the
--- full bytes are compared); a parallel worker cannot, so where statistics
--- show long values (or char(n) allows them) there is no parallel path.
-RESET gpugb.require_gpu;
+-- Longer text keys: dictionary-encoded (exact: the full bytes are
+-- compared), under parallel ingest too, where statistics show long values
+-- and char(n) allows them (parallel.sql has more).
 CREATE TABLE tlong AS SELECT repeat('x', 20 + i % 10) || (i % 300) AS t, i % 7 AS s,
   ('c' || i % 3)::char(20) AS c FROM generate_series(1, 3000) i;
 INSERT INTO tlong VALUES ('', 1, ''), (NULL, 2, NULL), ('exactly sixteen!', 3, 'exactly sixteen!'),

@@ -333,6 +333,18 @@ build_device_spec(GpugbScanState *st)
 	spec->allow_switch = gpugb_strategy == GPUGB_STRATEGY_AUTO;
 }
 
+/* Can a GROUP BY key be a text longer than its words (textdict.c)? */
+static bool
+has_long_text_key(const GpugbInputLayout *layout)
+{
+	for (int k = 0; k < layout->n_sql_keys; k++)
+		if (layout->key_types[k].words == 2 &&
+			(layout->key_types[k].kind == GPUGB_VALUE_SHORT_TEXT ||
+			 layout->key_types[k].kind == GPUGB_VALUE_SHORT_BPCHAR))
+			return true;
+	return false;
+}
+
 static void
 gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 {
@@ -341,18 +353,16 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 
 	gpugb_plan_info_decode(cscan, &st->info);
 	build_device_spec(st);
-	/* One process fills every stride: long text keys can be encoded here. */
+
+	/*
+	 * One dictionary serves every long text key.  The leader's (or a
+	 * one-process plan's) starts here; under parallel ingest the DSM set-up
+	 * makes it the query's shared one, and a worker attaches to that (a
+	 * dictionary of its own would give other ids to the same texts).
+	 */
 	st->layout.text_dict = NULL;
-	if (!st->info.parallel)
-		for (int k = 0; k < st->layout.n_sql_keys; k++)
-			if (st->layout.key_types[k].words == 2 &&
-				(st->layout.key_types[k].kind == GPUGB_VALUE_SHORT_TEXT ||
-				 st->layout.key_types[k].kind == GPUGB_VALUE_SHORT_BPCHAR))
-			{
-				/* one dictionary serves every long text key */
-				st->layout.text_dict = gpugb_textdict_create(estate->es_query_cxt);
-				break;
-			}
+	if (has_long_text_key(&st->layout) && !IsParallelWorker())
+		st->layout.text_dict = gpugb_textdict_create(estate->es_query_cxt);
 
 	st->input = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
 
@@ -970,6 +980,27 @@ gpugb_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 	return gpugb_shared_size(&((GpugbScanState *) node)->layout, pcxt->nworkers);
 }
 
+/*
+ * Leader: long text keys get the query's shared dictionary, in the DSA the
+ * Gather just made (installed as es_query_dsa only during this set-up).
+ * The dictionary is a fresh one: after a Limit shut the Gather down, a
+ * rescan sets the DSM up anew, and the old dictionary's area is gone.
+ * Without a DSA (no DSM segment could be made) no worker starts, and the
+ * leader's dictionary stays its own.
+ */
+static void
+share_text_dict(GpugbScanState *st)
+{
+	EState	   *estate = st->css.ss.ps.state;
+
+	if (st->layout.text_dict == NULL || estate->es_query_dsa == NULL)
+		return;
+	gpugb_textdict_free(st->layout.text_dict);
+	st->layout.text_dict = gpugb_textdict_create(estate->es_query_cxt);
+	gpugb_textdict_share(st->layout.text_dict, estate->es_query_dsa,
+						 gpugb_shared_text_dict(st->shared));
+}
+
 static void
 gpugb_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
@@ -988,18 +1019,31 @@ gpugb_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordin
 	gpugb_shared_init(coordinate, &st->layout, pcxt->nworkers);
 	st->shared = coordinate;
 	st->pcxt = pcxt;
+	share_text_dict(st);
 }
 
 static void
 gpugb_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
+	GpugbScanState *st = (GpugbScanState *) node;
+
 	gpugb_shared_reset(coordinate);
+	/* The last scan's groups are out: its ids need not survive. */
+	if (st->layout.text_dict)
+		gpugb_textdict_reset(st->layout.text_dict);
 }
 
 static void
 gpugb_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
-	((GpugbScanState *) node)->shared = coordinate;
+	GpugbScanState *st = (GpugbScanState *) node;
+
+	st->shared = coordinate;
+	if (has_long_text_key(&st->layout))
+		st->layout.text_dict =
+			gpugb_textdict_attach(node->ss.ps.state->es_query_cxt,
+								  node->ss.ps.state->es_query_dsa,
+								  gpugb_shared_text_dict(st->shared));
 }
 
 static const CustomExecMethods gpugb_exec_methods = {

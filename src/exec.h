@@ -68,7 +68,7 @@ typedef struct GpugbInputLayout
 	/* derived input d: derived_kind[d] of input derived_from[d] */
 	GpugbDerivedKind derived_kind[GPUGB_MAX_INPUTS];
 	int			derived_from[GPUGB_MAX_INPUTS];
-	/* long text keys (textdict.c): only where one process fills every stride */
+	/* long text keys (textdict.c): this process's, or its view of the shared one */
 	struct GpugbTextDict *text_dict;
 } GpugbInputLayout;
 

@@ -26,6 +26,7 @@
 #include "storage/spin.h"
 
 #include "parallel.h"
+#include "textdict.h"
 
 /* Rows per slot, and slots per participant. */
 #define GPUGB_SLOT_ROWS 65536
@@ -63,6 +64,8 @@ struct GpugbShared
 	double		workers_stall_ms;
 	bool		abandoned;		/* the leader gave up on the GPU: stop filling */
 	char		unfit[128];		/* why a worker met a value with no device word */
+	/* long text keys: the query's one dictionary, which outlives a rescan */
+	GpugbSharedTextDict text_dict;
 	GpugbSlot	slots[FLEXIBLE_ARRAY_MEMBER];
 };
 
@@ -113,6 +116,7 @@ gpugb_shared_init(GpugbShared *shared, const GpugbInputLayout *layout, int nwork
 	shared->slot_rows = slot_rows_for(layout, nslots);
 	shared->data_offset = MAXALIGN(offsetof(GpugbShared, slots) + nslots * sizeof(GpugbSlot));
 	shared->slot_bytes = MAXALIGN(shared->slot_rows * 9 * Max(shared->ncols, 1));
+	gpugb_textdict_shared_init(&shared->text_dict);
 	gpugb_shared_reset(shared);
 }
 
@@ -129,6 +133,12 @@ gpugb_shared_reset(GpugbShared *shared)
 		shared->slots[i].state = GPUGB_SLOT_FREE;
 		shared->slots[i].nrows = 0;
 	}
+}
+
+struct GpugbSharedTextDict *
+gpugb_shared_text_dict(GpugbShared *shared)
+{
+	return &shared->text_dict;
 }
 
 int64

@@ -19,6 +19,8 @@ extern Size gpugb_shared_size(const GpugbInputLayout *layout, int nworkers);
 extern void gpugb_shared_init(GpugbShared *shared, const GpugbInputLayout *layout,
 							  int nworkers);
 extern void gpugb_shared_reset(GpugbShared *shared);
+/* Where the query's shared text dictionary is found (textdict.c). */
+extern struct GpugbSharedTextDict *gpugb_shared_text_dict(GpugbShared *shared);
 
 /* Worker: fills slots from its share of the input until it is exhausted. */
 extern void gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout,

@@ -64,7 +64,6 @@ typedef struct GroupingShape
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	int			device_aggs;	/* device aggregates, hidden ones included */
 	int			input_slots;	/* device inputs, derived ones included (a bound) */
-	const char *no_parallel;	/* why no parallel-ingest path, or NULL */
 	const char *reject;			/* why not offloaded, or NULL */
 } GroupingShape;
 
@@ -185,36 +184,6 @@ collect_walker(Node *node, GroupingShape *shape)
 	return expression_tree_walker(node, collect_walker, shape);
 }
 
-/*
- * A text key column whose statistics say its values average more than the
- * 16 bytes a key holds: only one process can dictionary-encode them
- * (textdict.c), so such a GROUP BY gets no parallel-ingest path, where a
- * worker meeting one would only make the query fall back.
- */
-static const char *
-long_text_key(PlannerInfo *root, Node *expr)
-{
-	GpugbValueKind kind = gpugb_column_type(exprType(expr), exprTypmod(expr), true).kind;
-	Var		   *var = (Var *) expr;
-	RangeTblEntry *rte;
-	int32		width;
-
-	/* char(n)'s statistics count its padding, which the key drops: its n decides */
-	if (kind == GPUGB_VALUE_SHORT_BPCHAR && exprTypmod(expr) - (int32) VARHDRSZ > 16)
-		return "char(n) GROUP BY keys of more than 16 characters may be longer than the 16 "
-			"bytes a key holds, and only one process can encode longer ones";
-	if (kind != GPUGB_VALUE_SHORT_TEXT || !IsA(expr, Var) || var->varlevelsup != 0 || var->varattno <= 0)
-		return NULL;
-	rte = planner_rt_fetch(var->varno, root);
-	if (rte->rtekind != RTE_RELATION)
-		return NULL;
-	width = get_attavgwidth(rte->relid, var->varattno);
-	if (width > 16)
-		return psprintf("text GROUP BY key values average %d bytes, more than the 16 a key "
-						"holds, and only one process can encode longer ones", width);
-	return NULL;
-}
-
 static const char *
 collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape *shape)
 {
@@ -241,8 +210,6 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 			shape->device_aggs++;
 			shape->input_slots++;
 		}
-		if (shape->no_parallel == NULL)
-			shape->no_parallel = long_text_key(root, expr);
 		/* an interval key's (month, day): a derived input and a hidden min */
 		shape->input_slots += gpugb_interval_extra_inputs(exprType(expr), true);
 		shape->device_aggs += gpugb_interval_extra_inputs(exprType(expr), true);
@@ -635,11 +602,6 @@ make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if (!gpugb_parallel || !parallel_leader_participation ||
 		!grouped_rel->consider_parallel || input_rel->partial_pathlist == NIL)
 		return NULL;
-	if (shape->no_parallel)
-	{
-		ereport(DEBUG1, (errmsg("gpugb: no parallel GpuGroupAgg: %s", shape->no_parallel)));
-		return NULL;
-	}
 	if (!is_parallel_safe(root, (Node *) shape->group_exprs) ||
 		!is_parallel_safe(root, (Node *) shape->inputs) ||
 		!is_parallel_safe(root, (Node *) having) ||

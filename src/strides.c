@@ -30,7 +30,8 @@
 /*
  * A text key in `words` words: up to 8 bytes each, zero-padded, which is
  * injective, as text never contains a zero byte; a longer value, where a
- * dictionary exists, as (0, id) (textdict.c).  char(n) compares without
+ * dictionary exists (a parallel worker has none if the leader could not
+ * share it), as (0, id) (textdict.c).  char(n) compares without
  * its trailing spaces, so they are dropped first (finalize.c pads the key
  * again).
  */

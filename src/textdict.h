@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  * textdict.h
- *    Long text keys, dictionary-encoded by the process that feeds the GPU
- *    (see textdict.c).
+ *    Long text keys, dictionary-encoded by the processes that fill the
+ *    strides (see textdict.c).
  *-------------------------------------------------------------------------
  */
 #ifndef GPUGB_TEXTDICT_H
@@ -9,10 +9,34 @@
 
 #include "postgres.h"
 
+#include "lib/dshash.h"
+#include "port/atomics.h"
+#include "utils/dsa.h"
+
 typedef struct GpugbTextDict GpugbTextDict;
+
+/*
+ * Parallel ingest: where the one dictionary of a query lives, in the
+ * node's DSM (parallel.c), for workers to attach to.
+ */
+typedef struct GpugbSharedTextDict
+{
+	dshash_table_handle handle; /* InvalidDsaPointer: none (a dsa_pointer) */
+	int			tranche_id;		/* of the table's partition locks */
+	pg_atomic_uint64 last_id;	/* ids 1 .. last_id are taken */
+} GpugbSharedTextDict;
 
 extern GpugbTextDict *gpugb_textdict_create(MemoryContext parent);
 extern int64 gpugb_textdict_id(GpugbTextDict *dict, const char *data, int len);
 extern text *gpugb_textdict_text(GpugbTextDict *dict, int64 id);
+extern void gpugb_textdict_free(GpugbTextDict *dict);
+
+/* Parallel ingest (exec.c's DSM callbacks). */
+extern void gpugb_textdict_shared_init(GpugbSharedTextDict *shared);
+extern void gpugb_textdict_share(GpugbTextDict *dict, dsa_area *area,
+								 GpugbSharedTextDict *shared);
+extern GpugbTextDict *gpugb_textdict_attach(MemoryContext parent, dsa_area *area,
+											GpugbSharedTextDict *shared);
+extern void gpugb_textdict_reset(GpugbTextDict *dict);
 
 #endif							/* GPUGB_TEXTDICT_H */
