@@ -324,10 +324,12 @@ gpugb_row_pair(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t row, i
 
 /*
  * Combines the lanes of group g (lanes with mine set) and lets lane `leader`
- * apply them.  (Written out per op rather than through gpugb_row_pair and
- * gpugb_warp_reduce_pair: that shorter form measured up to 40 % slower in
- * the warp-combined region of the kernel benchmark, 4 payloads at g <= 2^8.)  ggid: the lane's global group id (g itself, unless st is a
+ * apply them.  ggid: the lane's global group id (g itself, unless st is a
  * block's table).
+ *
+ * Written out per op rather than through gpugb_row_pair and
+ * gpugb_warp_reduce_pair: that shorter form measured up to 40 % slower in
+ * the warp-combined region of the kernel benchmark (4 payloads, g <= 2^8).
  */
 __device__ __forceinline__ void
 gpugb_combine_group(const GpugbAggParams &p, const GpugbStates &st, uint32_t row, bool mine,
