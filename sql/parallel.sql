@@ -106,12 +106,7 @@ BEGIN
     'SELECT q::text AS r FROM (' || query || ') q' INTO plan;
   parallel_gpu := plan ~ '"Node Type": "Gather"' AND plan ~ '"Custom Plan Provider": "GpuGroupAgg"'
     AND (regexp_match(plan, '"Workers Launched": (\d+)'))[1]::int > 0;
-  SELECT count(*) INTO mismatches FROM (
-    (TABLE gpugb_actual EXCEPT ALL TABLE gpugb_expected)
-    UNION ALL
-    (TABLE gpugb_expected EXCEPT ALL TABLE gpugb_actual)) d;
-  DROP TABLE gpugb_expected;
-  DROP TABLE gpugb_actual;
+  mismatches := gpugb_diff_rows();
 END $$;
 -- 'shared-16-bytes:' is 16 bytes: t's long values differ only after it.
 CREATE TABLE par_text AS SELECT

@@ -10,15 +10,13 @@
 -- Rows on which gpugb's result and PostgreSQL's differ (as multisets of
 -- whole rows in text form; float output is shortest-exact, so equal text
 -- means equal values).
-CREATE FUNCTION gpugb_mismatches(query text) RETURNS bigint
+-- gpugb_diff_rows() compares the temp tables gpugb_actual and
+-- gpugb_expected (column r) and drops them.
+CREATE FUNCTION gpugb_diff_rows() RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
   n bigint;
 BEGIN
-  PERFORM set_config('gpugb.enabled', 'off', true);
-  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
-  PERFORM set_config('gpugb.enabled', 'on', true);
-  EXECUTE 'CREATE TEMP TABLE gpugb_actual AS SELECT q::text AS r FROM (' || query || ') q';
   SELECT count(*) INTO n FROM (
     (TABLE gpugb_actual EXCEPT ALL TABLE gpugb_expected)
     UNION ALL
@@ -26,6 +24,15 @@ BEGIN
   DROP TABLE gpugb_expected;
   DROP TABLE gpugb_actual;
   RETURN n;
+END $$;
+CREATE FUNCTION gpugb_mismatches(query text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('gpugb.enabled', 'off', true);
+  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
+  PERFORM set_config('gpugb.enabled', 'on', true);
+  EXECUTE 'CREATE TEMP TABLE gpugb_actual AS SELECT q::text AS r FROM (' || query || ') q';
+  RETURN gpugb_diff_rows();
 END $$;
 
 -- EXPLAIN ANALYZE lines that are the same on the GPU and in the emulator,
