@@ -164,12 +164,18 @@ gpugb_private_groups_needed(double groups, int64_t capacity)
 	return want < (double) capacity ? (int64_t) want : capacity;
 }
 
+/* Device bytes of one group in a global table at fill %: its share of the slots, keys, states. */
+static double
+group_bytes(const GpugbWorkload *w, int fill_percent)
+{
+	return 8.0 * 100.0 / fill_percent + 8.0 * (w->key_words + w->state_columns) + 4;
+}
+
 static void
 size_global_table(const GpugbWorkload *w, GpugbStrategyChoice *c)
 {
 	double		groups = w->groups < 1 ? 1 : w->groups;
 	int64_t		slots = MIN_TABLE_SLOTS;
-	double		bytes_per_group;
 
 	/*
 	 * Do not trust a huge estimate (GROUP BY x % 1000 over 1e8 rows is
@@ -186,8 +192,7 @@ size_global_table(const GpugbWorkload *w, GpugbStrategyChoice *c)
 	while (slots * (double) c->fill_percent / 100.0 < groups)
 		slots *= 2;
 	/* Slot word plus dense keys, null mask and states. */
-	bytes_per_group = 8.0 * 100.0 / c->fill_percent + 8.0 * (w->key_words + w->state_columns) + 4;
-	if (w->groups * bytes_per_group > (double) GPUGB_DENSE_TABLE_BYTES)
+	if (w->groups * group_bytes(w, c->fill_percent) > (double) GPUGB_DENSE_TABLE_BYTES)
 		c->fill_percent = 83;
 	c->table_slots = slots;
 }
@@ -201,8 +206,7 @@ static bool
 size_table_to_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, GpugbStrategyChoice *c)
 {
 	double		groups = w->groups < 1 ? 1 : w->groups;
-	double		bytes_per_slot = 8.0 + c->fill_percent / 100.0 *
-		(8.0 * (w->key_words + w->state_columns) + 4);
+	double		bytes_per_slot = group_bytes(w, c->fill_percent) * c->fill_percent / 100.0;
 	int64_t		slots = c->table_slots;
 
 	while ((double) (slots * 2) * bytes_per_slot <= (double) props->l2_bytes)
@@ -226,7 +230,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	c->partition_slots = gpugb_partition_slots_for(w->state_columns, props);
 	c->private_groups = gpugb_private_groups_for(w->state_columns, props);
 	size_global_table(w, c);
-	table_bytes = groups * (8.0 * 100.0 / c->fill_percent + 8.0 * (w->key_words + w->state_columns) + 4);
+	table_bytes = groups * group_bytes(w, c->fill_percent);
 
 	if (c->private_groups > 0 && groups <= c->private_groups)
 	{
