@@ -172,10 +172,10 @@ GpugbStatus gpugb_launch_order_value(const int64_t *col, const uint32_t *perm, i
 GpugbStatus gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm,
 									int64_t n, bool nulls_first, uint64_t *out,
 									cudaStream_t stream);
-GpugbStatus gpugb_launch_gather64(const int64_t *src, const uint32_t *perm, int64_t n,
-								  int64_t *dst, cudaStream_t stream);
-GpugbStatus gpugb_launch_gather32(const uint32_t *src, const uint32_t *perm, int64_t n,
-								  uint32_t *dst, cudaStream_t stream);
+/* dst[i] = src[perm[i]] for i < n (instantiated for int64_t and uint32_t). */
+template <typename T>
+GpugbStatus gpugb_launch_gather(const T *src, const uint32_t *perm, int64_t n, T *dst,
+								cudaStream_t stream);
 
 /* sort_strategy.cu: sorts the launch, finds runs, aggregates them. */
 GpugbStatus gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p);

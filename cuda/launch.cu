@@ -235,22 +235,17 @@ gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm, in
 	return GPUGB_LAUNCHED("gpugb_order_null_kernel");
 }
 
+template <typename T>
 GpugbStatus
-gpugb_launch_gather64(const int64_t *src, const uint32_t *perm, int64_t n, int64_t *dst,
-					  cudaStream_t stream)
+gpugb_launch_gather(const T *src, const uint32_t *perm, int64_t n, T *dst, cudaStream_t stream)
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_gather_kernel<int64_t><<<grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
-	return GPUGB_LAUNCHED("gpugb_gather_kernel<int64_t>");
+	gpugb_gather_kernel<T><<<grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
+	return GPUGB_LAUNCHED("gpugb_gather_kernel");
 }
 
-GpugbStatus
-gpugb_launch_gather32(const uint32_t *src, const uint32_t *perm, int64_t n, uint32_t *dst,
-					  cudaStream_t stream)
-{
-	if (n <= 0)
-		return GPUGB_OK;
-	gpugb_gather_kernel<uint32_t><<<grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
-	return GPUGB_LAUNCHED("gpugb_gather_kernel<uint32_t>");
-}
+template GpugbStatus gpugb_launch_gather<int64_t>(const int64_t *, const uint32_t *, int64_t,
+												  int64_t *, cudaStream_t);
+template GpugbStatus gpugb_launch_gather<uint32_t>(const uint32_t *, const uint32_t *, int64_t,
+												   uint32_t *, cudaStream_t);

@@ -93,7 +93,7 @@ permute_columns(void *base, int64_t m, int ncols, const uint32_t *perm, int64_t 
 	{
 		int64_t    *col = (int64_t *) base + (size_t) c * m;
 
-		GPUGB_TRY(gpugb_launch_gather64(col, perm, n, scratch, stream));
+		GPUGB_TRY(gpugb_launch_gather(col, perm, n, scratch, stream));
 		GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(col, scratch, (size_t) n * 8,
 											 cudaMemcpyDeviceToDevice, stream)));
 	}
@@ -131,7 +131,7 @@ order_run(GpugbGroupBy *gb, OrderBufs *b, int64_t n, cudaStream_t stream)
 	GPUGB_TRY(permute_columns(t->counts.ptr, m, gb->n_counts, perm, n, scratch, stream));
 	GPUGB_TRY(permute_columns(t->values.ptr, m, gb->n_values, perm, n, scratch, stream));
 	GPUGB_TRY(permute_columns(t->his.ptr, m, gb->n_his, perm, n, scratch, stream));
-	GPUGB_TRY(gpugb_launch_gather32(masks, perm, n, (uint32_t *) scratch, stream));
+	GPUGB_TRY(gpugb_launch_gather(masks, perm, n, (uint32_t *) scratch, stream));
 	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(t->nulls.ptr, scratch, (size_t) n * 4,
 										 cudaMemcpyDeviceToDevice, stream)));
 	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_b, stream)));
