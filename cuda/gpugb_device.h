@@ -310,6 +310,21 @@ extern GpugbStatus gpugb_groupby_fetch(GpugbGroupBy *gb, int64_t first, int64_t 
 extern void gpugb_groupby_stats(const GpugbGroupBy *gb, GpugbStats *stats);
 
 /*
+ * Rewrites the value column of each aggregate in aggs[0 .. n_aggs) (MIN_INT
+ * or MAX_INT; a column two of them share is rewritten once): every group's
+ * value v with 0 <= v < map_len becomes map[v]; any other value (the
+ * identities INT64_MAX and INT64_MIN of a group with no input yet) stays.
+ * It first waits for all submitted strides, with their retries, so strides
+ * submitted before it were aggregated with the old values and strides
+ * submitted after it meet the new ones.  For min/max of text: their words
+ * are ranks in an order that grows as new texts arrive (src/textorder.c),
+ * and map takes old ranks to new ones (monotone).  Callable between
+ * create and finish; the map is copied before it returns.
+ */
+extern GpugbStatus gpugb_groupby_remap_values(GpugbGroupBy *gb, const int *aggs, int n_aggs,
+											  const int64_t *map, int64_t map_len);
+
+/*
  * Rows already in device memory (the kernel benchmark; no PostgreSQL):
  * nrows <= spec->stride_rows rows, no NULLs, key k at key_values[k] and
  * input i at input_values[i], all device pointers.  Aggregates them with the

@@ -22,6 +22,8 @@ typedef struct GpugbDeviceOps
 	GpugbStatus (*finish) (GpugbGroupBy *gb, int64_t *n_groups);
 	GpugbStatus (*fetch) (GpugbGroupBy *gb, int64_t first, int64_t count,
 						  const GpugbGroupResults *out);
+	GpugbStatus (*remap_values) (GpugbGroupBy *gb, const int *aggs, int n_aggs,
+								 const int64_t *map, int64_t map_len);
 	void		(*stats) (const GpugbGroupBy *gb, GpugbStats *stats);
 	void		(*destroy) (GpugbGroupBy *gb);
 } GpugbDeviceOps;
