@@ -2,8 +2,8 @@
  * agg_kernels.cuh
  *    Device code of the aggregation: per-row group lookup, warp-level
  *    combining of rows that hit the same group, and the atomic updates of
- *    the dense aggregate states; plus the kernel that initialises states to
- *    their identities.
+ *    the dense aggregate states; plus the kernels that initialise states to
+ *    their identities and that remap MIN_INT/MAX_INT states.
  *
  * Invariants:
  *  - Every row of a launch is either aggregated exactly once (its group got
@@ -551,6 +551,24 @@ gpugb_fill_kernel(unsigned long long *base, int64_t pitch, int ncols, int64_t fr
 		int64_t		col = i / n;
 
 		base[col * pitch + from + (i - col * n)] = fill.identity[col];
+	}
+}
+
+/*
+ * col[i] = map[col[i]] for i < n where 0 <= col[i] < map_len: one MIN_INT or
+ * MAX_INT column taken to a grown rank order (gpugb_groupby_remap_values).
+ * Any other word, such as the identities of groups without input, stays.
+ */
+__global__ void
+gpugb_remap_kernel(int64_t *col, int64_t n, const int64_t *map, int64_t map_len)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		int64_t		v = col[i];
+
+		if (v >= 0 && v < map_len)
+			col[i] = map[v];
 	}
 }
 

@@ -319,7 +319,11 @@ extern void gpugb_groupby_stats(const GpugbGroupBy *gb, GpugbStats *stats);
  * submitted after it meet the new ones.  For min/max of text: their words
  * are ranks in an order that grows as new texts arrive (src/textorder.c),
  * and map takes old ranks to new ones (monotone).  Callable between
- * create and finish; the map is copied before it returns.
+ * create and finish; the map is copied before it returns.  A stride handed
+ * out but not yet submitted is not waited for: its rows are submitted
+ * after the call, so in the new values.  Bad arguments (also a call after
+ * finish) return GPUGB_INVALID_ARGUMENT and leave the handle usable; any
+ * other failure (e.g. no device memory for the map's copy) fails it.
  */
 extern GpugbStatus gpugb_groupby_remap_values(GpugbGroupBy *gb, const int *aggs, int n_aggs,
 											  const int64_t *map, int64_t map_len);

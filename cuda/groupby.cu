@@ -3,7 +3,8 @@
  *    Handle lifecycle and the stride pipeline: spec validation, aggregate
  *    layout, allocation of the stride buffer sets (pinned host + device,
  *    one stream and three timing events each), double buffering of
- *    next_stride/submit, finish, stats and destroy.
+ *    next_stride/submit, the remap of min/max states between strides,
+ *    finish, stats and destroy.
  *
  * Pipeline: each stride set has its own stream, so the copy of one set
  * overlaps the kernel of the other on the device while the host fills the
@@ -628,6 +629,101 @@ gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups)
 	}
 	*n_groups = gb->n_groups;
 	return GPUGB_OK;
+}
+
+/*
+ * Rewrites the value columns of the listed aggregates through map, each
+ * column once (aggregates of one op and input share it), on sets[0]'s
+ * stream, and waits: the map's device copy is freed before returning, and
+ * the other set's stream, which does not wait for this one, must see the
+ * new values when the next stride is launched on it.
+ */
+static GpugbStatus
+remap_columns(GpugbGroupBy *gb, const int *aggs, int n_aggs, const int64_t *map,
+			  int64_t map_len)
+{
+	cudaStream_t stream = gb->sets[0].stream;
+	int64_t		m = gb->table.max_groups;
+	bool		done[GPUGB_MAX_AGGS] = {false};
+	DevBuf		d_map;
+	GpugbStatus st;
+
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &d_map, (size_t) map_len * 8, "value map"));
+	gb->stats.bytes_to_device += map_len * 8;
+	st = GPUGB_CUDA(cudaEventRecord(gb->ev_a, stream));
+	if (st == GPUGB_OK)
+		st = GPUGB_CUDA(cudaMemcpyAsync(d_map.ptr, map, (size_t) map_len * 8,
+										cudaMemcpyHostToDevice, stream));
+	for (int i = 0; i < n_aggs && st == GPUGB_OK; i++)
+	{
+		int			v = gb->agg_value_col[aggs[i]];
+
+		if (done[v])
+			continue;
+		done[v] = true;
+		st = gpugb_launch_remap((int64_t *) gb->table.values.ptr + (size_t) v * m, m,
+								(const int64_t *) d_map.ptr, map_len, stream);
+	}
+	if (st == GPUGB_OK)
+		st = GPUGB_CUDA(cudaEventRecord(gb->ev_b, stream));
+	if (st == GPUGB_OK)
+		st = gpugb_sync_stream(gb, stream);
+	if (st == GPUGB_OK)
+		gb->stats.kernel_ms += gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
+	else
+	{
+		/* Wait before freeing what queued work may still read. */
+		(void) cudaStreamSynchronize(stream);
+		(void) cudaGetLastError();
+	}
+	gpugb_dev_free(&gb->acct, &d_map);
+	return st;
+}
+
+/*
+ * Sets still FILLING are left alone: their rows are submitted after this
+ * call, so the caller writes them in the new values.  device_resident
+ * handles need nothing special: aggregate_device waits for its launches,
+ * so their sets are never INFLIGHT here.
+ */
+GPUGB_API GpugbStatus
+gpugb_groupby_remap_values(GpugbGroupBy *gb, const int *aggs, int n_aggs,
+						   const int64_t *map, int64_t map_len)
+{
+	if (gb == NULL)
+		return invalid("NULL handle");
+	if (gb->failed)
+		return gb->failed_status;
+	if (gb->finished)
+		return invalid("remap_values after finish");
+	if (n_aggs < 0 || n_aggs > GPUGB_MAX_AGGS || map_len < 0 || map_len > INT64_MAX / 8 ||
+		(n_aggs > 0 && aggs == NULL) || (map_len > 0 && map == NULL))
+		return invalid("remap_values: bad aggregate list or map");
+	for (int i = 0; i < n_aggs; i++)
+	{
+		if (aggs[i] < 0 || aggs[i] >= gb->spec.n_aggs)
+			return invalid("remap_values: aggregate index out of range");
+		if (gb->spec.aggs[aggs[i]].op != GPUGB_AGG_MIN_INT &&
+			gb->spec.aggs[aggs[i]].op != GPUGB_AGG_MAX_INT)
+			return invalid("remap_values: aggregate is not MIN_INT or MAX_INT");
+	}
+	if (n_aggs == 0 || map_len == 0)
+		return GPUGB_OK;
+
+	/*
+	 * Every stride submitted so far, with its retries, is in the old values:
+	 * aggregate all of it first, oldest first as finish does.
+	 */
+	for (int i = 0; i < GPUGB_N_SETS; i++)
+	{
+		GpugbStrideSet *set = &gb->sets[(gb->next_set + i) % GPUGB_N_SETS];
+
+		if (set->state == GPUGB_SET_INFLIGHT)
+			GPUGB_TRY(gpugb_fail(gb, complete_set(gb, set, true)));
+	}
+	GPUGB_TRY(gpugb_fail(gb, gpugb_sync_all(gb)));
+	/* Half-remapped states (or none, after an OOM) mix two orders: fail. */
+	return gpugb_fail(gb, remap_columns(gb, aggs, n_aggs, map, map_len));
 }
 
 GPUGB_API void

@@ -146,6 +146,9 @@ GpugbStatus gpugb_launch_rehash(const GpugbTable &t, int n_keys, int64_t n_group
 								cudaStream_t stream);
 GpugbStatus gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to,
 							  const uint64_t *identities, cudaStream_t stream);
+/* col[i] = map[col[i]] for i < n where 0 <= col[i] < map_len (remap_values). */
+GpugbStatus gpugb_launch_remap(int64_t *col, int64_t n, const int64_t *map, int64_t map_len,
+							   cudaStream_t stream);
 
 GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint64_t *sort_keys, uint32_t *perm,
 								   int shift, cudaStream_t stream);

@@ -1,8 +1,9 @@
 /*
  * launch.cu
  *    The only translation unit that instantiates kernels: grid sizing and
- *    checked launches of the aggregation, rehash and fill kernels, and of
- *    ordered output's (CUB's sorts are instantiated where they are called).
+ *    checked launches of the aggregation, rehash, fill and remap kernels,
+ *    and of ordered output's (CUB's sorts are instantiated where they are
+ *    called).
  *
  * Grid rule: grid-stride loops with at most 8 blocks of 256 threads per SM
  * (full occupancy on sm_80/sm_90), fewer when there is less work, so a
@@ -202,6 +203,16 @@ gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to
 	gpugb_fill_kernel<<<grid_for((to - from) * ncols, 256), 256, 0, stream>>>(
 		(unsigned long long *) base, pitch, ncols, from, to, fill);
 	return GPUGB_LAUNCHED("gpugb_fill_kernel");
+}
+
+GpugbStatus
+gpugb_launch_remap(int64_t *col, int64_t n, const int64_t *map, int64_t map_len,
+				   cudaStream_t stream)
+{
+	if (n <= 0 || map_len <= 0)
+		return GPUGB_OK;
+	gpugb_remap_kernel<<<grid_for(n, 256), 256, 0, stream>>>(col, n, map, map_len);
+	return GPUGB_LAUNCHED("gpugb_remap_kernel");
 }
 
 GpugbStatus

@@ -624,6 +624,72 @@ emu_fetch(GpugbGroupBy *handle, int64_t first, int64_t count, const GpugbGroupRe
 	return GPUGB_OK;
 }
 
+/*
+ * gpugb_groupby_remap_values: work is synchronous, so there is nothing in
+ * flight to wait for.  The device shares one value column among aggregates
+ * of the same op and input, so remapping one of them remaps all: here each
+ * aggregate has its own column, and all those of a listed aggregate's op and
+ * input are rewritten, once each.  Groups [n_groups, max_groups) are not
+ * initialised yet; they get their identities when created.
+ */
+static GpugbStatus
+emu_remap_values(GpugbGroupBy *handle, const int *aggs, int n_aggs, const int64_t *map,
+				 int64_t map_len)
+{
+	EmuGroupBy *gb = (EmuGroupBy *) handle;
+	bool		remap[GPUGB_MAX_AGGS] = {false};
+
+	if (gb == NULL)
+	{
+		emu_error = "invalid argument: NULL handle";
+		return GPUGB_INVALID_ARGUMENT;
+	}
+	if (gb->finished)
+	{
+		emu_error = "invalid argument: remap_values after finish";
+		return GPUGB_INVALID_ARGUMENT;
+	}
+	if (n_aggs < 0 || n_aggs > GPUGB_MAX_AGGS || map_len < 0 ||
+		(n_aggs > 0 && aggs == NULL) || (map_len > 0 && map == NULL))
+	{
+		emu_error = "invalid argument: remap_values: bad aggregate list or map";
+		return GPUGB_INVALID_ARGUMENT;
+	}
+	for (int i = 0; i < n_aggs; i++)
+	{
+		const GpugbAggSpec *ag;
+
+		if (aggs[i] < 0 || aggs[i] >= gb->spec.n_aggs)
+		{
+			emu_error = "invalid argument: remap_values: aggregate index out of range";
+			return GPUGB_INVALID_ARGUMENT;
+		}
+		ag = &gb->spec.aggs[aggs[i]];
+		if (ag->op != GPUGB_AGG_MIN_INT && ag->op != GPUGB_AGG_MAX_INT)
+		{
+			emu_error = "invalid argument: remap_values: aggregate is not MIN_INT or MAX_INT";
+			return GPUGB_INVALID_ARGUMENT;
+		}
+		for (int a = 0; a < gb->spec.n_aggs; a++)
+			if (gb->spec.aggs[a].op == ag->op && gb->spec.aggs[a].input == ag->input)
+				remap[a] = true;
+	}
+	for (int a = 0; a < gb->spec.n_aggs && map_len > 0; a++)
+	{
+		if (!remap[a])
+			continue;
+		for (int64 g = 0; g < gb->n_groups; g++)
+		{
+			int64		v = gb->value[a][g];
+
+			if (v >= 0 && v < map_len)
+				gb->value[a][g] = map[v];
+		}
+	}
+	gb->stats.bytes_to_device += n_aggs > 0 ? map_len * 8 : 0;
+	return GPUGB_OK;
+}
+
 static void
 emu_stats(const GpugbGroupBy *handle, GpugbStats *stats)
 {
@@ -652,6 +718,7 @@ const GpugbDeviceOps gpugb_emulator_ops = {
 	.submit = emu_submit,
 	.finish = emu_finish,
 	.fetch = emu_fetch,
+	.remap_values = emu_remap_values,
 	.stats = emu_stats,
 	.destroy = emu_destroy,
 };
@@ -666,6 +733,7 @@ const GpugbDeviceOps gpugb_cuda_ops = {
 	.submit = gpugb_groupby_submit,
 	.finish = gpugb_groupby_finish,
 	.fetch = gpugb_groupby_fetch,
+	.remap_values = gpugb_groupby_remap_values,
 	.stats = gpugb_groupby_stats,
 	.destroy = gpugb_groupby_destroy,
 };

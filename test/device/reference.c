@@ -22,6 +22,17 @@ const GpugbAggSpec aggs[N_AGGS] = {
 	{GPUGB_AGG_SUM_SHIFTED_SQ, 3}, {GPUGB_AGG_SUM_SHIFTED, 3}, {GPUGB_AGG_SHIFT_FLOAT, 3},
 };
 
+/*
+ * Remap cases: MIN and MAX of the text words (twice MIN: one shared
+ * column, which remap_values rewrites once), and what must stay as fed:
+ * the SUM of the words and MAX of the final ranks (a MAX_INT not listed).
+ */
+const GpugbAggSpec remap_aggs[N_RAGGS] = {
+	{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_MIN_INT, 2}, {GPUGB_AGG_MAX_INT, 2},
+	{GPUGB_AGG_MIN_INT, 2}, {GPUGB_AGG_COUNT, 2}, {GPUGB_AGG_SUM_INT, 2},
+	{GPUGB_AGG_MAX_INT, 0},
+};
+
 static uint64_t rng_state;
 
 uint64_t
@@ -212,6 +223,86 @@ free_data(Data *d)
 		free(d->in[i]);
 		free(d->innull[i]);
 	}
+}
+
+/* Texts of the remap cases: their ranks are well inside the map's range. */
+#define N_TEXTS 10000
+
+/*
+ * Rewrites inputs 0 and 2 of generate()'s rows for a remap case (see
+ * selftest.h), input 2's NULLs those of input 0, and plans the remaps.
+ * Text t joins in phase born[t], every text by the last phase, so a rank
+ * of the final order is the text itself.  After the first phase, rows
+ * only draw the middle half of the texts, and the 16 smallest join last:
+ * so even one group's min and max are ranks of an early phase that later
+ * phases moved, and only a correct remap gets them right.
+ */
+void
+generate_ranks(const CaseSpec *cs, Data *d, RankPlan *rp)
+{
+	int			phases = cs->remap + 1;
+	int		   *born = xcalloc(N_TEXTS, sizeof(int));
+	int64_t    *known = xcalloc(N_TEXTS, 8);
+
+	if (cs->remap > MAX_REMAPS)
+	{
+		fprintf(stderr, "device selftest: more than %d remaps\n", MAX_REMAPS);
+		exit(2);
+	}
+	memset(rp, 0, sizeof(*rp));
+	rp->n = cs->remap;
+	for (int64_t t = 0; t < N_TEXTS; t++)
+		born[t] = t < 16 ? phases - 1 : t % 7 == 3 ? 0 : (int) (rnd() % (uint64_t) phases);
+	for (int p = 0; p < phases; p++)
+	{
+		int64_t		n_known = 0,
+					lo = 0,
+					hi;
+
+		for (int64_t t = 0; t < N_TEXTS; t++)
+			if (born[t] <= p)
+				known[n_known++] = t;
+		hi = n_known;			/* this phase's rows draw ranks [lo, hi) */
+		if (p > 0)
+		{
+			int64_t    *map = xcalloc(N_TEXTS, 8);
+			int64_t		r_old = 0,
+						r_new = 0;
+
+			while (known[lo] < N_TEXTS / 4)
+				lo++;
+			for (hi = lo; hi < n_known && known[hi] < N_TEXTS * 3 / 4; hi++)
+				;
+			/* old rank r -> r + the texts of phase p inserted below it */
+			for (int64_t t = 0; t < N_TEXTS; t++)
+			{
+				if (born[t] <= p - 1)
+					map[r_old++] = r_new;
+				if (born[t] <= p)
+					r_new++;
+			}
+			rp->bound[p - 1] = d->nrows * p / phases;
+			rp->map[p - 1] = map;
+			rp->map_len[p - 1] = r_old;
+		}
+		for (int64_t row = d->nrows * p / phases; row < d->nrows * (p + 1) / phases; row++)
+		{
+			int64_t		i = lo + (int64_t) (rnd() % (uint64_t) (hi - lo));
+
+			d->innull[2][row] = d->innull[0][row];
+			d->in[0][row] = d->innull[0][row] ? 0 : known[i];
+			d->in[2][row] = d->innull[0][row] ? 0 : i;	/* known[i]'s rank in phase p */
+		}
+	}
+	free(born);
+	free(known);
+}
+
+void
+free_ranks(RankPlan *rp)
+{
+	for (int p = 0; p < rp->n; p++)
+		free(rp->map[p]);
 }
 
 /* ------------------------------------------------------------- reference */

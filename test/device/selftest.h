@@ -32,6 +32,7 @@ typedef struct CaseSpec
 	int			expect_grow;	/* stats must show grows and retries */
 	int			perf;			/* print rows/s */
 	int			ordered;		/* ordered output: 1 INT order keys, 2 the first as FLOAT */
+	int			remap;			/* remaps of min/max between strides (RankPlan) */
 } CaseSpec;
 
 #define N_INPUTS 4
@@ -79,10 +80,33 @@ typedef struct Ref
 			   *vsxx;
 } Ref;
 
+/*
+ * Remap cases (cs->remap > 0) run remap_aggs instead: input 2 carries the
+ * words of a text column, ranks in an order that grows.  The rows come in
+ * cs->remap + 1 phases; each phase knows more texts, and between phases
+ * gpugb_groupby_remap_values takes the old ranks to the new ones.  Every
+ * text is known in the last phase, so input 0, each row's rank in that
+ * final order, gives the reference's min0 and max0.
+ */
+#define N_RAGGS 7
+#define MAX_REMAPS 8
+
+extern const GpugbAggSpec remap_aggs[N_RAGGS];
+
+typedef struct RankPlan
+{
+	int			n;				/* remaps */
+	int64_t		bound[MAX_REMAPS];	/* remap p comes before row bound[p] */
+	int64_t    *map[MAX_REMAPS];	/* phase p's ranks to phase p + 1's */
+	int64_t		map_len[MAX_REMAPS];
+} RankPlan;
+
 uint64_t	rnd(void);
 void	   *xcalloc(size_t n, size_t size);
 void		generate(const CaseSpec *cs, Data *d);
 void		free_data(Data *d);
+void		generate_ranks(const CaseSpec *cs, Data *d, RankPlan *rp);
+void		free_ranks(RankPlan *rp);
 uint64_t	float_encode(uint64_t bits);
 uint64_t	float_decode(uint64_t enc);
 void		build_reference(const Data *d, const CaseSpec *cs, Ref *r);
