@@ -53,6 +53,9 @@ static const GpugbAggEntry agg_table[] = {
 	{F_MIN_FLOAT8, "min", GPUGB_AGG_MIN_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MIN_NUMERIC, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
 	{F_MIN_TIME, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
+	/* text, varchar and char(n): the minimum rank in the collation's order (textorder.c) */
+	{F_MIN_TEXT, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
+	{F_MIN_BPCHAR, "min", GPUGB_AGG_MIN_INT, GPUGB_FINISH_MINMAX},
 
 	{F_MAX_INT2, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 	{F_MAX_INT4, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
@@ -64,6 +67,8 @@ static const GpugbAggEntry agg_table[] = {
 	{F_MAX_FLOAT8, "max", GPUGB_AGG_MAX_FLOAT, GPUGB_FINISH_MINMAX},
 	{F_MAX_NUMERIC, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 	{F_MAX_TIME, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
+	{F_MAX_TEXT, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
+	{F_MAX_BPCHAR, "max", GPUGB_AGG_MAX_INT, GPUGB_FINISH_MINMAX},
 
 	/*
 	 * Exact variance and standard deviation of integers and numeric(p, s):
@@ -217,19 +222,18 @@ gpugb_column_type(Oid typid, int32 typmod, bool key)
 			break;
 		case TEXTOID:
 		case VARCHAROID:
-			/* only as a key: min/max of text follow the collation's order */
+			/* an input (of min/max) travels as its rank in the collation's order */
+			type.kind = key ? GPUGB_VALUE_SHORT_TEXT : GPUGB_VALUE_TEXT_RANK;
 			if (key)
-			{
-				type.kind = GPUGB_VALUE_SHORT_TEXT;
 				type.words = text_key_words(typmod);
-			}
 			break;
 		case BPCHAROID:
 			/* char without a length keeps trailing spaces in its output */
-			if (key && typmod >= 0)
+			if (typmod >= 0)
 			{
-				type.kind = GPUGB_VALUE_SHORT_BPCHAR;
-				type.words = text_key_words(typmod);
+				type.kind = key ? GPUGB_VALUE_SHORT_BPCHAR : GPUGB_VALUE_BPCHAR_RANK;
+				if (key)
+					type.words = text_key_words(typmod);
 			}
 			break;
 		case UUIDOID:
@@ -315,6 +319,16 @@ gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod)
 	return psprintf("aggregate input of type %s is not supported", format_type_be(typid));
 }
 
+/* Is this a min/max whose text input travels as ranks (textorder.c)? */
+bool
+gpugb_agg_ranks_text(const GpugbAggEntry *entry, Oid typid, int32 typmod)
+{
+	GpugbValueKind kind = gpugb_column_type(typid, typmod, false).kind;
+
+	return entry != NULL && entry->finish == GPUGB_FINISH_MINMAX &&
+		(kind == GPUGB_VALUE_TEXT_RANK || kind == GPUGB_VALUE_BPCHAR_RANK);
+}
+
 /*
  * Device aggregates this Aggref takes, with the hidden ones exec.c adds:
  * a bound for a float sum, a NaN check for a numeric sum (and a max dscale
@@ -382,6 +396,8 @@ gpugb_key_kind_orders(GpugbValueKind kind, GpugbOrderKind *order_kind)
 			return true;
 		case GPUGB_VALUE_SHORT_TEXT:
 		case GPUGB_VALUE_SHORT_BPCHAR:
+		case GPUGB_VALUE_TEXT_RANK:
+		case GPUGB_VALUE_BPCHAR_RANK:
 		case GPUGB_VALUE_UUID:
 		case GPUGB_VALUE_INTERVAL:
 		case GPUGB_VALUE_NULL_ONLY:

@@ -30,6 +30,10 @@ typedef enum GpugbValueKind
 	GPUGB_VALUE_SHORT_TEXT,		/* text/varchar key of at most 8 bytes (16 in two
 								 * words), packed */
 	GPUGB_VALUE_SHORT_BPCHAR,	/* char(n) key: the same, trailing spaces dropped */
+	GPUGB_VALUE_TEXT_RANK,		/* text/varchar input of min/max: its rank in the
+								 * collation's order (textorder.c) */
+	GPUGB_VALUE_BPCHAR_RANK,	/* char(n) input of min/max: the same, trailing
+								 * spaces dropped */
 	GPUGB_VALUE_UUID,			/* uuid key: two words */
 	GPUGB_VALUE_INTERVAL_KEY,	/* interval key: its span (interval_words.c) */
 	GPUGB_VALUE_INTERVAL,		/* interval input: nullness; its words are derived */
@@ -129,6 +133,7 @@ extern const char *gpugb_key_type_unsupported(Oid typid, int32 typmod, Oid colla
 extern const char *gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod);
 extern GpugbColumnType gpugb_column_type(Oid typid, int32 typmod, bool key);
 extern int	gpugb_device_aggs_needed(Aggref *aggref);
+extern bool gpugb_agg_ranks_text(const GpugbAggEntry *entry, Oid typid, int32 typmod);
 extern bool gpugb_key_kind_orders(GpugbValueKind kind, GpugbOrderKind *order_kind);
 
 #endif							/* GPUGB_AGGCATALOG_H */

@@ -42,6 +42,7 @@
 #include "exec.h"
 #include "hostexpr.h"
 #include "textdict.h"
+#include "textorder.h"
 #include "numeric_free.h"
 #include "numeric_words.h"
 #include "parallel.h"
@@ -132,6 +133,10 @@ set_child_types(GpugbScanState *st)
 			type->scale = planned_free_scale(info->child_free_scales[c]);
 		if ((type->kind == GPUGB_VALUE_NUMERIC || type->kind == GPUGB_VALUE_NUMERIC_FREE) &&
 			!value_read[c] && !computed)
+			*type = (GpugbColumnType) {GPUGB_VALUE_NULL_ONLY, 0, -1, 1};
+		/* a text only count(x) reads needs no dictionary */
+		if ((type->kind == GPUGB_VALUE_TEXT_RANK || type->kind == GPUGB_VALUE_BPCHAR_RANK) &&
+			!value_read[c])
 			*type = (GpugbColumnType) {GPUGB_VALUE_NULL_ONLY, 0, -1, 1};
 	}
 }
@@ -363,6 +368,7 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 	st->layout.text_dict = NULL;
 	if (has_long_text_key(&st->layout) && !IsParallelWorker())
 		st->layout.text_dict = gpugb_textdict_create(estate->es_query_cxt);
+	gpugb_text_ranks_begin(st, estate->es_query_cxt);
 
 	st->input = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
 
@@ -542,7 +548,9 @@ feed_serial(GpugbScanState *st)
 			return unfit;
 		if (stride->nrows > 0)
 		{
-			status = st->ops->submit(st->gb, stride);
+			status = gpugb_text_ranks_prepare(st, stride);
+			if (status == GPUGB_OK)
+				status = st->ops->submit(st->gb, stride);
 			if (status != GPUGB_OK)
 				return device_failure(st, "aggregating", status);
 		}
@@ -862,6 +870,16 @@ next_group(ScanState *ss)
 		{
 			slot->tts_isnull[n_keys + a] = false;
 			slot->tts_values[n_keys + a] = gpugb_word_to_numeric(GPUGB_NUMERIC_NAN_WORD, 0);
+			continue;
+		}
+		if ((type.kind == GPUGB_VALUE_TEXT_RANK || type.kind == GPUGB_VALUE_BPCHAR_RANK) &&
+			st->finish[a] == GPUGB_FINISH_MINMAX)
+		{
+			/* min/max of text: the text of the rank (textorder.c) */
+			slot->tts_isnull[n_keys + a] = st->chunk.agg_count[a][g] == 0;
+			slot->tts_values[n_keys + a] = slot->tts_isnull[n_keys + a] ? (Datum) 0 :
+				gpugb_textorder_datum(st->layout.child_order[st->layout.input_column[input]],
+									  type, st->chunk.agg_value[a][g]);
 			continue;
 		}
 		if (gpugb_finish_is_interval(st->finish[a]))

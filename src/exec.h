@@ -70,6 +70,9 @@ typedef struct GpugbInputLayout
 	int			derived_from[GPUGB_MAX_INPUTS];
 	/* long text keys (textdict.c): this process's, or its view of the shared one */
 	struct GpugbTextDict *text_dict;
+	/* a child column min/max of text read: its texts' ids and ranks (textorder.c) */
+	struct GpugbTextDict *child_dict[GPUGB_MAX_INPUTS];
+	struct GpugbTextOrder *child_order[GPUGB_MAX_INPUTS];
 } GpugbInputLayout;
 
 typedef struct GpugbScanState

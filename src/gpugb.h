@@ -109,6 +109,7 @@ typedef struct GpugbPlanInfo
 	int			n_aggs;
 	Oid			agg_fnoids[GPUGB_MAX_AGGS];
 	int			agg_inputs[GPUGB_MAX_AGGS];	/* input index, -1 for count(*) */
+	Oid			agg_collations[GPUGB_MAX_AGGS];	/* inputcollid: min/max of text */
 	double		estimated_groups;
 	double		estimated_rows;	/* input rows, all participants together */
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */

@@ -250,6 +250,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 
 		i = foreach_current_index(lc);
 		info->agg_fnoids[i] = castNode(Aggref, tle->expr)->aggfnoid;
+		info->agg_collations[i] = castNode(Aggref, tle->expr)->inputcollid;
 		info->agg_inputs[i] = intVal(lfirst(lc));
 	}
 }

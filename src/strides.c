@@ -69,6 +69,34 @@ short_text_to_words(Datum d, bool blank_padded, int words, GpugbTextDict *dict, 
 }
 
 /*
+ * A min/max input of text: its id in the column's dictionary, which
+ * textorder.c turns into a rank before the stride is submitted.  char(n)
+ * compares without its trailing spaces (bpcharcmp), and finalize pads it
+ * again.
+ */
+static inline int64
+text_id(Datum d, bool blank_padded, GpugbTextDict *dict)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *detoasted = NULL;
+	const char *data;
+	int			len;
+	int64		id;
+
+	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
+		raw = detoasted = pg_detoast_datum(raw);
+	data = VARDATA_ANY(raw);
+	len = VARSIZE_ANY_EXHDR(raw);
+	if (blank_padded)
+		while (len > 0 && data[len - 1] == ' ')
+			len--;
+	id = gpugb_textdict_id(dict, data, len);
+	if (detoasted)
+		pfree(detoasted);
+	return id;
+}
+
+/*
  * Float keys group as PostgreSQL's float equality does: -0 equals 0, and
  * every NaN equals every other.  (PostgreSQL shows whichever zero or NaN
  * its hash table met first, which depends on row order; we show 0 and the
@@ -121,6 +149,12 @@ datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
 			return short_text_to_words(d, false, type.words, dict, word);
 		case GPUGB_VALUE_SHORT_BPCHAR:
 			return short_text_to_words(d, true, type.words, dict, word);
+		case GPUGB_VALUE_TEXT_RANK:
+			*word = text_id(d, false, dict);
+			return true;
+		case GPUGB_VALUE_BPCHAR_RANK:
+			*word = text_id(d, true, dict);
+			return true;
 		case GPUGB_VALUE_UUID:
 			memcpy(word, DatumGetUUIDP(d)->data, UUID_LEN);
 			return true;
@@ -327,7 +361,7 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			child_words[c] = 0;
 			if (!child_nulls[c] &&
 				unlikely(!datum_to_word(layout->child_types[c], slot->tts_values[n_keys + c],
-										NULL, &child_words[c])))
+										layout->child_dict[c], &child_words[c])))
 				*unfit = unfit_reason(layout->child_types[c]);
 		}
 		for (int i = 0; i < layout->n_child_inputs; i++)

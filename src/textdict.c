@@ -282,6 +282,27 @@ gpugb_textdict_text(GpugbTextDict *dict, int64 id)
 									dict->index_lengths[id - 1]);
 }
 
+/*
+ * A one-process dictionary's ids are 1 .. count; textorder.c reads their
+ * bytes in place (they live as long as the dictionary, or its next reset).
+ */
+int64
+gpugb_textdict_count(const GpugbTextDict *dict)
+{
+	if (dict->table != NULL)
+		elog(ERROR, "gpugb: a shared text dictionary has no local count");
+	return dict->n;
+}
+
+const char *
+gpugb_textdict_bytes(const GpugbTextDict *dict, int64 id, int *len)
+{
+	if (dict->table != NULL || id < 1 || id > dict->n)
+		elog(ERROR, "gpugb: text dictionary id " INT64_FORMAT " out of range", id);
+	*len = dict->lengths[id - 1];
+	return dict->bytes[id - 1];
+}
+
 /* No shared dictionary (yet): workers then encode no long key. */
 void
 gpugb_textdict_shared_init(GpugbSharedTextDict *shared)

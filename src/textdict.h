@@ -30,6 +30,9 @@ extern GpugbTextDict *gpugb_textdict_create(MemoryContext parent);
 extern int64 gpugb_textdict_id(GpugbTextDict *dict, const char *data, int len);
 extern text *gpugb_textdict_text(GpugbTextDict *dict, int64 id);
 extern void gpugb_textdict_free(GpugbTextDict *dict);
+/* One-process dictionaries only (textorder.c). */
+extern int64 gpugb_textdict_count(const GpugbTextDict *dict);
+extern const char *gpugb_textdict_bytes(const GpugbTextDict *dict, int64 id, int *len);
 
 /* Parallel ingest (exec.c's DSM callbacks). */
 extern void gpugb_textdict_shared_init(GpugbSharedTextDict *shared);

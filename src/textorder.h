@@ -1,0 +1,31 @@
+/*-------------------------------------------------------------------------
+ * textorder.h
+ *    min/max of text, varchar and char(n) on the device: dictionary ids
+ *    ranked in the collation's order (see textorder.c).
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_TEXTORDER_H
+#define GPUGB_TEXTORDER_H
+
+#include "postgres.h"
+
+#include "aggcatalog.h"
+#include "textdict.h"
+
+typedef struct GpugbTextOrder GpugbTextOrder;
+
+extern GpugbTextOrder *gpugb_textorder_create(MemoryContext parent, GpugbTextDict *dict,
+											  Oid collation);
+extern const int64 *gpugb_textorder_refresh(GpugbTextOrder *order, int64 *map_len);
+extern int64 gpugb_textorder_rank(const GpugbTextOrder *order, int64 id);
+extern Datum gpugb_textorder_datum(const GpugbTextOrder *order, GpugbColumnType type,
+								   int64 rank);
+
+/* The executor's side (exec.h's state). */
+struct GpugbScanState;
+struct GpugbStride;
+extern void gpugb_text_ranks_begin(struct GpugbScanState *st, MemoryContext cxt);
+extern GpugbStatus gpugb_text_ranks_prepare(struct GpugbScanState *st,
+											struct GpugbStride *stride);
+
+#endif							/* GPUGB_TEXTORDER_H */
