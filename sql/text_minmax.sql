@@ -96,16 +96,80 @@ EXPLAIN (COSTS OFF) SELECT g, min(w COLLATE tm_ci) FROM tm GROUP BY g;
 EXPLAIN (COSTS OFF) SELECT g, min(c::bpchar) FROM tm GROUP BY g;
 SELECT gpugb_mismatches('SELECT g, min(w COLLATE tm_ci), max(w COLLATE tm_ci) FROM tm GROUP BY g') AS mismatches;
 
--- Parallel ingest is not offered for min/max of text (the leader would
--- need the workers' texts to rank them): a one-process GPU plan instead.
+-- Parallel ingest: the leader and the workers encode texts in the query's
+-- one shared dictionary (textdict.c), so a text has one id in every
+-- process, and the leader ranks each stride's ids before it submits it,
+-- reading the bytes of the workers' ids from the dictionary's shared index.
+-- Each query must run as GpuGroupAgg under a Gather with workers launched,
+-- and give PostgreSQL's answer (a fallback is an ERROR: gpugb.require_gpu).
+-- A parallel stride holds at least one slot (65536 rows), so tp has more
+-- rows than four strides and t more distinct texts than one stride.
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-EXPLAIN (COSTS OFF) SELECT g, min(t) FROM tm GROUP BY g;
-SELECT (tm_check('SELECT g, min(t), count(*) FROM tm GROUP BY g')).*;
+SET parallel_leader_participation = on;
+CREATE FUNCTION tm_parallel_check(query text, OUT parallel_gpu bool, OUT mismatches bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  plan text;
+BEGIN
+  PERFORM set_config('gpugb.enabled', 'off', true);
+  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
+  PERFORM set_config('gpugb.enabled', 'on', true);
+  EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) CREATE TEMP TABLE gpugb_actual AS '
+    'SELECT q::text AS r FROM (' || query || ') q' INTO plan;
+  parallel_gpu := plan ~ '"Node Type": "Gather"' AND plan ~ '"Custom Plan Provider": "GpuGroupAgg"'
+    AND (regexp_match(plan, '"Workers Launched": (\d+)'))[1]::int > 0;
+  mismatches := gpugb_diff_rows();
+END $$;
+-- t: 150000 distinct md5 texts in no order, with NULLs (each stride brings
+-- texts that land between earlier ones); v: descending numbers as varchar
+-- (every stride's texts sort first: every rank moves); c: char(4) with its
+-- padding, and NULLs; w: the collation-sensitive texts of tm; k: a long
+-- text GROUP BY key (more than 16 bytes), encoded in the same dictionary.
+CREATE TABLE tp AS SELECT i % 7 AS g,
+  CASE WHEN i % 13 = 0 THEN NULL ELSE md5((i % 150000)::text) END AS t,
+  (400000 - i)::text::varchar(10) AS v,
+  (CASE WHEN i % 11 = 0 THEN NULL ELSE chr(97 + i % 26) || chr(65 + i % 7) END)::char(4) AS c,
+  (ARRAY['a', 'A', 'b', 'B', 'é', 'e', 'E', 'z', 'Z', '', ' ', 'a ', 'ä', 'ß', 'ss',
+         '10', '9', 'x-y', 'xy', NULL])[1 + (i::int8 * 7919) % 20] AS w,
+  'a long text group key:' || (i % 40) AS k,
+  i AS seq
+  FROM generate_series(1, 300000) i;
+ANALYZE tp;
+EXPLAIN (COSTS OFF) SELECT g, min(t), max(t) FROM tp GROUP BY g;
+SELECT q, (tm_parallel_check(q)).* FROM (VALUES
+  ('SELECT g, min(t), max(t), count(t), count(*) FROM tp GROUP BY g'),
+  ('SELECT g, min(c), max(c), min(v), max(v), min(t), max(w) FROM tp GROUP BY g'),
+  ('SELECT k, min(t), max(v), min(c), max(c) FROM tp GROUP BY k'),
+  ('SELECT t, min(v), max(c), min(w), count(*) FROM tp GROUP BY t'),
+  ('SELECT g % 2, min(w COLLATE "C"), max(w COLLATE "C"), min(w), max(w) FROM tp GROUP BY 1'),
+  ('SELECT min(t), max(t), min(c), max(v), max(w), count(*) FROM tp'),
+  ('SELECT g, min(t) FILTER (WHERE seq % 2 = 0), max(t) FILTER (WHERE seq > 290000) FROM tp GROUP BY g'),
+  ('SELECT c, min(k), max(t) FROM tp WHERE seq % 3 <> 0 GROUP BY c HAVING max(v) > ''2'''),
+  ('SELECT g, min(t), max(t) FROM tp WHERE seq > 299000 GROUP BY g')
+) AS x(q);
+-- The values themselves, where their order does not depend on the
+-- database's collation.
+SELECT g, min(c), max(c), octet_length(max(c)), min(t COLLATE "C"), max(t COLLATE "C"),
+  min(v COLLATE "C"), max(v COLLATE "C") FROM tp GROUP BY g ORDER BY g;
+-- A rescan (the Gather under a correlated subquery runs once per outer
+-- row, with new workers): the shared dictionary starts afresh, and the
+-- ranks of its old ids with it.
+EXPLAIN (COSTS OFF) SELECT o.s, (SELECT max(a.mx) FROM
+    (SELECT g, min(t) AS mn, max(t) AS mx FROM tp GROUP BY g OFFSET 0) a
+    WHERE a.g <= o.s) FROM (VALUES (1), (2), (3)) o(s);
+SELECT (tm_parallel_check($$SELECT o.s, (SELECT max(a.mx) || min(a.mn) || min(a.c) FROM
+    (SELECT g, min(t) AS mn, max(t) AS mx, max(c) AS c FROM tp GROUP BY g OFFSET 0) a
+    WHERE a.g <= o.s) FROM (VALUES (1), (2), (3), (4)) o(s)$$)).*;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
+DROP TABLE tp;
+DROP FUNCTION tm_parallel_check(text);
 
 DROP TABLE tm, tasc, tdesc;
 DROP COLLATION tm_ci;

@@ -350,6 +350,13 @@ has_long_text_key(const GpugbInputLayout *layout)
 	return false;
 }
 
+/* A dictionary: long text keys, or a min/max of text (textorder.c). */
+static bool
+needs_text_dict(const GpugbInputLayout *layout)
+{
+	return has_long_text_key(layout) || gpugb_text_ranks_needed(layout);
+}
+
 static void
 gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 {
@@ -360,13 +367,14 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 	build_device_spec(st);
 
 	/*
-	 * One dictionary serves every long text key.  The leader's (or a
-	 * one-process plan's) starts here; under parallel ingest the DSM set-up
-	 * makes it the query's shared one, and a worker attaches to that (a
-	 * dictionary of its own would give other ids to the same texts).
+	 * One dictionary serves every long text key and every min/max of text.
+	 * The leader's (or a one-process plan's) starts here; under parallel
+	 * ingest the DSM set-up makes it the query's shared one, and a worker
+	 * attaches to that (a dictionary of its own would give other ids to
+	 * the same texts).  The leader's orders of min/max texts rank its ids.
 	 */
 	st->layout.text_dict = NULL;
-	if (has_long_text_key(&st->layout) && !IsParallelWorker())
+	if (needs_text_dict(&st->layout) && !IsParallelWorker())
 		st->layout.text_dict = gpugb_textdict_create(estate->es_query_cxt);
 	gpugb_text_ranks_begin(st, estate->es_query_cxt);
 
@@ -657,7 +665,9 @@ feed_parallel(GpugbScanState *st)
 
 		if (submit)
 		{
-			status = st->ops->submit(st->gb, stride);
+			status = gpugb_text_ranks_prepare(st, stride);
+			if (status == GPUGB_OK)
+				status = st->ops->submit(st->gb, stride);
 			stride = NULL;
 			if (status != GPUGB_OK)
 				return device_failure(st, "aggregating", status);
@@ -665,7 +675,9 @@ feed_parallel(GpugbScanState *st)
 	}
 	if (stride != NULL && stride->nrows > 0)
 	{
-		status = st->ops->submit(st->gb, stride);
+		status = gpugb_text_ranks_prepare(st, stride);
+		if (status == GPUGB_OK)
+			status = st->ops->submit(st->gb, stride);
 		if (status != GPUGB_OK)
 			return device_failure(st, "aggregating", status);
 	}
@@ -999,12 +1011,14 @@ gpugb_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 }
 
 /*
- * Leader: long text keys get the query's shared dictionary, in the DSA the
- * Gather just made (installed as es_query_dsa only during this set-up).
- * The dictionary is a fresh one: after a Limit shut the Gather down, a
- * rescan sets the DSM up anew, and the old dictionary's area is gone.
- * Without a DSA (no DSM segment could be made) no worker starts, and the
- * leader's dictionary stays its own.
+ * Leader: long text keys and min/max texts get the query's shared
+ * dictionary, in the DSA the Gather just made (installed as es_query_dsa
+ * only during this set-up).  The dictionary is a fresh one: after a Limit
+ * shut the Gather down, a rescan sets the DSM up anew, and the old
+ * dictionary's area is gone; the orders of min/max texts, which ranked the
+ * old one's ids, start afresh over it.  Without a DSA (no DSM segment
+ * could be made) no worker starts, and the leader's dictionary stays its
+ * own.
  */
 static void
 share_text_dict(GpugbScanState *st)
@@ -1017,6 +1031,7 @@ share_text_dict(GpugbScanState *st)
 	st->layout.text_dict = gpugb_textdict_create(estate->es_query_cxt);
 	gpugb_textdict_share(st->layout.text_dict, estate->es_query_dsa,
 						 gpugb_shared_text_dict(st->shared));
+	gpugb_text_ranks_reset(st);
 }
 
 static void
@@ -1046,9 +1061,15 @@ gpugb_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coord
 	GpugbScanState *st = (GpugbScanState *) node;
 
 	gpugb_shared_reset(coordinate);
-	/* The last scan's groups are out: its ids need not survive. */
+	/*
+	 * The last scan's groups are out: its ids need not survive, nor the
+	 * ranks of those ids.
+	 */
 	if (st->layout.text_dict)
+	{
 		gpugb_textdict_reset(st->layout.text_dict);
+		gpugb_text_ranks_reset(st);
+	}
 }
 
 static void
@@ -1057,7 +1078,7 @@ gpugb_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	GpugbScanState *st = (GpugbScanState *) node;
 
 	st->shared = coordinate;
-	if (has_long_text_key(&st->layout))
+	if (needs_text_dict(&st->layout))
 		st->layout.text_dict =
 			gpugb_textdict_attach(node->ss.ps.state->es_query_cxt,
 								  node->ss.ps.state->es_query_dsa,

@@ -68,10 +68,12 @@ typedef struct GpugbInputLayout
 	/* derived input d: derived_kind[d] of input derived_from[d] */
 	GpugbDerivedKind derived_kind[GPUGB_MAX_INPUTS];
 	int			derived_from[GPUGB_MAX_INPUTS];
-	/* long text keys (textdict.c): this process's, or its view of the shared one */
+	/*
+	 * Long text keys and the texts of min/max (textdict.c): this process's
+	 * one dictionary, or its view of the query's shared one
+	 */
 	struct GpugbTextDict *text_dict;
-	/* a child column min/max of text read: its texts' ids and ranks (textorder.c) */
-	struct GpugbTextDict *child_dict[GPUGB_MAX_INPUTS];
+	/* a child column min/max of text reads: its ids' ranks (textorder.c; leader only) */
 	struct GpugbTextOrder *child_order[GPUGB_MAX_INPUTS];
 } GpugbInputLayout;
 

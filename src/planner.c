@@ -64,7 +64,6 @@ typedef struct GroupingShape
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	int			device_aggs;	/* device aggregates, hidden ones included */
 	int			input_slots;	/* device inputs, derived ones included (a bound) */
-	bool		text_ranks;		/* a min/max of text (textorder.c: one process only) */
 	const char *reject;			/* why not offloaded, or NULL */
 } GroupingShape;
 
@@ -140,13 +139,6 @@ collect_walker(Node *node, GroupingShape *shape)
 		shape->reject = check_aggref(shape->root, aggref);
 		if (shape->reject)
 			return true;
-		if (!aggref->aggstar)
-		{
-			Node	   *arg = (Node *) ((TargetEntry *) linitial(aggref->args))->expr;
-
-			shape->text_ranks |= gpugb_agg_ranks_text(gpugb_agg_lookup(aggref->aggfnoid),
-													  exprType(arg), exprTypmod(arg));
-		}
 		if (!list_member(shape->aggrefs, aggref))
 		{
 			/* with room for the hidden aggregates exec.c adds */
@@ -615,12 +607,6 @@ make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if (!gpugb_parallel || !parallel_leader_participation ||
 		!grouped_rel->consider_parallel || input_rel->partial_pathlist == NIL)
 		return NULL;
-	if (shape->text_ranks)
-	{
-		/* the leader would need the bytes of the workers' ids to rank them */
-		ereport(DEBUG1, (errmsg("gpugb: no parallel GpuGroupAgg: min/max of text")));
-		return NULL;
-	}
 	if (!is_parallel_safe(root, (Node *) shape->group_exprs) ||
 		!is_parallel_safe(root, (Node *) shape->inputs) ||
 		!is_parallel_safe(root, (Node *) having) ||

@@ -150,10 +150,10 @@ datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
 		case GPUGB_VALUE_SHORT_BPCHAR:
 			return short_text_to_words(d, true, type.words, dict, word);
 		case GPUGB_VALUE_TEXT_RANK:
-			*word = text_id(d, false, dict);
-			return true;
 		case GPUGB_VALUE_BPCHAR_RANK:
-			*word = text_id(d, true, dict);
+			if (unlikely(dict == NULL))
+				return false;	/* a worker the leader shared no dictionary with */
+			*word = text_id(d, type.kind == GPUGB_VALUE_BPCHAR_RANK, dict);
 			return true;
 		case GPUGB_VALUE_UUID:
 			memcpy(word, DatumGetUUIDP(d)->data, UUID_LEN);
@@ -259,6 +259,8 @@ unfit_reason(GpugbColumnType type)
 		return "a numeric value does not fit 18 digits at its declared scale";
 	if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
 		return "a numeric value (Infinity, digits beyond the device scale, a display scale above 30, or too large) has no device word";
+	if (type.kind == GPUGB_VALUE_TEXT_RANK || type.kind == GPUGB_VALUE_BPCHAR_RANK)
+		return "a min/max of text has no text dictionary";
 	return "a text GROUP BY key is longer than 16 bytes";
 }
 
@@ -361,7 +363,7 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			child_words[c] = 0;
 			if (!child_nulls[c] &&
 				unlikely(!datum_to_word(layout->child_types[c], slot->tts_values[n_keys + c],
-										layout->child_dict[c], &child_words[c])))
+										layout->text_dict, &child_words[c])))
 				*unfit = unfit_reason(layout->child_types[c]);
 		}
 		for (int i = 0; i < layout->n_child_inputs; i++)

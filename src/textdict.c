@@ -17,16 +17,30 @@
  * Each process still keeps its own table of the texts it has met (the
  * same structure as the one-process dictionary, holding the shared ids):
  * a repeated key then costs no partition lock, which sixteen workers
- * meeting the same hot key would otherwise fight over.  The leader decodes
- * ids through an index id -> bytes in the DSA, built from a scan of the
- * table once the workers are done.  The DSA goes with the Gather's DSM
- * segment (at the end of the query, on ERROR too), so nothing in it needs
- * freeing here, except on a rescan, which empties the table.
+ * meeting the same hot key would otherwise fight over.
+ *
+ * The leader decodes ids (long keys of groups, and texts of min/max that
+ * textorder.c ranks while workers are still inserting) through an index
+ * id -> (bytes, length) in the DSA, which the inserting process publishes
+ * itself: the index is a list of chunks of doubling size (textdict.h),
+ * each allocated by the first process to need it and installed once by a
+ * compare-and-exchange on its pointer in the DSM, and an entry is written
+ * before the partition lock of the new table entry is released.  So any
+ * process that found the id in the table, or read it from a slot a worker
+ * filled (the slot hand-off in parallel.c is under a spinlock, after the
+ * worker's fill), can read its entry; a lookup is O(1), and no process
+ * ever scans the table except to empty it.  An id taken but not yet
+ * published reads as NULL (gpugb_textdict_bytes).
+ *
+ * The DSA goes with the Gather's DSM segment (at the end of the query, on
+ * ERROR too), so nothing in it needs freeing here, except on a rescan,
+ * which empties the table and the index.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "common/hashfn.h"
+#include "port/pg_bitutils.h"
 #include "storage/lwlock.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -57,11 +71,14 @@ struct GpugbTextDict
 	dsa_area   *area;
 	GpugbSharedTextDict *shared;
 	dshash_table *table;
-	/* leader: id -> bytes in the DSA, for ids 1 .. n_index */
-	int64		n_index;
-	dsa_pointer *index_bytes;
-	int		   *index_lengths;
 };
+
+/* An entry of the shared index (bytes InvalidDsaPointer: not published). */
+typedef struct IndexEntry
+{
+	dsa_pointer bytes;
+	int64		len;
+} IndexEntry;
 
 /*
  * The key of the shared table: the text's bytes, in the DSA for an entry,
@@ -138,9 +155,6 @@ entries_init(GpugbTextDict *dict)
 	dict->lengths = MemoryContextAlloc(dict->entries_cxt, dict->capacity * sizeof(int));
 	dict->ids = MemoryContextAlloc(dict->entries_cxt, dict->capacity * sizeof(int64));
 	dict->next = MemoryContextAlloc(dict->entries_cxt, dict->capacity * sizeof(int64));
-	dict->n_index = 0;
-	dict->index_bytes = NULL;
-	dict->index_lengths = NULL;
 }
 
 GpugbTextDict *
@@ -162,6 +176,83 @@ void
 gpugb_textdict_free(GpugbTextDict *dict)
 {
 	MemoryContextDelete(dict->cxt);
+}
+
+/* The index chunk of an id, its place in it, and the chunk's size. */
+static int
+index_chunk(int64 id, int64 *offset, int64 *size)
+{
+	uint64		x = (uint64) (id - 1) / GPUGB_TEXTDICT_CHUNK0;
+	int			k;
+
+	if (x == 0)
+	{
+		*offset = id - 1;
+		*size = GPUGB_TEXTDICT_CHUNK0;
+		return 0;
+	}
+	k = pg_leftmost_one_pos64(x) + 1;
+	*size = (int64) GPUGB_TEXTDICT_CHUNK0 << (k - 1);
+	*offset = id - 1 - *size;
+	return k;
+}
+
+/*
+ * The inserting process, holding the lock of the new table entry: makes
+ * id -> bytes readable by every process.  A chunk's pointer is installed
+ * once: a process that loses the race frees its own chunk.
+ */
+static void
+index_publish(GpugbTextDict *dict, int64 id, dsa_pointer bytes, int len)
+{
+	int64		offset,
+				size;
+	int			k = index_chunk(id, &offset, &size);
+	dsa_pointer chunk;
+	IndexEntry *entry;
+
+	if (k >= GPUGB_TEXTDICT_CHUNKS)
+		elog(ERROR, "gpugb: shared text dictionary id " INT64_FORMAT " out of range", id);
+	chunk = dsa_pointer_atomic_read(&dict->shared->index_chunks[k]);
+	if (!DsaPointerIsValid(chunk))
+	{
+		dsa_pointer fresh = dsa_allocate_extended(dict->area, size * sizeof(IndexEntry),
+												  DSA_ALLOC_HUGE | DSA_ALLOC_ZERO);
+
+		chunk = InvalidDsaPointer;
+		if (dsa_pointer_atomic_compare_exchange(&dict->shared->index_chunks[k], &chunk, fresh))
+			chunk = fresh;
+		else
+			dsa_free(dict->area, fresh);	/* chunk: the winner's */
+	}
+	entry = (IndexEntry *) dsa_get_address(dict->area, chunk) + offset;
+	entry->len = len;
+	entry->bytes = bytes;
+}
+
+/* The bytes of a shared id, or NULL if not published (yet). */
+static const char *
+index_lookup(const GpugbTextDict *dict, int64 id, int *len)
+{
+	int64		offset,
+				size;
+	int			k;
+	dsa_pointer chunk;
+	const IndexEntry *entry;
+
+	if (id < 1)
+		return NULL;
+	k = index_chunk(id, &offset, &size);
+	if (k >= GPUGB_TEXTDICT_CHUNKS)
+		return NULL;
+	chunk = dsa_pointer_atomic_read(&dict->shared->index_chunks[k]);
+	if (!DsaPointerIsValid(chunk))
+		return NULL;
+	entry = (const IndexEntry *) dsa_get_address(dict->area, chunk) + offset;
+	if (!DsaPointerIsValid(entry->bytes))
+		return NULL;
+	*len = (int) entry->len;
+	return dsa_get_address(dict->area, entry->bytes);
 }
 
 /* The shared id of these bytes, added if new. */
@@ -194,6 +285,8 @@ shared_id(GpugbTextDict *dict, const char *data, int len, uint32 hash)
 		entry->key.bytes = copy;
 		entry->key.probe = NULL;
 		entry->id = (int64) pg_atomic_add_fetch_u64(&dict->shared->last_id, 1);
+		/* before the lock is released: whoever finds the entry finds its bytes */
+		index_publish(dict, entry->id, copy, len);
 	}
 	id = entry->id;
 	dshash_release_lock(dict->table, entry);
@@ -232,72 +325,31 @@ gpugb_textdict_id(GpugbTextDict *dict, const char *data, int len)
 	return dict->ids[e - 1];
 }
 
-/*
- * Leader: the index id -> bytes of every shared entry.  Ids are dense, so
- * an id missing from the table is a bug, not a race: the workers are done
- * by the time groups are decoded.
- */
-static void
-build_index(GpugbTextDict *dict)
-{
-	int64		n = (int64) pg_atomic_read_u64(&dict->shared->last_id);
-	dshash_seq_status status;
-	SharedEntry *entry;
-
-	if (dict->index_bytes)
-	{
-		pfree(dict->index_bytes);
-		pfree(dict->index_lengths);
-	}
-	dict->index_bytes = MemoryContextAllocHuge(dict->entries_cxt, Max(n, 1) * sizeof(dsa_pointer));
-	dict->index_lengths = MemoryContextAllocHuge(dict->entries_cxt, Max(n, 1) * sizeof(int));
-	for (int64 id = 1; id <= n; id++)
-		dict->index_bytes[id - 1] = InvalidDsaPointer;
-	dshash_seq_init(&status, dict->table, false);
-	while ((entry = dshash_seq_next(&status)) != NULL)
-		if (entry->id >= 1 && entry->id <= n)
-		{
-			dict->index_bytes[entry->id - 1] = entry->key.bytes;
-			dict->index_lengths[entry->id - 1] = entry->key.len;
-		}
-	dshash_seq_term(&status);
-	dict->n_index = n;
-}
-
 /* The text of an id, in the current memory context. */
 text *
 gpugb_textdict_text(GpugbTextDict *dict, int64 id)
 {
-	if (dict->table == NULL)
-	{
-		if (id < 1 || id > dict->n)
-			elog(ERROR, "gpugb: text dictionary id " INT64_FORMAT " out of range", id);
-		return cstring_to_text_with_len(dict->bytes[id - 1], dict->lengths[id - 1]);
-	}
-	if (id > dict->n_index)
-		build_index(dict);
-	if (id < 1 || id > dict->n_index || !DsaPointerIsValid(dict->index_bytes[id - 1]))
-		elog(ERROR, "gpugb: shared text dictionary id " INT64_FORMAT " out of range", id);
-	return cstring_to_text_with_len(dsa_get_address(dict->area, dict->index_bytes[id - 1]),
-									dict->index_lengths[id - 1]);
+	int			len;
+	const char *bytes = gpugb_textdict_bytes(dict, id, &len);
+
+	if (bytes == NULL)
+		elog(ERROR, "gpugb: shared text dictionary id " INT64_FORMAT " not found", id);
+	return cstring_to_text_with_len(bytes, len);
 }
 
 /*
- * A one-process dictionary's ids are 1 .. count; textorder.c reads their
- * bytes in place (they live as long as the dictionary, or its next reset).
+ * The bytes of an id, valid as long as the dictionary (until its next
+ * reset).  A one-process dictionary's ids are its own entries 1 .. n; a
+ * shared one's are read from the index, and an id taken by another
+ * process but not yet published is NULL (never one this process met, or
+ * read from a slot it took: see the header).
  */
-int64
-gpugb_textdict_count(const GpugbTextDict *dict)
-{
-	if (dict->table != NULL)
-		elog(ERROR, "gpugb: a shared text dictionary has no local count");
-	return dict->n;
-}
-
 const char *
 gpugb_textdict_bytes(const GpugbTextDict *dict, int64 id, int *len)
 {
-	if (dict->table != NULL || id < 1 || id > dict->n)
+	if (dict->table != NULL)
+		return index_lookup(dict, id, len);
+	if (id < 1 || id > dict->n)
 		elog(ERROR, "gpugb: text dictionary id " INT64_FORMAT " out of range", id);
 	*len = dict->lengths[id - 1];
 	return dict->bytes[id - 1];
@@ -310,6 +362,8 @@ gpugb_textdict_shared_init(GpugbSharedTextDict *shared)
 	shared->handle = InvalidDsaPointer;
 	shared->tranche_id = 0;
 	pg_atomic_init_u64(&shared->last_id, 0);
+	for (int k = 0; k < GPUGB_TEXTDICT_CHUNKS; k++)
+		dsa_pointer_atomic_init(&shared->index_chunks[k], InvalidDsaPointer);
 }
 
 /* One tranche id per backend, for the partition locks of its tables. */
@@ -341,6 +395,8 @@ gpugb_textdict_share(GpugbTextDict *dict, dsa_area *area, GpugbSharedTextDict *s
 	shared->handle = dshash_get_hash_table_handle(dict->table);
 	shared->tranche_id = params.tranche_id;
 	pg_atomic_write_u64(&shared->last_id, 0);
+	for (int k = 0; k < GPUGB_TEXTDICT_CHUNKS; k++)
+		dsa_pointer_atomic_write(&shared->index_chunks[k], InvalidDsaPointer);
 	MemoryContextSwitchTo(oldcxt);
 }
 
@@ -386,6 +442,14 @@ gpugb_textdict_reset(GpugbTextDict *dict)
 		}
 		dshash_seq_term(&status);
 		pg_atomic_write_u64(&dict->shared->last_id, 0);
+		for (int k = 0; k < GPUGB_TEXTDICT_CHUNKS; k++)
+		{
+			dsa_pointer chunk = dsa_pointer_atomic_read(&dict->shared->index_chunks[k]);
+
+			if (DsaPointerIsValid(chunk))
+				dsa_free(dict->area, chunk);
+			dsa_pointer_atomic_write(&dict->shared->index_chunks[k], InvalidDsaPointer);
+		}
 	}
 	MemoryContextReset(dict->entries_cxt);
 	entries_init(dict);
