@@ -9,6 +9,7 @@
 #   ../shared/gpu-box/fetch-debs.sh && mkdir -p .gpu-box/scripts && cp ../shared/gpu-box/*.sh .gpu-box/scripts/
 # Then with the device tool, carrying .gpu-box:
 #   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP, qgen (gpu mode)
+#   bash test/gpu-box.sh regress      build, install, pg_regress only (gpu mode): a quick check of host changes
 #   bash test/gpu-box.sh strategies   pgTAP and QGEN_STRATEGY_QUERIES (2000) qgen queries per forced
 #                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort partition private_hash", or a subset
 #                                     to stay within one call's time); the seed depends on the strategy only
@@ -95,6 +96,13 @@ case "$stage" in
     test/pgtap/run.sh gpu gpugb_tap 2>&1 | tee "$out/pgtap.log" | tail -15
     echo "== qgen: random differential queries on the GPU path (gpu mode)"
     qgen_streams auto "${QGEN_QUERIES:-10000}" "${QGEN_SEED:-1}" 2>&1 | tee "$out/qgen.log" | tail -12
+    ;;
+  regress)
+    # pg_regress alone (a quick check of host-side changes on the GPU).
+    chmod -R a+rwX . 2>/dev/null || true
+    if ! make -s PG_CONFIG="$PG_CONFIG" installcheck GPUGB_TEST_MODE=gpu; then
+      cp regression.diffs "$out/" 2>/dev/null; head -80 regression.diffs; exit 1
+    fi
     ;;
   strategies)
     # As test/run-all.sh does on a GPU: each strategy forced for every query.
