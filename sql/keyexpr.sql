@@ -67,3 +67,48 @@ ANALYZE kd;
 SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT ke.i8 % 1000, kd.w, count(*) FROM ke JOIN kd USING (v) GROUP BY 1, 2;
 SELECT gpugb_mismatches('SELECT ke.i8 % 1000, kd.w, count(*) FROM ke JOIN kd USING (v) GROUP BY 1, 2') AS mismatches;
+
+-- date_trunc('unit', timestamp): the child projects the column, the filler
+-- floors it (keyexpr.h): every unit it computes, abbreviated and upper-case
+-- unit names (parsed as PostgreSQL parses them), times before 2000 and
+-- before the common era, NULLs and infinities.
+CREATE TABLE kt (ts timestamp, v int4);
+INSERT INTO kt SELECT timestamp '1985-06-15 13:47:05.123456'
+                      + ((i * 7919) % 20011) * interval '11 hours 13 minutes 7.000391 seconds', i
+  FROM generate_series(1, 20000) i;
+INSERT INTO kt VALUES (NULL, 1), ('infinity', 2), ('-infinity', 3), ('0044-03-15 12:00:00 BC', 4),
+  ('2000-01-01 00:00:00', 5), ('1999-12-31 23:59:59.999999', 6), ('2000-01-03 00:00:00', 7),
+  ('2000-01-02 23:59:59.999999', 8), ('1970-01-01 00:00:00.000001', 9), ('2024-02-29 12:00:00', 10);
+ANALYZE kt;
+EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('day', ts), count(*) FROM kt GROUP BY 1;
+-- Decades and centuries are left to the input plan (and a timestamptz,
+-- whose truncation depends on the TimeZone).
+EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('decade', ts), count(*) FROM kt GROUP BY 1;
+EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('day', ts::timestamptz), count(*) FROM kt GROUP BY 1;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT date_trunc(''microseconds'', ts), count(*) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''milliseconds'', ts), count(*) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''second'', ts), count(*) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''MINUTE'', ts), count(*) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''hours'', ts), sum(v) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''day'', ts), count(*), min(v) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''week'', ts), count(*) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''month'', ts), count(*) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''quarter'', ts), count(*) FROM kt GROUP BY 1'),
+  ('SELECT date_trunc(''year'', ts), date_trunc(''mon'', ts), count(*) FROM kt GROUP BY 1, 2'),
+  ('SELECT date_trunc(''decade'', ts), count(*) FROM kt GROUP BY 1')
+) AS t(q);
+SELECT date_trunc('week', ts) AS week, count(*) FROM kt
+  WHERE ts < '2000-01-10' AND ts >= '1999-12-27' OR ts IN ('infinity', '-infinity') OR ts < '0001-01-01'
+  GROUP BY 1 ORDER BY 1;
+SELECT date_trunc('quarter', ts) AS quarter, count(*) FROM kt WHERE ts >= '2008-01-01' AND ts < '2009-01-01'
+  OR ts = '2024-02-29 12:00:00' GROUP BY 1 ORDER BY 1;
+-- The first timestamp, 4714-11-24 BC, is a Monday: its week is itself.
+-- Its month starts before it: PostgreSQL raises "timestamp out of range",
+-- so gpugb falls back and lets it.
+INSERT INTO kt VALUES ('4714-11-24 00:00:00 BC', 11);
+SELECT gpugb_mismatches('SELECT date_trunc(''week'', ts), count(*) FROM kt GROUP BY 1') AS mismatches;
+SET gpugb.require_gpu = off;
+SELECT date_trunc('month', ts), count(*) FROM kt GROUP BY 1;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;

@@ -1,15 +1,20 @@
 /*-------------------------------------------------------------------------
  * keyexpr.c
- *    Recognizes integer GROUP BY keys  column OP constant  that the stride
- *    filler computes (see keyexpr.h).
+ *    Recognizes integer GROUP BY keys  column OP constant, and
+ *    date_trunc('unit', timestamp column), that the stride filler computes
+ *    (see keyexpr.h).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pg_list.h"
 #include "nodes/value.h"
+#include "parser/scansup.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 
@@ -79,6 +84,101 @@ const_int(Const *c)
 	}
 }
 
+/*
+ * date_trunc('unit', timestamp column) with a unit the filler computes:
+ * the unit string is parsed as timestamp_trunc parses it (lower-cased,
+ * DecodeUnits), once, here.
+ */
+static Var *
+date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t)
+{
+	Node	   *unit = linitial(func->args);
+	Node	   *column = lsecond(func->args);
+	text	   *units;
+	char	   *lowunits;
+	int			val;
+
+	if (list_length(func->args) != 2 || !IsA(unit, Const) || ((Const *) unit)->constisnull ||
+		exprType(unit) != TEXTOID || !IsA(column, Var) ||
+		((Var *) column)->varlevelsup != 0 || exprType(column) != TIMESTAMPOID)
+		return NULL;
+	units = DatumGetTextPP(((Const *) unit)->constvalue);
+	lowunits = downcase_truncate_identifier(VARDATA_ANY(units), VARSIZE_ANY_EXHDR(units), false);
+	if (DecodeUnits(0, lowunits, &val) != UNITS)
+		return NULL;			/* the input plan raises PostgreSQL's error */
+	t->op = GPUGB_KEY_TRUNC;
+	t->offset = 0;				/* 2000-01-01 00:00, a day boundary */
+	switch (val)
+	{
+		case DTK_MICROSEC:
+			t->operand = 1;
+			break;
+		case DTK_MILLISEC:
+			t->operand = 1000;
+			break;
+		case DTK_SECOND:
+			t->operand = USECS_PER_SEC;
+			break;
+		case DTK_MINUTE:
+			t->operand = USECS_PER_MINUTE;
+			break;
+		case DTK_HOUR:
+			t->operand = USECS_PER_HOUR;
+			break;
+		case DTK_DAY:
+			t->operand = USECS_PER_DAY;
+			break;
+		case DTK_WEEK:
+			/* ISO weeks start on Monday; 2000-01-03 was one */
+			t->operand = 7 * USECS_PER_DAY;
+			t->offset = 2 * USECS_PER_DAY;
+			break;
+		case DTK_MONTH:
+		case DTK_QUARTER:
+		case DTK_YEAR:
+			t->op = GPUGB_KEY_TRUNC_MONTHS;
+			t->operand = val == DTK_MONTH ? 1 : val == DTK_QUARTER ? 3 : MONTHS_PER_YEAR;
+			break;
+		default:
+			/* decade, century, millennium: the input plan computes them */
+			t->op = GPUGB_KEY_PLAIN;
+			return NULL;
+	}
+	t->min = MIN_TIMESTAMP;
+	t->max = END_TIMESTAMP - 1;
+	return (Var *) column;
+}
+
+/*
+ * A month, quarter or year: the first day of the block of operand months
+ * holding the timestamp's calendar day (the day floored, as timestamp2tm).
+ */
+bool
+gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word)
+{
+	int64		x = *word;
+	int64		days;
+	int64		r;
+	int			year,
+				month,
+				day;
+
+	if (x == PG_INT64_MIN || x == PG_INT64_MAX)
+		return true;			/* infinities: unchanged */
+	if (x < t->min || x > t->max)
+		return false;
+	days = x / USECS_PER_DAY;
+	if (x % USECS_PER_DAY < 0)
+		days--;
+	j2date((int) (days + POSTGRES_EPOCH_JDATE), &year, &month, &day);
+	month = (month - 1) / (int) t->operand * (int) t->operand + 1;
+	r = ((int64) date2j(year, month, 1) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY;
+	if (r < t->min || r > t->max)
+		return false;
+	*word = r;
+	return true;
+}
+
 Var *
 gpugb_key_transform(Expr *key, GpugbKeyTransform *t)
 {
@@ -98,6 +198,8 @@ gpugb_key_transform(Expr *key, GpugbKeyTransform *t)
 			funcid = get_opcode(((OpExpr *) key)->opno);
 		args = ((OpExpr *) key)->args;
 	}
+	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP)
+		return date_trunc_transform((FuncExpr *) key, t);
 	else if (IsA(key, FuncExpr))
 	{
 		funcid = ((FuncExpr *) key)->funcid;
@@ -130,8 +232,9 @@ List *
 gpugb_key_transform_to_list(const GpugbKeyTransform *t)
 {
 	/* int64s as Strings: an Integer node holds an int */
-	return list_make4(makeInteger(t->op),
+	return list_make5(makeInteger(t->op),
 					  makeString(psprintf(INT64_FORMAT, t->operand)),
+					  makeString(psprintf(INT64_FORMAT, t->offset)),
 					  makeString(psprintf(INT64_FORMAT, t->min)),
 					  makeString(psprintf(INT64_FORMAT, t->max)));
 }
@@ -147,6 +250,7 @@ gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t)
 {
 	t->op = (GpugbKeyOp) intVal(linitial(list));
 	t->operand = string_int64(lsecond(list));
-	t->min = string_int64(lthird(list));
-	t->max = string_int64(lfourth(list));
+	t->offset = string_int64(lthird(list));
+	t->min = string_int64(lfourth(list));
+	t->max = string_int64(list_nth(list, 4));
 }

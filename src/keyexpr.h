@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  * keyexpr.h
  *    Integer GROUP BY keys of the form  column OP constant  (mod, %, +, -,
- *    *), computed by the stride filler from the column's word instead of by
- *    the input plan's projection.
+ *    *), and  date_trunc('unit', timestamp column)  from microseconds to
+ *    year, computed by the stride filler from the column's word instead of
+ *    by the input plan's projection.
  *
  * Query B's GROUP BY mod(col1, g) would otherwise make every row of the
  * scan go through an expression-interpreter function call in the
@@ -11,6 +12,15 @@
  * results are PostgreSQL's: its int2/int4/int8 operators' own rules
  * (C's truncating %, x % -1 = 0), and a value out of range stops the fill
  * so that PostgreSQL's plan runs and raises its "out of range" error.
+ * date_trunc of a timestamp (without time zone: no TimeZone involved) is
+ * timestamp_trunc's arithmetic: up to a day, the microseconds floored to a
+ * multiple of the unit (timestamp2tm splits at midnight with floor
+ * semantics); a week, floored to a Monday; a month, quarter or year, the
+ * day's calendar date with its month floored and day 1 (j2date, date2j);
+ * infinities unchanged; a result before the first timestamp falls back, as
+ * PostgreSQL raises "timestamp out of range" there.  Its per-row cost in
+ * PostgreSQL is a function call that lower-cases and looks up the unit
+ * string for every row.
  *-------------------------------------------------------------------------
  */
 #ifndef GPUGB_KEYEXPR_H
@@ -27,13 +37,16 @@ typedef enum GpugbKeyOp
 	GPUGB_KEY_MOD,
 	GPUGB_KEY_ADD,
 	GPUGB_KEY_SUB,
-	GPUGB_KEY_MUL
+	GPUGB_KEY_MUL,
+	GPUGB_KEY_TRUNC,			/* floor to offset + k * operand (date_trunc up to week) */
+	GPUGB_KEY_TRUNC_MONTHS		/* the first day of a block of operand months */
 } GpugbKeyOp;
 
 typedef struct GpugbKeyTransform
 {
 	GpugbKeyOp	op;
-	int64		operand;		/* the constant (never 0 for MOD) */
+	int64		operand;		/* the constant (never 0 for MOD; > 0 for TRUNC*) */
+	int64		offset;			/* TRUNC: a boundary of the unit (a Monday for weeks) */
 	int64		min;			/* the key type's range */
 	int64		max;
 } GpugbKeyTransform;
@@ -48,6 +61,8 @@ extern Var *gpugb_key_transform(Expr *key, GpugbKeyTransform *t);
 /* custom_private form of a transform, and back. */
 extern List *gpugb_key_transform_to_list(const GpugbKeyTransform *t);
 extern void gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t);
+
+extern bool gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word);
 
 /* The key's word from its column's word; false if out of the type's range. */
 static inline bool
@@ -76,6 +91,17 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word)
 			if (pg_mul_s64_overflow(x, t->operand, &r))
 				return false;
 			break;
+		case GPUGB_KEY_TRUNC:
+			/* -infinity and infinity are INT64_MIN and INT64_MAX: unchanged */
+			if (x == PG_INT64_MIN || x == PG_INT64_MAX)
+				return true;
+			r = (x - t->offset) / t->operand;
+			if ((x - t->offset) % t->operand < 0)
+				r--;			/* floor, not C's truncation */
+			r = r * t->operand + t->offset;
+			break;
+		case GPUGB_KEY_TRUNC_MONTHS:
+			return gpugb_key_trunc_months(t, word);
 		default:
 			return false;
 	}

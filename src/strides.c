@@ -28,6 +28,28 @@
 #include "numeric_words.h"
 
 /*
+ * The bytes of a text, varchar or char(n) Datum (char(n) without its
+ * trailing spaces, which its comparisons ignore); *detoasted is a copy to
+ * pfree, or NULL.
+ */
+static inline const char *
+text_bytes(Datum d, bool blank_padded, int *len, struct varlena **detoasted)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	const char *data;
+
+	*detoasted = NULL;
+	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
+		raw = *detoasted = pg_detoast_datum(raw);
+	data = VARDATA_ANY(raw);
+	*len = VARSIZE_ANY_EXHDR(raw);
+	if (blank_padded)
+		while (*len > 0 && data[*len - 1] == ' ')
+			(*len)--;
+	return data;
+}
+
+/*
  * A text key in `words` words: up to 8 bytes each, zero-padded, which is
  * injective, as text never contains a zero byte; a longer value, where a
  * dictionary exists (a parallel worker has none if the leader could not
@@ -38,20 +60,12 @@
 static inline bool
 short_text_to_words(Datum d, bool blank_padded, int words, GpugbTextDict *dict, int64 *word)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-	struct varlena *detoasted = NULL;
-	const char *data;
+	struct varlena *detoasted;
 	int			len;
+	const char *data = text_bytes(d, blank_padded, &len, &detoasted);
 	int			room = words * (int) sizeof(int64);
 	char		packed[2 * sizeof(int64)] = {0};
 
-	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
-		raw = detoasted = pg_detoast_datum(raw);
-	data = VARDATA_ANY(raw);
-	len = VARSIZE_ANY_EXHDR(raw);
-	if (blank_padded)
-		while (len > 0 && data[len - 1] == ' ')
-			len--;
 	if (len <= room)
 		memcpy(packed, data, len);
 	else if (dict != NULL && words == 2)
@@ -69,7 +83,7 @@ short_text_to_words(Datum d, bool blank_padded, int words, GpugbTextDict *dict, 
 }
 
 /*
- * A min/max input of text: its id in the column's dictionary, which
+ * A min/max input of text: its id in the node's one dictionary, which
  * textorder.c turns into a rank before the stride is submitted.  char(n)
  * compares without its trailing spaces (bpcharcmp), and finalize pads it
  * again.
@@ -77,20 +91,11 @@ short_text_to_words(Datum d, bool blank_padded, int words, GpugbTextDict *dict, 
 static inline int64
 text_id(Datum d, bool blank_padded, GpugbTextDict *dict)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-	struct varlena *detoasted = NULL;
-	const char *data;
+	struct varlena *detoasted;
 	int			len;
-	int64		id;
+	const char *data = text_bytes(d, blank_padded, &len, &detoasted);
+	int64		id = gpugb_textdict_id(dict, data, len);
 
-	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
-		raw = detoasted = pg_detoast_datum(raw);
-	data = VARDATA_ANY(raw);
-	len = VARSIZE_ANY_EXHDR(raw);
-	if (blank_padded)
-		while (len > 0 && data[len - 1] == ' ')
-			len--;
-	id = gpugb_textdict_id(dict, data, len);
 	if (detoasted)
 		pfree(detoasted);
 	return id;
@@ -345,7 +350,11 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 			/* GROUP BY mod(x, c) and the like: the child projected x */
 			if (layout->key_transforms[k].op != GPUGB_KEY_PLAIN && !isnull &&
 				unlikely(!gpugb_key_transform_apply(&layout->key_transforms[k], &words[0])))
-				*unfit = "an integer GROUP BY key expression is out of range";
+				*unfit = layout->key_types[k].kind == GPUGB_VALUE_INT64 &&
+					(layout->key_transforms[k].op == GPUGB_KEY_TRUNC ||
+					 layout->key_transforms[k].op == GPUGB_KEY_TRUNC_MONTHS) ?
+					"a date_trunc GROUP BY key is out of the timestamp range" :
+					"an integer GROUP BY key expression is out of range";
 			if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
 				words[0] = float_key_word(words[0]);
 			/* a free numeric key groups by value; its dscale goes to a hidden min */

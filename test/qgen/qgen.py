@@ -137,7 +137,8 @@ EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer th
                                 r'|interval sum could overflow|interval minimum or maximum has no'
                                 r"|interval value's span is too large|interval GROUP BY key's span"
                                 r'|numeric value .* has no device word'
-                                r'|integer GROUP BY key expression is out of range')
+                                r'|integer GROUP BY key expression is out of range'
+                                r'|date_trunc GROUP BY key is out of the timestamp range')
 REQUIRE_GPU_ERROR = 'gpugb: GPU aggregation did not finish: '
 
 EPS4 = 2.0 ** -24
