@@ -94,20 +94,6 @@ EXPLAIN (COSTS OFF) SELECT k, count(*), sum(v) FROM par_groups GROUP BY k;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET gpugb.force = on;
-CREATE FUNCTION gpugb_parallel_check(query text, OUT parallel_gpu bool, OUT mismatches bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-  plan text;
-BEGIN
-  PERFORM set_config('gpugb.enabled', 'off', true);
-  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
-  PERFORM set_config('gpugb.enabled', 'on', true);
-  EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) CREATE TEMP TABLE gpugb_actual AS '
-    'SELECT q::text AS r FROM (' || query || ') q' INTO plan;
-  parallel_gpu := plan ~ '"Node Type": "Gather"' AND plan ~ '"Custom Plan Provider": "GpuGroupAgg"'
-    AND (regexp_match(plan, '"Workers Launched": (\d+)'))[1]::int > 0;
-  mismatches := gpugb_diff_rows();
-END $$;
 -- 'shared-16-bytes:' is 16 bytes: t's long values differ only after it.
 CREATE TABLE par_text AS SELECT
   CASE WHEN i % 101 = 0 THEN NULL ELSE 'shared-16-bytes:' || (i % 20000) END AS t,

@@ -35,6 +35,23 @@ BEGIN
   RETURN gpugb_diff_rows();
 END $$;
 
+-- Parallel ingest: did the query run as GpuGroupAgg under a Gather with
+-- workers launched, and how many rows differ from PostgreSQL's result.
+CREATE FUNCTION gpugb_parallel_check(query text, OUT parallel_gpu bool, OUT mismatches bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  plan text;
+BEGIN
+  PERFORM set_config('gpugb.enabled', 'off', true);
+  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
+  PERFORM set_config('gpugb.enabled', 'on', true);
+  EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) CREATE TEMP TABLE gpugb_actual AS '
+    'SELECT q::text AS r FROM (' || query || ') q' INTO plan;
+  parallel_gpu := plan ~ '"Node Type": "Gather"' AND plan ~ '"Custom Plan Provider": "GpuGroupAgg"'
+    AND (regexp_match(plan, '"Workers Launched": (\d+)'))[1]::int > 0;
+  mismatches := gpugb_diff_rows();
+END $$;
+
 -- EXPLAIN ANALYZE lines that are the same on the GPU and in the emulator,
 -- and do not depend on the stride size (strategy.sql shows the groups
 -- counted at the strategy check where that is the point).

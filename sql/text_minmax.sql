@@ -109,20 +109,6 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET parallel_leader_participation = on;
-CREATE FUNCTION tm_parallel_check(query text, OUT parallel_gpu bool, OUT mismatches bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-  plan text;
-BEGIN
-  PERFORM set_config('gpugb.enabled', 'off', true);
-  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
-  PERFORM set_config('gpugb.enabled', 'on', true);
-  EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) CREATE TEMP TABLE gpugb_actual AS '
-    'SELECT q::text AS r FROM (' || query || ') q' INTO plan;
-  parallel_gpu := plan ~ '"Node Type": "Gather"' AND plan ~ '"Custom Plan Provider": "GpuGroupAgg"'
-    AND (regexp_match(plan, '"Workers Launched": (\d+)'))[1]::int > 0;
-  mismatches := gpugb_diff_rows();
-END $$;
 -- t: 150000 distinct md5 texts in no order, with NULLs (each stride brings
 -- texts that land between earlier ones); v: descending numbers as varchar
 -- (every stride's texts sort first: every rank moves); c: char(4) with its
@@ -139,7 +125,7 @@ CREATE TABLE tp AS SELECT i % 7 AS g,
   FROM generate_series(1, 300000) i;
 ANALYZE tp;
 EXPLAIN (COSTS OFF) SELECT g, min(t), max(t) FROM tp GROUP BY g;
-SELECT q, (tm_parallel_check(q)).* FROM (VALUES
+SELECT q, (gpugb_parallel_check(q)).* FROM (VALUES
   ('SELECT g, min(t), max(t), count(t), count(*) FROM tp GROUP BY g'),
   ('SELECT g, min(c), max(c), min(v), max(v), min(t), max(w) FROM tp GROUP BY g'),
   ('SELECT k, min(t), max(v), min(c), max(c) FROM tp GROUP BY k'),
@@ -160,7 +146,7 @@ SELECT g, min(c), max(c), octet_length(max(c)), min(t COLLATE "C"), max(t COLLAT
 EXPLAIN (COSTS OFF) SELECT o.s, (SELECT max(a.mx) FROM
     (SELECT g, min(t) AS mn, max(t) AS mx FROM tp GROUP BY g OFFSET 0) a
     WHERE a.g <= o.s) FROM (VALUES (1), (2), (3)) o(s);
-SELECT (tm_parallel_check($$SELECT o.s, (SELECT max(a.mx) || min(a.mn) || min(a.c) FROM
+SELECT (gpugb_parallel_check($$SELECT o.s, (SELECT max(a.mx) || min(a.mn) || min(a.c) FROM
     (SELECT g, min(t) AS mn, max(t) AS mx, max(c) AS c FROM tp GROUP BY g OFFSET 0) a
     WHERE a.g <= o.s) FROM (VALUES (1), (2), (3), (4)) o(s)$$)).*;
 RESET max_parallel_workers_per_gather;
@@ -169,7 +155,6 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET parallel_leader_participation;
 DROP TABLE tp;
-DROP FUNCTION tm_parallel_check(text);
 
 DROP TABLE tm, tasc, tdesc;
 DROP COLLATION tm_ci;
