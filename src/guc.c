@@ -18,6 +18,7 @@ bool		gpugb_parallel = true;
 double		gpugb_startup_cost = 2000.0;
 double		gpugb_tuple_cost = 0.0005;
 int			gpugb_stride_rows = 1 << 20;
+int			gpugb_text_minmax_max_distinct = 2000000;
 int			gpugb_device_memory_limit_mb = 0;
 int			gpugb_strategy = GPUGB_STRATEGY_AUTO;
 
@@ -97,6 +98,15 @@ gpugb_guc_init(void)
 							"in pinned host memory and in device memory, twice (double "
 							"buffering).",
 							&gpugb_stride_rows, 1 << 20, 1024, 64 << 20, PGC_USERSET, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpugb.text_minmax_max_distinct",
+							"Most distinct texts (estimated) a min/max of text is offloaded for, "
+							"under a collation other than C.",
+							"Each distinct text is ranked once, with strcoll comparisons; beyond "
+							"a few million of them that costs more than PostgreSQL's own "
+							"comparisons.  Under the C collation there is no limit.",
+							&gpugb_text_minmax_max_distinct, 2000000, 0, INT_MAX, PGC_USERSET, 0,
 							NULL, NULL, NULL);
 
 	DefineCustomIntVariable("gpugb.device_memory_limit",

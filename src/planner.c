@@ -42,6 +42,8 @@
 #include "parser/parsetree.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
+#include "utils/pg_locale.h"
 #include "utils/regproc.h"
 #include "utils/typcache.h"
 
@@ -72,6 +74,34 @@ typedef struct GroupingShape
 		ereport(DEBUG1, (errmsg("gpugb: GROUP BY not offloaded: %s", (reason)))); \
 		return; \
 	} while (0)
+
+/*
+ * min/max of text (textorder.c) ranks every distinct text once, in about
+ * 2 d log2 d comparisons for d distinct texts.  Ranks are a strict order
+ * only under a deterministic collation.  And under a collation other than
+ * C, a comparison is a strcoll of a few hundred nanoseconds: beyond a few
+ * million distinct texts that costs more than PostgreSQL's own one
+ * comparison per row, so such a column is left to PostgreSQL
+ * (gpugb.text_minmax_max_distinct).
+ */
+static const char *
+text_minmax_unsupported(PlannerInfo *root, Aggref *aggref, Node *arg)
+{
+	double		distinct;
+
+	if (!OidIsValid(aggref->inputcollid))
+		return NULL;
+	if (!get_collation_isdeterministic(aggref->inputcollid))
+		return "min/max of text under a nondeterministic collation is not supported";
+	if (lc_collate_is_c(aggref->inputcollid))
+		return NULL;
+	distinct = estimate_num_groups(root, list_make1(arg), 1e15, NULL, NULL);
+	if (distinct > gpugb_text_minmax_max_distinct)
+		return psprintf("min/max of text with about %.0f distinct values under a collation "
+						"other than C is not offloaded (gpugb.text_minmax_max_distinct)",
+						distinct);
+	return NULL;
+}
 
 static const char *
 check_aggref(PlannerInfo *root, Aggref *aggref)
@@ -106,11 +136,8 @@ check_aggref(PlannerInfo *root, Aggref *aggref)
 		/* exact numeric arithmetic the filler computes (hostexpr.c) */
 		if (gpugb_input_needs_hostexpr(gpugb_aggref_input(aggref)))
 			return NULL;
-		/* min/max of text: ranks in an order only a deterministic collation makes strict */
-		if (unsupported == NULL && gpugb_agg_ranks_text(entry, exprType(arg), exprTypmod(arg)) &&
-			OidIsValid(aggref->inputcollid) &&
-			!get_collation_isdeterministic(aggref->inputcollid))
-			return "min/max of text under a nondeterministic collation is not supported";
+		if (unsupported == NULL && gpugb_agg_ranks_text(entry, exprType(arg), exprTypmod(arg)))
+			unsupported = text_minmax_unsupported(root, aggref, arg);
 		/* count(x) reads no value; other free numerics need a usable scale */
 		if (unsupported == NULL && entry->op != GPUGB_AGG_COUNT)
 			unsupported = gpugb_free_numeric_unsupported(root, arg);
