@@ -103,6 +103,50 @@ SELECT date_trunc('week', ts) AS week, count(*) FROM kt
   GROUP BY 1 ORDER BY 1;
 SELECT date_trunc('quarter', ts) AS quarter, count(*) FROM kt WHERE ts >= '2008-01-01' AND ts < '2009-01-01'
   OR ts = '2024-02-29 12:00:00' GROUP BY 1 ORDER BY 1;
+-- extract(field FROM timestamp) (numeric) and date_part('field',
+-- timestamp) (float8) of the integer fields: the filler computes them as
+-- timestamp_part_common does (ISO weeks and years, BC years, infinities:
+-- NULL, or +-Infinity for year, decade, century, millennium and isoyear).
+EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(hour FROM ts), count(*) FROM kt GROUP BY 1;
+EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(isoyear FROM ts), extract(dow FROM ts), date_part('isodow', ts),
+  extract(doy FROM ts), count(*) FROM kt GROUP BY 1, 2, 3, 4;
+-- Fractional fields (second, epoch, ...) stay with the input plan.
+EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(epoch FROM ts), count(*) FROM kt GROUP BY 1;
+CREATE TABLE kx AS SELECT * FROM kt WHERE ts NOT IN ('infinity', '-infinity');
+INSERT INTO kx SELECT timestamp '2004-12-20 00:00:00' + i * interval '1 day 1 hour 1 minute', -i
+  FROM generate_series(0, 40) i;	-- ISO weeks and years around new year
+INSERT INTO kx VALUES ('0001-01-01 00:00:00 BC', 20), ('0001-12-31 23:59:59.999999 BC', 21),
+  ('0001-01-01 00:00:00', 22), ('0010-06-01 BC', 23), ('0100-01-01', 24), ('0101-01-01 BC', 25),
+  ('1000-12-31 23:00', 26), ('1001-01-01', 27), ('4713-01-01 BC', 28), ('0009-12-31 BC', 29),
+  ('0011-01-01 BC', 30), ('2008-12-29', 31), ('2010-01-03 23:59:59', 32);
+ANALYZE kx;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT extract(microseconds FROM ts), count(*) FROM kx GROUP BY 1'),
+  ('SELECT extract(minute FROM ts), extract(hour FROM ts), count(*) FROM kx GROUP BY 1, 2'),
+  ('SELECT extract(day FROM ts), extract(month FROM ts), extract(quarter FROM ts), count(*) FROM kx GROUP BY 1, 2, 3'),
+  ('SELECT extract(year FROM ts), sum(v) FROM kx GROUP BY 1'),
+  ('SELECT extract(decade FROM ts), extract(century FROM ts), extract(millennium FROM ts), count(*) FROM kx GROUP BY 1, 2, 3'),
+  ('SELECT extract(week FROM ts), extract(isoyear FROM ts), count(*) FROM kx GROUP BY 1, 2'),
+  ('SELECT extract(dow FROM ts), extract(isodow FROM ts), count(*) FROM kx GROUP BY 1, 2'),
+  ('SELECT extract(doy FROM ts), count(*), min(v) FROM kx GROUP BY 1'),
+  ('SELECT date_part(''hour'', ts), date_part(''year'', ts), count(*) FROM kt GROUP BY 1, 2'),
+  ('SELECT date_part(''isoyear'', ts), date_part(''week'', ts), date_part(''doy'', ts), count(*) FROM kt GROUP BY 1, 2, 3'),
+  ('SELECT date_part(''millennium'', ts), date_part(''dow'', ts), count(*) FROM kt GROUP BY 1, 2'),
+  ('SELECT extract(hour FROM ts), count(*) FROM kt GROUP BY 1'),
+  ('SELECT extract(month FROM ts), count(*) FROM kt GROUP BY 1 ORDER BY 1')
+) AS t(q);
+SELECT extract(year FROM ts) AS y, extract(isoyear FROM ts) AS iy, extract(week FROM ts) AS w,
+       extract(century FROM ts) AS c, count(*)
+  FROM kx WHERE v BETWEEN 20 AND 32 GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3;
+SELECT date_part('year', ts), count(*) FROM kt WHERE ts IN ('infinity', '-infinity') GROUP BY 1 ORDER BY 1;
+-- The year of an infinite timestamp is a numeric Infinity, which has no
+-- free numeric word: gpugb falls back and PostgreSQL returns it.
+SET gpugb.require_gpu = off;
+SELECT extract(year FROM ts), count(*) FROM kt WHERE ts IN ('infinity', '-infinity', '2000-01-01') GROUP BY 1 ORDER BY 1;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;
+DROP TABLE kx;
+
 -- The first timestamp, 4714-11-24 BC, is a Monday: its week is itself.
 -- Its month starts before it: PostgreSQL raises "timestamp out of range",
 -- so gpugb falls back and lets it.

@@ -195,6 +195,15 @@ build_device_spec(GpugbScanState *st)
 		if (st->layout.key_types[k].kind == GPUGB_VALUE_NUMERIC_FREE)
 			st->layout.key_types[k].scale = planned_free_scale(info->key_free_scales[k]);
 		st->layout.key_transforms[k] = info->key_transforms[k];
+		/* extract's words are free numerics at the key's planned scale */
+		if (info->key_transforms[k].op == GPUGB_KEY_EXTRACT)
+		{
+			if (st->layout.key_types[k].kind != GPUGB_VALUE_NUMERIC_FREE)
+				elog(ERROR, "gpugb: an extract GROUP BY key that is not a free numeric");
+			st->layout.key_transforms[k].offset = 1;
+			for (int s = 0; s < st->layout.key_types[k].scale; s++)
+				st->layout.key_transforms[k].offset *= 10;
+		}
 		st->layout.key_word[k] = spec->n_keys;
 		spec->n_keys += st->layout.key_types[k].words;
 	}

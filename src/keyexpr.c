@@ -15,10 +15,14 @@
 #include "parser/scansup.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
+#include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/timestamp.h"
 
+#include "aggcatalog.h"
 #include "keyexpr.h"
+#include "numeric_free.h"
 
 /* The operator's kind, and the one integer type of both arguments and result. */
 static GpugbKeyOp
@@ -150,6 +154,166 @@ date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t)
 }
 
 /*
+ * extract('field' FROM timestamp column) or date_part('field', ...) of an
+ * integer field (see keyexpr.h); the unit parsed as timestamp_part_common
+ * parses it.  Seconds, milliseconds, epoch and julian (fractions) stay with
+ * the input plan.
+ */
+static Var *
+extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
+{
+	Node	   *unit = linitial(func->args);
+	Node	   *column = lsecond(func->args);
+	text	   *units;
+	char	   *lowunits;
+	int			type;
+	int			val;
+
+	if (list_length(func->args) != 2 || !IsA(unit, Const) || ((Const *) unit)->constisnull ||
+		exprType(unit) != TEXTOID || !IsA(column, Var) ||
+		((Var *) column)->varlevelsup != 0 || exprType(column) != TIMESTAMPOID)
+		return NULL;
+	units = DatumGetTextPP(((Const *) unit)->constvalue);
+	lowunits = downcase_truncate_identifier(VARDATA_ANY(units), VARSIZE_ANY_EXHDR(units), false);
+	type = DecodeUnits(0, lowunits, &val);
+	if (type == UNKNOWN_FIELD)
+		type = DecodeSpecial(0, lowunits, &val);	/* dow, isodow, doy, isoyear */
+	if (type != UNITS)
+		return NULL;
+	switch (val)
+	{
+		case DTK_MICROSEC:
+		case DTK_MINUTE:
+		case DTK_HOUR:
+		case DTK_DAY:
+		case DTK_MONTH:
+		case DTK_QUARTER:
+		case DTK_WEEK:
+		case DTK_YEAR:
+		case DTK_DECADE:
+		case DTK_CENTURY:
+		case DTK_MILLENNIUM:
+		case DTK_ISOYEAR:
+		case DTK_DOW:
+		case DTK_ISODOW:
+		case DTK_DOY:
+			break;
+		default:
+			return NULL;
+	}
+	t->op = op;
+	t->operand = val;
+	t->offset = 1;
+	t->min = PG_INT64_MIN;
+	t->max = PG_INT64_MAX;
+	return (Var *) column;
+}
+
+/* The calendar split of timestamp2tm: the day (floored) and its time. */
+static void
+split_timestamp(int64 x, int *year, int *month, int *day, int64 *time)
+{
+	int64		days = x / USECS_PER_DAY;
+
+	if (x % USECS_PER_DAY < 0)
+		days--;
+	*time = x - days * USECS_PER_DAY;
+	j2date((int) (days + POSTGRES_EPOCH_JDATE), year, month, day);
+}
+
+/* The integer field of a finite timestamp, as timestamp_part_common. */
+static int64
+timestamp_field(int field, int64 x)
+{
+	int			y,
+				m,
+				d;
+	int64		time;
+	int64		v;
+
+	split_timestamp(x, &y, &m, &d, &time);
+	switch (field)
+	{
+		case DTK_MICROSEC:
+			return time % USECS_PER_MINUTE;	/* tm_sec * 1000000 + fsec */
+		case DTK_MINUTE:
+			return time / USECS_PER_MINUTE % MINS_PER_HOUR;
+		case DTK_HOUR:
+			return time / USECS_PER_HOUR;
+		case DTK_DAY:
+			return d;
+		case DTK_MONTH:
+			return m;
+		case DTK_QUARTER:
+			return (m - 1) / 3 + 1;
+		case DTK_WEEK:
+			return date2isoweek(y, m, d);
+		case DTK_YEAR:
+			/* there is no year 0, just 1 BC and 1 AD */
+			return y > 0 ? y : y - 1;
+		case DTK_DECADE:
+			return y >= 0 ? y / 10 : -((8 - (y - 1)) / 10);
+		case DTK_CENTURY:
+			return y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100);
+		case DTK_MILLENNIUM:
+			return y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000);
+		case DTK_ISOYEAR:
+			v = date2isoyear(y, m, d);
+			return v > 0 ? v : v - 1;	/* BC years, as for year */
+		case DTK_DOW:
+		case DTK_ISODOW:
+			v = j2day(date2j(y, m, d));
+			return field == DTK_ISODOW && v == 0 ? 7 : v;
+		case DTK_DOY:
+			return date2j(y, m, d) - date2j(y, 1, 1) + 1;
+	}
+	elog(ERROR, "gpugb: unexpected timestamp field %d", field);
+	return 0;
+}
+
+bool
+gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
+{
+	int64		x = *word;
+	int64		v;
+	int64		scaled;
+
+	if (x == PG_INT64_MIN || x == PG_INT64_MAX)
+	{
+		/* NonFiniteTimestampTzPart: +-Infinity for these fields, else NULL */
+		switch (t->operand)
+		{
+			case DTK_YEAR:
+			case DTK_DECADE:
+			case DTK_CENTURY:
+			case DTK_MILLENNIUM:
+			case DTK_ISOYEAR:
+				if (t->op == GPUGB_KEY_EXTRACT)
+					return false;	/* a numeric Infinity has no free numeric word */
+				*word = gpugb_double_to_word(x == PG_INT64_MIN ? -get_float8_infinity() :
+											 get_float8_infinity());
+				return true;
+			default:
+				*isnull = true;
+				*word = 0;
+				return true;
+		}
+	}
+	v = timestamp_field((int) t->operand, x);
+	if (t->op == GPUGB_KEY_DATE_PART)
+	{
+		*word = gpugb_double_to_word((double) v);
+		return true;
+	}
+	/* int64_to_numeric: display scale 0; packed at the key's planned scale */
+	if (pg_mul_s64_overflow(v, t->offset, &scaled) ||
+		scaled >= GPUGB_FREE_VALUE_LIMIT || scaled <= -GPUGB_FREE_VALUE_LIMIT)
+		return false;
+	*word = scaled * (1 << GPUGB_FREE_DSCALE_BITS);
+	return true;
+}
+
+/*
  * A month, quarter or year: the first day of the block of operand months
  * holding the timestamp's calendar day (the day floored, as timestamp2tm).
  */
@@ -157,7 +321,7 @@ bool
 gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word)
 {
 	int64		x = *word;
-	int64		days;
+	int64		time;
 	int64		r;
 	int			year,
 				month,
@@ -167,10 +331,7 @@ gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word)
 		return true;			/* infinities: unchanged */
 	if (x < t->min || x > t->max)
 		return false;
-	days = x / USECS_PER_DAY;
-	if (x % USECS_PER_DAY < 0)
-		days--;
-	j2date((int) (days + POSTGRES_EPOCH_JDATE), &year, &month, &day);
+	split_timestamp(x, &year, &month, &day, &time);
 	month = (month - 1) / (int) t->operand * (int) t->operand + 1;
 	r = ((int64) date2j(year, month, 1) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY;
 	if (r < t->min || r > t->max)
@@ -200,6 +361,10 @@ gpugb_key_transform(Expr *key, GpugbKeyTransform *t)
 	}
 	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP)
 		return date_trunc_transform((FuncExpr *) key, t);
+	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_EXTRACT_TEXT_TIMESTAMP)
+		return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT, t);
+	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_DATE_PART_TEXT_TIMESTAMP)
+		return extract_transform((FuncExpr *) key, GPUGB_KEY_DATE_PART, t);
 	else if (IsA(key, FuncExpr))
 	{
 		funcid = ((FuncExpr *) key)->funcid;

@@ -20,7 +20,12 @@
  * infinities unchanged; a result before the first timestamp falls back, as
  * PostgreSQL raises "timestamp out of range" there.  Its per-row cost in
  * PostgreSQL is a function call that lower-cases and looks up the unit
- * string for every row.
+ * string for every row.  extract(field FROM timestamp column) (a numeric)
+ * and date_part('field', timestamp column) (a float8) of the integer
+ * fields are timestamp_part_common's arithmetic on the same calendar
+ * split: an infinite timestamp gives NULL, or for year, decade, century,
+ * millennium and isoyear +-Infinity, which date_part's float8 holds and
+ * extract's numeric word does not (that falls back).
  *-------------------------------------------------------------------------
  */
 #ifndef GPUGB_KEYEXPR_H
@@ -39,14 +44,17 @@ typedef enum GpugbKeyOp
 	GPUGB_KEY_SUB,
 	GPUGB_KEY_MUL,
 	GPUGB_KEY_TRUNC,			/* floor to offset + k * operand (date_trunc up to week) */
-	GPUGB_KEY_TRUNC_MONTHS		/* the first day of a block of operand months */
+	GPUGB_KEY_TRUNC_MONTHS,		/* the first day of a block of operand months */
+	GPUGB_KEY_EXTRACT,			/* field operand (a DTK_ code) as a free numeric word */
+	GPUGB_KEY_DATE_PART			/* field operand as a float8 word */
 } GpugbKeyOp;
 
 typedef struct GpugbKeyTransform
 {
 	GpugbKeyOp	op;
 	int64		operand;		/* the constant (never 0 for MOD; > 0 for TRUNC*) */
-	int64		offset;			/* TRUNC: a boundary of the unit (a Monday for weeks) */
+	int64		offset;			/* TRUNC: a boundary of the unit (a Monday for weeks);
+								 * EXTRACT: 10^S of the key's planned scale (exec.c) */
 	int64		min;			/* the key type's range */
 	int64		max;
 } GpugbKeyTransform;
@@ -63,10 +71,22 @@ extern List *gpugb_key_transform_to_list(const GpugbKeyTransform *t);
 extern void gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t);
 
 extern bool gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word);
+extern bool gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull);
 
-/* The key's word from its column's word; false if out of the type's range. */
+/* Does the filler read the key's column as a timestamp (not as the key's type)? */
 static inline bool
-gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word)
+gpugb_key_transform_reads_timestamp(const GpugbKeyTransform *t)
+{
+	return t->op >= GPUGB_KEY_TRUNC;
+}
+
+/*
+ * The key's word from its column's word; false if out of the type's range
+ * (or, for extract, without a word).  *isnull is set where the result is
+ * NULL (a field of an infinite timestamp).
+ */
+static inline bool
+gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 {
 	int64		x = *word;
 	int64		r;
@@ -102,6 +122,9 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word)
 			break;
 		case GPUGB_KEY_TRUNC_MONTHS:
 			return gpugb_key_trunc_months(t, word);
+		case GPUGB_KEY_EXTRACT:
+		case GPUGB_KEY_DATE_PART:
+			return gpugb_key_extract(t, word, isnull);
 		default:
 			return false;
 	}

@@ -256,6 +256,21 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 }
 
 static const char *
+key_transform_unfit_reason(const GpugbKeyTransform *transform)
+{
+	switch (transform->op)
+	{
+		case GPUGB_KEY_TRUNC:
+		case GPUGB_KEY_TRUNC_MONTHS:
+			return "a date_trunc GROUP BY key is out of the timestamp range";
+		case GPUGB_KEY_EXTRACT:
+			return "an extract GROUP BY key is infinite or too large for its numeric word";
+		default:
+			return "an integer GROUP BY key expression is out of range";
+	}
+}
+
+static const char *
 unfit_reason(GpugbColumnType type)
 {
 	if (type.kind == GPUGB_VALUE_INTERVAL_KEY)
@@ -324,6 +339,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 	int64		child_words[GPUGB_MAX_INPUTS];
 	bool		child_nulls[GPUGB_MAX_INPUTS];
 	int64		key_packed[GPUGB_MAX_KEYS];	/* free numeric keys' packed words */
+	/* the column a date_trunc, extract or date_part key reads */
+	const GpugbColumnType timestamp_type = {GPUGB_VALUE_INT64, 0, -1, 1};
 
 	*exhausted = false;
 	*unfit = NULL;
@@ -340,21 +357,20 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 		for (int k = 0; k < n_keys; k++)
 		{
 			GpugbColumnType type = layout->key_types[k];
+			const GpugbKeyTransform *transform = &layout->key_transforms[k];
 			int			w = layout->key_word[k];
 			int64		words[2] = {0, 0};
 			bool		isnull = slot->tts_isnull[k];
 
+			/* GROUP BY mod(x, c), date_trunc(u, ts) and the like: the child projected x */
 			if (!isnull &&
-				unlikely(!datum_to_word(type, slot->tts_values[k], layout->text_dict, words)))
+				unlikely(!datum_to_word(gpugb_key_transform_reads_timestamp(transform) ?
+										timestamp_type : type,
+										slot->tts_values[k], layout->text_dict, words)))
 				*unfit = unfit_reason(type);
-			/* GROUP BY mod(x, c) and the like: the child projected x */
-			if (layout->key_transforms[k].op != GPUGB_KEY_PLAIN && !isnull &&
-				unlikely(!gpugb_key_transform_apply(&layout->key_transforms[k], &words[0])))
-				*unfit = layout->key_types[k].kind == GPUGB_VALUE_INT64 &&
-					(layout->key_transforms[k].op == GPUGB_KEY_TRUNC ||
-					 layout->key_transforms[k].op == GPUGB_KEY_TRUNC_MONTHS) ?
-					"a date_trunc GROUP BY key is out of the timestamp range" :
-					"an integer GROUP BY key expression is out of range";
+			if (transform->op != GPUGB_KEY_PLAIN && !isnull &&
+				unlikely(!gpugb_key_transform_apply(transform, &words[0], &isnull)))
+				*unfit = key_transform_unfit_reason(transform);
 			if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
 				words[0] = float_key_word(words[0]);
 			/* a free numeric key groups by value; its dscale goes to a hidden min */

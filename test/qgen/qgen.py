@@ -138,7 +138,8 @@ EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer th
                                 r"|interval value's span is too large|interval GROUP BY key's span"
                                 r'|numeric value .* has no device word'
                                 r'|integer GROUP BY key expression is out of range'
-                                r'|date_trunc GROUP BY key is out of the timestamp range')
+                                r'|date_trunc GROUP BY key is out of the timestamp range'
+                                r'|extract GROUP BY key is infinite or too large')
 REQUIRE_GPU_ERROR = 'gpugb: GPU aggregation did not finish: '
 
 EPS4 = 2.0 ** -24
@@ -825,6 +826,11 @@ class QueryGen:
         o = []
         unit = rng.choice(['second', 'minute', 'hour', 'day', 'week', 'month', 'year'])
         o.append(Expr(f'date_trunc({q_lit(unit)}, {e.sql})', t))
+        # integer fields: the filler computes them for a timestamp column (keyexpr.c)
+        field = rng.choice(['minute', 'hour', 'day', 'month', 'quarter', 'week', 'year', 'dow',
+                            'isodow', 'doy', 'isoyear', 'decade', 'century', 'millennium'])
+        o.append(Expr(f'extract({field} FROM {e.sql})', 'numeric_free'))
+        o.append(Expr(f'date_part({q_lit(field)}, {e.sql})', 'float8', 10 ** 6))
         o.append(Expr(f'{e.sql}::date', 'date'))
         o.append(Expr(f"({e.sql} + INTERVAL {q_lit(rng.choice(['1 hour', '1 day', '-1 month']))})", t))
         if t == 'timestamptz':
