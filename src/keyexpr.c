@@ -89,6 +89,37 @@ const_int(Const *c)
 }
 
 /*
+ * f('unit', timestamp column) with a constant unit: the column, and the
+ * unit's DTK_ code parsed as PostgreSQL parses it (lower-cased, DecodeUnits,
+ * then DecodeSpecial where with_special), once, here; NULL otherwise (a
+ * unit PostgreSQL rejects is left to the input plan, which raises).
+ */
+static Var *
+timestamp_unit_call(FuncExpr *func, bool with_special, int *val)
+{
+	Node	   *unit;
+	Node	   *column;
+	text	   *units;
+	char	   *lowunits;
+	int			type;
+
+	if (list_length(func->args) != 2)
+		return NULL;
+	unit = linitial(func->args);
+	column = lsecond(func->args);
+	if (!IsA(unit, Const) || ((Const *) unit)->constisnull ||
+		exprType(unit) != TEXTOID || !IsA(column, Var) ||
+		((Var *) column)->varlevelsup != 0 || exprType(column) != TIMESTAMPOID)
+		return NULL;
+	units = DatumGetTextPP(((Const *) unit)->constvalue);
+	lowunits = downcase_truncate_identifier(VARDATA_ANY(units), VARSIZE_ANY_EXHDR(units), false);
+	type = DecodeUnits(0, lowunits, val);
+	if (type == UNKNOWN_FIELD && with_special)
+		type = DecodeSpecial(0, lowunits, val);
+	return type == UNITS ? (Var *) column : NULL;
+}
+
+/*
  * date_trunc('unit', timestamp column) with a unit the filler computes:
  * the unit string is parsed as timestamp_trunc parses it (lower-cased,
  * DecodeUnits), once, here.
@@ -96,20 +127,11 @@ const_int(Const *c)
 static Var *
 date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t)
 {
-	Node	   *unit = linitial(func->args);
-	Node	   *column = lsecond(func->args);
-	text	   *units;
-	char	   *lowunits;
 	int			val;
+	Var		   *column = timestamp_unit_call(func, false, &val);
 
-	if (list_length(func->args) != 2 || !IsA(unit, Const) || ((Const *) unit)->constisnull ||
-		exprType(unit) != TEXTOID || !IsA(column, Var) ||
-		((Var *) column)->varlevelsup != 0 || exprType(column) != TIMESTAMPOID)
+	if (column == NULL)
 		return NULL;
-	units = DatumGetTextPP(((Const *) unit)->constvalue);
-	lowunits = downcase_truncate_identifier(VARDATA_ANY(units), VARSIZE_ANY_EXHDR(units), false);
-	if (DecodeUnits(0, lowunits, &val) != UNITS)
-		return NULL;			/* the input plan raises PostgreSQL's error */
 	t->op = GPUGB_KEY_TRUNC;
 	t->offset = 0;				/* 2000-01-01 00:00, a day boundary */
 	switch (val)
@@ -162,23 +184,11 @@ date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t)
 static Var *
 extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
 {
-	Node	   *unit = linitial(func->args);
-	Node	   *column = lsecond(func->args);
-	text	   *units;
-	char	   *lowunits;
-	int			type;
 	int			val;
+	/* timestamp_part_common also looks the unit up with DecodeSpecial (dow, doy, ...) */
+	Var		   *column = timestamp_unit_call(func, true, &val);
 
-	if (list_length(func->args) != 2 || !IsA(unit, Const) || ((Const *) unit)->constisnull ||
-		exprType(unit) != TEXTOID || !IsA(column, Var) ||
-		((Var *) column)->varlevelsup != 0 || exprType(column) != TIMESTAMPOID)
-		return NULL;
-	units = DatumGetTextPP(((Const *) unit)->constvalue);
-	lowunits = downcase_truncate_identifier(VARDATA_ANY(units), VARSIZE_ANY_EXHDR(units), false);
-	type = DecodeUnits(0, lowunits, &val);
-	if (type == UNKNOWN_FIELD)
-		type = DecodeSpecial(0, lowunits, &val);	/* dow, isodow, doy, isoyear */
-	if (type != UNITS)
+	if (column == NULL)
 		return NULL;
 	switch (val)
 	{
