@@ -147,6 +147,28 @@ SELECT last_fallback_reason FROM gpugb_backend_stats();
 RESET gpugb.require_gpu;
 DROP TABLE kx;
 
+-- extract(field FROM date): the same fields of the date (extract_date);
+-- a time-of-day field is PostgreSQL's error, raised by the input plan.
+CREATE TABLE kdt AS SELECT ts::date AS d, v FROM kt WHERE ts NOT IN ('infinity', '-infinity');
+INSERT INTO kdt VALUES ('infinity', -1), ('-infinity', -2), (NULL, -3), ('5874897-12-31', -4),
+  ('4714-11-24 BC', -5), ('0001-01-01 BC', -6), ('2008-12-29', -7), ('2010-01-03', -8);
+ANALYZE kdt;
+EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(isoyear FROM d), extract(dow FROM d), count(*) FROM kdt GROUP BY 1, 2;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT extract(day FROM d), extract(month FROM d), extract(quarter FROM d), count(*) FROM kdt GROUP BY 1, 2, 3'),
+  ('SELECT extract(week FROM d), extract(isoyear FROM d), count(*) FROM kdt WHERE d > ''-infinity'' AND d < ''infinity'' GROUP BY 1, 2'),
+  ('SELECT extract(dow FROM d), extract(isodow FROM d), extract(doy FROM d), count(*) FROM kdt GROUP BY 1, 2, 3'),
+  ('SELECT extract(year FROM d), extract(decade FROM d), extract(century FROM d), extract(millennium FROM d), count(*) FROM kdt WHERE d > ''-infinity'' AND d < ''infinity'' GROUP BY 1, 2, 3, 4')
+) AS t(q);
+SELECT extract(year FROM d) AS y, extract(isoyear FROM d) AS iy, extract(doy FROM d) AS doy, count(*)
+  FROM kdt WHERE v < -3 GROUP BY 1, 2, 3 ORDER BY 1;
+SELECT extract(hour FROM d), count(*) FROM kdt GROUP BY 1;
+SET gpugb.require_gpu = off;
+SELECT extract(millennium FROM d), count(*) FROM kdt WHERE v IN (-1, -4) GROUP BY 1 ORDER BY 1;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;
+DROP TABLE kdt;
+
 -- The first timestamp, 4714-11-24 BC, is a Monday: its week is itself.
 -- Its month starts before it: PostgreSQL raises "timestamp out of range",
 -- so gpugb falls back and lets it.

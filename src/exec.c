@@ -196,7 +196,8 @@ build_device_spec(GpugbScanState *st)
 			st->layout.key_types[k].scale = planned_free_scale(info->key_free_scales[k]);
 		st->layout.key_transforms[k] = info->key_transforms[k];
 		/* extract's words are free numerics at the key's planned scale */
-		if (info->key_transforms[k].op == GPUGB_KEY_EXTRACT)
+		if (info->key_transforms[k].op == GPUGB_KEY_EXTRACT ||
+			info->key_transforms[k].op == GPUGB_KEY_EXTRACT_DATE)
 		{
 			if (st->layout.key_types[k].kind != GPUGB_VALUE_NUMERIC_FREE)
 				elog(ERROR, "gpugb: an extract GROUP BY key that is not a free numeric");

@@ -89,13 +89,13 @@ const_int(Const *c)
 }
 
 /*
- * f('unit', timestamp column) with a constant unit: the column, and the
+ * f('unit', column) of a timestamp or date column and a constant unit: the column, and the
  * unit's DTK_ code parsed as PostgreSQL parses it (lower-cased, DecodeUnits,
  * then DecodeSpecial where with_special), once, here; NULL otherwise (a
  * unit PostgreSQL rejects is left to the input plan, which raises).
  */
 static Var *
-timestamp_unit_call(FuncExpr *func, bool with_special, int *val)
+datetime_unit_call(FuncExpr *func, Oid column_type, bool with_special, int *val)
 {
 	Node	   *unit;
 	Node	   *column;
@@ -109,7 +109,7 @@ timestamp_unit_call(FuncExpr *func, bool with_special, int *val)
 	column = lsecond(func->args);
 	if (!IsA(unit, Const) || ((Const *) unit)->constisnull ||
 		exprType(unit) != TEXTOID || !IsA(column, Var) ||
-		((Var *) column)->varlevelsup != 0 || exprType(column) != TIMESTAMPOID)
+		((Var *) column)->varlevelsup != 0 || exprType(column) != column_type)
 		return NULL;
 	units = DatumGetTextPP(((Const *) unit)->constvalue);
 	lowunits = downcase_truncate_identifier(VARDATA_ANY(units), VARSIZE_ANY_EXHDR(units), false);
@@ -128,7 +128,7 @@ static Var *
 date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t)
 {
 	int			val;
-	Var		   *column = timestamp_unit_call(func, false, &val);
+	Var		   *column = datetime_unit_call(func, TIMESTAMPOID, false, &val);
 
 	if (column == NULL)
 		return NULL;
@@ -186,7 +186,8 @@ extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
 {
 	int			val;
 	/* timestamp_part_common also looks the unit up with DecodeSpecial (dow, doy, ...) */
-	Var		   *column = timestamp_unit_call(func, true, &val);
+	Var		   *column = datetime_unit_call(func, op == GPUGB_KEY_EXTRACT_DATE ? DATEOID : TIMESTAMPOID,
+											true, &val);
 
 	if (column == NULL)
 		return NULL;
@@ -195,6 +196,10 @@ extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
 		case DTK_MICROSEC:
 		case DTK_MINUTE:
 		case DTK_HOUR:
+			/* a date has no time of day: extract_date raises, in the input plan */
+			if (op == GPUGB_KEY_EXTRACT_DATE)
+				return NULL;
+			break;
 		case DTK_DAY:
 		case DTK_MONTH:
 		case DTK_QUARTER:
@@ -231,17 +236,23 @@ split_timestamp(int64 x, int *year, int *month, int *day, int64 *time)
 	j2date((int) (days + POSTGRES_EPOCH_JDATE), year, month, day);
 }
 
-/* The integer field of a finite timestamp, as timestamp_part_common. */
+/*
+ * The integer field of a finite timestamp x (or, with date, of the date x:
+ * days, no time of day), as timestamp_part_common and extract_date.
+ */
 static int64
-timestamp_field(int field, int64 x)
+datetime_field(int field, int64 x, bool date)
 {
 	int			y,
 				m,
 				d;
-	int64		time;
+	int64		time = 0;
 	int64		v;
 
-	split_timestamp(x, &y, &m, &d, &time);
+	if (date)
+		j2date((int) (x + POSTGRES_EPOCH_JDATE), &y, &m, &d);
+	else
+		split_timestamp(x, &y, &m, &d, &time);
 	switch (field)
 	{
 		case DTK_MICROSEC:
@@ -287,6 +298,11 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 	int64		x = *word;
 	int64		v;
 	int64		scaled;
+	bool		date = t->op == GPUGB_KEY_EXTRACT_DATE;
+
+	/* a date's infinities (DATEVAL_NOBEGIN, DATEVAL_NOEND) act as a timestamp's */
+	if (date && (x == PG_INT32_MIN || x == PG_INT32_MAX))
+		x = x == PG_INT32_MIN ? PG_INT64_MIN : PG_INT64_MAX;
 
 	if (x == PG_INT64_MIN || x == PG_INT64_MAX)
 	{
@@ -298,7 +314,7 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 			case DTK_CENTURY:
 			case DTK_MILLENNIUM:
 			case DTK_ISOYEAR:
-				if (t->op == GPUGB_KEY_EXTRACT)
+				if (t->op != GPUGB_KEY_DATE_PART)
 					return false;	/* a numeric Infinity has no free numeric word */
 				*word = gpugb_double_to_word(x == PG_INT64_MIN ? -get_float8_infinity() :
 											 get_float8_infinity());
@@ -309,7 +325,7 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 				return true;
 		}
 	}
-	v = timestamp_field((int) t->operand, x);
+	v = datetime_field((int) t->operand, x, date);
 	if (t->op == GPUGB_KEY_DATE_PART)
 	{
 		*word = gpugb_double_to_word((double) v);
@@ -375,6 +391,8 @@ gpugb_key_transform(Expr *key, GpugbKeyTransform *t)
 		return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT, t);
 	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_DATE_PART_TEXT_TIMESTAMP)
 		return extract_transform((FuncExpr *) key, GPUGB_KEY_DATE_PART, t);
+	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_EXTRACT_TEXT_DATE)
+		return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT_DATE, t);
 	else if (IsA(key, FuncExpr))
 	{
 		funcid = ((FuncExpr *) key)->funcid;

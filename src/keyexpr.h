@@ -25,7 +25,9 @@
  * fields are timestamp_part_common's arithmetic on the same calendar
  * split: an infinite timestamp gives NULL, or for year, decade, century,
  * millennium and isoyear +-Infinity, which date_part's float8 holds and
- * extract's numeric word does not (that falls back).
+ * extract's numeric word does not (that falls back).  extract(field FROM
+ * date column) is extract_date's: the same fields of the date's midnight,
+ * except those of a time of day, which PostgreSQL rejects for a date.
  *-------------------------------------------------------------------------
  */
 #ifndef GPUGB_KEYEXPR_H
@@ -46,7 +48,8 @@ typedef enum GpugbKeyOp
 	GPUGB_KEY_TRUNC,			/* floor to offset + k * operand (date_trunc up to week) */
 	GPUGB_KEY_TRUNC_MONTHS,		/* the first day of a block of operand months */
 	GPUGB_KEY_EXTRACT,			/* field operand (a DTK_ code) as a free numeric word */
-	GPUGB_KEY_DATE_PART			/* field operand as a float8 word */
+	GPUGB_KEY_DATE_PART,		/* field operand as a float8 word */
+	GPUGB_KEY_EXTRACT_DATE		/* EXTRACT of a date column (no time of day) */
 } GpugbKeyOp;
 
 typedef struct GpugbKeyTransform
@@ -73,10 +76,14 @@ extern void gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t);
 extern bool gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word);
 extern bool gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull);
 
-/* Does the filler read the key's column as a timestamp (not as the key's type)? */
+/*
+ * Does the filler read the key's column as a timestamp or a date (not as
+ * the key's type)?  Then *date tells which.
+ */
 static inline bool
-gpugb_key_transform_reads_timestamp(const GpugbKeyTransform *t)
+gpugb_key_transform_reads_datetime(const GpugbKeyTransform *t, bool *date)
 {
+	*date = t->op == GPUGB_KEY_EXTRACT_DATE;
 	return t->op >= GPUGB_KEY_TRUNC;
 }
 
@@ -124,6 +131,7 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 			return gpugb_key_trunc_months(t, word);
 		case GPUGB_KEY_EXTRACT:
 		case GPUGB_KEY_DATE_PART:
+		case GPUGB_KEY_EXTRACT_DATE:
 			return gpugb_key_extract(t, word, isnull);
 		default:
 			return false;

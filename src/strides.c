@@ -264,6 +264,7 @@ key_transform_unfit_reason(const GpugbKeyTransform *transform)
 		case GPUGB_KEY_TRUNC_MONTHS:
 			return "a date_trunc GROUP BY key is out of the timestamp range";
 		case GPUGB_KEY_EXTRACT:
+		case GPUGB_KEY_EXTRACT_DATE:
 			return "an extract GROUP BY key is infinite or too large for its numeric word";
 		default:
 			return "an integer GROUP BY key expression is out of range";
@@ -341,6 +342,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 	int64		key_packed[GPUGB_MAX_KEYS];	/* free numeric keys' packed words */
 	/* the column a date_trunc, extract or date_part key reads */
 	const GpugbColumnType timestamp_type = {GPUGB_VALUE_INT64, 0, -1, 1};
+	const GpugbColumnType date_type = {GPUGB_VALUE_INT32, 0, -1, 1};
+	bool		date;
 
 	*exhausted = false;
 	*unfit = NULL;
@@ -364,8 +367,8 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 
 			/* GROUP BY mod(x, c), date_trunc(u, ts) and the like: the child projected x */
 			if (!isnull &&
-				unlikely(!datum_to_word(gpugb_key_transform_reads_timestamp(transform) ?
-										timestamp_type : type,
+				unlikely(!datum_to_word(gpugb_key_transform_reads_datetime(transform, &date) ?
+										(date ? date_type : timestamp_type) : type,
 										slot->tts_values[k], layout->text_dict, words)))
 				*unfit = unfit_reason(type);
 			if (transform->op != GPUGB_KEY_PLAIN && !isnull &&

@@ -813,6 +813,9 @@ class QueryGen:
         o.append(Expr(f"date_trunc({q_lit(rng.choice(['month', 'year', 'week']))}, {e.sql})",
                       'timestamptz'))
         o.append(Expr(f'{e.sql}::timestamp', 'timestamp'))
+        field = rng.choice(['day', 'month', 'quarter', 'week', 'year', 'dow', 'isodow', 'doy',
+                            'isoyear', 'decade', 'century'])
+        o.append(Expr(f'extract({field} FROM {e.sql})', 'numeric_free'))
         o.append(Expr(f"({e.sql} - DATE '2000-01-01')", 'int4', 10 ** 7,
                       bool(e.col and e.col.specials) or e.col is None))
         lit = e.col.literal(rng) if e.col else "DATE '2000-01-01'"
