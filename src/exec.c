@@ -201,9 +201,7 @@ build_device_spec(GpugbScanState *st)
 		{
 			if (st->layout.key_types[k].kind != GPUGB_VALUE_NUMERIC_FREE)
 				elog(ERROR, "gpugb: an extract GROUP BY key that is not a free numeric");
-			st->layout.key_transforms[k].offset = 1;
-			for (int s = 0; s < st->layout.key_types[k].scale; s++)
-				st->layout.key_transforms[k].offset *= 10;
+			st->layout.key_transforms[k].offset = gpugb_pow10[st->layout.key_types[k].scale];
 		}
 		st->layout.key_word[k] = spec->n_keys;
 		spec->n_keys += st->layout.key_types[k].words;

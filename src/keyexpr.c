@@ -332,11 +332,8 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 		return true;
 	}
 	/* int64_to_numeric: display scale 0; packed at the key's planned scale */
-	if (pg_mul_s64_overflow(v, t->offset, &scaled) ||
-		scaled >= GPUGB_FREE_VALUE_LIMIT || scaled <= -GPUGB_FREE_VALUE_LIMIT)
-		return false;
-	*word = scaled * (1 << GPUGB_FREE_DSCALE_BITS);
-	return true;
+	return !pg_mul_s64_overflow(v, t->offset, &scaled) &&
+		gpugb_free_word_pack(scaled, 0, word);
 }
 
 /*
@@ -385,18 +382,21 @@ gpugb_key_transform(Expr *key, GpugbKeyTransform *t)
 			funcid = get_opcode(((OpExpr *) key)->opno);
 		args = ((OpExpr *) key)->args;
 	}
-	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP)
-		return date_trunc_transform((FuncExpr *) key, t);
-	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_EXTRACT_TEXT_TIMESTAMP)
-		return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT, t);
-	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_DATE_PART_TEXT_TIMESTAMP)
-		return extract_transform((FuncExpr *) key, GPUGB_KEY_DATE_PART, t);
-	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_EXTRACT_TEXT_DATE)
-		return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT_DATE, t);
 	else if (IsA(key, FuncExpr))
 	{
 		funcid = ((FuncExpr *) key)->funcid;
 		args = ((FuncExpr *) key)->args;
+		switch (funcid)
+		{
+			case F_DATE_TRUNC_TEXT_TIMESTAMP:
+				return date_trunc_transform((FuncExpr *) key, t);
+			case F_EXTRACT_TEXT_TIMESTAMP:
+				return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT, t);
+			case F_DATE_PART_TEXT_TIMESTAMP:
+				return extract_transform((FuncExpr *) key, GPUGB_KEY_DATE_PART, t);
+			case F_EXTRACT_TEXT_DATE:
+				return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT_DATE, t);
+		}
 	}
 	else
 		return NULL;

@@ -74,11 +74,7 @@ gpugb_free_numeric_to_word(Datum datum, int scale, int64 *word)
 		*word = value;
 		return true;
 	}
-	if (dscale > GPUGB_FREE_MAX_DSCALE || value >= GPUGB_FREE_VALUE_LIMIT ||
-		value <= -GPUGB_FREE_VALUE_LIMIT)
-		return false;
-	*word = value * (1 << GPUGB_FREE_DSCALE_BITS) + dscale;
-	return true;
+	return gpugb_free_word_pack(value, dscale, word);
 }
 
 /*

@@ -36,6 +36,20 @@ gpugb_free_word_value(int64 packed)
 	return packed == GPUGB_NUMERIC_NAN_WORD ? packed : packed >> GPUGB_FREE_DSCALE_BITS;
 }
 
+/*
+ * The packed word of v * 10^S and its display scale; false where |v * 10^S|
+ * or the display scale does not fit.
+ */
+static inline bool
+gpugb_free_word_pack(int64 value, int dscale, int64 *word)
+{
+	if (dscale > GPUGB_FREE_MAX_DSCALE || value >= GPUGB_FREE_VALUE_LIMIT ||
+		value <= -GPUGB_FREE_VALUE_LIMIT)
+		return false;
+	*word = value * (1 << GPUGB_FREE_DSCALE_BITS) + dscale;
+	return true;
+}
+
 /* The display scale of a packed word (not for NaN). */
 static inline int
 gpugb_free_word_dscale(int64 packed)
