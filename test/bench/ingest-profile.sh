@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test/bench/ingest-profile.sh — where a parallel GpuGroupAgg's time goes, beside PostgreSQL's
-# best plan and a parallel count(*) on the same table, in one run.
+# best plan and a parallel count(*) on the same table, in one run.  PROFILE_QUERIES replaces the
+# queries (';'-separated).
 #
 # Loads Query B's atable (test/bench/queryb.sh LOAD_ONLY=1), then for each query prints the
 # wall time (COPY (query) TO '/dev/null', fastest of REPS) of PostgreSQL's plan and of gpugb
@@ -20,7 +21,7 @@ REPS=${REPS:-2}
 # One gpugb run per entry (';'-separated lists of PGOPTIONS).
 GPU_SETTINGS=${GPU_SETTINGS:-"-c max_parallel_workers_per_gather=16;-c max_parallel_workers_per_gather=8;-c max_parallel_workers_per_gather=16 -c gpugb.stride_rows=4194304"}
 
-ROWS=$ROWS LOAD_ONLY=1 GROUP_COUNTS="1 1000000" BENCH_DB=$DB test/bench/queryb.sh
+ROWS=$ROWS LOAD_ONLY=1 GROUP_COUNTS="${PROFILE_GROUP_COUNTS:-1 1000000}" BENCH_DB=$DB test/bench/queryb.sh
 
 queries=(
   "SELECT count(*) FROM atable"
@@ -29,6 +30,8 @@ queries=(
   "SELECT mod(col1, 1000000), count(*) FROM atable GROUP BY 1"
   "SELECT mod(col1, 1), count(*), sum(col2), min(col3), max(col4), avg(col2) FROM atable GROUP BY 1"
 )
+# PROFILE_QUERIES: other queries, ';'-separated.
+if [ -n "${PROFILE_QUERIES:-}" ]; then IFS=';' read -ra queries <<<"$PROFILE_QUERIES"; fi
 
 run_psql() {  # OPTS SQL...
   local opts=$1; shift
