@@ -43,7 +43,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
-#include "utils/pg_locale.h"
 #include "utils/regproc.h"
 #include "utils/typcache.h"
 
@@ -54,6 +53,13 @@
 #include "interval_words.h"
 #include "device_ops.h"
 #include "gpugb.h"
+
+/*
+ * From utils/pg_locale.h, which is not included: it includes ICU's headers
+ * where PostgreSQL was built with ICU, and a server without libicu-dev (the
+ * GPU box's) could not compile this file.
+ */
+extern bool lc_collate_is_c(Oid collation);
 
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 
