@@ -500,7 +500,15 @@ static GpugbStatus
 fetch_chunk(GpugbScanState *st, int64 first)
 {
 	int64		count = Min((int64) GPUGB_FETCH_CHUNK, st->n_groups - first);
-	GpugbStatus status = st->ops->fetch(st->gb, first, count, &st->chunk);
+	instr_time	start,
+				elapsed;
+	GpugbStatus status;
+
+	INSTR_TIME_SET_CURRENT(start);
+	status = st->ops->fetch(st->gb, first, count, &st->chunk);
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, start);
+	st->fetch_ms += INSTR_TIME_GET_MILLISEC(elapsed);
 
 	st->chunk_first = first;
 	st->chunk_count = status == GPUGB_OK ? count : 0;
@@ -816,9 +824,11 @@ next_group(ScanState *ss)
 	int64		g;
 	int			n_keys = st->info.n_keys;
 	MemoryContext oldcxt;
-	instr_time	start,
-				elapsed;
 
+	/*
+	 * No clock is read here, per row: at 1e8 groups two clock_gettime calls
+	 * a row were a third of the time spent emitting them.
+	 */
 	ExecClearTuple(slot);
 	if (st->next_group >= st->n_groups)
 	{
@@ -827,7 +837,6 @@ next_group(ScanState *ss)
 		return slot;
 	}
 
-	INSTR_TIME_SET_CURRENT(start);
 	if (st->next_group < st->chunk_first ||
 		st->next_group >= st->chunk_first + st->chunk_count)
 	{
@@ -944,10 +953,6 @@ next_group(ScanState *ss)
 	MemoryContextSwitchTo(oldcxt);
 	ExecStoreVirtualTuple(slot);
 	st->next_group++;
-
-	INSTR_TIME_SET_CURRENT(elapsed);
-	INSTR_TIME_SUBTRACT(elapsed, start);
-	st->fetch_ms += INSTR_TIME_GET_MILLISEC(elapsed);
 	return slot;
 }
 

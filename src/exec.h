@@ -125,7 +125,7 @@ typedef struct GpugbScanState
 	bool		gpu_done;
 	GpugbStats	stats;
 	double		fill_ms;		/* pulling input tuples into strides */
-	double		fetch_ms;		/* copying results back and building tuples */
+	double		fetch_ms;		/* copying results back (not building tuples) */
 	double		setup_ms;		/* probing the device, creating the handle */
 	double		ingest_ms;		/* from the first row to the last stride submitted */
 	double		finish_ms;		/* the last strides' kernels, counting groups, checks */
