@@ -104,7 +104,18 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 			return true;
 		case GPUGB_KEY_MOD:
 			/* as int4mod: x % -1 is 0 (INT_MIN % -1 would trap) */
-			*word = t->operand == -1 ? 0 : x % t->operand;
+			if (t->operand == -1)
+				*word = 0;
+			/*
+			 * 32-bit division where both fit (int2/int4 columns): a 64-bit
+			 * idiv was a fifth of the filler's time, and the 32-bit one is
+			 * several times faster on older cores.  Same result: C's % takes
+			 * the dividend's sign at both widths.
+			 */
+			else if (x == (int32) x && t->operand == (int32) t->operand)
+				*word = (int32) x % (int32) t->operand;
+			else
+				*word = x % t->operand;
 			return true;
 		case GPUGB_KEY_ADD:
 			if (pg_add_s64_overflow(x, t->operand, &r))
