@@ -62,7 +62,7 @@ DECLARE
 BEGIN
   FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query
   LOOP
-    CONTINUE WHEN line ~ '(Bytes to Device|Hash Table|Memory Usage|Batches|Workers|Sort Method|Strategy Check)';
+    CONTINUE WHEN line ~ '(Bytes to Device|Heap Rows Read Directly|Hash Table|Memory Usage|Batches|Workers|Sort Method|Strategy Check)';
     RETURN NEXT line;
   END LOOP;
 END $$;

@@ -40,6 +40,7 @@
 
 #include "device_ops.h"
 #include "exec.h"
+#include "heapread.h"
 #include "hostexpr.h"
 #include "textdict.h"
 #include "textorder.h"
@@ -387,6 +388,8 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 	gpugb_text_ranks_begin(st, estate->es_query_cxt);
 
 	st->input = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
+	st->layout.heap_reader =
+		gpugb_heap_reader_create(st->input, st->layout.n_sql_keys + st->layout.n_child_columns);
 
 	/*
 	 * PostgreSQL's own plan runs only if the GPU cannot finish, and setting

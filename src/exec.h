@@ -75,6 +75,8 @@ typedef struct GpugbInputLayout
 	struct GpugbTextDict *text_dict;
 	/* a child column min/max of text reads: its ids' ranks (textorder.c; leader only) */
 	struct GpugbTextOrder *child_order[GPUGB_MAX_INPUTS];
+	/* the child SeqScan's pages read directly (heapread.c), or NULL */
+	struct GpugbHeapReader *heap_reader;
 } GpugbInputLayout;
 
 typedef struct GpugbScanState

@@ -16,6 +16,7 @@
 #include "utils/ruleutils.h"
 
 #include "exec.h"
+#include "heapread.h"
 
 static List *
 deparse_scan_columns(GpugbScanState *st, List *ancestors, ExplainState *es,
@@ -102,6 +103,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyInteger("Groups At Strategy Check", NULL,
 							   st->stats.groups_at_switch_check, es);
 	ExplainPropertyInteger("Rows", NULL, st->stats.rows, es);
+	/* this process's rows read from the child SeqScan's pages (heapread.c) */
+	if (st->layout.heap_reader != NULL)
+		ExplainPropertyInteger("Heap Rows Read Directly", NULL,
+							   gpugb_heap_reader_rows(st->layout.heap_reader), es);
 	ExplainPropertyInteger("Strides", NULL, st->stats.strides, es);
 	ExplainPropertyInteger("Bytes to Device", "bytes", st->stats.bytes_to_device, es);
 	ExplainPropertyInteger("Hash Table Slots", NULL, st->stats.table_slots, es);

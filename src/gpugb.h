@@ -39,6 +39,7 @@ extern bool gpugb_require_gpu;
 extern bool gpugb_plan_without_gpu;
 extern bool gpugb_force;
 extern bool gpugb_emulate_device;
+extern bool gpugb_direct_scan;
 extern bool gpugb_parallel;
 extern double gpugb_startup_cost;
 extern double gpugb_tuple_cost;

@@ -14,6 +14,7 @@ bool		gpugb_require_gpu = false;
 bool		gpugb_plan_without_gpu = false;
 bool		gpugb_force = false;
 bool		gpugb_emulate_device = false;
+bool		gpugb_direct_scan = true;
 bool		gpugb_parallel = true;
 double		gpugb_startup_cost = 2000.0;
 double		gpugb_tuple_cost = 0.0005;
@@ -77,6 +78,14 @@ gpugb_guc_init(void)
 							 "A slow, single-threaded emulator of the device module, so that "
 							 "machines without a GPU test the whole host pipeline.",
 							 &gpugb_emulate_device, false, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpugb.direct_scan",
+							 "Reads a plain sequential scan's heap pages directly while filling strides.",
+							 "Where the input is a SeqScan of a heap table without quals that "
+							 "projects plain columns, the filler walks its pages' visible tuples "
+							 "itself instead of calling the executor per row (heapread.c).",
+							 &gpugb_direct_scan, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
 	DefineCustomRealVariable("gpugb.startup_cost",

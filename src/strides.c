@@ -21,6 +21,7 @@
 #include "utils/uuid.h"
 
 #include "exec.h"
+#include "heapread.h"
 #include "hostexpr.h"
 #include "interval_words.h"
 #include "textdict.h"
@@ -287,23 +288,23 @@ unfit_reason(GpugbColumnType type)
 
 /*
  * Derived input d of row: a word of an interval's Datum, of a key's or of
- * an input's column in the current slot (interval_words.c).  False if the
+ * an input's column in the current row (interval_words.c).  False if the
  * value has no such word.
  */
 static inline bool
-store_interval_derived(const GpugbInputLayout *layout, TupleTableSlot *slot,
-					   GpugbStride *stride, int d, int64 row)
+store_interval_derived(const GpugbInputLayout *layout, const Datum *values,
+					   const bool *nulls, GpugbStride *stride, int d, int64 row)
 {
 	GpugbIntervalWord kind = (GpugbIntervalWord) (layout->derived_kind[d] - GPUGB_DERIVED_INTERVAL);
 	int			src = layout->derived_from[d];
 	int			column = kind == GPUGB_IWORD_MONTH_DAY ? src :
 		layout->n_sql_keys + layout->input_column[src];
-	bool		isnull = slot->tts_isnull[column];
+	bool		isnull = nulls[column];
 	int64		word = 0;
 	bool		ok;
 
 	Assert(kind == GPUGB_IWORD_MONTH_DAY || layout->input_column[src] >= 0);
-	ok = isnull || gpugb_interval_word(kind, slot->tts_values[column], &word);
+	ok = isnull || gpugb_interval_word(kind, values[column], &word);
 	store_word(stride->input_values[d], stride->input_nulls[d], &stride->input_has_nulls[d],
 			   row, word, isnull);
 	return ok;
@@ -321,22 +322,15 @@ gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride)
 }
 
 /*
- * Appends rows from the child until the stride holds capacity rows; sets
- * *exhausted when the child has no more.  Returns the rows appended.  A
- * value with no device word (a numeric(p, s) that does not match its
- * type modifier, a text key longer than 16 bytes, an interval too large
- * for its words) stops the fill with *unfit set to why: the caller then
- * falls back to PostgreSQL's plan.
+ * Row `row` of the stride from the child's columns (values/nulls in the
+ * child's target list order).  False, with *unfit set to why, for a value
+ * with no device word: the row is then left out and the caller falls back.
  */
-int64
-gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
-				  GpugbStride *stride, int64 capacity, bool *exhausted,
-				  const char **unfit)
+static inline bool
+fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
+		 GpugbStride *stride, int64 row, const char **unfit)
 {
 	int			n_keys = layout->n_sql_keys;
-	int			n_cols = n_keys + layout->n_child_columns;
-	int64		first = stride->nrows;
-	int64		row = first;
 	int64		child_words[GPUGB_MAX_INPUTS];
 	bool		child_nulls[GPUGB_MAX_INPUTS];
 	int64		key_packed[GPUGB_MAX_KEYS];	/* free numeric keys' packed words */
@@ -345,86 +339,135 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 	const GpugbColumnType date_type = {GPUGB_VALUE_INT32, 0, -1, 1};
 	bool		date;
 
+	for (int k = 0; k < n_keys; k++)
+	{
+		GpugbColumnType type = layout->key_types[k];
+		const GpugbKeyTransform *transform = &layout->key_transforms[k];
+		int			w = layout->key_word[k];
+		int64		words[2] = {0, 0};
+		bool		isnull = nulls[k];
+
+		/* GROUP BY mod(x, c), date_trunc(u, ts) and the like: the child projected x */
+		if (!isnull &&
+			unlikely(!datum_to_word(gpugb_key_transform_reads_datetime(transform, &date) ?
+									(date ? date_type : timestamp_type) : type,
+									values[k], layout->text_dict, words)))
+			*unfit = unfit_reason(type);
+		if (transform->op != GPUGB_KEY_PLAIN && !isnull &&
+			unlikely(!gpugb_key_transform_apply(transform, &words[0], &isnull)))
+			*unfit = key_transform_unfit_reason(transform);
+		if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
+			words[0] = float_key_word(words[0]);
+		/* a free numeric key groups by value; its dscale goes to a hidden min */
+		key_packed[k] = isnull ? PG_INT64_MIN : words[0];
+		if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
+			words[0] = isnull ? 0 : gpugb_free_word_value(words[0]);
+		for (int i = 0; i < type.words; i++)
+			store_word(stride->key_values[w + i], stride->key_nulls[w + i],
+					   &stride->key_has_nulls[w + i], row, words[i], isnull);
+	}
+	/* each child column becomes a word once, however many inputs use it */
+	for (int c = 0; c < layout->n_child_columns; c++)
+	{
+		child_nulls[c] = nulls[n_keys + c];
+		child_words[c] = 0;
+		if (!child_nulls[c] &&
+			unlikely(!datum_to_word(layout->child_types[c], values[n_keys + c],
+									layout->text_dict, &child_words[c])))
+			*unfit = unfit_reason(layout->child_types[c]);
+	}
+	for (int i = 0; i < layout->n_child_inputs; i++)
+	{
+		bool		isnull = false;
+		int64		word = 0;
+
+		if (layout->input_expr[i] == NULL)
+		{
+			isnull = child_nulls[layout->input_column[i]];
+			word = child_words[layout->input_column[i]];
+		}
+		else if (unlikely(!gpugb_hostexpr_eval(layout->input_expr[i], child_words,
+											   child_nulls, layout->child_types,
+											   &word, &isnull)))
+			*unfit = "a numeric expression's value does not fit 18 digits";
+		store_word(stride->input_values[i], stride->input_nulls[i],
+				   &stride->input_has_nulls[i], row, word, isnull);
+	}
+	if (unlikely(*unfit != NULL))
+		return false;
+	for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
+	{
+		if (layout->derived_kind[d] < GPUGB_DERIVED_INTERVAL)
+			store_derived(stride, layout->derived_kind[d], layout->derived_from[d], d, row,
+						  key_packed);
+		else if (unlikely(!store_interval_derived(layout, values, nulls, stride, d, row)))
+			*unfit = "an interval value's span is too large for its minimum or maximum";
+	}
+	return *unfit == NULL;
+}
+
+/*
+ * Appends rows from the child until the stride holds capacity rows; sets
+ * *exhausted when the child has no more.  Returns the rows appended.  A
+ * value with no device word (a numeric(p, s) that does not match its
+ * type modifier, a text key longer than 16 bytes, an interval too large
+ * for its words) stops the fill with *unfit set to why: the caller then
+ * falls back to PostgreSQL's plan.
+ *
+ * Where the layout has a heap reader (heapread.c) the rows come from the
+ * child SeqScan's pages directly, and the SeqScan's instrumentation gets
+ * their count; otherwise from ExecProcNode.
+ */
+int64
+gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
+				  GpugbStride *stride, int64 capacity, bool *exhausted,
+				  const char **unfit)
+{
+	int64		first = stride->nrows;
+	int64		row = first;
+
 	*exhausted = false;
 	*unfit = NULL;
-	while (row < capacity)
+	if (layout->heap_reader != NULL && gpugb_heap_reader_usable(layout->heap_reader))
 	{
-		TupleTableSlot *slot = ExecProcNode(input);
+		Datum		values[GPUGB_MAX_KEYS + GPUGB_MAX_INPUTS];
+		bool		nulls[GPUGB_MAX_KEYS + GPUGB_MAX_INPUTS];
 
-		if (TupIsNull(slot))
+		if (input->instrument)
+			InstrStartNode(input->instrument);
+		while (row < capacity)
 		{
-			*exhausted = true;
-			break;
-		}
-		slot_getsomeattrs(slot, n_cols);
-		for (int k = 0; k < n_keys; k++)
-		{
-			GpugbColumnType type = layout->key_types[k];
-			const GpugbKeyTransform *transform = &layout->key_transforms[k];
-			int			w = layout->key_word[k];
-			int64		words[2] = {0, 0};
-			bool		isnull = slot->tts_isnull[k];
-
-			/* GROUP BY mod(x, c), date_trunc(u, ts) and the like: the child projected x */
-			if (!isnull &&
-				unlikely(!datum_to_word(gpugb_key_transform_reads_datetime(transform, &date) ?
-										(date ? date_type : timestamp_type) : type,
-										slot->tts_values[k], layout->text_dict, words)))
-				*unfit = unfit_reason(type);
-			if (transform->op != GPUGB_KEY_PLAIN && !isnull &&
-				unlikely(!gpugb_key_transform_apply(transform, &words[0], &isnull)))
-				*unfit = key_transform_unfit_reason(transform);
-			if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
-				words[0] = float_key_word(words[0]);
-			/* a free numeric key groups by value; its dscale goes to a hidden min */
-			key_packed[k] = isnull ? PG_INT64_MIN : words[0];
-			if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
-				words[0] = isnull ? 0 : gpugb_free_word_value(words[0]);
-			for (int i = 0; i < type.words; i++)
-				store_word(stride->key_values[w + i], stride->key_nulls[w + i],
-						   &stride->key_has_nulls[w + i], row, words[i], isnull);
-		}
-		/* each child column becomes a word once, however many inputs use it */
-		for (int c = 0; c < layout->n_child_columns; c++)
-		{
-			child_nulls[c] = slot->tts_isnull[n_keys + c];
-			child_words[c] = 0;
-			if (!child_nulls[c] &&
-				unlikely(!datum_to_word(layout->child_types[c], slot->tts_values[n_keys + c],
-										layout->text_dict, &child_words[c])))
-				*unfit = unfit_reason(layout->child_types[c]);
-		}
-		for (int i = 0; i < layout->n_child_inputs; i++)
-		{
-			bool		isnull = false;
-			int64		word = 0;
-
-			if (layout->input_expr[i] == NULL)
+			if (!gpugb_heap_reader_next(layout->heap_reader, values, nulls))
 			{
-				isnull = child_nulls[layout->input_column[i]];
-				word = child_words[layout->input_column[i]];
+				*exhausted = true;
+				break;
 			}
-			else if (unlikely(!gpugb_hostexpr_eval(layout->input_expr[i], child_words,
-												   child_nulls, layout->child_types,
-												   &word, &isnull)))
-				*unfit = "a numeric expression's value does not fit 18 digits";
-			store_word(stride->input_values[i], stride->input_nulls[i],
-					   &stride->input_has_nulls[i], row, word, isnull);
+			if (unlikely(!fill_row(layout, values, nulls, stride, row, unfit)))
+				break;
+			row++;
 		}
-		/* a row with a value of no word is left out: the caller falls back */
-		if (unlikely(*unfit != NULL))
-			break;
-		for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
+		if (input->instrument)
+			InstrStopNode(input->instrument, row - first);
+	}
+	else
+	{
+		int			n_cols = layout->n_sql_keys + layout->n_child_columns;
+
+		while (row < capacity)
 		{
-			if (layout->derived_kind[d] < GPUGB_DERIVED_INTERVAL)
-				store_derived(stride, layout->derived_kind[d], layout->derived_from[d], d, row,
-							  key_packed);
-			else if (unlikely(!store_interval_derived(layout, slot, stride, d, row)))
-				*unfit = "an interval value's span is too large for its minimum or maximum";
+			TupleTableSlot *slot = ExecProcNode(input);
+
+			if (TupIsNull(slot))
+			{
+				*exhausted = true;
+				break;
+			}
+			slot_getsomeattrs(slot, n_cols);
+			if (unlikely(!fill_row(layout, slot->tts_values, slot->tts_isnull, stride, row,
+								   unfit)))
+				break;
+			row++;
 		}
-		if (unlikely(*unfit != NULL))
-			break;
-		row++;
 	}
 	stride->nrows = row;
 	CHECK_FOR_INTERRUPTS();

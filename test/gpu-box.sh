@@ -45,9 +45,15 @@ echo "PostgreSQL $(postgres --version | awk '{print $3}'), $(nvidia-smi --query-
 # Build for the box's GPU only (faster); install; preload; restart once.
 export PATH=/usr/local/cuda/bin:$PATH
 make -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 >/dev/null
+# The library is preloaded: a server started before this install keeps
+# running (and forking backends with) the old one, so restart when it changed.
+lib="$($PG_CONFIG --pkglibdir)/gpugb.so"
+before=$(md5sum "$lib" 2>/dev/null || true)
 make -s PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 install >/dev/null
 if [ "$(psql -XAtc 'SHOW shared_preload_libraries')" != gpugb ]; then
   psql -qXc "ALTER SYSTEM SET shared_preload_libraries = 'gpugb'"
+  bash $scripts/restart-postgres.sh >/dev/null
+elif [ "$before" != "$(md5sum "$lib")" ]; then
   bash $scripts/restart-postgres.sh >/dev/null
 fi
 psql -qXc "CREATE EXTENSION IF NOT EXISTS gpugb"

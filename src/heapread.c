@@ -1,0 +1,296 @@
+/*-------------------------------------------------------------------------
+ * heapread.c
+ *    Reading a plain heap SeqScan's visible rows page by page, without the
+ *    executor's per-row calls.
+ *
+ * A GpuGroupAgg's CPU side is the scan: with the GPU doing the grouping,
+ * the time of a GROUP BY over a table is the time to read its rows.  Going
+ * through ExecProcNode costs, per row, SeqNext, heap_getnextslot, storing
+ * the tuple in a buffer slot (a pin count change), the projection of the
+ * target list and the slot's deforming: measured locally, more than half
+ * the filler's time on Query B.  Where the input is a SeqScan of a heap
+ * table with no quals whose target list is plain columns, the filler reads
+ * the scan's pages itself instead:
+ *
+ *  - page by page with heapgetpage, which (in page mode, under an MVCC
+ *    snapshot) pins the page, checks every tuple's visibility once and
+ *    lists the visible ones in rs_vistuples: exactly what heap_getnextslot
+ *    walks, block after block in heapgettup_pagemode's order (parallel
+ *    block allocation, synchronized-scan start and reporting);
+ *  - the scan descriptor is the SeqScan's own (created as SeqNext creates
+ *    it where it does not exist yet), so its rescan, its end and parallel
+ *    set-up stay PostgreSQL's;
+ *  - a tuple without NULLs whose columns up to the last one read all have a
+ *    fixed length is deformed by offsets computed once; any other tuple (a
+ *    NULL, a varlena before the column, fewer attributes than the table has
+ *    after ALTER TABLE ADD COLUMN) goes through the scan's slot and
+ *    slot_getsomeattrs, as the SeqScan would.
+ *
+ * The SeqScan's EXPLAIN ANALYZE row counts are kept by adding each call's
+ * rows to its instrumentation.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/relscan.h"
+#include "access/syncscan.h"
+#include "access/tableam.h"
+#include "executor/executor.h"
+#include "executor/instrument.h"
+#include "nodes/nodeFuncs.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+
+#include "gpugb.h"
+#include "heapread.h"
+
+typedef struct HeapReaderState
+{
+	bool		checked;		/* usable decided */
+	bool		usable;
+	int			max_attno;		/* the last attribute any column reads */
+	bool		fixed_layout;	/* attributes 1..max_attno all fixed-length */
+	int			offsets[MaxHeapAttributeNumber];	/* of each, in a NULL-free tuple */
+	int64		rows;
+} HeapReaderState;
+
+struct GpugbHeapReader
+{
+	SeqScanState *scan_state;
+	int			n_columns;
+	AttrNumber *attnos;			/* per target list column */
+	Form_pg_attribute *atts;	/* of each column */
+	HeapReaderState s;
+};
+
+typedef struct GpugbHeapReader Reader;
+
+GpugbHeapReader *
+gpugb_heap_reader_create(PlanState *input, int n_columns)
+{
+	SeqScanState *scan_state;
+	Relation	rel;
+	TupleDesc	desc;
+	Reader	   *r;
+	ListCell   *lc;
+
+	if (!gpugb_direct_scan || !IsA(input, SeqScanState))
+		return NULL;
+	scan_state = (SeqScanState *) input;
+	rel = scan_state->ss.ss_currentRelation;
+	if (input->plan->qual != NIL || rel->rd_tableam != GetHeapamTableAmRoutine() ||
+		list_length(input->plan->targetlist) < n_columns)
+		return NULL;
+	desc = RelationGetDescr(rel);
+
+	r = palloc0(sizeof(Reader));
+	r->scan_state = scan_state;
+	r->n_columns = n_columns;
+	r->attnos = palloc(sizeof(AttrNumber) * Max(n_columns, 1));
+	r->atts = palloc(sizeof(Form_pg_attribute) * Max(n_columns, 1));
+	foreach(lc, input->plan->targetlist)
+	{
+		TargetEntry *tle = lfirst(lc);
+		Var		   *var = (Var *) tle->expr;
+		int			c = foreach_current_index(lc);
+
+		if (c >= n_columns)
+			break;
+		/* a user column of the scanned table, nothing computed from it */
+		if (!IsA(var, Var) || var->varno != ((Scan *) input->plan)->scanrelid ||
+			var->varlevelsup != 0 || var->varattno <= 0 || var->varattno > desc->natts ||
+			TupleDescAttr(desc, var->varattno - 1)->attisdropped ||
+			var->vartype != TupleDescAttr(desc, var->varattno - 1)->atttypid)
+			return NULL;
+		r->attnos[c] = var->varattno;
+		r->atts[c] = TupleDescAttr(desc, var->varattno - 1);
+		r->s.max_attno = Max(r->s.max_attno, var->varattno);
+	}
+
+	/* Offsets of the attributes in a tuple without NULLs, if all are fixed. */
+	r->s.fixed_layout = true;
+	{
+		int			off = 0;
+
+		for (int i = 0; i < r->s.max_attno; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, i);
+
+			if (att->attlen <= 0 || att->attisdropped)
+			{
+				r->s.fixed_layout = false;
+				break;
+			}
+			off = att_align_nominal(off, att->attalign);
+			r->s.offsets[i] = off;
+			off += att->attlen;
+		}
+	}
+	return r;
+}
+
+/* The scan descriptor, begun as SeqNext begins it where it does not exist yet. */
+static HeapScanDesc
+scan_desc(Reader *r)
+{
+	SeqScanState *node = r->scan_state;
+
+	if (node->ss.ss_currentScanDesc == NULL)
+		node->ss.ss_currentScanDesc =
+			table_beginscan(node->ss.ss_currentRelation, node->ss.ps.state->es_snapshot,
+							0, NULL);
+	return (HeapScanDesc) node->ss.ss_currentScanDesc;
+}
+
+bool
+gpugb_heap_reader_usable(GpugbHeapReader *reader)
+{
+	Reader	   *r = reader;
+
+	if (!r->s.checked)
+	{
+		HeapScanDesc scan = scan_desc(r);
+		EState	   *estate = r->scan_state->ss.ps.state;
+
+		/*
+		 * Page mode needs an MVCC snapshot (heap_beginscan allows it only
+		 * then); scan keys and EvalPlanQual rechecks are SeqNext's business.
+		 */
+		r->s.usable = (scan->rs_base.rs_flags & SO_ALLOW_PAGEMODE) != 0 &&
+			scan->rs_base.rs_nkeys == 0 && estate->es_epq_active == NULL &&
+			ScanDirectionIsForward(estate->es_direction);
+		r->s.checked = true;
+	}
+	return r->s.usable;
+}
+
+/*
+ * The next page with visible tuples read into the scan, as
+ * heapgettup_pagemode advances; false when the scan is done (the buffer
+ * released and the scan reset, as there).
+ */
+static bool
+next_page(HeapScanDesc scan)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	ParallelBlockTableScanDesc pbscan = (ParallelBlockTableScanDesc) scan->rs_base.rs_parallel;
+	BlockNumber page;
+	bool		finished;
+
+	if (!scan->rs_inited)
+	{
+		if (scan->rs_nblocks == 0 || scan->rs_numblocks == 0)
+			return false;
+		if (pbscan != NULL)
+		{
+			table_block_parallelscan_startblock_init(rel, scan->rs_parallelworkerdata, pbscan);
+			page = table_block_parallelscan_nextpage(rel, scan->rs_parallelworkerdata, pbscan);
+			/* other processes may have finished the scan already */
+			if (page == InvalidBlockNumber)
+				return false;
+		}
+		else
+			page = scan->rs_startblock;
+		finished = false;
+	}
+	else if (pbscan != NULL)
+	{
+		page = table_block_parallelscan_nextpage(rel, scan->rs_parallelworkerdata, pbscan);
+		finished = page == InvalidBlockNumber;
+	}
+	else
+	{
+		page = scan->rs_cblock + 1;
+		if (page >= scan->rs_nblocks)
+			page = 0;
+		finished = page == scan->rs_startblock ||
+			(scan->rs_numblocks != InvalidBlockNumber && --scan->rs_numblocks == 0);
+		/* before the end test, so the position hint ends at the start */
+		if (scan->rs_base.rs_flags & SO_ALLOW_SYNC)
+			ss_report_location(rel, page);
+	}
+
+	if (finished)
+	{
+		if (BufferIsValid(scan->rs_cbuf))
+			ReleaseBuffer(scan->rs_cbuf);
+		scan->rs_cbuf = InvalidBuffer;
+		scan->rs_cblock = InvalidBlockNumber;
+		scan->rs_ctup.t_data = NULL;
+		scan->rs_inited = false;
+		return false;
+	}
+	heapgetpage(&scan->rs_base, page);
+	scan->rs_inited = true;
+	scan->rs_cindex = -1;
+	return true;
+}
+
+bool
+gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
+{
+	Reader	   *r = reader;
+	HeapScanDesc scan = scan_desc(r);
+	HeapTupleHeader td;
+	OffsetNumber off;
+	ItemId		lp;
+	Page		page;
+
+	Assert(r->s.usable);
+	/* rs_cindex: the last returned tuple's index in rs_vistuples */
+	while (!scan->rs_inited || scan->rs_cindex + 1 >= scan->rs_ntuples)
+	{
+		if (!next_page(scan))
+			return false;
+		CHECK_FOR_INTERRUPTS();
+	}
+	scan->rs_cindex++;
+	off = scan->rs_vistuples[scan->rs_cindex];
+	page = BufferGetPage(scan->rs_cbuf);
+	lp = PageGetItemId(page, off);
+	Assert(ItemIdIsNormal(lp));
+	td = (HeapTupleHeader) PageGetItem(page, lp);
+	pgstat_count_heap_getnext(scan->rs_base.rs_rd);
+	r->s.rows++;
+
+	if (r->s.fixed_layout && (td->t_infomask & HEAP_HASNULL) == 0 &&
+		HeapTupleHeaderGetNatts(td) >= r->s.max_attno)
+	{
+		char	   *data = (char *) td + td->t_hoff;
+
+		for (int c = 0; c < r->n_columns; c++)
+		{
+			Form_pg_attribute att = r->atts[c];
+
+			values[c] = fetch_att(data + r->s.offsets[r->attnos[c] - 1], att->attbyval,
+								  att->attlen);
+			isnull[c] = false;
+		}
+	}
+	else
+	{
+		/* as SeqNext: the tuple in the scan's slot, deformed there */
+		TupleTableSlot *slot = r->scan_state->ss.ss_ScanTupleSlot;
+		HeapTuple	tuple = &scan->rs_ctup;
+
+		tuple->t_data = td;
+		tuple->t_len = ItemIdGetLength(lp);
+		ItemPointerSet(&tuple->t_self, scan->rs_cblock, off);
+		ExecStoreBufferHeapTuple(tuple, slot, scan->rs_cbuf);
+		slot_getsomeattrs(slot, r->s.max_attno);
+		for (int c = 0; c < r->n_columns; c++)
+		{
+			values[c] = slot->tts_values[r->attnos[c] - 1];
+			isnull[c] = slot->tts_isnull[r->attnos[c] - 1];
+		}
+	}
+	return true;
+}
+
+int64
+gpugb_heap_reader_rows(GpugbHeapReader *reader)
+{
+	return reader ? reader->s.rows : 0;
+}

@@ -1,0 +1,36 @@
+/*-------------------------------------------------------------------------
+ * heapread.h
+ *    Reading a plain heap SeqScan's visible rows page by page, without the
+ *    executor's per-row calls (heapread.c).
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUGB_HEAPREAD_H
+#define GPUGB_HEAPREAD_H
+
+#include "postgres.h"
+
+#include "nodes/execnodes.h"
+
+typedef struct GpugbHeapReader GpugbHeapReader;
+
+/*
+ * A reader of input's rows, or NULL where input is not a SeqScan of a heap
+ * table without quals that projects plain columns: then the filler calls
+ * ExecProcNode.  n_columns: the columns of input's target list the filler
+ * reads.  Allocated in the current memory context.
+ */
+extern GpugbHeapReader *gpugb_heap_reader_create(PlanState *input, int n_columns);
+
+/*
+ * The next visible row's columns (input's target list positions) into
+ * values/isnull, or false at the end of the scan.  false also where the
+ * scan cannot be read directly after all (a snapshot that is not MVCC);
+ * gpugb_heap_reader_usable then says so, before the first row.
+ */
+extern bool gpugb_heap_reader_usable(GpugbHeapReader *reader);
+extern bool gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull);
+
+/* Rows read so far (EXPLAIN ANALYZE). */
+extern int64 gpugb_heap_reader_rows(GpugbHeapReader *reader);
+
+#endif							/* GPUGB_HEAPREAD_H */
