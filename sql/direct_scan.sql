@@ -24,11 +24,12 @@ END $$;
 
 -- Columns of every fixed width and alignment (char, int2, int8 after a
 -- bool, float8, by-reference uuid and interval), read far to the right of
--- padding; NULLs in some rows (those go through the slot).
+-- padding; NULLs in some rows (those go through the slot).  Floats are
+-- multiples of 1/8, so their sums are exact in any order (on the GPU too).
 CREATE TABLE ds (b bool, s int2, big int8, c "char", i int4, f float8, u uuid,
                  d date, ts timestamp, iv interval, g int4, n numeric(10, 2));
 INSERT INTO ds SELECT i % 2 = 0, (i % 300)::int2, i::int8 * 1000003, chr(65 + i % 3)::"char",
-  i, i / 7.0, md5((i % 50)::text)::uuid, date '2020-01-01' + i % 400,
+  i, (i % 1000) / 8.0, md5((i % 50)::text)::uuid, date '2020-01-01' + i % 400,
   timestamp '2020-01-01' + i * interval '37 minutes', (i % 90) * interval '1 hour',
   i % 17, (i % 1000) / 4.0
   FROM generate_series(1, 20000) i;
