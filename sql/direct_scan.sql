@@ -1,8 +1,9 @@
 -- Direct heap reading (heapread.c): where the input is a SeqScan of a heap
--- table with no quals projecting plain columns, the filler walks the scan's
--- pages itself.  ds_check compares gpugb's result with PostgreSQL's, with
--- gpugb.direct_scan on and off, and reads how many rows the node read
--- directly from its EXPLAIN ANALYZE (NULL: not read directly).
+-- table projecting plain columns, the filler walks the scan's pages itself
+-- (and evaluates the scan's quals where it has some).  ds_check compares
+-- gpugb's result with PostgreSQL's, with gpugb.direct_scan on and off, and
+-- reads how many rows the node read directly from its EXPLAIN ANALYZE
+-- (NULL: not read directly).
 LOAD 'gpugb';
 SET gpugb.force = on;
 SET max_parallel_workers_per_gather = 0;
@@ -84,13 +85,19 @@ SELECT q, (ds_check(q)).* FROM (VALUES
   ('SELECT t, count(*), max(y) FROM ds2 GROUP BY t')
 ) v(q);
 
--- Not read directly: a qual on the scan, and an empty table (read
--- directly, no rows).
+-- Quals on the scan (evaluated per tuple in the scan's slot: rows read
+-- directly are the rows that pass), one that raises an error on some row
+-- as PostgreSQL's scan would, and an empty table.
 CREATE TABLE ds_empty (g int4, v int8);
 SELECT q, (ds_check(q)).* FROM (VALUES
   ('SELECT z, count(*), sum(y) FROM ds2 WHERE y > 100 GROUP BY z'),
+  ('SELECT z, count(*), sum(y) FROM ds2 WHERE length(t) BETWEEN 3 AND 40 AND z <> 4 GROUP BY z'),
+  ('SELECT a % 7, count(*), sum(extra) FROM ds4 WHERE b % 3 = 0 AND extra = 42 GROUP BY 1'),
   ('SELECT g, count(*), sum(v) FROM ds_empty GROUP BY g')
 ) v(q);
+SELECT z, count(*) FROM ds2 WHERE 100 / (y - 300) > 0 GROUP BY z;
+SELECT * FROM gpugb_explain_analyze(
+  'SELECT z, count(*), sum(y) FROM ds2 WHERE y % 2 = 0 GROUP BY z');
 
 -- A rescan: the grouped scan runs once per outer row (3 x 10000 rows read
 -- directly).

@@ -82,7 +82,7 @@ gpugb_guc_init(void)
 
 	DefineCustomBoolVariable("gpugb.direct_scan",
 							 "Reads a plain sequential scan's heap pages directly while filling strides.",
-							 "Where the input is a SeqScan of a heap table without quals that "
+							 "Where the input is a SeqScan of a heap table that "
 							 "projects plain columns, the filler walks its pages' visible tuples "
 							 "itself instead of calling the executor per row (heapread.c).",
 							 &gpugb_direct_scan, true, PGC_USERSET, 0,

@@ -9,8 +9,8 @@
  * the tuple in a buffer slot (a pin count change), the projection of the
  * target list and the slot's deforming: measured locally, more than half
  * the filler's time on Query B.  Where the input is a SeqScan of a heap
- * table with no quals whose target list is plain columns, the filler reads
- * the scan's pages itself instead:
+ * table whose target list is plain columns, the filler reads the scan's
+ * pages itself instead:
  *
  *  - page by page with heapgetpage, which (in page mode, under an MVCC
  *    snapshot) pins the page, checks every tuple's visibility once and
@@ -24,7 +24,11 @@
  *    fixed length is deformed by offsets computed once; any other tuple (a
  *    NULL, a varlena before the column, fewer attributes than the table has
  *    after ALTER TABLE ADD COLUMN) goes through the scan's slot and
- *    slot_getsomeattrs, as the SeqScan would.
+ *    slot_getsomeattrs, as the SeqScan would;
+ *  - where the scan has quals (a WHERE), every tuple goes through the slot
+ *    and the quals are evaluated there as ExecScan evaluates them (its
+ *    expression context reset per tuple, rows removed counted); what is
+ *    saved then is the executor's calls and the projection.
  *
  * The SeqScan's EXPLAIN ANALYZE row counts are kept by adding each call's
  * rows to its instrumentation.
@@ -80,7 +84,7 @@ gpugb_heap_reader_create(PlanState *input, int n_columns)
 		return NULL;
 	scan_state = (SeqScanState *) input;
 	rel = scan_state->ss.ss_currentRelation;
-	if (input->plan->qual != NIL || rel->rd_tableam != GetHeapamTableAmRoutine() ||
+	if (rel->rd_tableam != GetHeapamTableAmRoutine() ||
 		list_length(input->plan->targetlist) < n_columns)
 		return NULL;
 	desc = RelationGetDescr(rel);
@@ -232,61 +236,81 @@ bool
 gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 {
 	Reader	   *r = reader;
+	SeqScanState *node = r->scan_state;
+	ExprState  *qual = node->ss.ps.qual;
 	HeapScanDesc scan = scan_desc(r);
-	HeapTupleHeader td;
-	OffsetNumber off;
-	ItemId		lp;
-	Page		page;
 
 	Assert(r->s.usable);
-	/* rs_cindex: the last returned tuple's index in rs_vistuples */
-	while (!scan->rs_inited || scan->rs_cindex + 1 >= scan->rs_ntuples)
+	for (;;)
 	{
-		if (!next_page(scan))
-			return false;
-		CHECK_FOR_INTERRUPTS();
-	}
-	scan->rs_cindex++;
-	off = scan->rs_vistuples[scan->rs_cindex];
-	page = BufferGetPage(scan->rs_cbuf);
-	lp = PageGetItemId(page, off);
-	Assert(ItemIdIsNormal(lp));
-	td = (HeapTupleHeader) PageGetItem(page, lp);
-	pgstat_count_heap_getnext(scan->rs_base.rs_rd);
-	r->s.rows++;
+		HeapTupleHeader td;
+		OffsetNumber off;
+		ItemId		lp;
+		Page		page;
+		TupleTableSlot *slot;
+		HeapTuple	tuple;
 
-	if (r->s.fixed_layout && (td->t_infomask & HEAP_HASNULL) == 0 &&
-		HeapTupleHeaderGetNatts(td) >= r->s.max_attno)
-	{
-		char	   *data = (char *) td + td->t_hoff;
-
-		for (int c = 0; c < r->n_columns; c++)
+		/* rs_cindex: the last returned tuple's index in rs_vistuples */
+		while (!scan->rs_inited || scan->rs_cindex + 1 >= scan->rs_ntuples)
 		{
-			Form_pg_attribute att = r->atts[c];
-
-			values[c] = fetch_att(data + r->s.offsets[r->attnos[c] - 1], att->attbyval,
-								  att->attlen);
-			isnull[c] = false;
+			if (!next_page(scan))
+				return false;
+			CHECK_FOR_INTERRUPTS();
 		}
-	}
-	else
-	{
-		/* as SeqNext: the tuple in the scan's slot, deformed there */
-		TupleTableSlot *slot = r->scan_state->ss.ss_ScanTupleSlot;
-		HeapTuple	tuple = &scan->rs_ctup;
+		scan->rs_cindex++;
+		off = scan->rs_vistuples[scan->rs_cindex];
+		page = BufferGetPage(scan->rs_cbuf);
+		lp = PageGetItemId(page, off);
+		Assert(ItemIdIsNormal(lp));
+		td = (HeapTupleHeader) PageGetItem(page, lp);
+		pgstat_count_heap_getnext(scan->rs_base.rs_rd);
 
+		if (qual == NULL && r->s.fixed_layout && (td->t_infomask & HEAP_HASNULL) == 0 &&
+			HeapTupleHeaderGetNatts(td) >= r->s.max_attno)
+		{
+			char	   *data = (char *) td + td->t_hoff;
+
+			for (int c = 0; c < r->n_columns; c++)
+			{
+				Form_pg_attribute att = r->atts[c];
+
+				values[c] = fetch_att(data + r->s.offsets[r->attnos[c] - 1], att->attbyval,
+									  att->attlen);
+				isnull[c] = false;
+			}
+			r->s.rows++;
+			return true;
+		}
+
+		/* as SeqNext: the tuple in the scan's slot, deformed there */
+		slot = node->ss.ss_ScanTupleSlot;
+		tuple = &scan->rs_ctup;
 		tuple->t_data = td;
 		tuple->t_len = ItemIdGetLength(lp);
 		ItemPointerSet(&tuple->t_self, scan->rs_cblock, off);
 		ExecStoreBufferHeapTuple(tuple, slot, scan->rs_cbuf);
+		if (qual != NULL)
+		{
+			/* as ExecScan: the scan's quals, in its per-tuple context */
+			ExprContext *econtext = node->ss.ps.ps_ExprContext;
+
+			ResetExprContext(econtext);
+			econtext->ecxt_scantuple = slot;
+			if (!ExecQual(qual, econtext))
+			{
+				InstrCountFiltered1(node, 1);
+				continue;
+			}
+		}
 		slot_getsomeattrs(slot, r->s.max_attno);
 		for (int c = 0; c < r->n_columns; c++)
 		{
 			values[c] = slot->tts_values[r->attnos[c] - 1];
 			isnull[c] = slot->tts_isnull[r->attnos[c] - 1];
 		}
+		r->s.rows++;
+		return true;
 	}
-	return true;
 }
 
 int64
