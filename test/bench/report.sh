@@ -87,6 +87,11 @@ WORK=${WORK:-/tmp/gpugb-report-work}
 GPUGB_BENCH_EXTRA=${GPUGB_BENCH_EXTRA:-}
 export LOAD_JOBS PG_WORKERS GPUGB_BENCH_EXTRA
 
+# One report at a time: two at once time each other's load (it happened: both
+# runs' numbers were worthless).  The lock goes with this process.
+exec 9>"${REPORT_LOCK:-/tmp/gpugb-report.lock}"
+flock -n 9 || { echo "report.sh: another report is running (${REPORT_LOCK:-/tmp/gpugb-report.lock})" >&2; exit 1; }
+
 T0=$(date +%s)
 DEADLINE=$(( T0 + BUDGET_S ))
 RAW=$OUT/raw
