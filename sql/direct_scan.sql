@@ -23,10 +23,11 @@ BEGIN
   PERFORM set_config('gpugb.direct_scan', 'on', true);
 END $$;
 
--- Columns of every fixed width and alignment (char, int2, int8 after a
--- bool, float8, by-reference uuid and interval), read far to the right of
--- padding; NULLs in some rows (those go through the slot).  Floats are
--- multiples of 1/8, so their sums are exact in any order (on the GPU too).
+-- Columns of every fixed width and alignment (int2, int8 after a bool, a
+-- "char" read past, float8, by-reference uuid and interval), read far to
+-- the right of padding; NULLs in some rows (those go through the slot).
+-- Floats are multiples of 1/8, so their sums are exact in any order (on
+-- the GPU too).
 CREATE TABLE ds (b bool, s int2, big int8, c "char", i int4, f float8, u uuid,
                  d date, ts timestamp, iv interval, g int4, n numeric(10, 2));
 INSERT INTO ds SELECT i % 2 = 0, (i % 300)::int2, i::int8 * 1000003, chr(65 + i % 3)::"char",
@@ -41,7 +42,7 @@ SELECT q, (ds_check(q)).* FROM (VALUES
   ('SELECT g, count(*), sum(big), min(s), max(f), sum(i) FROM ds GROUP BY g'),
   ('SELECT s, count(*), avg(f) FROM ds GROUP BY s'),
   ('SELECT u, count(*), min(d), max(ts), sum(iv) FROM ds GROUP BY u'),
-  ('SELECT c, b, count(*), sum(n), max(big) FROM ds GROUP BY c, b'),
+  ('SELECT b, count(*), sum(n), max(big), min(i) FROM ds GROUP BY b'),
   ('SELECT mod(i, 13), count(*), min(ts) FROM ds GROUP BY 1'),
   ('SELECT date_trunc(''month'', ts), count(*), sum(s) FROM ds GROUP BY 1')
 ) v(q);
