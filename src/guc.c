@@ -82,9 +82,9 @@ gpugb_guc_init(void)
 
 	DefineCustomBoolVariable("gpugb.direct_scan",
 							 "Reads a plain sequential scan's heap pages directly while filling strides.",
-							 "Where the input is a SeqScan of a heap table that "
-							 "projects plain columns, the filler walks its pages' visible tuples "
-							 "itself instead of calling the executor per row (heapread.c).",
+							 "Where the input is a SeqScan of a heap table, the filler walks its "
+							 "pages' visible tuples itself instead of calling the executor per row "
+							 "(heapread.c).",
 							 &gpugb_direct_scan, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 

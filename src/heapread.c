@@ -9,8 +9,7 @@
  * the tuple in a buffer slot (a pin count change), the projection of the
  * target list and the slot's deforming: measured locally, more than half
  * the filler's time on Query B.  Where the input is a SeqScan of a heap
- * table whose target list is plain columns, the filler reads the scan's
- * pages itself instead:
+ * table, the filler reads the scan's pages itself instead:
  *
  *  - page by page with heapgetpage, which (in page mode, under an MVCC
  *    snapshot) pins the page, checks every tuple's visibility once and
@@ -27,8 +26,10 @@
  *    slot_getsomeattrs, as the SeqScan would;
  *  - where the scan has quals (a WHERE), every tuple goes through the slot
  *    and the quals are evaluated there as ExecScan evaluates them (its
- *    expression context reset per tuple, rows removed counted); what is
- *    saved then is the executor's calls and the projection.
+ *    expression context reset per tuple, rows removed counted); where its
+ *    target list computes something (a FILTER's condition), the SeqScan's
+ *    projection runs too, as in ExecScan.  What is saved then is the
+ *    executor's calls per row (and, without a projection, the projection).
  *
  * The SeqScan's EXPLAIN ANALYZE row counts are kept by adding each call's
  * rows to its instrumentation.
@@ -66,6 +67,8 @@ struct GpugbHeapReader
 	int			n_columns;
 	AttrNumber *attnos;			/* per target list column */
 	Form_pg_attribute *atts;	/* of each column */
+	/* some column is computed: every row goes through the SeqScan's projection */
+	bool		project;
 	HeapReaderState s;
 };
 
@@ -102,12 +105,21 @@ gpugb_heap_reader_create(PlanState *input, int n_columns)
 
 		if (c >= n_columns)
 			break;
-		/* a user column of the scanned table, nothing computed from it */
+		/*
+		 * A user column of the scanned table, nothing computed from it; else
+		 * (a FILTER's condition, a cast) the SeqScan's own projection
+		 * computes the target list from each row.
+		 */
 		if (!IsA(var, Var) || var->varno != ((Scan *) input->plan)->scanrelid ||
 			var->varlevelsup != 0 || var->varattno <= 0 || var->varattno > desc->natts ||
 			TupleDescAttr(desc, var->varattno - 1)->attisdropped ||
 			var->vartype != TupleDescAttr(desc, var->varattno - 1)->atttypid)
-			return NULL;
+		{
+			if (scan_state->ss.ps.ps_ProjInfo == NULL)
+				return NULL;
+			r->project = true;
+			return r;
+		}
 		r->attnos[c] = var->varattno;
 		r->atts[c] = TupleDescAttr(desc, var->varattno - 1);
 		r->s.max_attno = Max(r->s.max_attno, var->varattno);
@@ -238,7 +250,18 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 	Reader	   *r = reader;
 	SeqScanState *node = r->scan_state;
 	ExprState  *qual = node->ss.ps.qual;
-	HeapScanDesc scan = scan_desc(r);
+	HeapScanDesc scan;
+
+	/*
+	 * A rescan with changed parameters is left to the child's next
+	 * ExecProcNode (exec.c's rescan only passes the parameters on), which
+	 * this reader never calls: do what it does.  Without this, a run that
+	 * stopped early (a value with no device word) left the scan in the
+	 * middle, and the next run skipped the rows before.
+	 */
+	if (node->ss.ps.chgParam != NULL)
+		ExecReScan(&node->ss.ps);
+	scan = scan_desc(r);
 
 	Assert(r->s.usable);
 	for (;;)
@@ -254,7 +277,11 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 		while (!scan->rs_inited || scan->rs_cindex + 1 >= scan->rs_ntuples)
 		{
 			if (!next_page(scan))
+			{
+				/* as heap_getnextslot at the end: the slot lets go of its page */
+				ExecClearTuple(node->ss.ss_ScanTupleSlot);
 				return false;
+			}
 			CHECK_FOR_INTERRUPTS();
 		}
 		scan->rs_cindex++;
@@ -265,7 +292,8 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 		td = (HeapTupleHeader) PageGetItem(page, lp);
 		pgstat_count_heap_getnext(scan->rs_base.rs_rd);
 
-		if (qual == NULL && r->s.fixed_layout && (td->t_infomask & HEAP_HASNULL) == 0 &&
+		if (qual == NULL && !r->project && r->s.fixed_layout &&
+			(td->t_infomask & HEAP_HASNULL) == 0 &&
 			HeapTupleHeaderGetNatts(td) >= r->s.max_attno)
 		{
 			char	   *data = (char *) td + td->t_hoff;
@@ -301,6 +329,24 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 				InstrCountFiltered1(node, 1);
 				continue;
 			}
+		}
+		if (r->project)
+		{
+			/* as ExecScan: the projection, in the per-tuple context */
+			ExprContext *econtext = node->ss.ps.ps_ExprContext;
+			TupleTableSlot *projected;
+
+			if (qual == NULL)
+			{
+				ResetExprContext(econtext);
+				econtext->ecxt_scantuple = slot;
+			}
+			projected = ExecProject(node->ss.ps.ps_ProjInfo);
+			slot_getsomeattrs(projected, r->n_columns);
+			memcpy(values, projected->tts_values, r->n_columns * sizeof(Datum));
+			memcpy(isnull, projected->tts_isnull, r->n_columns * sizeof(bool));
+			r->s.rows++;
+			return true;
 		}
 		slot_getsomeattrs(slot, r->s.max_attno);
 		for (int c = 0; c < r->n_columns; c++)

@@ -15,7 +15,7 @@ typedef struct GpugbHeapReader GpugbHeapReader;
 
 /*
  * A reader of input's rows, or NULL where input is not a SeqScan of a heap
- * table that projects plain columns: then the filler calls
+ * table: then the filler calls
  * ExecProcNode.  n_columns: the columns of input's target list the filler
  * reads.  Allocated in the current memory context.
  */
