@@ -51,16 +51,6 @@
 #include "gpugb.h"
 #include "heapread.h"
 
-typedef struct HeapReaderState
-{
-	bool		checked;		/* usable decided */
-	bool		usable;
-	int			max_attno;		/* the last attribute any column reads */
-	bool		fixed_layout;	/* attributes 1..max_attno all fixed-length */
-	int			offsets[MaxHeapAttributeNumber];	/* of each, in a NULL-free tuple */
-	int64		rows;
-} HeapReaderState;
-
 struct GpugbHeapReader
 {
 	SeqScanState *scan_state;
@@ -69,7 +59,12 @@ struct GpugbHeapReader
 	Form_pg_attribute *atts;	/* of each column */
 	/* some column is computed: every row goes through the SeqScan's projection */
 	bool		project;
-	HeapReaderState s;
+	bool		checked;		/* usable decided */
+	bool		usable;
+	int			max_attno;		/* the last attribute any column reads */
+	bool		fixed_layout;	/* attributes 1..max_attno all fixed-length */
+	int			offsets[MaxHeapAttributeNumber];	/* of each, in a NULL-free tuple */
+	int64		rows;			/* read so far */
 };
 
 typedef struct GpugbHeapReader Reader;
@@ -122,25 +117,25 @@ gpugb_heap_reader_create(PlanState *input, int n_columns)
 		}
 		r->attnos[c] = var->varattno;
 		r->atts[c] = TupleDescAttr(desc, var->varattno - 1);
-		r->s.max_attno = Max(r->s.max_attno, var->varattno);
+		r->max_attno = Max(r->max_attno, var->varattno);
 	}
 
 	/* Offsets of the attributes in a tuple without NULLs, if all are fixed. */
-	r->s.fixed_layout = true;
+	r->fixed_layout = true;
 	{
 		int			off = 0;
 
-		for (int i = 0; i < r->s.max_attno; i++)
+		for (int i = 0; i < r->max_attno; i++)
 		{
 			Form_pg_attribute att = TupleDescAttr(desc, i);
 
 			if (att->attlen <= 0 || att->attisdropped)
 			{
-				r->s.fixed_layout = false;
+				r->fixed_layout = false;
 				break;
 			}
 			off = att_align_nominal(off, att->attalign);
-			r->s.offsets[i] = off;
+			r->offsets[i] = off;
 			off += att->attlen;
 		}
 	}
@@ -165,7 +160,7 @@ gpugb_heap_reader_usable(GpugbHeapReader *reader)
 {
 	Reader	   *r = reader;
 
-	if (!r->s.checked)
+	if (!r->checked)
 	{
 		HeapScanDesc scan = scan_desc(r);
 		EState	   *estate = r->scan_state->ss.ps.state;
@@ -174,12 +169,12 @@ gpugb_heap_reader_usable(GpugbHeapReader *reader)
 		 * Page mode needs an MVCC snapshot (heap_beginscan allows it only
 		 * then); scan keys and EvalPlanQual rechecks are SeqNext's business.
 		 */
-		r->s.usable = (scan->rs_base.rs_flags & SO_ALLOW_PAGEMODE) != 0 &&
+		r->usable = (scan->rs_base.rs_flags & SO_ALLOW_PAGEMODE) != 0 &&
 			scan->rs_base.rs_nkeys == 0 && estate->es_epq_active == NULL &&
 			ScanDirectionIsForward(estate->es_direction);
-		r->s.checked = true;
+		r->checked = true;
 	}
-	return r->s.usable;
+	return r->usable;
 }
 
 /*
@@ -263,7 +258,7 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 		ExecReScan(&node->ss.ps);
 	scan = scan_desc(r);
 
-	Assert(r->s.usable);
+	Assert(r->usable);
 	for (;;)
 	{
 		HeapTupleHeader td;
@@ -292,9 +287,9 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 		td = (HeapTupleHeader) PageGetItem(page, lp);
 		pgstat_count_heap_getnext(scan->rs_base.rs_rd);
 
-		if (qual == NULL && !r->project && r->s.fixed_layout &&
+		if (qual == NULL && !r->project && r->fixed_layout &&
 			(td->t_infomask & HEAP_HASNULL) == 0 &&
-			HeapTupleHeaderGetNatts(td) >= r->s.max_attno)
+			HeapTupleHeaderGetNatts(td) >= r->max_attno)
 		{
 			char	   *data = (char *) td + td->t_hoff;
 
@@ -302,11 +297,11 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 			{
 				Form_pg_attribute att = r->atts[c];
 
-				values[c] = fetch_att(data + r->s.offsets[r->attnos[c] - 1], att->attbyval,
+				values[c] = fetch_att(data + r->offsets[r->attnos[c] - 1], att->attbyval,
 									  att->attlen);
 				isnull[c] = false;
 			}
-			r->s.rows++;
+			r->rows++;
 			return true;
 		}
 
@@ -345,16 +340,16 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 			slot_getsomeattrs(projected, r->n_columns);
 			memcpy(values, projected->tts_values, r->n_columns * sizeof(Datum));
 			memcpy(isnull, projected->tts_isnull, r->n_columns * sizeof(bool));
-			r->s.rows++;
+			r->rows++;
 			return true;
 		}
-		slot_getsomeattrs(slot, r->s.max_attno);
+		slot_getsomeattrs(slot, r->max_attno);
 		for (int c = 0; c < r->n_columns; c++)
 		{
 			values[c] = slot->tts_values[r->attnos[c] - 1];
 			isnull[c] = slot->tts_isnull[r->attnos[c] - 1];
 		}
-		r->s.rows++;
+		r->rows++;
 		return true;
 	}
 }
@@ -362,5 +357,5 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 int64
 gpugb_heap_reader_rows(GpugbHeapReader *reader)
 {
-	return reader ? reader->s.rows : 0;
+	return reader ? reader->rows : 0;
 }

@@ -562,6 +562,10 @@ class Table:
         self.kind = kind          # 'fact' or 'dim'
         self.columns = []         # random columns (not id / fk)
         self.analyze = True
+        # Deleted rows and rows updated into new versions (dead tuples on
+        # every page, live versions moved to the end): the scan, PostgreSQL's
+        # or gpugb's direct heap reading, must see exactly the live ones.
+        self.churn = False
 
     def create_sql(self, seed_value, dim_rows):
         cols = ['i::int8 AS id'] if self.kind == 'fact' else ['i::int4 AS id']
@@ -577,6 +581,9 @@ class Table:
                f'CREATE TABLE {self.name} AS\nSELECT {body}\n  FROM generate_series(1, {self.rows}) i;']
         if self.kind == 'dim':
             sql.append(f'ALTER TABLE {self.name} ADD PRIMARY KEY (id);')
+        if self.churn:
+            sql.append(f'DELETE FROM {self.name} WHERE id % 13 = 4;')
+            sql.append(f'UPDATE {self.name} SET id = id WHERE id % 17 = 6;')
         if self.analyze:
             sql.append(f'ANALYZE {self.name};')
         else:     # wrong estimates on purpose: the GPU hash table must grow
@@ -624,6 +631,10 @@ class Schema:
                     c.dist = rng.choice(['uniform', 'uniform', 'zipf', 'hot'])
         if len(facts) > 1:
             rng.choice(facts[1:]).analyze = False
+        # Drawn apart, so the columns and sizes above stay as they were.
+        churn_rng = random.Random(f'qgen-churn/{seed}')
+        for t in facts:
+            t.churn = churn_rng.random() < 0.5
         self.facts = facts
         self.dim = dim
         self.tables = facts + [dim]
@@ -638,7 +649,8 @@ class Schema:
     def describe(self):
         lines = []
         for t in self.tables:
-            lines.append(f'{t.name}: {t.rows} rows{"" if t.analyze else " (not analyzed)"}')
+            lines.append(f'{t.name}: {t.rows} rows{"" if t.analyze else " (not analyzed)"}'
+                         f'{" (1/13 deleted, 1/17 updated)" if t.churn else ""}')
             for c in t.columns:
                 lines.append('  ' + c.describe())
         return '\n'.join(lines)
