@@ -130,6 +130,19 @@ SELECT q, (ds_check(q)).* FROM (VALUES
 ) v(q);
 RESET gpugb.require_gpu;
 
+-- A temporary table (local buffers), and a serializable transaction
+-- (the scan's predicate locks are PostgreSQL's own).
+CREATE TEMP TABLE ds_temp AS SELECT i % 23 AS g, i::int8 AS v FROM generate_series(1, 20000) i;
+DELETE FROM ds_temp WHERE v % 3 = 0;
+SELECT q, (ds_check(q)).* FROM (VALUES
+  ('SELECT g, count(*), sum(v) FROM ds_temp GROUP BY g')
+) v(q);
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT q, (ds_check(q)).* FROM (VALUES
+  ('SELECT a % 7, count(*), sum(b), max(extra) FROM ds4 GROUP BY 1')
+) v(q);
+COMMIT;
+
 -- Parallel ingest: workers and the leader read their blocks directly.
 RESET max_parallel_workers_per_gather;
 SET parallel_setup_cost = 0;
@@ -145,5 +158,5 @@ SET gpugb.direct_scan = off;
 SELECT (gpugb_parallel_check('SELECT g, count(*), sum(v), min(id) FROM ds3 GROUP BY g')).*;
 RESET gpugb.direct_scan;
 
-DROP TABLE ds, ds2, ds3, ds4, ds5, ds_empty;
+DROP TABLE ds, ds2, ds3, ds4, ds5, ds_empty, ds_temp;
 DROP FUNCTION ds_check(text);
