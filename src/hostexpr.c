@@ -174,7 +174,9 @@ compile(Compiler *c, Expr *expr, int *scale)
 		else
 		{
 			*scale = Max(left, right);
-			emit(c, op->opfuncid == F_NUMERIC_ADD ? GPUGB_HX_ADD : GPUGB_HX_SUB, 0, 0, 0);
+			/* the operands' scales are known here: align them by constant shifts */
+			emit(c, op->opfuncid == F_NUMERIC_ADD ? GPUGB_HX_ADD : GPUGB_HX_SUB,
+				 *scale - left, *scale - right, 0);
 		}
 		return *scale <= MAX_SCALE;
 	}
@@ -278,7 +280,6 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 	 const GpugbColumnType *column_types, T *result, bool *nan) \
 { \
 	T			stack[GPUGB_HOSTEXPR_MAX_STEPS]; \
-	int			scales[GPUGB_HOSTEXPR_MAX_STEPS]; \
 	int			top = 0; \
 	bool		any_null = false; \
 \
@@ -291,23 +292,21 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 		{ \
 			case GPUGB_HX_COLUMN: \
 			{ \
-				bool		numeric = column_types[step->column].kind == GPUGB_VALUE_NUMERIC; \
 				int64		w = words[step->column]; \
 \
 				if (nulls[step->column]) \
 					any_null = true; \
-				else if (numeric && w == GPUGB_NUMERIC_NAN_WORD) \
+				else if (w == GPUGB_NUMERIC_NAN_WORD && \
+						 column_types[step->column].kind == GPUGB_VALUE_NUMERIC) \
 				{ \
 					*nan = true; \
 					w = 0; \
 				} \
-				stack[top] = w; \
-				scales[top++] = numeric ? column_types[step->column].scale : 0; \
+				stack[top++] = w; \
 				break; \
 			} \
 			case GPUGB_HX_CONST: \
-				stack[top] = step->value; \
-				scales[top++] = step->scale; \
+				stack[top++] = step->value; \
 				break; \
 			case GPUGB_HX_NEG: \
 				if (__builtin_sub_overflow((T) 0, stack[top - 1], &stack[top - 1])) \
@@ -318,25 +317,24 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 			{ \
 				T			a = stack[top - 2]; \
 				T			b = stack[top - 1]; \
-				int			s = Max(scales[top - 2], scales[top - 1]); \
 \
-				/* align the scales (at most 18 apart) */ \
-				if (__builtin_mul_overflow(a, (T) gpugb_pow10[s - scales[top - 2]], &a) || \
-					__builtin_mul_overflow(b, (T) gpugb_pow10[s - scales[top - 1]], &b)) \
+				/* align the scales: shifts fixed when compiled (at most 18) */ \
+				if ((step->column > 0 && \
+					 __builtin_mul_overflow(a, (T) gpugb_pow10[step->column], &a)) || \
+					(step->scale > 0 && \
+					 __builtin_mul_overflow(b, (T) gpugb_pow10[step->scale], &b))) \
 					return EVAL_OVERFLOW; \
 				if (step->op == GPUGB_HX_ADD ? __builtin_add_overflow(a, b, &a) : \
 					__builtin_sub_overflow(a, b, &a)) \
 					return EVAL_OVERFLOW; \
 				top--; \
 				stack[top - 1] = a; \
-				scales[top - 1] = s; \
 				break; \
 			} \
 			case GPUGB_HX_MUL: \
 				if (__builtin_mul_overflow(stack[top - 2], stack[top - 1], &stack[top - 2])) \
 					return EVAL_OVERFLOW; \
 				top--; \
-				scales[top - 1] += scales[top]; \
 				break; \
 			case GPUGB_HX_FILTER: \
 				/* CASE WHEN c THEN x END: NULL unless c is true */ \
@@ -345,7 +343,7 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 				break; \
 		} \
 	} \
-	Assert(top == 1 && scales[0] == hx->scale); \
+	Assert(top == 1); \
 	*result = stack[0]; \
 	return any_null ? EVAL_NULL : EVAL_OK; \
 }

@@ -30,8 +30,9 @@ typedef enum GpugbHostExprOp
 typedef struct GpugbHostExprStep
 {
 	GpugbHostExprOp op;
-	int			column;			/* COLUMN, FILTER: child column (after the keys) */
-	int			scale;			/* CONST */
+	/* COLUMN, FILTER: child column (after the keys); ADD, SUB: 10^column scales the left operand */
+	int			column;
+	int			scale;			/* CONST; ADD, SUB: 10^scale scales the right operand */
 	int64		value;			/* CONST */
 } GpugbHostExprStep;
 
