@@ -67,15 +67,13 @@ struct GpugbHeapReader
 	int64		rows;			/* read so far */
 };
 
-typedef struct GpugbHeapReader Reader;
-
 GpugbHeapReader *
 gpugb_heap_reader_create(PlanState *input, int n_columns)
 {
 	SeqScanState *scan_state;
 	Relation	rel;
 	TupleDesc	desc;
-	Reader	   *r;
+	GpugbHeapReader *r;
 	ListCell   *lc;
 
 	if (!gpugb_direct_scan || !IsA(input, SeqScanState))
@@ -87,7 +85,7 @@ gpugb_heap_reader_create(PlanState *input, int n_columns)
 		return NULL;
 	desc = RelationGetDescr(rel);
 
-	r = palloc0(sizeof(Reader));
+	r = palloc0(sizeof(GpugbHeapReader));
 	r->scan_state = scan_state;
 	r->n_columns = n_columns;
 	r->attnos = palloc(sizeof(AttrNumber) * Max(n_columns, 1));
@@ -144,7 +142,7 @@ gpugb_heap_reader_create(PlanState *input, int n_columns)
 
 /* The scan descriptor, begun as SeqNext begins it where it does not exist yet. */
 static HeapScanDesc
-scan_desc(Reader *r)
+scan_desc(GpugbHeapReader *r)
 {
 	SeqScanState *node = r->scan_state;
 
@@ -156,10 +154,8 @@ scan_desc(Reader *r)
 }
 
 bool
-gpugb_heap_reader_usable(GpugbHeapReader *reader)
+gpugb_heap_reader_usable(GpugbHeapReader *r)
 {
-	Reader	   *r = reader;
-
 	if (!r->checked)
 	{
 		HeapScanDesc scan = scan_desc(r);
@@ -240,9 +236,8 @@ next_page(HeapScanDesc scan)
 }
 
 bool
-gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
+gpugb_heap_reader_next(GpugbHeapReader *r, Datum *values, bool *isnull)
 {
-	Reader	   *r = reader;
 	SeqScanState *node = r->scan_state;
 	ExprState  *qual = node->ss.ps.qual;
 	HeapScanDesc scan;
@@ -312,31 +307,21 @@ gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull)
 		tuple->t_len = ItemIdGetLength(lp);
 		ItemPointerSet(&tuple->t_self, scan->rs_cblock, off);
 		ExecStoreBufferHeapTuple(tuple, slot, scan->rs_cbuf);
-		if (qual != NULL)
+		if (qual != NULL || r->project)
 		{
-			/* as ExecScan: the scan's quals, in its per-tuple context */
-			ExprContext *econtext = node->ss.ps.ps_ExprContext;
-
-			ResetExprContext(econtext);
-			econtext->ecxt_scantuple = slot;
-			if (!ExecQual(qual, econtext))
-			{
-				InstrCountFiltered1(node, 1);
-				continue;
-			}
+			/* as ExecScan: quals and projection in the per-tuple context */
+			ResetExprContext(node->ss.ps.ps_ExprContext);
+			node->ss.ps.ps_ExprContext->ecxt_scantuple = slot;
+		}
+		if (qual != NULL && !ExecQual(qual, node->ss.ps.ps_ExprContext))
+		{
+			InstrCountFiltered1(node, 1);
+			continue;
 		}
 		if (r->project)
 		{
-			/* as ExecScan: the projection, in the per-tuple context */
-			ExprContext *econtext = node->ss.ps.ps_ExprContext;
-			TupleTableSlot *projected;
+			TupleTableSlot *projected = ExecProject(node->ss.ps.ps_ProjInfo);
 
-			if (qual == NULL)
-			{
-				ResetExprContext(econtext);
-				econtext->ecxt_scantuple = slot;
-			}
-			projected = ExecProject(node->ss.ps.ps_ProjInfo);
 			slot_getsomeattrs(projected, r->n_columns);
 			memcpy(values, projected->tts_values, r->n_columns * sizeof(Datum));
 			memcpy(isnull, projected->tts_isnull, r->n_columns * sizeof(bool));
