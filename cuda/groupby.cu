@@ -271,7 +271,7 @@ create_all(GpugbGroupBy *gb)
 	gb->private_groups = choice.private_groups;
 	gb->fill_percent = choice.fill_percent;
 	gb->groups_hint = (double) (gb->spec.estimated_groups > 0 ? gb->spec.estimated_groups : 1);
-	gb->strategy = gpugb_spec_runnable(&gb->spec, gb->spec.strategy);
+	gb->strategy = gpugb_spec_first_runnable(&gb->spec, gb->spec.strategy);
 	gb->stats.strategy_planned = gb->spec.strategy;
 	gb->stats.strategy_used = gb->strategy;
 	gb->stats.groups_at_switch_check = -1;

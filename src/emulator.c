@@ -390,7 +390,7 @@ emu_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out)
 	}
 	gb->stats.table_slots = 1024;
 	gb->stats.strategy_planned = spec->strategy;
-	gb->stats.strategy_used = gpugb_spec_runnable(spec, spec->strategy);
+	gb->stats.strategy_used = gpugb_spec_first_runnable(spec, spec->strategy);
 	gb->stats.strategy_switches = 0;
 	gb->stats.groups_at_switch_check = -1;
 	if (spec->n_keys == 0)

@@ -67,15 +67,27 @@
  */
 #define SORT_MIN_L2_MULTIPLE 4.0
 /*
- * ...and from a table beyond L2 with this many rows per group in a launch,
- * partitioning instead (see 2. above).  Kernel benchmark on the H200
- * (docs/kernelbench-2026-11-21c.md, 2^28 rows in one launch): partition
- * beat sort and the global table from 2^22 groups (1.8 x L2, 64 rows per
- * group: 8.7 against 5.3 G rows/s) to 2^24 (16 rows per group), and lost
- * to sort at 2^26 (4 rows per group).
+ * ...and from a table beyond twice the L2 with this many rows per group in
+ * a launch, partitioning instead (see 2. above).  Kernel benchmark on the
+ * H200 (docs/kernelbench-2026-11-21c.md, 2^28 rows in one launch):
+ * partition beat sort and the global table from 2^22 groups (3.6 x L2 with
+ * one payload, 64 rows per group: 8.7 against 5.3 G rows/s) to 2^24 (16
+ * rows per group), and lost to sort at 2^26 (4 rows per group).  Between 1
+ * and 2 x L2 the global table still won (docs/kernelbench-2026-11-21e.md:
+ * 2^20 groups with four payloads, a table of 1.7 x L2: 52 ms against
+ * partition's 72 ms, uniform and Zipf 0.5).
  */
-#define PARTITION_MIN_L2_MULTIPLE 1.0
+#define PARTITION_MIN_L2_MULTIPLE 2.0
 #define PARTITION_MIN_ROWS_PER_GROUP 8.0
+/*
+ * The run-time count corrects the planner's estimate only when it refutes
+ * it by more than this factor: skew makes a sample show fewer groups than
+ * the uniform-draw model expects (Zipf 0.5 over 2^26 groups: 2^22 rows
+ * show 93 % distinct, which that model reads as 2.9e7 groups, 0.44 of the
+ * truth), while a wrong estimate is off by orders of magnitude (mod(x,
+ * 1000) estimated at 1e8).
+ */
+#define OBSERVED_REFUTES_FACTOR 4.0
 /* Do not trust estimates beyond this for the first table: it grows instead. */
 #define MAX_INITIAL_GROUPS (4.0 * 1024 * 1024)
 #define MIN_TABLE_SLOTS 1024
@@ -366,6 +378,14 @@ gpugb_workload_observed(const GpugbWorkload *planned, double rows_seen, double g
 	observed->groups = floor((lo + hi) / 2 + 0.5);
 	if (observed->groups < groups_seen)
 		observed->groups = groups_seen;
+
+	/*
+	 * Fewer than planned, but not by much: skew explains that as well as a
+	 * high estimate does, so the plan stands (OBSERVED_REFUTES_FACTOR).
+	 */
+	if (observed->groups < planned->groups &&
+		observed->groups * OBSERVED_REFUTES_FACTOR >= planned->groups)
+		observed->groups = planned->groups;
 }
 
 const char *

@@ -117,3 +117,13 @@ gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
 		return GPUGB_STRATEGY_GLOBAL_HASH;	/* one group: nothing to sort or partition by */
 	return strategy;
 }
+
+GpugbStrategy
+gpugb_spec_first_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
+{
+	GpugbStrategy runnable = gpugb_spec_runnable(spec, strategy);
+
+	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0)
+		return GPUGB_STRATEGY_SORT;
+	return runnable;
+}

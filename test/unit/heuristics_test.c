@@ -267,9 +267,14 @@ test_partition(void)
 	CHECK(c.partition_slots == gpugb_partition_slots_for(1, &h200), "... partition slots set (%lld)",
 		  (long long) c.partition_slots);
 
-	/* Just beyond L2, 64 rows per group: partition already (kernel benchmark, 2^22). */
+	/* 1.5 x L2, 64 rows per group: the global table still (kernel benchmark, 4 payloads, 2^20). */
 	c = choose(workload(1e10, 64.0 * 1.5 * l2_groups, 1.5 * l2_groups, 1, 1));
-	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION, "table 1.5 x L2, 64 rows per group -> partition (got %s)",
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "table 1.5 x L2, 64 rows per group -> global_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	/* 2.5 x L2, 64 rows per group: partition (kernel benchmark, 1 payload, 2^22: 3.6 x L2). */
+	c = choose(workload(1e10, 64.0 * 2.5 * l2_groups, 2.5 * l2_groups, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION, "table 2.5 x L2, 64 rows per group -> partition (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	/* Within L2: the global table. */
 	c = choose(workload(1e10, 64.0 * 0.5 * l2_groups, 0.5 * l2_groups, 1, 1));
@@ -441,6 +446,28 @@ test_observed(void)
 		if (seen.groups != g)
 			CHECK(0, "%d groups seen in 2^20 rows -> exactly %d (%.3f)", g, g, seen.groups);
 	}
+	/*
+	 * Fewer than planned by less than 4x: skew, not a wrong plan (Zipf 0.5
+	 * over 2^26 groups: 2^22 rows, 93 % distinct, read as 2.9e7 groups by
+	 * the uniform model); the plan's 2^26 stands and keeps sort.
+	 */
+	planned = workload(268435456.0, 268435456.0, 67108864.0, 1, 3);
+	gpugb_workload_observed(&planned, 4194304.0, 0.932 * 4194304.0, &seen);
+	CHECK(seen.groups == planned.groups && choose(seen).strategy == GPUGB_STRATEGY_SORT,
+		  "Zipf 0.5 sample of a planned 2^26: the plan stands (%.3g, %s)", seen.groups,
+		  gpugb_strategy_name(choose(seen).strategy));
+	/* ...but 2^21 seen in 2^22 rows (about 2.6e6 groups) refutes a planned 2e7 */
+	planned.groups = 2e7;
+	gpugb_workload_observed(&planned, 4194304.0, 0.5 * 4194304.0, &seen);
+	CHECK(seen.groups > 2.5e6 && seen.groups < 2.8e6,
+		  "2^21 groups in 2^22 rows against a planned 2e7: the count (%.3g)", seen.groups);
+	/* ...and one within 4x of a planned 1e7 does not */
+	planned.groups = 1e7;
+	gpugb_workload_observed(&planned, 4194304.0, 0.5 * 4194304.0, &seen);
+	CHECK(seen.groups == 1e7, "2^21 groups in 2^22 rows against a planned 1e7: the plan (%.3g)",
+		  seen.groups);
+	planned = workload(1e8, 1 << 20, 1e8, 1, 1);
+
 	/* nothing seen: the plan */
 	gpugb_workload_observed(&planned, 0, 0, &seen);
 	CHECK(seen.groups == planned.groups, "nothing seen: the planned groups (%.0f)", seen.groups);
@@ -629,7 +656,20 @@ test_spec_workload(void)
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PRIVATE_HASH) == GPUGB_STRATEGY_PRIVATE_HASH,
 		  "with keys and few states every strategy runs");
+	/* before the run-time check, partition runs as sort (skew unknown); forced, it runs */
+	spec.allow_switch = true;
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_SORT &&
+		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH &&
+		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT,
+		  "auto: partition's first launches run as sort, the others as they are");
+	spec.allow_switch = false;
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
+		  "forced partition (no check to come) runs as partition from the first launch");
 	spec.n_keys = 0;
+	spec.allow_switch = true;
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "partition without GROUP BY: global_hash from the first launch");
+	spec.allow_switch = false;
 	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_GLOBAL_HASH,
 		  "sort without GROUP BY runs as global_hash");
 	CHECK(gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_GLOBAL_HASH,
