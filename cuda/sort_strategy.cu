@@ -81,8 +81,14 @@ gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs)
 		return GPUGB_OK;
 	gpugb_sort_bufs_free(gb, b);
 
-	GpugbStatus st = sort_bufs_alloc(gb, b, gb->spec.stride_rows > n ? gb->spec.stride_rows : n,
-									 runs);
+	/*
+	 * Strides: for a whole stride, so a short last one needs no new scratch.
+	 * Device-resident rows: for this launch; the run-time check's probe
+	 * launch is 1/64 of the rows, and scratch for all of them (40 bytes a
+	 * row) cost more to allocate than the probe's sort (kernel benchmark).
+	 */
+	int64_t		rows = gb->spec.device_resident || gb->spec.stride_rows < n ? n : gb->spec.stride_rows;
+	GpugbStatus st = sort_bufs_alloc(gb, b, rows, runs);
 
 	if (st != GPUGB_OK)
 		gpugb_sort_bufs_free(gb, b);

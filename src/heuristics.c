@@ -67,17 +67,18 @@
  */
 #define SORT_MIN_L2_MULTIPLE 4.0
 /*
- * ...and from a table beyond twice the L2 with this many rows per group in
- * a launch, partitioning instead (see 2. above).  Kernel benchmark on the
+ * ...and from a table beyond three L2s with this many rows per group in a
+ * launch, partitioning instead (see 2. above).  Kernel benchmark on the
  * H200 (docs/kernelbench-2026-11-21c.md, 2^28 rows in one launch):
  * partition beat sort and the global table from 2^22 groups (3.6 x L2 with
  * one payload, 64 rows per group: 8.7 against 5.3 G rows/s) to 2^24 (16
- * rows per group), and lost to sort at 2^26 (4 rows per group).  Between 1
- * and 2 x L2 the global table still won (docs/kernelbench-2026-11-21e.md:
- * 2^20 groups with four payloads, a table of 1.7 x L2: 52 ms against
- * partition's 72 ms, uniform and Zipf 0.5).
+ * rows per group), and lost to sort at 2^26 (4 rows per group).  At 2.2 x
+ * L2 the global table still won (docs/kernelbench-2026-11-21e.md: 2^20
+ * groups with four payloads, 13 state columns: 52 ms against partition's
+ * 72 ms, uniform and Zipf 0.5; at 2^22, 8.8 x L2, partition 72 against
+ * 101).
  */
-#define PARTITION_MIN_L2_MULTIPLE 2.0
+#define PARTITION_MIN_L2_MULTIPLE 3.0
 #define PARTITION_MIN_ROWS_PER_GROUP 8.0
 /*
  * The run-time count corrects the planner's estimate only when it refutes

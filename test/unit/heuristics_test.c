@@ -272,9 +272,14 @@ test_partition(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
 		  "table 1.5 x L2, 64 rows per group -> global_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
-	/* 2.5 x L2, 64 rows per group: partition (kernel benchmark, 1 payload, 2^22: 3.6 x L2). */
+	/* 2.5 x L2 too (kernel benchmark, 4 payloads, 2^20: 2.2 x L2) */
 	c = choose(workload(1e10, 64.0 * 2.5 * l2_groups, 2.5 * l2_groups, 1, 1));
-	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION, "table 2.5 x L2, 64 rows per group -> partition (got %s)",
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "table 2.5 x L2, 64 rows per group -> global_hash (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	/* 3.5 x L2, 64 rows per group: partition (kernel benchmark, 1 payload, 2^22: 4 x L2). */
+	c = choose(workload(1e10, 64.0 * 3.5 * l2_groups, 3.5 * l2_groups, 1, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION, "table 3.5 x L2, 64 rows per group -> partition (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	/* Within L2: the global table. */
 	c = choose(workload(1e10, 64.0 * 0.5 * l2_groups, 0.5 * l2_groups, 1, 1));
