@@ -755,6 +755,7 @@ gpugb_groupby_destroy(GpugbGroupBy *gb)
 	gpugb_dev_free(&gb->acct, &gb->group_counter);
 	gpugb_dev_free(&gb->acct, &gb->probe_scalar);
 	gpugb_host_free(&gb->acct, &gb->scalar_host);
+	gpugb_host_free(&gb->acct, &gb->fetch_staging);
 	gpugb_dev_free(&gb->acct, &gb->spare_retry);
 	gpugb_event_destroy(&gb->acct, &gb->ev_a);
 	gpugb_event_destroy(&gb->acct, &gb->ev_b);

@@ -120,6 +120,7 @@ struct GpugbGroupBy
 	DevBuf		group_counter;	/* unsigned long long */
 	DevBuf		probe_scalar;	/* unsigned long long: the run-time check's largest group */
 	HostBuf		scalar_host;	/* pinned staging for small transfers */
+	HostBuf		fetch_staging;	/* pinned: a fetch's columns on their way to the caller (fetch.cu) */
 	DevBuf		spare_retry;	/* second retry list for re-runs */
 	cudaEvent_t ev_a = nullptr; /* timing of synchronous work (growth) */
 	cudaEvent_t ev_b = nullptr;
