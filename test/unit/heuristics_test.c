@@ -159,18 +159,23 @@ test_shared_placement(void)
 	CHECK(c.shared_slots >= 2000, "... a shared table of >= 2 x 1000 slots (%lld)",
 		  (long long) c.shared_slots);
 
-	/* The largest g that stays shared is half the shared table. */
+	/* The largest g that stays shared is the shared table's slots (it claims half). */
 	c = choose(workload(1e8, 1 << 20, 1, 1, 2));
 	{
 		int64_t		slots = c.shared_slots;
-		GpugbStrategyChoice at = choose(workload(1e8, 1 << 20, (double) slots / 2, 1, 2));
-		GpugbStrategyChoice above = choose(workload(1e8, 1 << 20, (double) slots / 2 + 1, 1, 2));
+		GpugbStrategyChoice at = choose(workload(1e8, 1 << 20, (double) slots, 1, 2));
+		GpugbStrategyChoice above = choose(workload(1e8, 1 << 20, (double) slots + 1, 1, 2));
 
-		CHECK(at.strategy == GPUGB_STRATEGY_SHARED_HASH, "g = slots/2 = %lld -> shared_hash",
-			  (long long) slots / 2);
-		CHECK(above.strategy != GPUGB_STRATEGY_SHARED_HASH, "g = slots/2 + 1 -> not shared (%s)",
+		CHECK(at.strategy == GPUGB_STRATEGY_SHARED_HASH, "g = slots = %lld -> shared_hash",
+			  (long long) slots);
+		CHECK(above.strategy != GPUGB_STRATEGY_SHARED_HASH, "g = slots + 1 -> not shared (%s)",
 			  gpugb_strategy_name(above.strategy));
 	}
+	/* The kernel benchmark's 2^8 groups, 4 payloads (13 state columns): 256 slots, shared. */
+	c = choose(workload(268435456.0, 268435456.0, 256, 1, 13));
+	CHECK(c.shared_slots == 256 && c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "2^8 groups, 13 state columns: shared_hash in %lld slots (%s)",
+		  (long long) c.shared_slots, gpugb_strategy_name(c.strategy));
 }
 
 static void
@@ -513,6 +518,29 @@ test_skew(void)
 	c = choose(w);
 	CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH,
 		  "hot, but no shared table fits 200 state columns: not shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+
+	/*
+	 * Groups beyond the block table raise the share needed (up to 4x):
+	 * Zipf 0.5 over 2^10 groups (1.6 %) with 13 state columns (256 slots)
+	 * stays global; Zipf 1.0 (13 %) goes shared; 1.6 % over groups that
+	 * overflow a table only 1.5x needs 1.5 %: shared.
+	 */
+	w = workload(268435456.0, 268435456.0, 1024, 1, 13);
+	w.hot_share = 0.016;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "1.6 %% hot, 2^10 groups in a 256-slot table (4x over): global_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.hot_share = 0.13;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "13 %% hot, 2^10 groups: shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w = workload(268435456.0, 268435456.0, 384, 1, 13);
+	w.hot_share = 0.016;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "1.6 %% hot, 384 groups in a 256-slot table (1.5x over): shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
 }
 
