@@ -228,8 +228,12 @@ gpugb_column_type(Oid typid, int32 typmod, bool key)
 				type.words = text_key_words(typmod);
 			break;
 		case BPCHAROID:
-			/* char without a length keeps trailing spaces in its output */
-			if (typmod >= 0)
+			/*
+			 * char without a length keeps each value's trailing spaces in
+			 * its output: a key carries them in a hidden aggregate (exec.c);
+			 * a min/max input, which would need them per rank, declines.
+			 */
+			if (typmod >= 0 || key)
 			{
 				type.kind = key ? GPUGB_VALUE_SHORT_BPCHAR : GPUGB_VALUE_BPCHAR_RANK;
 				if (key)

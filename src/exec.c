@@ -304,6 +304,17 @@ build_device_spec(GpugbScanState *st)
 		st->key_dscale_agg[k] = st->layout.key_types[k].kind != GPUGB_VALUE_NUMERIC_FREE ? -1 :
 			gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MIN_INT,
 						   gpugb_derived_input(st, GPUGB_DERIVED_KEY_DSCALE, k));
+	/*
+	 * A char key without a length groups without its trailing spaces (as
+	 * bpchareq compares) and prints with the most spaces of its members: a
+	 * hidden max.  PostgreSQL prints whichever member its plan met first,
+	 * so where members differ only in their spaces either answer is one
+	 * PostgreSQL's own plans give; where they agree, the same.
+	 */
+	for (int k = 0; k < info->n_keys; k++)
+		st->key_blanks_agg[k] = !gpugb_key_is_unpadded_bpchar(st->layout.key_types[k]) ? -1 :
+			gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT,
+						   gpugb_derived_input(st, GPUGB_DERIVED_KEY_BLANKS, k));
 	/* interval keys and aggregates: words and hidden aggregates of their own */
 	gpugb_interval_build_spec(st, &n);
 	spec->n_inputs = st->layout.n_inputs;
@@ -882,6 +893,10 @@ next_group(ScanState *ss)
 				gpugb_key_datum(st->layout.key_types[k], st->chunk.key_values[w][g],
 								st->layout.key_types[k].words > 1 ? st->chunk.key_values[w + 1][g] : 0,
 								st->layout.text_dict);
+		if (!slot->tts_isnull[k] && st->key_blanks_agg[k] >= 0)
+			slot->tts_values[k] =
+				gpugb_bpchar_with_blanks(slot->tts_values[k],
+										 st->chunk.agg_value[st->key_blanks_agg[k]][g]);
 	}
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{

@@ -38,6 +38,7 @@ typedef enum GpugbDerivedKind
 	GPUGB_DERIVED_FREE_VALUE,	/* v * 10^S (NaN stays NaN) */
 	GPUGB_DERIVED_FREE_DSCALE,	/* its dscale; NULL for NaN */
 	GPUGB_DERIVED_KEY_DSCALE,	/* the same of GROUP BY key derived_from[d] */
+	GPUGB_DERIVED_KEY_BLANKS,	/* trailing spaces of char key derived_from[d] (no length) */
 	/*
 	 * This + a GpugbIntervalWord: that word of interval input x's Datum (of
 	 * key x's for GPUGB_IWORD_MONTH_DAY), see interval_words.c
@@ -105,6 +106,7 @@ typedef struct GpugbScanState
 	/* free numerics: hidden max dscale of a sum's input, min dscale of a key */
 	int			dscale_agg[GPUGB_MAX_AGGS];
 	int			key_dscale_agg[GPUGB_MAX_KEYS];
+	int			key_blanks_agg[GPUGB_MAX_KEYS];	/* char without a length: its spaces */
 	GpugbStrategyChoice strategy_choice;	/* spec.strategy, and why (EXPLAIN) */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
@@ -153,6 +155,8 @@ extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   const char **unfit);
 
 /* finalize.c */
+extern bool gpugb_key_is_unpadded_bpchar(GpugbColumnType type);
+extern Datum gpugb_bpchar_with_blanks(Datum stripped, int64 blanks);
 extern Datum gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2,
 							 struct GpugbTextDict *dict);
 extern Datum gpugb_agg_datum(GpugbFinish finish, GpugbColumnType input_type,

@@ -34,6 +34,32 @@
  * A key's Datum from its device word(s): value, and value2 for a key of
  * two words.
  */
+/* A char key without a length (typmod -1): its trailing spaces travel apart. */
+bool
+gpugb_key_is_unpadded_bpchar(GpugbColumnType type)
+{
+	return type.kind == GPUGB_VALUE_SHORT_BPCHAR && type.typmod < 0;
+}
+
+/* The key's bytes (trailing spaces dropped) followed by `blanks` spaces. */
+Datum
+gpugb_bpchar_with_blanks(Datum stripped, int64 blanks)
+{
+	text	   *t = DatumGetTextPP(stripped);
+	int			len = VARSIZE_ANY_EXHDR(t);
+	BpChar	   *result;
+
+	if (blanks <= 0)
+		return stripped;
+	if (blanks > MaxAllocSize - VARHDRSZ - len)
+		elog(ERROR, "gpugb: a char key's trailing spaces (" INT64_FORMAT ") out of range", blanks);
+	result = (BpChar *) palloc(VARHDRSZ + len + blanks);
+	SET_VARSIZE(result, VARHDRSZ + len + blanks);
+	memcpy(VARDATA(result), VARDATA_ANY(t), len);
+	memset(VARDATA(result) + len, ' ', blanks);
+	return PointerGetDatum(result);
+}
+
 Datum
 gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2, struct GpugbTextDict *dict)
 {

@@ -50,6 +50,22 @@ text_bytes(Datum d, bool blank_padded, int *len, struct varlena **detoasted)
 	return data;
 }
 
+/* Trailing spaces of a char without a length (its key keeps them apart). */
+static int64
+trailing_blanks(Datum d)
+{
+	struct varlena *detoasted;
+	int			len;
+	int			stripped;
+	const char *data = text_bytes(d, false, &len, &detoasted);
+
+	for (stripped = len; stripped > 0 && data[stripped - 1] == ' '; stripped--)
+		;
+	if (detoasted)
+		pfree(detoasted);
+	return len - stripped;
+}
+
 /*
  * A text key in `words` words: up to 8 bytes each, zero-padded, which is
  * injective, as text never contains a zero byte; a longer value, where a
@@ -199,7 +215,7 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 	bool		isnull;
 	int64		word = 0;
 
-	if (kind == GPUGB_DERIVED_KEY_DSCALE)
+	if (kind == GPUGB_DERIVED_KEY_DSCALE || kind == GPUGB_DERIVED_KEY_BLANKS)
 	{
 		x = key_packed[src];
 		isnull = x == PG_INT64_MIN;
@@ -215,6 +231,9 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 		{
 			case GPUGB_DERIVED_FREE_VALUE:
 				word = gpugb_free_word_value(x);
+				break;
+			case GPUGB_DERIVED_KEY_BLANKS:
+				word = x;
 				break;
 			case GPUGB_DERIVED_FREE_DSCALE:
 			case GPUGB_DERIVED_KEY_DSCALE:
@@ -360,6 +379,9 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 			words[0] = float_key_word(words[0]);
 		/* a free numeric key groups by value; its dscale goes to a hidden min */
 		key_packed[k] = isnull ? PG_INT64_MIN : words[0];
+		/* a char key without a length: its trailing spaces go to a hidden max */
+		if (unlikely(gpugb_key_is_unpadded_bpchar(type)) && !isnull)
+			key_packed[k] = trailing_blanks(values[k]);
 		if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
 			words[0] = isnull ? 0 : gpugb_free_word_value(words[0]);
 		for (int i = 0; i < type.words; i++)
