@@ -65,3 +65,44 @@ SELECT gpugb_mismatches(q) AS mismatches FROM (VALUES
 ) AS t(q);
 
 SELECT gpu_runs > 10 AS gpu_path_taken, fallbacks = 0 AS no_fallback FROM gpugb_backend_stats();
+
+-- Columns allowed through a functional dependency on a primary key
+-- (PostgreSQL even drops them from the GROUP BY): the device groups by
+-- them too, which splits no group.  Each query is compared with
+-- PostgreSQL and counted as a GPU run.
+CREATE TABLE fd_dim (id int PRIMARY KEY, name text, grade char(2), price numeric(8, 2),
+                     born date);
+INSERT INTO fd_dim SELECT i, 'name ' || (i % 7), chr(65 + i % 4), i * 1.25,
+  date '2000-01-01' + i FROM generate_series(0, 9) i;
+UPDATE fd_dim SET name = NULL WHERE id = 3;
+ANALYZE fd_dim;
+CREATE FUNCTION fd_check(q text, OUT mismatches bigint, OUT gpu_runs bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  before bigint;
+  r record;
+BEGIN
+  mismatches := gpugb_mismatches(q);
+  SELECT s.gpu_runs INTO before FROM gpugb_backend_stats() s;
+  FOR r IN EXECUTE q LOOP
+  END LOOP;
+  SELECT s.gpu_runs - before INTO gpu_runs FROM gpugb_backend_stats() s;
+END $$;
+EXPLAIN (COSTS OFF)
+SELECT d.id, d.name, count(*) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id;
+SELECT d.id, d.name, d.grade, count(*), sum(e.v)
+  FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id ORDER BY d.id;
+SELECT q, (fd_check(q)).* FROM (VALUES
+  ('SELECT d.id, d.name, count(*) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id'),
+  ('SELECT d.id, d.name, d.grade, d.price, d.born, sum(e.v) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id, d.name'),
+  ('SELECT e.b, d.name, count(*) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY e.b, d.id'),
+  ('SELECT upper(d.name), d.price * 2, avg(e.v) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id HAVING d.price > 2'),
+  ('SELECT d.name, count(*) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id HAVING d.grade <> ''B''')
+) AS t(q);
+-- A window query's grouping step may pass a column through (any row's
+-- value; here v, for stddev_samp(v) above it): not functionally dependent,
+-- so not a key, and declined.
+EXPLAIN (COSTS OFF)
+SELECT round(v / 7.0, 1), stddev_samp(v), count(*) OVER () FROM e GROUP BY round(v / 7.0, 1);
+SELECT gpugb_mismatches('SELECT trim_scale(round(v / 7.0, 1)), stddev_samp(v), count(*) OVER () '
+  'FROM e GROUP BY round(v / 7.0, 1)') AS mismatches;

@@ -278,6 +278,13 @@ gpugb_column_type(Oid typid, int32 typmod, bool key)
 	return type;
 }
 
+/* A char key without a length (typmod -1): its trailing spaces travel apart. */
+bool
+gpugb_key_is_unpadded_bpchar(GpugbColumnType type)
+{
+	return type.kind == GPUGB_VALUE_SHORT_BPCHAR && type.typmod < 0;
+}
+
 static const char *
 numeric_unsupported(const char *what)
 {

@@ -132,6 +132,7 @@ typedef struct GpugbColumnType
 extern const char *gpugb_key_type_unsupported(Oid typid, int32 typmod, Oid collation);
 extern const char *gpugb_agg_input_unsupported(const GpugbAggEntry *entry, Oid typid, int32 typmod);
 extern GpugbColumnType gpugb_column_type(Oid typid, int32 typmod, bool key);
+extern bool gpugb_key_is_unpadded_bpchar(GpugbColumnType type);
 extern int	gpugb_device_aggs_needed(Aggref *aggref);
 extern bool gpugb_agg_ranks_text(const GpugbAggEntry *entry, Oid typid, int32 typmod);
 extern bool gpugb_key_kind_orders(GpugbValueKind kind, GpugbOrderKind *order_kind);

@@ -155,7 +155,6 @@ extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   const char **unfit);
 
 /* finalize.c */
-extern bool gpugb_key_is_unpadded_bpchar(GpugbColumnType type);
 extern Datum gpugb_bpchar_with_blanks(Datum stripped, int64 blanks);
 extern Datum gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2,
 							 struct GpugbTextDict *dict);

@@ -34,13 +34,6 @@
  * A key's Datum from its device word(s): value, and value2 for a key of
  * two words.
  */
-/* A char key without a length (typmod -1): its trailing spaces travel apart. */
-bool
-gpugb_key_is_unpadded_bpchar(GpugbColumnType type)
-{
-	return type.kind == GPUGB_VALUE_SHORT_BPCHAR && type.typmod < 0;
-}
-
 /* The key's bytes (trailing spaces dropped) followed by `blanks` spaces. */
 Datum
 gpugb_bpchar_with_blanks(Datum stripped, int64 blanks)

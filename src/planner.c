@@ -30,6 +30,7 @@
 
 #include "access/stratnum.h"
 #include "catalog/pg_aggregate.h"
+#include "catalog/pg_constraint.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/paths.h"
@@ -67,7 +68,9 @@ static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 typedef struct GroupingShape
 {
 	PlannerInfo *root;
-	List	   *group_exprs;	/* GROUP BY expressions, in order */
+	List	   *group_exprs;	/* GROUP BY expressions, in order; then columns
+								 * that depend on them (a primary key's) */
+	int			key_words;		/* device words of the keys */
 	List	   *aggrefs;		/* distinct Aggrefs of target list and HAVING */
 	List	   *inputs;			/* distinct aggregate argument expressions */
 	int			device_aggs;	/* device aggregates, hidden ones included */
@@ -152,6 +155,24 @@ check_aggref(PlannerInfo *root, Aggref *aggref)
 	return NULL;
 }
 
+static const char *add_group_key(PlannerInfo *root, GroupingShape *shape, Node *expr);
+
+/* Is var a column of a table whose primary key the GROUP BY keys hold? */
+static bool
+depends_on_group_keys(GroupingShape *shape, Var *var)
+{
+	RangeTblEntry *rte;
+	List	   *constraint_deps = NIL;
+
+	if (var->varlevelsup != 0 || var->varno < 1 ||
+		var->varno > list_length(shape->root->parse->rtable) || var->varattno <= 0)
+		return false;
+	rte = planner_rt_fetch(var->varno, shape->root);
+	return rte->rtekind == RTE_RELATION &&
+		check_functional_grouping(rte->relid, var->varno, 0, shape->group_exprs,
+								  &constraint_deps);
+}
+
 /*
  * Walks an output expression (target list entry or HAVING clause).  Whole
  * GROUP BY expressions and Aggrefs become columns of the scan tuple; any
@@ -209,8 +230,18 @@ collect_walker(Node *node, GroupingShape *shape)
 	}
 	if (IsA(node, Var))
 	{
-		shape->reject = "the output uses a column that is not a GROUP BY key";
-		return true;
+		/*
+		 * A column that depends functionally on the GROUP BY keys (they
+		 * hold its table's primary key; PostgreSQL drops such columns from
+		 * the GROUP BY itself): one more key, which splits no group.  Any
+		 * other column (a window query passes some through its grouping
+		 * step, with any row's value) would split groups: declined.
+		 */
+		if (depends_on_group_keys(shape, (Var *) node))
+			shape->reject = add_group_key(shape->root, shape, node);
+		else
+			shape->reject = "the output uses a column that is not a GROUP BY key";
+		return shape->reject != NULL;
 	}
 	if (IsA(node, PlaceHolderVar) || IsA(node, GroupingFunc) ||
 		IsA(node, WindowFunc))
@@ -222,11 +253,43 @@ collect_walker(Node *node, GroupingShape *shape)
 	return expression_tree_walker(node, collect_walker, shape);
 }
 
+/*
+ * Adds a GROUP BY key (NULL), or says why it cannot be one.  Also counts
+ * the hidden aggregates and derived inputs its type needs (exec.c).
+ */
+static const char *
+add_group_key(PlannerInfo *root, GroupingShape *shape, Node *expr)
+{
+	const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr),
+														 exprCollation(expr));
+
+	if (unsupported == NULL)
+		unsupported = gpugb_free_numeric_unsupported(root, expr);
+	if (unsupported)
+		return unsupported;
+	/* a free numeric's dscale, a char's trailing spaces: a hidden aggregate each */
+	if (gpugb_is_free_numeric(expr) ||
+		gpugb_key_is_unpadded_bpchar(gpugb_column_type(exprType(expr), exprTypmod(expr), true)))
+	{
+		shape->device_aggs++;
+		shape->input_slots++;
+	}
+	/* an interval key's (month, day): a derived input and a hidden min */
+	shape->input_slots += gpugb_interval_extra_inputs(exprType(expr), true);
+	shape->device_aggs += gpugb_interval_extra_inputs(exprType(expr), true);
+	shape->key_words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
+	if (shape->key_words > GPUGB_MAX_KEYS || list_length(shape->group_exprs) >= GPUGB_MAX_KEYS)
+		return "too many GROUP BY keys";
+	if (contain_volatile_functions(expr))
+		return "volatile GROUP BY keys are not supported";
+	shape->group_exprs = lappend(shape->group_exprs, expr);
+	return NULL;
+}
+
 static const char *
 collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape *shape)
 {
 	ListCell   *lc;
-	int			words = 0;
 
 	if (list_length(root->parse->groupClause) > GPUGB_MAX_KEYS)
 		return "too many GROUP BY keys";
@@ -235,28 +298,10 @@ collect_group_exprs(PlannerInfo *root, GroupPathExtraData *extra, GroupingShape 
 	{
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
 		Node	   *expr = get_sortgroupclause_expr(sgc, extra->targetList);
-		const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr),
-															 exprCollation(expr));
+		const char *unsupported = add_group_key(root, shape, expr);
 
-		if (unsupported == NULL)
-			unsupported = gpugb_free_numeric_unsupported(root, expr);
 		if (unsupported)
 			return unsupported;
-		if (gpugb_is_free_numeric(expr))
-		{
-			/* a hidden min over its dscale, from a derived input (exec.c) */
-			shape->device_aggs++;
-			shape->input_slots++;
-		}
-		/* an interval key's (month, day): a derived input and a hidden min */
-		shape->input_slots += gpugb_interval_extra_inputs(exprType(expr), true);
-		shape->device_aggs += gpugb_interval_extra_inputs(exprType(expr), true);
-		words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
-		if (words > GPUGB_MAX_KEYS)
-			return "too many GROUP BY keys";
-		if (contain_volatile_functions(expr))
-			return "volatile GROUP BY keys are not supported";
-		shape->group_exprs = lappend(shape->group_exprs, expr);
 	}
 	return NULL;
 }
