@@ -106,3 +106,19 @@ EXPLAIN (COSTS OFF)
 SELECT round(v / 7.0, 1), stddev_samp(v), count(*) OVER () FROM e GROUP BY round(v / 7.0, 1);
 SELECT gpugb_mismatches('SELECT trim_scale(round(v / 7.0, 1)), stddev_samp(v), count(*) OVER () '
   'FROM e GROUP BY round(v / 7.0, 1)') AS mismatches;
+-- Found in review: an inheritance parent's primary key does not cover its
+-- children (PostgreSQL still groups by the key alone), and a float column's
+-- -0 must print as it is: neither column becomes a key, so declined.
+CREATE TABLE fd_parent (id int PRIMARY KEY, x int, f float8);
+CREATE TABLE fd_child () INHERITS (fd_parent);
+INSERT INTO fd_parent VALUES (1, 10, '-0'), (2, 20, 1.5);
+INSERT INTO fd_child VALUES (1, 11, 0);
+ANALYZE fd_parent;
+ANALYZE fd_child;
+SELECT id, x, count(*) FROM fd_parent GROUP BY id ORDER BY id;
+SELECT gpugb_mismatches('SELECT id, x, count(*) FROM fd_parent GROUP BY id') AS mismatches;
+SELECT id, f, count(*) FROM ONLY fd_parent GROUP BY id ORDER BY id;
+SELECT gpugb_mismatches('SELECT id, f, count(*) FROM ONLY fd_parent GROUP BY id') AS mismatches;
+SELECT q, (fd_check(q)).* FROM (VALUES
+  ('SELECT id, x, count(*) FROM ONLY fd_parent GROUP BY id')
+) AS t(q);

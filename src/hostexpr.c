@@ -25,6 +25,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "common/int.h"
 #include "fmgr.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -245,6 +246,48 @@ gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale)
 	return c.program;
 }
 
+/*
+ * Rewrites the common step sequences into fused steps, in place: a
+ * constant and a column combined (1 - l_discount: the constant scaled
+ * once here), and a product with a column.  Sequences whose constant
+ * would overflow when scaled stay as they are.
+ */
+static void
+fuse_steps(GpugbHostExpr *hx)
+{
+	int			out = 0;
+
+	for (int i = 0; i < hx->nsteps; i++)
+	{
+		const GpugbHostExprStep *s = &hx->steps[i];
+		GpugbHostExprStep fused;
+		int64		scaled;
+
+		if (i + 2 < hx->nsteps && s[0].op == GPUGB_HX_CONST && s[1].op == GPUGB_HX_COLUMN &&
+			(s[2].op == GPUGB_HX_ADD || s[2].op == GPUGB_HX_SUB) &&
+			!pg_mul_s64_overflow(s[0].value, gpugb_pow10[s[2].column], &scaled))
+		{
+			fused.op = s[2].op == GPUGB_HX_ADD ? GPUGB_HX_CONST_ADD_COL : GPUGB_HX_CONST_SUB_COL;
+			fused.column = s[1].column;
+			fused.scale = s[2].scale;
+			fused.value = scaled;
+			i += 2;
+		}
+		else if (i + 1 < hx->nsteps && s[0].op == GPUGB_HX_COLUMN && s[1].op == GPUGB_HX_MUL)
+		{
+			fused.op = GPUGB_HX_MUL_COL;
+			fused.column = s[0].column;
+			fused.scale = 0;
+			fused.value = 0;
+			i += 1;
+		}
+		else
+			fused = *s;
+		hx->steps[out++] = fused;	/* out <= i: nothing unread is overwritten */
+	}
+	hx->nsteps = out;
+}
+
 void
 gpugb_hostexpr_decode(List *program, int scale, GpugbHostExpr *hx)
 {
@@ -259,6 +302,7 @@ gpugb_hostexpr_decode(List *program, int scale, GpugbHostExpr *hx)
 		hx->steps[i].scale = intVal(list_nth(program, 4 * i + 2));
 		hx->steps[i].value = pg_strtoint64(strVal(list_nth(program, 4 * i + 3)));
 	}
+	fuse_steps(hx);
 }
 
 
@@ -268,6 +312,26 @@ typedef enum EvalStatus
 	EVAL_NULL,
 	EVAL_OVERFLOW
 } EvalStatus;
+
+/*
+ * A child column's word as an operand: NULL marks the result NULL (the
+ * word is then unused), NaN (of a numeric) marks it NaN and counts as 0.
+ */
+static inline int64
+column_word(int column, const int64 *words, const bool *nulls,
+			const GpugbColumnType *column_types, bool *any_null, bool *nan)
+{
+	int64		w = words[column];
+
+	if (nulls[column])
+		*any_null = true;
+	else if (w == GPUGB_NUMERIC_NAN_WORD && column_types[column].kind == GPUGB_VALUE_NUMERIC)
+	{
+		*nan = true;
+		w = 0;
+	}
+	return w;
+}
 
 /*
  * The evaluator, once per integer type T: int64 first (fast; nearly every
@@ -291,20 +355,31 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 		switch (step->op) \
 		{ \
 			case GPUGB_HX_COLUMN: \
+				stack[top++] = column_word(step->column, words, nulls, column_types, \
+										   &any_null, nan); \
+				break; \
+			case GPUGB_HX_CONST_ADD_COL: \
+			case GPUGB_HX_CONST_SUB_COL: \
 			{ \
-				int64		w = words[step->column]; \
+				T			b = column_word(step->column, words, nulls, column_types, \
+											&any_null, nan); \
+				T			a = step->value; \
 \
-				if (nulls[step->column]) \
-					any_null = true; \
-				else if (w == GPUGB_NUMERIC_NAN_WORD && \
-						 column_types[step->column].kind == GPUGB_VALUE_NUMERIC) \
-				{ \
-					*nan = true; \
-					w = 0; \
-				} \
-				stack[top++] = w; \
+				if ((step->scale > 0 && \
+					 __builtin_mul_overflow(b, (T) gpugb_pow10[step->scale], &b)) || \
+					(step->op == GPUGB_HX_CONST_ADD_COL ? __builtin_add_overflow(a, b, &a) : \
+					 __builtin_sub_overflow(a, b, &a))) \
+					return EVAL_OVERFLOW; \
+				stack[top++] = a; \
 				break; \
 			} \
+			case GPUGB_HX_MUL_COL: \
+				if (__builtin_mul_overflow(stack[top - 1], \
+										   (T) column_word(step->column, words, nulls, \
+														   column_types, &any_null, nan), \
+										   &stack[top - 1])) \
+					return EVAL_OVERFLOW; \
+				break; \
 			case GPUGB_HX_CONST: \
 				stack[top++] = step->value; \
 				break; \

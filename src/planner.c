@@ -30,7 +30,9 @@
 
 #include "access/stratnum.h"
 #include "catalog/pg_aggregate.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_constraint.h"
+#include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/paths.h"
@@ -168,9 +170,17 @@ depends_on_group_keys(GroupingShape *shape, Var *var)
 		var->varno > list_length(shape->root->parse->rtable) || var->varattno <= 0)
 		return false;
 	rte = planner_rt_fetch(var->varno, shape->root);
-	return rte->rtekind == RTE_RELATION &&
-		check_functional_grouping(rte->relid, var->varno, 0, shape->group_exprs,
-								  &constraint_deps);
+	/* an inheritance parent's key does not hold in its children (review) */
+	if (rte->rtekind != RTE_RELATION || (rte->inh && rte->relkind != RELKIND_PARTITIONED_TABLE))
+		return false;
+	/*
+	 * Every row of a group has the column's one value, which gpugb must
+	 * print as it is: float keys group -0 with 0 and print 0 (review).
+	 */
+	if (var->vartype == FLOAT4OID || var->vartype == FLOAT8OID)
+		return false;
+	return check_functional_grouping(rte->relid, var->varno, 0, shape->group_exprs,
+									 &constraint_deps);
 }
 
 /*
@@ -277,6 +287,11 @@ add_group_key(PlannerInfo *root, GroupingShape *shape, Node *expr)
 	/* an interval key's (month, day): a derived input and a hidden min */
 	shape->input_slots += gpugb_interval_extra_inputs(exprType(expr), true);
 	shape->device_aggs += gpugb_interval_extra_inputs(exprType(expr), true);
+	/* a key met after the aggregates (a dependent column) is checked here */
+	if (shape->device_aggs > GPUGB_MAX_AGGS)
+		return "too many aggregates";
+	if (shape->input_slots > GPUGB_MAX_INPUTS)
+		return "too many aggregate inputs";
 	shape->key_words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
 	if (shape->key_words > GPUGB_MAX_KEYS || list_length(shape->group_exprs) >= GPUGB_MAX_KEYS)
 		return "too many GROUP BY keys";
