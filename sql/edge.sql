@@ -76,23 +76,11 @@ INSERT INTO fd_dim SELECT i, 'name ' || (i % 7), chr(65 + i % 4), i * 1.25,
   date '2000-01-01' + i FROM generate_series(0, 9) i;
 UPDATE fd_dim SET name = NULL WHERE id = 3;
 ANALYZE fd_dim;
-CREATE FUNCTION fd_check(q text, OUT mismatches bigint, OUT gpu_runs bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-  before bigint;
-  r record;
-BEGIN
-  mismatches := gpugb_mismatches(q);
-  SELECT s.gpu_runs INTO before FROM gpugb_backend_stats() s;
-  FOR r IN EXECUTE q LOOP
-  END LOOP;
-  SELECT s.gpu_runs - before INTO gpu_runs FROM gpugb_backend_stats() s;
-END $$;
 EXPLAIN (COSTS OFF)
 SELECT d.id, d.name, count(*) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id;
 SELECT d.id, d.name, d.grade, count(*), sum(e.v)
   FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id ORDER BY d.id;
-SELECT q, (fd_check(q)).* FROM (VALUES
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT d.id, d.name, count(*) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id'),
   ('SELECT d.id, d.name, d.grade, d.price, d.born, sum(e.v) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY d.id, d.name'),
   ('SELECT e.b, d.name, count(*) FROM e JOIN fd_dim d ON d.id = e.k GROUP BY e.b, d.id'),
@@ -119,6 +107,6 @@ SELECT id, x, count(*) FROM fd_parent GROUP BY id ORDER BY id;
 SELECT gpugb_mismatches('SELECT id, x, count(*) FROM fd_parent GROUP BY id') AS mismatches;
 SELECT id, f, count(*) FROM ONLY fd_parent GROUP BY id ORDER BY id;
 SELECT gpugb_mismatches('SELECT id, f, count(*) FROM ONLY fd_parent GROUP BY id') AS mismatches;
-SELECT q, (fd_check(q)).* FROM (VALUES
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT id, x, count(*) FROM ONLY fd_parent GROUP BY id')
 ) AS t(q);

@@ -35,6 +35,21 @@ BEGIN
   RETURN gpugb_diff_rows();
 END $$;
 
+-- gpugb_mismatches(query), and how many GPU runs the query made with
+-- gpugb on (0: it was declined or fell back).
+CREATE FUNCTION gpugb_gpu_check(q text, OUT mismatches bigint, OUT gpu_runs bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  before bigint;
+  r record;
+BEGIN
+  mismatches := gpugb_mismatches(q);
+  SELECT s.gpu_runs INTO before FROM gpugb_backend_stats() s;
+  FOR r IN EXECUTE q LOOP
+  END LOOP;
+  SELECT s.gpu_runs - before INTO gpu_runs FROM gpugb_backend_stats() s;
+END $$;
+
 -- Parallel ingest: did the query run as GpuGroupAgg under a Gather with
 -- workers launched, and how many rows differ from PostgreSQL's result.
 CREATE FUNCTION gpugb_parallel_check(query text, OUT parallel_gpu bool, OUT mismatches bigint)

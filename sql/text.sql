@@ -80,24 +80,12 @@ RESET min_parallel_table_scan_size;
 -- char without a length (COALESCE or CASE over char(n) and a literal):
 -- grouped without trailing spaces, as bpchareq compares, and printed with
 -- the spaces its members have.  tlong's c is char(20), tk's c char(3).
-CREATE FUNCTION bp_check(q text, OUT mismatches bigint, OUT gpu_runs bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-  before bigint;
-  r record;
-BEGIN
-  mismatches := gpugb_mismatches(q);
-  SELECT s.gpu_runs INTO before FROM gpugb_backend_stats() s;
-  FOR r IN EXECUTE q LOOP
-  END LOOP;
-  SELECT s.gpu_runs - before INTO gpu_runs FROM gpugb_backend_stats() s;
-END $$;
 INSERT INTO tk (a, c, d, v) VALUES ('nullc', NULL, NULL, 5);
 SELECT pg_typeof(coalesce(c, 'zz')) FROM tk LIMIT 1;
 EXPLAIN (COSTS OFF) SELECT coalesce(c, 'zz'), count(*) FROM tk GROUP BY 1;
 SELECT k, octet_length(k), k || '|' AS k_bar, count(*)
   FROM (SELECT coalesce(c, 'zz') AS k FROM tk) s GROUP BY k ORDER BY k;
-SELECT q, (bp_check(q)).* FROM (VALUES
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT coalesce(c, ''zz''), count(*), sum(v) FROM tk GROUP BY 1'),
   ('SELECT coalesce(d, ''?''), coalesce(c, ''''), count(*) FROM tk GROUP BY 1, 2'),
   ('SELECT CASE WHEN v % 3 = 0 THEN c ELSE ''three'' END, count(*) FROM tk GROUP BY 1'),

@@ -10,18 +10,6 @@ SET gpugb.force = on;
 SET max_parallel_workers_per_gather = 0;
 SET gpugb.stride_rows = 1024;
 
-CREATE FUNCTION tm_check(q text, OUT mismatches bigint, OUT gpu_runs bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-  before bigint;
-  r record;
-BEGIN
-  mismatches := gpugb_mismatches(q);
-  SELECT s.gpu_runs INTO before FROM gpugb_backend_stats() s;
-  FOR r IN EXECUTE q LOOP
-  END LOOP;
-  SELECT s.gpu_runs - before INTO gpu_runs FROM gpugb_backend_stats() s;
-END $$;
 
 -- t: md5 texts in no order (new texts land between old ones: ranks move);
 -- v: descending numbers as varchar (every stride's texts sort first);
@@ -42,7 +30,7 @@ ANALYZE tm;
 
 EXPLAIN (COSTS OFF) SELECT g, min(t), max(t) FROM tm GROUP BY g;
 
-SELECT q, (tm_check(q)).* FROM (VALUES
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT g, min(t), max(t) FROM tm GROUP BY g'),
   ('SELECT g, min(v), max(v), min(c), max(c) FROM tm GROUP BY g'),
   ('SELECT g, min(u), max(u), count(u) FROM tm GROUP BY g'),
@@ -65,32 +53,32 @@ SELECT g, min(w COLLATE "C"), max(w COLLATE "C") FROM tm GROUP BY g ORDER BY g;
 
 -- Every strategy, forced.
 SET gpugb.strategy = global_hash;
-SELECT (tm_check('SELECT g, min(t), max(t), min(c) FROM tm GROUP BY g')).*;
+SELECT (gpugb_gpu_check('SELECT g, min(t), max(t), min(c) FROM tm GROUP BY g')).*;
 SET gpugb.strategy = shared_hash;
-SELECT (tm_check('SELECT g, min(t), max(t), min(c) FROM tm GROUP BY g')).*;
+SELECT (gpugb_gpu_check('SELECT g, min(t), max(t), min(c) FROM tm GROUP BY g')).*;
 SET gpugb.strategy = sort;
-SELECT (tm_check('SELECT t, min(v), max(u) FROM tm GROUP BY t')).*;
+SELECT (gpugb_gpu_check('SELECT t, min(v), max(u) FROM tm GROUP BY t')).*;
 SET gpugb.strategy = partition;
-SELECT (tm_check('SELECT t, min(v), max(u) FROM tm GROUP BY t')).*;
+SELECT (gpugb_gpu_check('SELECT t, min(v), max(u) FROM tm GROUP BY t')).*;
 SET gpugb.strategy = private_hash;
-SELECT (tm_check('SELECT g, min(t), max(t), min(c) FROM tm GROUP BY g')).*;
+SELECT (gpugb_gpu_check('SELECT g, min(t), max(t), min(c) FROM tm GROUP BY g')).*;
 RESET gpugb.strategy;
 
 -- Texts arriving in ascending order never move a rank; descending ones
 -- move every rank at every stride.
 CREATE TABLE tasc AS SELECT i % 3 AS g, lpad(i::text, 8, '0') AS a FROM generate_series(1, 20000) i;
 CREATE TABLE tdesc AS SELECT i % 3 AS g, lpad((20000 - i)::text, 8, '0') AS a FROM generate_series(1, 20000) i;
-SELECT (tm_check('SELECT g, min(a), max(a) FROM tasc GROUP BY g')).*;
-SELECT (tm_check('SELECT g, min(a), max(a) FROM tdesc GROUP BY g')).*;
+SELECT (gpugb_gpu_check('SELECT g, min(a), max(a) FROM tasc GROUP BY g')).*;
+SELECT (gpugb_gpu_check('SELECT g, min(a), max(a) FROM tdesc GROUP BY g')).*;
 SELECT g, min(a), max(a) FROM tdesc GROUP BY g ORDER BY g;
 
 -- A rescan (correlated subquery): each run starts a new device handle
 -- and keeps the dictionary and its ranks.
-SELECT (tm_check('SELECT x, (SELECT max(t) FROM tm WHERE tm.g = x), (SELECT min(w) FROM tm WHERE tm.g = x) FROM generate_series(0, 7) x')).*;
+SELECT (gpugb_gpu_check('SELECT x, (SELECT max(t) FROM tm WHERE tm.g = x), (SELECT min(w) FROM tm WHERE tm.g = x) FROM generate_series(0, 7) x')).*;
 
 -- A linguistic collation (ICU's root locale): case and accents order
 -- differently from the bytes.
-SELECT (tm_check('SELECT g, min(w COLLATE "und-x-icu"), max(w COLLATE "und-x-icu"), min(t COLLATE "und-x-icu") FROM tm GROUP BY g')).*;
+SELECT (gpugb_gpu_check('SELECT g, min(w COLLATE "und-x-icu"), max(w COLLATE "und-x-icu"), min(t COLLATE "und-x-icu") FROM tm GROUP BY g')).*;
 SELECT g, min(w COLLATE "und-x-icu"), max(w COLLATE "und-x-icu") FROM tm GROUP BY g ORDER BY g;
 -- Millions of distinct texts under a collation other than C would cost
 -- more strcoll comparisons than PostgreSQL makes: declined beyond
@@ -171,5 +159,4 @@ DROP TABLE tp;
 
 DROP TABLE tm, tasc, tdesc;
 DROP COLLATION tm_ci;
-DROP FUNCTION tm_check(text);
 RESET gpugb.stride_rows;
