@@ -26,9 +26,10 @@ struct FetchCopy
 #define MAX_FETCH_COPIES (GPUGB_MAX_KEYS + 2 + 3 * GPUGB_MAX_AGGS)
 
 /*
- * The copies of one fetch: keys, the null masks (into `masks`), the rows
- * column (into `rows`), and per aggregate its count, value and high word.
- * Count columns c > 0 arrive as NULL counts (kernel_params.cuh).
+ * The copies of one fetch: keys, the null masks and the rows column (read
+ * in place from staging; *masks_copy and *rows_copy index them, -1 if not
+ * wanted), and per aggregate its count, value and high word.  Count
+ * columns c > 0 arrive as NULL counts (kernel_params.cuh).
  */
 static int
 plan_copies(const GpugbGroupBy *gb, int64_t first, int64_t count, const GpugbGroupResults *out,
