@@ -42,9 +42,14 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	GpugbScanState *st = (GpugbScanState *) node;
 
-	if (st->info.n_keys > 0)
+	if (st->info.n_query_keys > 0)
 		ExplainPropertyList("Group Keys",
-							deparse_scan_columns(st, ancestors, es, 0, st->info.n_keys), es);
+							deparse_scan_columns(st, ancestors, es, 0, st->info.n_query_keys), es);
+	/* columns the output takes through a primary key: keys too, splitting no group */
+	if (st->info.n_keys > st->info.n_query_keys)
+		ExplainPropertyList("Dependent Keys",
+							deparse_scan_columns(st, ancestors, es, st->info.n_query_keys,
+												 st->info.n_keys - st->info.n_query_keys), es);
 	if (st->info.n_aggs > 0)
 		ExplainPropertyList("Aggregates",
 							deparse_scan_columns(st, ancestors, es, st->info.n_keys,

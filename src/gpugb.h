@@ -78,8 +78,10 @@ typedef enum GpugbPathPrivate
 	GPUGB_PATH_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PATH_INPUTS,			/* List of distinct aggregate input expressions */
 	GPUGB_PATH_ROWS,			/* String: estimated input rows (all participants) */
-	GPUGB_PATH_ORDER			/* List of Integer, 3 per order key: GROUP BY key
+	GPUGB_PATH_ORDER,			/* List of Integer, 3 per order key: GROUP BY key
 								 * index, DESC, NULLS FIRST; NIL: no order */
+	GPUGB_PATH_N_QUERY_KEYS		/* Integer: keys of the query's GROUP BY; the
+								 * rest depend on them (a primary key's columns) */
 } GpugbPathPrivate;
 extern void gpugb_plan_init(void);
 
@@ -92,6 +94,7 @@ extern void gpugb_plan_init(void);
 typedef struct GpugbPlanInfo
 {
 	int			n_keys;
+	int			n_query_keys;	/* the GROUP BY's; keys after them depend on them */
 	Oid			key_types[GPUGB_MAX_KEYS];
 	int32		key_typmods[GPUGB_MAX_KEYS];
 	int			key_free_scales[GPUGB_MAX_KEYS];	/* S of a free numeric, else -1 */

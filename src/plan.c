@@ -46,8 +46,9 @@ enum
 								 * the planned scale S of a free numeric, else -1 */
 	GPUGB_PRIVATE_KEY_TRANSFORMS,	/* List per key: what the filler computes of
 									 * the child's key column (keyexpr.c) */
-	GPUGB_PRIVATE_ORDER			/* List of Integer, 3 per order key (key index,
+	GPUGB_PRIVATE_ORDER,		/* List of Integer, 3 per order key (key index,
 								 * DESC, NULLS FIRST): the path's pathkeys */
+	GPUGB_PRIVATE_N_QUERY_KEYS	/* Integer: the GROUP BY's keys; the rest depend on them */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -166,6 +167,8 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_private = lappend(cscan->custom_private, free_scales);
 	cscan->custom_private = lappend(cscan->custom_private, key_transforms);
 	cscan->custom_private = lappend(cscan->custom_private, copyObject(order));
+	cscan->custom_private = lappend(cscan->custom_private,
+									copyObject(list_nth(priv, GPUGB_PATH_N_QUERY_KEYS)));
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -184,6 +187,9 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 
 	memset(info, 0, sizeof(*info));
 	info->n_keys = intVal(list_nth(priv, GPUGB_PRIVATE_N_KEYS));
+	info->n_query_keys = intVal(list_nth(priv, GPUGB_PRIVATE_N_QUERY_KEYS));
+	if (info->n_query_keys < 0 || info->n_query_keys > info->n_keys)
+		elog(ERROR, "gpugb: malformed GROUP BY key count");
 	info->n_inputs = list_length(list_nth(priv, GPUGB_PRIVATE_INPUT_MAP));
 	/* A String: a Float that looks integral is read back as an Integer in workers. */
 	info->estimated_groups = atof(strVal(list_nth(priv, GPUGB_PRIVATE_GROUPS)));

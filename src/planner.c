@@ -626,6 +626,8 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	cpath->custom_private = lappend(cpath->custom_private,
 									makeString(psprintf("%.0f", parallel ? input_rel->rows : input_rows)));
 	cpath->custom_private = lappend(cpath->custom_private, order);
+	cpath->custom_private = lappend(cpath->custom_private,
+									makeInteger(list_length(root->parse->groupClause)));
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,
