@@ -30,10 +30,6 @@
 #include "numeric_words.h"
 #include "textdict.h"
 
-/*
- * A key's Datum from its device word(s): value, and value2 for a key of
- * two words.
- */
 /* The key's bytes (trailing spaces dropped) followed by `blanks` spaces. */
 Datum
 gpugb_bpchar_with_blanks(Datum stripped, int64 blanks)
@@ -53,6 +49,10 @@ gpugb_bpchar_with_blanks(Datum stripped, int64 blanks)
 	return PointerGetDatum(result);
 }
 
+/*
+ * A key's Datum from its device word(s): value, and value2 for a key of
+ * two words.
+ */
 Datum
 gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2, struct GpugbTextDict *dict)
 {

@@ -270,6 +270,7 @@ collect_walker(Node *node, GroupingShape *shape)
 static const char *
 add_group_key(PlannerInfo *root, GroupingShape *shape, Node *expr)
 {
+	GpugbColumnType type = gpugb_column_type(exprType(expr), exprTypmod(expr), true);
 	const char *unsupported = gpugb_key_type_unsupported(exprType(expr), exprTypmod(expr),
 														 exprCollation(expr));
 
@@ -278,8 +279,7 @@ add_group_key(PlannerInfo *root, GroupingShape *shape, Node *expr)
 	if (unsupported)
 		return unsupported;
 	/* a free numeric's dscale, a char's trailing spaces: a hidden aggregate each */
-	if (gpugb_is_free_numeric(expr) ||
-		gpugb_key_is_unpadded_bpchar(gpugb_column_type(exprType(expr), exprTypmod(expr), true)))
+	if (gpugb_is_free_numeric(expr) || gpugb_key_is_unpadded_bpchar(type))
 	{
 		shape->device_aggs++;
 		shape->input_slots++;
@@ -292,7 +292,7 @@ add_group_key(PlannerInfo *root, GroupingShape *shape, Node *expr)
 		return "too many aggregates";
 	if (shape->input_slots > GPUGB_MAX_INPUTS)
 		return "too many aggregate inputs";
-	shape->key_words += gpugb_column_type(exprType(expr), exprTypmod(expr), true).words;
+	shape->key_words += type.words;
 	if (shape->key_words > GPUGB_MAX_KEYS || list_length(shape->group_exprs) >= GPUGB_MAX_KEYS)
 		return "too many GROUP BY keys";
 	if (contain_volatile_functions(expr))

@@ -352,7 +352,8 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 	int			n_keys = layout->n_sql_keys;
 	int64		child_words[GPUGB_MAX_INPUTS];
 	bool		child_nulls[GPUGB_MAX_INPUTS];
-	int64		key_packed[GPUGB_MAX_KEYS];	/* free numeric keys' packed words */
+	/* per key: a free numeric's packed word, a char's trailing spaces (derived inputs) */
+	int64		key_packed[GPUGB_MAX_KEYS];
 	/* the column a date_trunc, extract or date_part key reads */
 	const GpugbColumnType timestamp_type = {GPUGB_VALUE_INT64, 0, -1, 1};
 	const GpugbColumnType date_type = {GPUGB_VALUE_INT32, 0, -1, 1};
