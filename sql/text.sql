@@ -84,7 +84,7 @@ INSERT INTO tk (a, c, d, v) VALUES ('nullc', NULL, NULL, 5);
 SELECT pg_typeof(coalesce(c, 'zz')) FROM tk LIMIT 1;
 EXPLAIN (COSTS OFF) SELECT coalesce(c, 'zz'), count(*) FROM tk GROUP BY 1;
 SELECT k, octet_length(k), k || '|' AS k_bar, count(*)
-  FROM (SELECT coalesce(c, 'zz') AS k FROM tk) s GROUP BY k ORDER BY k;
+  FROM (SELECT coalesce(c, 'zz') AS k FROM tk) s GROUP BY k ORDER BY k COLLATE "C";
 SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT coalesce(c, ''zz''), count(*), sum(v) FROM tk GROUP BY 1'),
   ('SELECT coalesce(d, ''?''), coalesce(c, ''''), count(*) FROM tk GROUP BY 1, 2'),
@@ -98,7 +98,7 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
 -- way, and the groups and their counts are PostgreSQL's.
 SELECT k, octet_length(k), count(*)
   FROM (SELECT CASE WHEN v % 3 = 0 THEN c ELSE rtrim(c)::bpchar END AS k FROM tk) s
-  GROUP BY k ORDER BY k;
+  GROUP BY k ORDER BY k COLLATE "C";
 SELECT gpugb_mismatches('SELECT rtrim(k), n FROM (SELECT CASE WHEN v % 3 = 0 THEN c '
   'ELSE rtrim(c)::bpchar END AS k, count(*) AS n FROM tk GROUP BY 1) s') AS mismatches;
 -- ...under parallel ingest too

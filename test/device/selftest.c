@@ -582,6 +582,18 @@ run_case(const CaseSpec *cs)
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "expected table growth with retries");
 		}
+		/*
+		 * The run-time check must count the groups of every row before it:
+		 * rows whose claim failed in a full table count only after their
+		 * retry.
+		 */
+		if (ok && cs->check_groups_min > 0 && case_strategy < 0 &&
+			stats.groups_at_switch_check < cs->check_groups_min)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "run-time check counted %lld groups, want >= %lld",
+					 (long long) stats.groups_at_switch_check, (long long) cs->check_groups_min);
+		}
 		if (!ok)
 			snprintf(detail, sizeof(detail), "%s", fail_msg);
 		else
@@ -608,6 +620,12 @@ run_case(const CaseSpec *cs)
 
 		snprintf(detail + len, sizeof(detail) - len, "; used %s, %d switches",
 				 gpugb_strategy_name(stats.strategy_used), stats.strategy_switches);
+		if (stats.groups_at_switch_check >= 0)
+		{
+			len = strlen(detail);
+			snprintf(detail + len, sizeof(detail) - len, ", checked at %lld groups",
+					 (long long) stats.groups_at_switch_check);
+		}
 	}
 	report(name, ok, detail);
 	free_results(&res);
@@ -789,6 +807,8 @@ main(int argc, char **argv)
 		{"estimate 1e9 under a 256 MB limit, g=1000", 18, 2 * M, 1, 1000, 0, 0, 0, 0, 0, 1000000000, 0, 0, 256 << 20, GPUGB_OK, 0, 0},
 		/* Many rows per key in a launch: PARTITION's block tables combine them. */
 		{"1 key, g=3e5, 8e6 rows, 4M strides", 19, 8 * M, 1, 300000, 0, 0.05, 0.05, 0, 0, 0, 4 << 20, 0, 0, GPUGB_OK, 0, 0},
+		/* Estimate far too low: the table overflows before the run-time check (two 1024-row strides, ~2046 keys). */
+		{"estimate 200, 1.2e5 rows of distinct keys, 1K strides", 36, 120000, 1, 1000000000, 0, 0, 0, 0, 0, 200, 1024, 0, 0, GPUGB_OK, 0, 0, 0, 0, 2000},
 		{"memory limit hit while growing", 17, 2 * M, 1, 1000000, 0, 0, 0, 0, 0, 1, 65536, 0, 12 << 20, GPUGB_OUT_OF_MEMORY, 0, 0},
 		/* ordered output (spec.n_order): sorted groups, checked against a CPU comparison */
 		{"ordered: 1 key, g=1e5, 10% nulls", 19, 2 * M, 1, 100000, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 1},
