@@ -38,3 +38,31 @@ EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE random() > 2) FROM fb GROUP
 RESET client_min_messages;
 
 SELECT gpu_runs > 5 AS gpu_path_taken, fallbacks = 0 AS no_fallback FROM gpugb_backend_stats();
+
+-- Integer arithmetic, integer casts and FILTER conditions that compare a
+-- column with constants are computed by the filler (hostexpr.c): the scan
+-- projects plain columns only, as its Output shows.
+CREATE TABLE fi AS SELECT i % 5 AS k, (i % 300)::int2 AS s,
+  CASE WHEN i % 7 = 0 THEN NULL ELSE i - 500 END AS v, i::int8 * 1000003 AS w,
+  date '2024-01-01' + (i % 400) AS d, timestamp '2024-01-01' + (i % 97) * interval '1 hour' AS ts
+  FROM generate_series(1, 3000) i;
+EXPLAIN (COSTS OFF, VERBOSE)
+  SELECT k, sum(v::int8), sum(v * 2 + s), count(*) FILTER (WHERE v > 0 AND 300 >= v),
+         sum(CASE WHEN d >= '2024-06-01' THEN w END), max(-s) FILTER (WHERE ts < '2024-01-03')
+  FROM fi GROUP BY k;
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
+  ('SELECT k, sum(v::int8), sum(v * 2 + s), avg(v - 7), min(s * 2), max(-v) FROM fi GROUP BY k'),
+  ('SELECT k, count(*) FILTER (WHERE v > 0 AND 300 >= v), count(v) FILTER (WHERE v <> 12), sum(s) FILTER (WHERE s = 17) FROM fi GROUP BY k'),
+  ('SELECT s % 3, sum(CASE WHEN d >= ''2024-06-01'' THEN w END), count(*) FILTER (WHERE ts < ''2024-01-03''), sum(w * 2) FILTER (WHERE d <> ''2024-01-05'') FROM fi GROUP BY 1'),
+  ('SELECT k, sum((s + s)::int4), sum(w - v), count(*) FILTER (WHERE w > 1000003000 AND s > 10 AND v < 1000) FROM fi GROUP BY k'),
+  ('SELECT k, bool_and(v > 0) FILTER (WHERE s > 100), sum(1), count(1) FILTER (WHERE k = 2) FROM fi GROUP BY k'),
+  -- rows the FILTER leaves out would overflow: PostgreSQL computes nothing for them either
+  ('SELECT k, sum(v * 10000000) FILTER (WHERE v < 200 AND v > -200) FROM fi GROUP BY k')
+) AS t(q);
+-- Out of range: the fill stops, PostgreSQL's plan runs and raises its error.
+SET gpugb.require_gpu = off;
+SELECT k, sum(v * 100000000) FROM fi GROUP BY k;
+SELECT k, sum(s * 1000::int2) FROM fi GROUP BY k;
+SELECT k, sum(w * 9000000000000) FROM fi GROUP BY k;
+SELECT k, sum((w * 1000)::int4) FROM fi GROUP BY k;
+RESET gpugb.require_gpu;

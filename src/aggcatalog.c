@@ -358,7 +358,8 @@ gpugb_device_aggs_needed(Aggref *aggref)
 		return needed;
 	if (entry->op == GPUGB_AGG_SUM_FLOAT)
 		needed++;
-	if (entry->op == GPUGB_AGG_SUM_INT && gpugb_input_needs_hostexpr(arg))
+	if (entry->op == GPUGB_AGG_SUM_INT && exprType((Node *) arg) == NUMERICOID &&
+		gpugb_input_needs_hostexpr(arg))
 		needed++;				/* the NaN check of a numeric sum */
 	else if (entry->op == GPUGB_AGG_SUM_INT)
 	{

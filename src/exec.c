@@ -234,11 +234,16 @@ build_device_spec(GpugbScanState *st)
 			st->layout.input_types[i] = st->layout.child_types[info->input_columns[i]];
 		else
 		{
-			st->layout.input_types[i] = (GpugbColumnType) {
+			bool		integer = info->input_types[i] != NUMERICOID;
+
+			/* an integer (bool) result's word is its value, as the type's column's */
+			st->layout.input_types[i] = integer ?
+				gpugb_column_type(info->input_types[i], -1, false) :
+				(GpugbColumnType) {
 				GPUGB_VALUE_NUMERIC, info->input_scales[i], -1
 			};
 			st->layout.input_expr[i] = palloc(sizeof(GpugbHostExpr));
-			gpugb_hostexpr_decode(info->input_programs[i], info->input_scales[i],
+			gpugb_hostexpr_decode(info->input_programs[i], info->input_scales[i], integer,
 								  st->layout.input_expr[i]);
 		}
 	}

@@ -19,11 +19,25 @@
  * parallel worker.  NULL and NaN propagate as in numeric's operators.
  *
  * `agg(x) FILTER (WHERE c)` arrives as CASE WHEN c THEN x END (see
- * gpugb_aggref_input): c becomes a bool leaf and a FILTER step.
+ * gpugb_aggref_input).  Where c is a comparison of an integer, date or
+ * timestamp column with a constant (or an AND of them), each becomes a
+ * FILTER_CMP step; any other c becomes a bool leaf and a FILTER step.
+ *
+ * Integer aggregate arguments are compiled the same way (scale 0): +, -, *
+ * and unary minus of int2/int4/int8 operands, integer casts, and FILTERs
+ * (count(*) FILTER (WHERE c) is CASE WHEN c THEN true END).  Each operator
+ * is followed by a RANGE step for its result type, so a value that
+ * PostgreSQL's operator would reject ("integer out of range") stops the
+ * fill and PostgreSQL's plan raises the error.  What this saves is the
+ * child's projection: with every leaf a plain column, the heap reader
+ * (heapread.c) takes rows straight from the pages.  Measured locally on
+ * 1e7 rows, one process: a cast, a FILTER or CASE projected by the child
+ * doubled the fill's time against a plain column.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "common/int.h"
 #include "fmgr.h"
@@ -32,6 +46,7 @@
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 
 #include "hostexpr.h"
@@ -46,6 +61,7 @@ typedef struct Compiler
 	List	   *program;		/* Integer/String nodes, 4 per step */
 	int			nsteps;
 	int			conditional;	/* inside a CASE result (a FILTER) */
+	bool		integer;		/* an integer (or bool) result: integer operators */
 } Compiler;
 
 static void
@@ -60,8 +76,12 @@ emit(Compiler *c, GpugbHostExprOp op, int column, int scale, int64 value)
 	c->program = lappend(c->program, makeString(psprintf(INT64_FORMAT, value)));
 }
 
+/*
+ * Makes expr a leaf (a column the child projects); *column gets its index
+ * among the child's columns (-1 while only collecting leaves).
+ */
 static bool
-leaf(Compiler *c, Expr *expr)
+leaf_column(Compiler *c, Expr *expr, int *column)
 {
 	ListCell   *lc;
 
@@ -75,18 +95,27 @@ leaf(Compiler *c, Expr *expr)
 
 	if (!list_member(c->leaves, expr))
 		c->leaves = lappend(c->leaves, expr);
+	*column = -1;
 	if (c->child_columns == NULL)
-	{
-		c->nsteps++;			/* as emit() would */
 		return true;
-	}
 	foreach(lc, c->child_columns)
 		if (equal(lfirst(lc), expr))
 		{
-			emit(c, GPUGB_HX_COLUMN, foreach_current_index(lc), 0, 0);
+			*column = foreach_current_index(lc);
 			return true;
 		}
 	return false;
+}
+
+static bool
+leaf(Compiler *c, Expr *expr)
+{
+	int			column;
+
+	if (!leaf_column(c, expr, &column))
+		return false;
+	emit(c, GPUGB_HX_COLUMN, column, 0, 0);
+	return true;
 }
 
 static bool
@@ -95,12 +124,336 @@ is_integer_type(Oid typid)
 	return typid == INT2OID || typid == INT4OID || typid == INT8OID;
 }
 
+/* The bits of an integer type's values, 0 for other types. */
+static int
+integer_bits(Oid typid)
+{
+	return typid == INT2OID ? 16 : typid == INT4OID ? 32 : typid == INT8OID ? 64 : 0;
+}
+
+/* Types whose device word is their value as an integer (datum_to_word). */
+static bool
+is_integer_word_type(Oid typid)
+{
+	return is_integer_type(typid) || typid == DATEOID || typid == TIMESTAMPOID ||
+		typid == TIMESTAMPTZOID;
+}
+
+static int64
+integer_word_of(Const *cst)
+{
+	switch (cst->consttype)
+	{
+		case INT2OID:
+			return DatumGetInt16(cst->constvalue);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(cst->constvalue);
+		default:
+			return DatumGetInt64(cst->constvalue);
+	}
+}
+
+/* The integer operator funcid computes, with its kind of step; false if none. */
+static bool
+integer_operator(Oid funcid, GpugbHostExprOp *op)
+{
+	switch (funcid)
+	{
+		case F_INT2PL:
+		case F_INT4PL:
+		case F_INT8PL:
+		case F_INT24PL:
+		case F_INT42PL:
+		case F_INT28PL:
+		case F_INT82PL:
+		case F_INT48PL:
+		case F_INT84PL:
+			*op = GPUGB_HX_ADD;
+			return true;
+		case F_INT2MI:
+		case F_INT4MI:
+		case F_INT8MI:
+		case F_INT24MI:
+		case F_INT42MI:
+		case F_INT28MI:
+		case F_INT82MI:
+		case F_INT48MI:
+		case F_INT84MI:
+			*op = GPUGB_HX_SUB;
+			return true;
+		case F_INT2MUL:
+		case F_INT4MUL:
+		case F_INT8MUL:
+		case F_INT24MUL:
+		case F_INT42MUL:
+		case F_INT28MUL:
+		case F_INT82MUL:
+		case F_INT48MUL:
+		case F_INT84MUL:
+			*op = GPUGB_HX_MUL;
+			return true;
+		case F_INT2UM:
+		case F_INT4UM:
+		case F_INT8UM:
+			*op = GPUGB_HX_NEG;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * The comparison a two-argument operator makes of integer words, if it
+ * is one: the integer btree family's (every int2/int4/int8 pairing) and
+ * its negator for <>, or date's, timestamp's and timestamptz's own.
+ */
+static bool
+word_comparison(OpExpr *op, GpugbHostExprCmp *cmp)
+{
+	static const GpugbHostExprCmp by_strategy[] = {
+		GPUGB_HX_LT, GPUGB_HX_LE, GPUGB_HX_EQ, GPUGB_HX_GE, GPUGB_HX_GT
+	};
+	Oid			left = exprType(linitial(op->args));
+	Oid			right = exprType(lsecond(op->args));
+	int			strategy;
+
+	if (is_integer_type(left) && is_integer_type(right))
+	{
+		Oid			negator = get_negator(op->opno);
+
+		strategy = get_op_opfamily_strategy(op->opno, INTEGER_BTREE_FAM_OID);
+		if (strategy >= BTLessStrategyNumber && strategy <= BTGreaterStrategyNumber)
+		{
+			*cmp = by_strategy[strategy - 1];
+			return true;
+		}
+		if (OidIsValid(negator) &&
+			get_op_opfamily_strategy(negator, INTEGER_BTREE_FAM_OID) == BTEqualStrategyNumber)
+		{
+			*cmp = GPUGB_HX_NE;
+			return true;
+		}
+		return false;
+	}
+	if (left != right || !is_integer_word_type(left))
+		return false;
+	set_opfuncid(op);
+	switch (op->opfuncid)
+	{
+		case F_DATE_LT:
+		case F_TIMESTAMP_LT:
+		case F_TIMESTAMPTZ_LT:
+			*cmp = GPUGB_HX_LT;
+			return true;
+		case F_DATE_LE:
+		case F_TIMESTAMP_LE:
+		case F_TIMESTAMPTZ_LE:
+			*cmp = GPUGB_HX_LE;
+			return true;
+		case F_DATE_EQ:
+		case F_TIMESTAMP_EQ:
+		case F_TIMESTAMPTZ_EQ:
+			*cmp = GPUGB_HX_EQ;
+			return true;
+		case F_DATE_GE:
+		case F_TIMESTAMP_GE:
+		case F_TIMESTAMPTZ_GE:
+			*cmp = GPUGB_HX_GE;
+			return true;
+		case F_DATE_GT:
+		case F_TIMESTAMP_GT:
+		case F_TIMESTAMPTZ_GT:
+			*cmp = GPUGB_HX_GT;
+			return true;
+		case F_DATE_NE:
+		case F_TIMESTAMP_NE:
+		case F_TIMESTAMPTZ_NE:
+			*cmp = GPUGB_HX_NE;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* a < b is b > a */
+static GpugbHostExprCmp
+commuted(GpugbHostExprCmp cmp)
+{
+	switch (cmp)
+	{
+		case GPUGB_HX_LT:
+			return GPUGB_HX_GT;
+		case GPUGB_HX_LE:
+			return GPUGB_HX_GE;
+		case GPUGB_HX_GE:
+			return GPUGB_HX_LE;
+		case GPUGB_HX_GT:
+			return GPUGB_HX_LT;
+		default:
+			return cmp;
+	}
+}
+
+/*
+ * Is cond a comparison of a plain column with a non-null constant of
+ * integer words, or an AND of such?  Then *column, *cmp and *value
+ * describe its first (the caller walks an AND's arguments).  Nothing is
+ * emitted: a condition that is not one stays a bool leaf whole.
+ */
+static bool
+column_comparison(Expr *cond, Var **column, GpugbHostExprCmp *cmp, int64 *value)
+{
+	OpExpr	   *op;
+	Expr	   *left,
+			   *right;
+
+	if (!IsA(cond, OpExpr) || list_length(((OpExpr *) cond)->args) != 2)
+		return false;
+	op = (OpExpr *) cond;
+	if (!word_comparison(op, cmp))
+		return false;
+	left = linitial(op->args);
+	right = lsecond(op->args);
+	if (IsA(left, Const) && IsA(right, Var))
+	{
+		Expr	   *swap = left;
+
+		left = right;
+		right = swap;
+		*cmp = commuted(*cmp);
+	}
+	if (!IsA(left, Var) || !IsA(right, Const) || ((Const *) right)->constisnull)
+		return false;
+	*column = (Var *) left;
+	*value = integer_word_of((Const *) right);
+	return true;
+}
+
+static bool
+simple_condition(Expr *cond)
+{
+	Var		   *column;
+	GpugbHostExprCmp cmp;
+	int64		value;
+	ListCell   *lc;
+
+	if (IsA(cond, BoolExpr) && ((BoolExpr *) cond)->boolop == AND_EXPR)
+	{
+		foreach(lc, ((BoolExpr *) cond)->args)
+			if (!simple_condition(lfirst(lc)))
+				return false;
+		return true;
+	}
+	return column_comparison(cond, &column, &cmp, &value);
+}
+
+/* FILTER_CMP steps for a simple_condition: NULL or false leaves the row out. */
+static bool
+emit_condition(Compiler *c, Expr *cond)
+{
+	Var		   *column;
+	GpugbHostExprCmp cmp;
+	int64		value;
+	int			index;
+	ListCell   *lc;
+
+	if (IsA(cond, BoolExpr))
+	{
+		foreach(lc, ((BoolExpr *) cond)->args)
+			if (!emit_condition(c, lfirst(lc)))
+				return false;
+		return true;
+	}
+	if (!column_comparison(cond, &column, &cmp, &value) ||
+		!leaf_column(c, (Expr *) column, &index))
+		return false;
+	emit(c, GPUGB_HX_FILTER_CMP, index, cmp, value);
+	return true;
+}
+
+/*
+ * An integer operand or operator (Compiler.integer): false if not one this
+ * file computes.
+ */
+static bool compile(Compiler *c, Expr *expr, int *scale);
+
+static bool
+compile_integer(Compiler *c, Expr *expr)
+{
+	Oid			type = exprType((Node *) expr);
+	int			bits = integer_bits(type);
+	int			scale;
+	ListCell   *lc;
+
+	if (IsA(expr, Var) && (bits > 0 || type == BOOLOID))
+		return leaf(c, expr);
+	if (IsA(expr, Const) && (bits > 0 || type == BOOLOID) && !((Const *) expr)->constisnull)
+	{
+		Const	   *cst = (Const *) expr;
+
+		emit(c, GPUGB_HX_CONST, 0, 0,
+			 type == BOOLOID ? (DatumGetBool(cst->constvalue) ? 1 : 0) : integer_word_of(cst));
+		return true;
+	}
+	if (bits == 0)
+		return false;
+	if (IsA(expr, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) expr;
+		GpugbHostExprOp step;
+
+		set_opfuncid(op);
+		if (list_length(op->args) == 1 &&
+			(op->opfuncid == F_INT2UP || op->opfuncid == F_INT4UP || op->opfuncid == F_INT8UP))
+			return compile(c, linitial(op->args), &scale);
+		if (!integer_operator(op->opfuncid, &step) ||
+			list_length(op->args) != (step == GPUGB_HX_NEG ? 1 : 2))
+			return false;
+		foreach(lc, op->args)
+			if (!compile(c, lfirst(lc), &scale))
+				return false;
+		emit(c, step, 0, 0, 0);
+		emit(c, GPUGB_HX_RANGE, 0, bits, 0);
+		return true;
+	}
+	if (IsA(expr, FuncExpr) && list_length(((FuncExpr *) expr)->args) == 1)
+	{
+		FuncExpr   *func = (FuncExpr *) expr;
+
+		switch (func->funcid)
+		{
+			case F_INT8_INT4:
+			case F_INT8_INT2:
+			case F_INT4_INT2:
+				/* widening: the value as it is */
+				return compile(c, linitial(func->args), &scale);
+			case F_INT4_INT8:
+			case F_INT2_INT8:
+			case F_INT2_INT4:
+				if (!compile(c, linitial(func->args), &scale))
+					return false;
+				emit(c, GPUGB_HX_RANGE, 0, bits, 0);
+				return true;
+			default:
+				return false;
+		}
+	}
+	return false;
+}
+
 /* Compiles expr; *scale gets its display scale.  False if not ours. */
 static bool
 compile(Compiler *c, Expr *expr, int *scale)
 {
 	if (c->nsteps >= GPUGB_HOSTEXPR_MAX_STEPS)
 		return false;
+
+	if (c->integer && !IsA(expr, CaseExpr))
+	{
+		*scale = 0;
+		return compile_integer(c, expr);
+	}
 
 	/* a numeric(p <= 18, s) value: a leaf with a fixed scale */
 	if (exprType((Node *) expr) == NUMERICOID &&
@@ -194,6 +547,21 @@ compile(Compiler *c, Expr *expr, int *scale)
 		when = linitial_node(CaseWhen, cs->args);
 		if (exprType((Node *) when->expr) != BOOLOID)
 			return false;
+		/*
+		 * A column compared with constants: checked first, so that a row
+		 * left out computes nothing (PostgreSQL does not compute the result
+		 * either: no overflow to stop the fill for).
+		 */
+		if (simple_condition(when->expr))
+		{
+			if (!emit_condition(c, when->expr))
+				return false;
+			c->conditional++;
+			if (!compile(c, when->result, scale))
+				return false;
+			c->conditional--;
+			return true;
+		}
 		c->conditional++;
 		if (!compile(c, when->result, scale))
 			return false;
@@ -218,6 +586,15 @@ compile(Compiler *c, Expr *expr, int *scale)
  * modifier) exact fixed-point arithmetic over leaves the child can
  * project?  If so, appends the leaves to *leaves (once each).
  */
+/* An integer result: integer (or count(*) FILTER's bool) arithmetic. */
+static bool
+integer_result(Expr *expr)
+{
+	Oid			type = exprType((Node *) expr);
+
+	return is_integer_type(type) || type == BOOLOID;
+}
+
 bool
 gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 {
@@ -225,8 +602,12 @@ gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 	int			scale;
 	ListCell   *lc;
 
-	if (exprType((Node *) expr) != NUMERICOID || !compile(&c, expr, &scale) || c.nsteps < 2 ||
-		c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+	c.integer = integer_result(expr);
+	if ((!c.integer && exprType((Node *) expr) != NUMERICOID) ||
+		!compile(&c, expr, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+		return false;
+	/* a lone leaf is a column the child projects anyway */
+	if (c.nsteps < 2 && !(c.integer && !list_member(c.leaves, expr)))
 		return false;
 	foreach(lc, c.leaves)
 		if (!list_member(*leaves, lfirst(lc)))
@@ -241,6 +622,7 @@ gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale)
 	Compiler	c = {0};
 
 	c.child_columns = child_columns;
+	c.integer = integer_result(expr);
 	if (!compile(&c, expr, scale))
 		elog(ERROR, "gpugb: an aggregate argument's leaves are not among the input columns");
 	return c.program;
@@ -289,10 +671,11 @@ fuse_steps(GpugbHostExpr *hx)
 }
 
 void
-gpugb_hostexpr_decode(List *program, int scale, GpugbHostExpr *hx)
+gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx)
 {
 	hx->nsteps = list_length(program) / 4;
 	hx->scale = scale;
+	hx->integer = integer;
 	if (hx->nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
 		elog(ERROR, "gpugb: host expression too long");
 	for (int i = 0; i < hx->nsteps; i++)
@@ -331,6 +714,27 @@ column_word(int column, const int64 *words, const bool *nulls,
 		w = 0;
 	}
 	return w;
+}
+
+static inline bool
+compare_words(int64 word, int64 value, int cmp)
+{
+	switch ((GpugbHostExprCmp) cmp)
+	{
+		case GPUGB_HX_LT:
+			return word < value;
+		case GPUGB_HX_LE:
+			return word <= value;
+		case GPUGB_HX_EQ:
+			return word == value;
+		case GPUGB_HX_GE:
+			return word >= value;
+		case GPUGB_HX_GT:
+			return word > value;
+		case GPUGB_HX_NE:
+			return word != value;
+	}
+	return false;
 }
 
 /*
@@ -416,6 +820,18 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 				if (nulls[step->column] || words[step->column] == 0) \
 					return EVAL_NULL; \
 				break; \
+			case GPUGB_HX_FILTER_CMP: \
+				if (nulls[step->column] || \
+					!compare_words(words[step->column], step->value, step->scale)) \
+					return EVAL_NULL; \
+				break; \
+			case GPUGB_HX_RANGE: \
+				/* an integer operator's result type: PostgreSQL raises an ERROR beyond */ \
+				if (step->scale < (int) (8 * sizeof(T)) && \
+					(stack[top - 1] < -((T) 1 << (step->scale - 1)) || \
+					 stack[top - 1] > ((T) 1 << (step->scale - 1)) - 1)) \
+					return EVAL_OVERFLOW; \
+				break; \
 		} \
 	} \
 	Assert(top == 1); \
@@ -447,7 +863,8 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 		if (status == EVAL_OVERFLOW)
 			return false;		/* beyond int128 on the way: PostgreSQL's plan answers */
 		if (status == EVAL_OK && !nan &&
-			(v128 <= -(int128) gpugb_pow10[MAX_SCALE] || v128 >= (int128) gpugb_pow10[MAX_SCALE]))
+			(hx->integer ? (v128 < PG_INT64_MIN || v128 > PG_INT64_MAX) :
+			 (v128 <= -(int128) gpugb_pow10[MAX_SCALE] || v128 >= (int128) gpugb_pow10[MAX_SCALE])))
 			return false;
 		v64 = (int64) v128;
 	}
@@ -459,7 +876,7 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 		*word = GPUGB_NUMERIC_NAN_WORD;
 		return true;
 	}
-	if (v64 <= -gpugb_pow10[MAX_SCALE] || v64 >= gpugb_pow10[MAX_SCALE])
+	if (!hx->integer && (v64 <= -gpugb_pow10[MAX_SCALE] || v64 >= gpugb_pow10[MAX_SCALE]))
 		return false;
 	*word = v64;
 	return true;
@@ -467,13 +884,17 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 
 /*
  * Does this aggregate input need computing by the filler: a numeric with
- * no usable scale of its own that is fixed-point arithmetic over leaves?
+ * no usable scale of its own that is fixed-point arithmetic over leaves,
+ * or an integer (bool) expression over leaves that is not a leaf itself?
  */
 bool
 gpugb_input_needs_hostexpr(Expr *input)
 {
 	List	   *leaves = NIL;
 
+	/* integer arithmetic, casts and FILTERs over plain columns */
+	if (integer_result(input))
+		return !IsA(input, Var) && gpugb_hostexpr_leaves(input, &leaves);
 	/* without a fixed scale (free numerics travel too, but slower, via the child) */
 	return exprType((Node *) input) == NUMERICOID &&
 		gpugb_column_type(NUMERICOID, exprTypmod((Node *) input), false).kind !=

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  * hostexpr.h
- *    Exact numeric arithmetic on fixed-point words, evaluated while strides
- *    are filled (see hostexpr.c).
+ *    Exact numeric and integer arithmetic on words, and FILTER conditions,
+ *    evaluated while strides are filled (see hostexpr.c).
  *-------------------------------------------------------------------------
  */
 #ifndef GPUGB_HOSTEXPR_H
@@ -31,8 +31,27 @@ typedef enum GpugbHostExprOp
 	 */
 	GPUGB_HX_CONST_ADD_COL,		/* CONST, COLUMN, ADD: push value + column * 10^scale */
 	GPUGB_HX_CONST_SUB_COL,		/* CONST, COLUMN, SUB: push value - column * 10^scale */
-	GPUGB_HX_MUL_COL			/* COLUMN, MUL: top *= column */
+	GPUGB_HX_MUL_COL,			/* COLUMN, MUL: top *= column */
+	/*
+	 * Integer expressions (int2/int4/int8 arithmetic, as PostgreSQL's
+	 * integer operators compute it) and FILTER conditions the filler
+	 * evaluates itself, so the child projects only plain columns:
+	 */
+	GPUGB_HX_RANGE,				/* top must fit a signed integer of `scale` bits */
+	GPUGB_HX_FILTER_CMP			/* NULL unless column `column` compares (GpugbHostExprCmp
+								 * `scale`) true with `value` */
 } GpugbHostExprOp;
+
+/* FILTER_CMP's comparisons, of integer words (integers, dates, timestamps) */
+typedef enum GpugbHostExprCmp
+{
+	GPUGB_HX_LT,
+	GPUGB_HX_LE,
+	GPUGB_HX_EQ,
+	GPUGB_HX_GE,
+	GPUGB_HX_GT,
+	GPUGB_HX_NE
+} GpugbHostExprCmp;
 
 typedef struct GpugbHostExprStep
 {
@@ -47,6 +66,7 @@ typedef struct GpugbHostExpr
 {
 	int			nsteps;
 	int			scale;			/* of the result */
+	bool		integer;		/* an integer result: any int64, no 18-digit bound */
 	GpugbHostExprStep steps[GPUGB_HOSTEXPR_MAX_STEPS];
 } GpugbHostExpr;
 
@@ -57,7 +77,7 @@ extern bool gpugb_input_needs_hostexpr(Expr *input);
 extern List *gpugb_child_columns(List *inputs);
 
 /* executor */
-extern void gpugb_hostexpr_decode(List *program, int scale, GpugbHostExpr *hx);
+extern void gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx);
 extern bool gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words,
 								const bool *nulls, const GpugbColumnType *column_types,
 								int64 *word, bool *result_isnull);

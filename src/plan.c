@@ -101,9 +101,10 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			int			scale;
 			List	   *program = gpugb_hostexpr_compile(input, child_columns, &scale);
 
-			input_map = lappend(input_map, list_concat(list_make2(makeInteger(-1),
-																  makeInteger(scale)),
-													   program));
+			input_map = lappend(input_map,
+								list_concat(list_make3(makeInteger(-1), makeInteger(scale),
+													   makeInteger(exprType((Node *) input))),
+											program));
 		}
 		else
 			input_map = lappend(input_map,
@@ -243,10 +244,11 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 		}
 		else
 		{
-			info->input_types[i] = NUMERICOID;
+			/* (-1, scale, result type, program...) */
+			info->input_types[i] = (Oid) intVal(lthird(map));
 			info->input_typmods[i] = -1;
 			info->input_scales[i] = intVal(lsecond(map));
-			info->input_programs[i] = list_copy_tail(map, 2);
+			info->input_programs[i] = list_copy_tail(map, 3);
 		}
 	}
 	foreach(lc, agg_inputs)

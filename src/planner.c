@@ -145,7 +145,8 @@ check_aggref(PlannerInfo *root, Aggref *aggref)
 															  exprTypmod(arg));
 
 		/* exact numeric arithmetic the filler computes (hostexpr.c) */
-		if (gpugb_input_needs_hostexpr(gpugb_aggref_input(aggref)))
+		if (exprType(arg) == NUMERICOID &&
+			gpugb_input_needs_hostexpr(gpugb_aggref_input(aggref)))
 			return NULL;
 		if (unsupported == NULL && gpugb_agg_ranks_text(entry, exprType(arg), exprTypmod(arg)))
 			unsupported = text_minmax_unsupported(root, aggref, arg);
