@@ -1,6 +1,8 @@
 -- FILTER (WHERE ...) and the boolean aggregates.  FILTER folds into the
 -- aggregate's input (agg(CASE WHEN c THEN x END)), which the input plan
--- computes; bool_and/every and bool_or are the min and max of 0/1.
+-- computes unless the filler can (hostexpr.c: integer arguments, conditions
+-- comparing a column with constants); bool_and/every and bool_or are the
+-- min and max of 0/1.
 LOAD 'gpugb';
 SET gpugb.force = on;
 SET max_parallel_workers_per_gather = 0;
