@@ -59,7 +59,10 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, sum((s + s)::int4), sum(w - v), count(*) FILTER (WHERE w > 1000003000 AND s > 10 AND v < 1000) FROM fi GROUP BY k'),
   ('SELECT k, bool_and(v > 0) FILTER (WHERE s > 100), sum(1), count(1) FILTER (WHERE k = 2) FROM fi GROUP BY k'),
   -- rows the FILTER leaves out would overflow: PostgreSQL computes nothing for them either
-  ('SELECT k, sum(v * 10000000) FILTER (WHERE v < 200 AND v > -200) FROM fi GROUP BY k')
+  ('SELECT k, sum(v * 10000000) FILTER (WHERE v < 200 AND v > -200) FROM fi GROUP BY k'),
+  -- no column at all: the programs are constants (an empty program once read garbage)
+  ('SELECT k, sum(1), max(5), avg(2::int8), bool_or(false), count(1) FROM fi GROUP BY k'),
+  ('SELECT count(1), sum(1), min(-3) FROM fi')
 ) AS t(q);
 -- Out of range: the fill stops, PostgreSQL's plan runs and raises its error.
 SET gpugb.require_gpu = off;
@@ -67,4 +70,7 @@ SELECT k, sum(v * 100000000) FROM fi GROUP BY k;
 SELECT k, sum(s * 1000::int2) FROM fi GROUP BY k;
 SELECT k, sum(w * 9000000000000) FROM fi GROUP BY k;
 SELECT k, sum((w * 1000)::int4) FROM fi GROUP BY k;
+-- a CASE inside the arithmetic: PostgreSQL computes the other operand even
+-- where the CASE is NULL, and raises (the overflow is in those rows only)
+SELECT k, sum(CASE WHEN v < 200 THEN 1 END + (v - 200) * 1000000) FROM fi GROUP BY k;
 RESET gpugb.require_gpu;

@@ -123,8 +123,9 @@ set_child_types(GpugbScanState *st)
 			st->aggs[a]->op != GPUGB_AGG_COUNT_STAR &&
 			info->input_columns[info->agg_inputs[a]] >= 0)
 			value_read[info->input_columns[info->agg_inputs[a]]] = true;
+	/* a numeric program's leaves (an integer program has no numeric leaves) */
 	for (int i = 0; i < info->n_inputs; i++)
-		computed |= info->input_columns[i] < 0;
+		computed |= info->input_columns[i] < 0 && info->input_types[i] == NUMERICOID;
 	for (int c = 0; c < info->n_child_columns; c++)
 	{
 		GpugbColumnType *type = &st->layout.child_types[c];

@@ -56,19 +56,21 @@
 
 typedef struct Compiler
 {
-	List	   *child_columns;	/* NULL: only collect the leaves */
+	bool		collecting;		/* only collect the leaves (no child columns yet) */
+	List	   *child_columns;
 	List	   *leaves;
 	List	   *program;		/* Integer/String nodes, 4 per step */
 	int			nsteps;
 	int			conditional;	/* inside a CASE result (a FILTER) */
 	bool		integer;		/* an integer (or bool) result: integer operators */
+	int			operands;		/* inside an integer operator's or cast's operands */
 } Compiler;
 
 static void
 emit(Compiler *c, GpugbHostExprOp op, int column, int scale, int64 value)
 {
 	c->nsteps++;
-	if (c->child_columns == NULL)
+	if (c->collecting)
 		return;
 	c->program = lappend(c->program, makeInteger(op));
 	c->program = lappend(c->program, makeInteger(column));
@@ -96,7 +98,7 @@ leaf_column(Compiler *c, Expr *expr, int *column)
 	if (!list_member(c->leaves, expr))
 		c->leaves = lappend(c->leaves, expr);
 	*column = -1;
-	if (c->child_columns == NULL)
+	if (c->collecting)
 		return true;
 	foreach(lc, c->child_columns)
 		if (equal(lfirst(lc), expr))
@@ -410,9 +412,11 @@ compile_integer(Compiler *c, Expr *expr)
 		if (!integer_operator(op->opfuncid, &step) ||
 			list_length(op->args) != (step == GPUGB_HX_NEG ? 1 : 2))
 			return false;
+		c->operands++;
 		foreach(lc, op->args)
 			if (!compile(c, lfirst(lc), &scale))
 				return false;
+		c->operands--;
 		emit(c, step, 0, 0, 0);
 		emit(c, GPUGB_HX_RANGE, 0, bits, 0);
 		return true;
@@ -420,24 +424,32 @@ compile_integer(Compiler *c, Expr *expr)
 	if (IsA(expr, FuncExpr) && list_length(((FuncExpr *) expr)->args) == 1)
 	{
 		FuncExpr   *func = (FuncExpr *) expr;
+		bool		widening;
+		bool		ok;
 
 		switch (func->funcid)
 		{
 			case F_INT8_INT4:
 			case F_INT8_INT2:
 			case F_INT4_INT2:
-				/* widening: the value as it is */
-				return compile(c, linitial(func->args), &scale);
+				widening = true;	/* the value as it is */
+				break;
 			case F_INT4_INT8:
 			case F_INT2_INT8:
 			case F_INT2_INT4:
-				if (!compile(c, linitial(func->args), &scale))
-					return false;
-				emit(c, GPUGB_HX_RANGE, 0, bits, 0);
-				return true;
+				widening = false;	/* checked against the narrower type */
+				break;
 			default:
 				return false;
 		}
+		c->operands++;
+		ok = compile(c, linitial(func->args), &scale);
+		c->operands--;
+		if (!ok)
+			return false;
+		if (!widening)
+			emit(c, GPUGB_HX_RANGE, 0, bits, 0);
+		return true;
 	}
 	return false;
 }
@@ -454,6 +466,15 @@ compile(Compiler *c, Expr *expr, int *scale)
 		*scale = 0;
 		return compile_integer(c, expr);
 	}
+	/*
+	 * A FILTER ends the evaluation with NULL at once.  PostgreSQL computes
+	 * every operand of an integer operator before its strictness makes the
+	 * result NULL, and an operand can raise "integer out of range": so a
+	 * CASE only at the top of an integer argument, where nothing else is
+	 * left to compute.
+	 */
+	if (c->integer && c->operands > 0)
+		return false;
 
 	/* a numeric(p <= 18, s) value: a leaf with a fixed scale */
 	if (exprType((Node *) expr) == NUMERICOID &&
@@ -602,6 +623,7 @@ gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 	int			scale;
 	ListCell   *lc;
 
+	c.collecting = true;
 	c.integer = integer_result(expr);
 	if ((!c.integer && exprType((Node *) expr) != NUMERICOID) ||
 		!compile(&c, expr, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
@@ -676,8 +698,8 @@ gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx)
 	hx->nsteps = list_length(program) / 4;
 	hx->scale = scale;
 	hx->integer = integer;
-	if (hx->nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
-		elog(ERROR, "gpugb: host expression too long");
+	if (hx->nsteps < 1 || hx->nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+		elog(ERROR, "gpugb: host expression of %d steps", hx->nsteps);
 	for (int i = 0; i < hx->nsteps; i++)
 	{
 		hx->steps[i].op = intVal(list_nth(program, 4 * i));
