@@ -120,17 +120,17 @@ leaf(Compiler *c, Expr *expr)
 	return true;
 }
 
-static bool
-is_integer_type(Oid typid)
-{
-	return typid == INT2OID || typid == INT4OID || typid == INT8OID;
-}
-
 /* The bits of an integer type's values, 0 for other types. */
 static int
 integer_bits(Oid typid)
 {
 	return typid == INT2OID ? 16 : typid == INT4OID ? 32 : typid == INT8OID ? 64 : 0;
+}
+
+static bool
+is_integer_type(Oid typid)
+{
+	return integer_bits(typid) > 0;
 }
 
 /* Types whose device word is their value as an integer (datum_to_word). */
@@ -628,8 +628,11 @@ gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 	if ((!c.integer && exprType((Node *) expr) != NUMERICOID) ||
 		!compile(&c, expr, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
 		return false;
-	/* a lone leaf is a column the child projects anyway */
-	if (c.nsteps < 2 && !(c.integer && !list_member(c.leaves, expr)))
+	/*
+	 * One step: a lone leaf is a column the child projects anyway; only an
+	 * integer program of a leaf under a cast, or of one constant, is worth it.
+	 */
+	if (c.nsteps < 2 && (!c.integer || list_member(c.leaves, expr)))
 		return false;
 	foreach(lc, c.leaves)
 		if (!list_member(*leaves, lfirst(lc)))
