@@ -129,8 +129,9 @@ DEFAULT_AGGS = [a for a in AGGS if AGGS[a]['default']]
 
 # Fallbacks at run time that are part of gpugb's design (a float sum that
 # could overflow in one order of additions and not in another; values that
-# have no device word; an integer key expression the stride filler computes
-# going out of range, where PostgreSQL's plan then raises its own error):
+# have no device word; an integer key expression or aggregate argument the
+# stride filler computes going out of range, where PostgreSQL's plan then
+# raises its own error):
 # not failures.
 EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer than 16 bytes'
                                 r"|numeric expression's value does not fit"
@@ -138,6 +139,7 @@ EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer th
                                 r"|interval value's span is too large|interval GROUP BY key's span"
                                 r'|numeric value .* has no device word'
                                 r'|integer GROUP BY key expression is out of range'
+                                r"|integer expression's value is out of its type's range"
                                 r'|date_trunc GROUP BY key is out of the timestamp range'
                                 r'|extract GROUP BY key is infinite or too large')
 REQUIRE_GPU_ERROR = 'gpugb: GPU aggregation did not finish: '
