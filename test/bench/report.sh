@@ -142,7 +142,7 @@ else
   meta duckdb_version "not available (no duckdb module, no wheel in $WHEELS)"
   note "DuckDB was not available: no DuckDB columns"
 fi
-meta git_commit "${GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ' (with uncommitted changes)' || true)"
+meta git_commit "${GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$(git -c core.fileMode=false status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo ' (with uncommitted changes)' || true)"
 meta warm_s "${WARM_S:-0.5}"; meta reps "$REPS"; meta qb_reps "$QB_REPS"; meta repeat_max "$REPEAT_MAX_S"; meta timeout "$TIMEOUT_S"
 log "OUT=$OUT, sections: $SECTIONS, budget ${BUDGET_S} s, engines $ENGINES"
 
