@@ -108,24 +108,24 @@ planned_free_scale(int scale)
 /*
  * The child's columns after the keys.  A numeric column only count(x)
  * reads travels as its nullness alone: a value without a word (too many
- * digits) must not make a mere count fall back.  (The filler's numeric
- * expressions read their leaves' words, so then every column keeps them.)
+ * digits) must not make a mere count fall back.  (The columns the filler's
+ * programs read keep their words.)
  */
 static void
 set_child_types(GpugbScanState *st)
 {
 	GpugbPlanInfo *info = &st->info;
 	bool		value_read[GPUGB_MAX_INPUTS] = {0};
-	bool		computed = false;
 
 	for (int a = 0; a < info->n_aggs; a++)
 		if (info->agg_inputs[a] >= 0 && st->aggs[a]->op != GPUGB_AGG_COUNT &&
 			st->aggs[a]->op != GPUGB_AGG_COUNT_STAR &&
 			info->input_columns[info->agg_inputs[a]] >= 0)
 			value_read[info->input_columns[info->agg_inputs[a]]] = true;
-	/* a numeric program's leaves (an integer program has no numeric leaves) */
 	for (int i = 0; i < info->n_inputs; i++)
-		computed |= info->input_columns[i] < 0 && info->input_types[i] == NUMERICOID;
+		if (info->input_columns[i] < 0)
+			gpugb_hostexpr_mark_read(info->input_programs[i], value_read,
+									 Min(info->n_child_columns, GPUGB_MAX_INPUTS));
 	for (int c = 0; c < info->n_child_columns; c++)
 	{
 		GpugbColumnType *type = &st->layout.child_types[c];
@@ -134,7 +134,7 @@ set_child_types(GpugbScanState *st)
 		if (type->kind == GPUGB_VALUE_NUMERIC_FREE)
 			type->scale = planned_free_scale(info->child_free_scales[c]);
 		if ((type->kind == GPUGB_VALUE_NUMERIC || type->kind == GPUGB_VALUE_NUMERIC_FREE) &&
-			!value_read[c] && !computed)
+			!value_read[c])
 			*type = (GpugbColumnType) {GPUGB_VALUE_NULL_ONLY, 0, -1, 1};
 		/* a text only count(x) reads needs no dictionary */
 		if ((type->kind == GPUGB_VALUE_TEXT_RANK || type->kind == GPUGB_VALUE_BPCHAR_RANK) &&

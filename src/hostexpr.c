@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  * hostexpr.c
- *    Exact numeric arithmetic on fixed-point words, evaluated while strides
- *    are filled.
+ *    Aggregate arguments the stride filler computes from plain columns:
+ *    exact numeric and integer arithmetic, FILTER and CASE conditions,
+ *    CASE ... ELSE and COALESCE.  This file compiles them to a program at
+ *    planning; hostexpr_eval.c runs it once per row.
  *
  * An aggregate argument such as TPC-H Q1's
  *     l_extendedprice * (1 - l_discount) * (1 + l_tax)
@@ -19,9 +21,11 @@
  * parallel worker.  NULL and NaN propagate as in numeric's operators.
  *
  * `agg(x) FILTER (WHERE c)` arrives as CASE WHEN c THEN x END (see
- * gpugb_aggref_input).  Where c is a comparison of an integer, date or
- * timestamp column with a constant (or an AND of them), each becomes a
- * FILTER_CMP step; any other c becomes a bool leaf and a FILTER step.
+ * gpugb_aggref_input).  Where c is made of comparisons of plain columns
+ * with constants or with each other, IN lists, IS NULL tests and bool
+ * columns under AND and OR (see "Conditions" below), it becomes truth
+ * steps and a WHERE that ends the evaluation with NULL; any other c is a
+ * bool leaf the child computes.
  *
  * Integer aggregate arguments are compiled the same way (scale 0): +, -, *
  * and unary minus of int2/int4/int8 operands, integer casts, and FILTERs
@@ -33,6 +37,14 @@
  * (heapread.c) takes rows straight from the pages.  Measured locally on
  * 1e7 rows, one process: a cast, a FILTER or CASE projected by the child
  * doubled the fill's time against a plain column.
+ *
+ * CASE ... ELSE and COALESCE of integer results compute every arm and
+ * keep one (SELECT, COALESCE steps), so an arm PostgreSQL would not
+ * compute must be one that cannot raise an error (Compiler.conditional).
+ * Float, date, time and timestamp results are passed through: a column's
+ * word, FILTERed, or picked by CASE ... ELSE or COALESCE among columns and
+ * constants.  Numeric results take neither (a row's display scale would
+ * depend on the arm it takes), only FILTERs.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -43,6 +55,7 @@
 #include "fmgr.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
@@ -61,8 +74,14 @@ typedef struct Compiler
 	List	   *leaves;
 	List	   *program;		/* Integer/String nodes, 4 per step */
 	int			nsteps;
-	int			conditional;	/* inside a CASE result (a FILTER) */
+	int			conditional;	/* where PostgreSQL may not compute it (a CASE result, a
+								 * COALESCE argument after the first): leaves must be
+								 * plain columns, which cannot raise an error */
+	int			nonstrict;		/* inside a CASE ... ELSE or a COALESCE: a NULL is a value
+								 * there, so no FILTER may end the evaluation */
 	bool		integer;		/* an integer (or bool) result: integer operators */
+	Oid			passthrough;	/* a result of this type is a column's word, filtered or
+								 * picked (float, date, time, timestamp); else invalid */
 	int			operands;		/* inside an integer operator's or cast's operands */
 } Compiler;
 
@@ -211,20 +230,18 @@ integer_operator(Oid funcid, GpugbHostExprOp *op)
  * its negator for <>, or date's, timestamp's and timestamptz's own.
  */
 static bool
-word_comparison(OpExpr *op, GpugbHostExprCmp *cmp)
+word_comparison(Oid opno, Oid left, Oid right, GpugbHostExprCmp *cmp)
 {
 	static const GpugbHostExprCmp by_strategy[] = {
 		GPUGB_HX_LT, GPUGB_HX_LE, GPUGB_HX_EQ, GPUGB_HX_GE, GPUGB_HX_GT
 	};
-	Oid			left = exprType(linitial(op->args));
-	Oid			right = exprType(lsecond(op->args));
 	int			strategy;
 
 	if (is_integer_type(left) && is_integer_type(right))
 	{
-		Oid			negator = get_negator(op->opno);
+		Oid			negator = get_negator(opno);
 
-		strategy = get_op_opfamily_strategy(op->opno, INTEGER_BTREE_FAM_OID);
+		strategy = get_op_opfamily_strategy(opno, INTEGER_BTREE_FAM_OID);
 		if (strategy >= BTLessStrategyNumber && strategy <= BTGreaterStrategyNumber)
 		{
 			*cmp = by_strategy[strategy - 1];
@@ -240,8 +257,7 @@ word_comparison(OpExpr *op, GpugbHostExprCmp *cmp)
 	}
 	if (left != right || !is_integer_word_type(left))
 		return false;
-	set_opfuncid(op);
-	switch (op->opfuncid)
+	switch (get_opcode(opno))
 	{
 		case F_DATE_LT:
 		case F_TIMESTAMP_LT:
@@ -298,25 +314,23 @@ commuted(GpugbHostExprCmp cmp)
 }
 
 /*
- * Is cond a comparison of a plain column with a non-null constant of
- * integer words, or an AND of such?  Then *column, *cmp and *value
- * describe its first (the caller walks an AND's arguments).  Nothing is
- * emitted: a condition that is not one stays a bool leaf whole.
+ * Conditions.  A CASE WHEN or a FILTER asks only whether its condition is
+ * true, so a condition compiles to truth steps (1 true, 0 false or NULL)
+ * where every part is one of: a plain column compared with a constant or
+ * with another column of integer words (integers, dates, timestamps), a
+ * numeric(p, s) column compared with a numeric constant, a column IN (or
+ * NOT IN) a list of constants, a column IS [NOT] NULL, a bool column, a
+ * bool constant; under AND and OR.  None of these can raise an error, so
+ * computing every part for every row gives PostgreSQL's answer although
+ * it stops at an AND's first false.  Any other condition is one bool
+ * leaf, which the child computes whole (its own AND and OR short-circuit
+ * as PostgreSQL's do).
  */
-static bool
-column_comparison(Expr *cond, Var **column, GpugbHostExprCmp *cmp, int64 *value)
-{
-	OpExpr	   *op;
-	Expr	   *left,
-			   *right;
 
-	if (!IsA(cond, OpExpr) || list_length(((OpExpr *) cond)->args) != 2)
-		return false;
-	op = (OpExpr *) cond;
-	if (!word_comparison(op, cmp))
-		return false;
-	left = linitial(op->args);
-	right = lsecond(op->args);
+/* The plain column of a comparison with a constant, with the comparison turned to column OP const. */
+static bool
+column_and_const(Expr *left, Expr *right, GpugbHostExprCmp *cmp, Var **column, Const **cst)
+{
 	if (IsA(left, Const) && IsA(right, Var))
 	{
 		Expr	   *swap = left;
@@ -325,52 +339,323 @@ column_comparison(Expr *cond, Var **column, GpugbHostExprCmp *cmp, int64 *value)
 		right = swap;
 		*cmp = commuted(*cmp);
 	}
-	if (!IsA(left, Var) || !IsA(right, Const) || ((Const *) right)->constisnull)
+	if (!IsA(left, Var) || !IsA(right, Const))
 		return false;
 	*column = (Var *) left;
-	*value = integer_word_of((Const *) right);
+	*cst = (Const *) right;
 	return true;
 }
 
+/* numeric_lt and its kin: the comparison they make */
 static bool
-simple_condition(Expr *cond)
+numeric_comparison(Oid funcid, GpugbHostExprCmp *cmp)
 {
-	Var		   *column;
-	GpugbHostExprCmp cmp;
-	int64		value;
-	ListCell   *lc;
-
-	if (IsA(cond, BoolExpr) && ((BoolExpr *) cond)->boolop == AND_EXPR)
+	switch (funcid)
 	{
-		foreach(lc, ((BoolExpr *) cond)->args)
-			if (!simple_condition(lfirst(lc)))
-				return false;
-		return true;
+		case F_NUMERIC_LT:
+			*cmp = GPUGB_HX_LT;
+			return true;
+		case F_NUMERIC_LE:
+			*cmp = GPUGB_HX_LE;
+			return true;
+		case F_NUMERIC_EQ:
+			*cmp = GPUGB_HX_EQ;
+			return true;
+		case F_NUMERIC_GE:
+			*cmp = GPUGB_HX_GE;
+			return true;
+		case F_NUMERIC_GT:
+			*cmp = GPUGB_HX_GT;
+			return true;
+		case F_NUMERIC_NE:
+			*cmp = GPUGB_HX_NE;
+			return true;
+		default:
+			return false;
 	}
-	return column_comparison(cond, &column, &cmp, &value);
 }
 
-/* FILTER_CMP steps for a simple_condition: NULL or false leaves the row out. */
+static bool compile_truth(Compiler *c, Expr *cond);
+
+/*
+ * numeric(p, s) column OP numeric constant.  The column's word is its
+ * value times 10^s exactly; the constant c, at its own scale, becomes a
+ * bound at scale s: x < c iff x < ceil(c), x <= c iff x <= floor(c), and
+ * so on; x = c is false and x <> c true (for non-NULL x) when c has
+ * digits beyond s.  A NaN column is above every number (numeric_cmp).
+ */
 static bool
-emit_condition(Compiler *c, Expr *cond)
+compile_numeric_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, Const *cst)
 {
-	Var		   *column;
-	GpugbHostExprCmp cmp;
-	int64		value;
+	Numeric		num;
+	int			column_scale;
+	int			const_scale;
+	int64		word,
+				bound;
 	int			index;
+
+	/*
+	 * Up to 18 digits: every value has a word (numeric(p, s) holds no
+	 * infinity), so the condition adds no reason to fall back; wider
+	 * columns are compared by the child.
+	 */
+	if (gpugb_column_type(NUMERICOID, column->vartypmod, false).kind != GPUGB_VALUE_NUMERIC ||
+		column->vartypmod < (int32) VARHDRSZ ||
+		((column->vartypmod - VARHDRSZ) >> 16) > MAX_SCALE ||
+		cst->consttype != NUMERICOID || cst->constisnull)
+		return false;
+	num = DatumGetNumeric(cst->constvalue);
+	if (numeric_is_nan(num) || numeric_is_inf(num))
+		return false;
+	column_scale = gpugb_numeric_scale(column->vartypmod);
+	const_scale = DatumGetInt32(DirectFunctionCall1(numeric_scale, cst->constvalue));
+	if (const_scale > MAX_SCALE || !gpugb_numeric_to_word(cst->constvalue, const_scale, &word) ||
+		word == GPUGB_NUMERIC_NAN_WORD)
+		return false;
+	if (const_scale <= column_scale)
+	{
+		if (pg_mul_s64_overflow(word, gpugb_pow10[column_scale - const_scale], &bound))
+			return false;
+	}
+	else
+	{
+		int64		unit = gpugb_pow10[const_scale - column_scale];
+		int64		rest = word % unit;
+		int64		floor_bound = word / unit - (rest < 0 ? 1 : 0);
+		int64		ceil_bound = word / unit + (rest > 0 ? 1 : 0);
+
+		if (rest != 0 && (cmp == GPUGB_HX_EQ || cmp == GPUGB_HX_NE))
+		{
+			/* no value at scale s equals c: x = c never holds, x <> c wherever x is not NULL */
+			if (cmp == GPUGB_HX_EQ)
+				emit(c, GPUGB_HX_CONST, 0, 0, 0);
+			else
+			{
+				if (!leaf_column(c, (Expr *) column, &index))
+					return false;
+				emit(c, GPUGB_HX_TRUTH_NULL, index, 0, 0);
+			}
+			return true;
+		}
+		bound = (cmp == GPUGB_HX_LT || cmp == GPUGB_HX_GE) ? ceil_bound : floor_bound;
+	}
+	if (!leaf_column(c, (Expr *) column, &index))
+		return false;
+	emit(c, GPUGB_HX_TRUTH_NUMERIC_CMP, index, cmp, bound);
+	return true;
+}
+
+/* A two-argument comparison operator's truth steps. */
+static bool
+compile_comparison(Compiler *c, OpExpr *op)
+{
+	Expr	   *left = linitial(op->args);
+	Expr	   *right = lsecond(op->args);
+	GpugbHostExprCmp cmp;
+	Var		   *column;
+	Const	   *cst;
+	int			index,
+				other;
+
+	set_opfuncid(op);
+	if (numeric_comparison(op->opfuncid, &cmp))
+		return column_and_const(left, right, &cmp, &column, &cst) &&
+			compile_numeric_comparison(c, column, cmp, cst);
+	if (!word_comparison(op->opno, exprType((Node *) left), exprType((Node *) right), &cmp))
+		return false;
+	if (IsA(left, Var) && IsA(right, Var))
+	{
+		if (!leaf_column(c, left, &index) || !leaf_column(c, right, &other))
+			return false;
+		emit(c, GPUGB_HX_TRUTH_CMP_COLUMNS, index, cmp, other);
+		return true;
+	}
+	if (!column_and_const(left, right, &cmp, &column, &cst))
+		return false;
+	if (cst->constisnull)
+	{
+		emit(c, GPUGB_HX_CONST, 0, 0, 0);	/* NULL: never true */
+		return true;
+	}
+	if (!leaf_column(c, (Expr *) column, &index))
+		return false;
+	emit(c, GPUGB_HX_TRUTH_CMP, index, cmp, integer_word_of(cst));
+	return true;
+}
+
+/*
+ * column = ANY (constants) is an OR of equalities (a NULL element is never
+ * the one that makes it true); column <> ALL (constants) an AND of
+ * inequalities, never true with a NULL element.  Any comparison works
+ * likewise.
+ */
+static bool
+compile_array_comparison(Compiler *c, ScalarArrayOpExpr *sa)
+{
+	Expr	   *left = linitial(sa->args);
+	Const	   *array = lsecond(sa->args);
+	Oid			element_type;
+	GpugbHostExprCmp cmp;
+	ArrayType  *arr;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elements;
+	bool	   *element_nulls;
+	int			n;
+	int			index;
+	int			emitted = 0;
+
+	if (!IsA(left, Var) || !IsA(array, Const) || array->constisnull)
+		return false;
+	element_type = get_element_type(array->consttype);
+	if (!OidIsValid(element_type) ||
+		!word_comparison(sa->opno, exprType((Node *) left), element_type, &cmp) ||
+		!leaf_column(c, left, &index))
+		return false;
+	arr = DatumGetArrayTypeP(array->constvalue);
+	if (ARR_NDIM(arr) > 1)
+		return false;
+	get_typlenbyvalalign(element_type, &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, element_type, typlen, typbyval, typalign,
+					  &elements, &element_nulls, &n);
+	if (n > GPUGB_HOSTEXPR_MAX_STEPS)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (element_nulls[i] && !sa->useOr)
+		{
+			emit(c, GPUGB_HX_CONST, 0, 0, 0);	/* x <> ALL (..., NULL, ...) is never true */
+			return true;
+		}
+	for (int i = 0; i < n; i++)
+	{
+		Const	   *element;
+
+		if (element_nulls[i])
+			continue;			/* x = NULL is never true */
+		element = makeConst(element_type, -1, InvalidOid, typlen, elements[i], false, typbyval);
+		emit(c, GPUGB_HX_TRUTH_CMP, index, cmp, integer_word_of(element));
+		emitted++;
+	}
+	if (emitted == 0)
+		emit(c, GPUGB_HX_CONST, 0, 0, sa->useOr ? 0 : 1);	/* = ANY ('{}'): false */
+	else if (emitted > 1)
+		emit(c, sa->useOr ? GPUGB_HX_OR : GPUGB_HX_AND, 0, emitted, 0);
+	return true;
+}
+
+/* Types a NULL test reads only the nullness of, whose words cost nothing. */
+static bool
+null_testable_type(Oid type)
+{
+	return is_integer_word_type(type) || type == BOOLOID || type == FLOAT4OID ||
+		type == FLOAT8OID || type == TIMEOID;
+}
+
+/* Truth steps of cond (see above); false if it is not made of those parts. */
+static bool
+compile_truth(Compiler *c, Expr *cond)
+{
 	ListCell   *lc;
 
+	if (c->nsteps >= GPUGB_HOSTEXPR_MAX_STEPS)
+		return false;
 	if (IsA(cond, BoolExpr))
 	{
+		BoolExpr   *b = (BoolExpr *) cond;
+
+		if (b->boolop == NOT_EXPR)
+			return false;		/* NOT NULL is NULL: a truth value cannot tell */
+		foreach(lc, b->args)
+			if (!compile_truth(c, lfirst(lc)))
+				return false;
+		emit(c, b->boolop == AND_EXPR ? GPUGB_HX_AND : GPUGB_HX_OR, 0, list_length(b->args), 0);
+		return true;
+	}
+	if (IsA(cond, OpExpr) && list_length(((OpExpr *) cond)->args) == 2)
+		return compile_comparison(c, (OpExpr *) cond);
+	if (IsA(cond, ScalarArrayOpExpr))
+		return compile_array_comparison(c, (ScalarArrayOpExpr *) cond);
+	if (IsA(cond, NullTest))
+	{
+		NullTest   *nt = (NullTest *) cond;
+		int			index;
+
+		if (nt->argisrow || !IsA(nt->arg, Var) || !null_testable_type(exprType((Node *) nt->arg)) ||
+			!leaf_column(c, nt->arg, &index))
+			return false;
+		emit(c, GPUGB_HX_TRUTH_NULL, index, nt->nulltesttype == IS_NULL ? 1 : 0, 0);
+		return true;
+	}
+	if (IsA(cond, Var) && exprType((Node *) cond) == BOOLOID)
+	{
+		int			index;
+
+		if (!leaf_column(c, cond, &index))
+			return false;
+		emit(c, GPUGB_HX_TRUTH_BOOL, index, 0, 0);
+		return true;
+	}
+	if (IsA(cond, Const) && exprType((Node *) cond) == BOOLOID)
+	{
+		Const	   *cst = (Const *) cond;
+
+		emit(c, GPUGB_HX_CONST, 0, 0, !cst->constisnull && DatumGetBool(cst->constvalue));
+		return true;
+	}
+	return false;
+}
+
+/* Does cond compile to truth steps?  (A trial that emits nothing.) */
+static bool
+truth_compilable(Compiler *c, Expr *cond)
+{
+	Compiler	trial = *c;
+
+	trial.collecting = true;
+	trial.leaves = NIL;
+	trial.program = NIL;
+	return compile_truth(&trial, cond) && trial.nsteps <= GPUGB_HOSTEXPR_MAX_STEPS;
+}
+
+/*
+ * A condition as one truth value: its truth steps, or a bool leaf the
+ * child computes (only where PostgreSQL computes it for every row too).
+ */
+static bool
+compile_condition(Compiler *c, Expr *cond)
+{
+	int			index;
+
+	if (truth_compilable(c, cond))
+		return compile_truth(c, cond);
+	if (!leaf_column(c, cond, &index))
+		return false;
+	emit(c, GPUGB_HX_TRUTH_BOOL, index, 0, 0);
+	return true;
+}
+
+/*
+ * A FILTER's condition: WHERE steps, which end the evaluation with NULL
+ * where it is not true; an AND's parts each get their own, so the first
+ * false one ends it.
+ */
+static bool
+compile_where(Compiler *c, Expr *cond)
+{
+	ListCell   *lc;
+
+	if (IsA(cond, BoolExpr) && ((BoolExpr *) cond)->boolop == AND_EXPR &&
+		truth_compilable(c, cond))
+	{
 		foreach(lc, ((BoolExpr *) cond)->args)
-			if (!emit_condition(c, lfirst(lc)))
+			if (!compile_where(c, lfirst(lc)))
 				return false;
 		return true;
 	}
-	if (!column_comparison(cond, &column, &cmp, &value) ||
-		!leaf_column(c, (Expr *) column, &index))
+	if (!compile_condition(c, cond))
 		return false;
-	emit(c, GPUGB_HX_FILTER_CMP, index, cmp, value);
+	emit(c, GPUGB_HX_WHERE, 0, 0, 0);
 	return true;
 }
 
@@ -454,6 +739,128 @@ compile_integer(Compiler *c, Expr *expr)
 	return false;
 }
 
+/*
+ * CASE WHEN c1 THEN r1 [WHEN c2 THEN r2 ...] ELSE d END as nested SELECTs.
+ * Every result is computed for every row (SELECT then keeps one), and so
+ * is every condition after the first, which PostgreSQL computes only where
+ * the ones before are not true: Compiler.conditional holds them to parts
+ * that cannot raise an error.
+ */
+static bool
+compile_case_arms(Compiler *c, List *arms, int i, Expr *defresult)
+{
+	CaseWhen   *when = list_nth_node(CaseWhen, arms, i);
+	int			scale;
+	bool		ok;
+
+	if (!compile_condition(c, when->expr))
+		return false;
+	c->conditional++;
+	c->nonstrict++;
+	ok = compile(c, when->result, &scale) &&
+		(i + 1 < list_length(arms) ? compile_case_arms(c, arms, i + 1, defresult) :
+		 compile(c, defresult, &scale));
+	c->conditional--;
+	c->nonstrict--;
+	if (!ok)
+		return false;
+	emit(c, GPUGB_HX_SELECT, 0, 0, 0);
+	return true;
+}
+
+static bool
+compile_case(Compiler *c, CaseExpr *cs, int *scale)
+{
+	bool		filter_form = list_length(cs->args) == 1 && IsA(cs->defresult, Const) &&
+		((Const *) cs->defresult)->constisnull;
+
+	if (cs->arg != NULL)
+		return false;			/* CASE x WHEN v: its tests are equalities of any type */
+
+	/*
+	 * CASE WHEN c THEN x END (a FILTER): the condition first, ending the
+	 * evaluation with NULL where it is not true, so a row left out computes
+	 * nothing, as in PostgreSQL.  Not where NULL is a value (nonstrict), and
+	 * not inside an integer operator: PostgreSQL computes every operand
+	 * before its strictness makes the result NULL, and an operand can raise
+	 * "integer out of range".  There the SELECT form serves.
+	 */
+	if (filter_form && c->nonstrict == 0 && !(c->integer && c->operands > 0))
+	{
+		CaseWhen   *when = linitial_node(CaseWhen, cs->args);
+		bool		ok;
+
+		if (!compile_where(c, when->expr))
+			return false;
+		c->conditional++;
+		ok = compile(c, when->result, scale);
+		c->conditional--;
+		return ok;
+	}
+	/* a numeric result's display scale would depend on the arm each row takes */
+	if (!c->integer && !OidIsValid(c->passthrough))
+		return false;
+	return compile_case_arms(c, cs->args, 0, cs->defresult);
+}
+
+/*
+ * COALESCE(a, b, ...): every argument computed, the first not NULL kept.
+ * PostgreSQL computes b only where a is NULL, so the arguments after the
+ * first are conditional.  Integer and passed-through results only (a
+ * numeric one's display scale would depend on the argument taken).
+ */
+static bool
+compile_coalesce(Compiler *c, CoalesceExpr *ce)
+{
+	int			scale;
+	bool		ok = true;
+	ListCell   *lc;
+
+	if (!c->integer && !OidIsValid(c->passthrough))
+		return false;
+	c->nonstrict++;
+	foreach(lc, ce->args)
+	{
+		if (foreach_current_index(lc) == 1)
+			c->conditional++;
+		ok = ok && compile(c, lfirst(lc), &scale);
+	}
+	if (list_length(ce->args) > 1)
+		c->conditional--;
+	c->nonstrict--;
+	if (!ok)
+		return false;
+	emit(c, GPUGB_HX_COALESCE, 0, list_length(ce->args), 0);
+	return true;
+}
+
+/*
+ * A passed-through result's operand: a column of the result's type, or a
+ * constant, whose word is what the child's column of that type would carry.
+ */
+static bool
+compile_passthrough(Compiler *c, Expr *expr)
+{
+	Const	   *cst = (Const *) expr;
+	double		d;
+
+	if (exprType((Node *) expr) != c->passthrough)
+		return false;
+	if (IsA(expr, Var))
+		return leaf(c, expr);
+	if (!IsA(expr, Const) || cst->constisnull)
+		return false;
+	if (c->passthrough == FLOAT4OID || c->passthrough == FLOAT8OID)
+	{
+		d = c->passthrough == FLOAT4OID ? (double) DatumGetFloat4(cst->constvalue) :
+			DatumGetFloat8(cst->constvalue);
+		emit(c, GPUGB_HX_CONST, 0, 0, gpugb_double_to_word(d));
+	}
+	else
+		emit(c, GPUGB_HX_CONST, 0, 0, integer_word_of(cst));	/* date, time, timestamps */
+	return true;
+}
+
 /* Compiles expr; *scale gets its display scale.  False if not ours. */
 static bool
 compile(Compiler *c, Expr *expr, int *scale)
@@ -461,20 +868,21 @@ compile(Compiler *c, Expr *expr, int *scale)
 	if (c->nsteps >= GPUGB_HOSTEXPR_MAX_STEPS)
 		return false;
 
-	if (c->integer && !IsA(expr, CaseExpr))
+	*scale = 0;
+	if (IsA(expr, CaseExpr))
+		return compile_case(c, (CaseExpr *) expr, scale);
+	if (IsA(expr, CoalesceExpr))
+		return compile_coalesce(c, (CoalesceExpr *) expr);
+	/* a NULL where NULL is a value (an ELSE, a COALESCE argument) */
+	if (IsA(expr, Const) && ((Const *) expr)->constisnull && c->nonstrict > 0)
 	{
-		*scale = 0;
-		return compile_integer(c, expr);
+		emit(c, GPUGB_HX_NULL, 0, 0, 0);
+		return true;
 	}
-	/*
-	 * A FILTER ends the evaluation with NULL at once.  PostgreSQL computes
-	 * every operand of an integer operator before its strictness makes the
-	 * result NULL, and an operand can raise "integer out of range": so a
-	 * CASE only at the top of an integer argument, where nothing else is
-	 * left to compute.
-	 */
-	if (c->integer && c->operands > 0)
-		return false;
+	if (OidIsValid(c->passthrough))
+		return compile_passthrough(c, expr);
+	if (c->integer)
+		return compile_integer(c, expr);
 
 	/* a numeric(p <= 18, s) value: a leaf with a fixed scale */
 	if (exprType((Node *) expr) == NUMERICOID &&
@@ -556,57 +964,9 @@ compile(Compiler *c, Expr *expr, int *scale)
 		return *scale <= MAX_SCALE;
 	}
 
-	if (IsA(expr, CaseExpr))
-	{
-		CaseExpr   *cs = (CaseExpr *) expr;
-		CaseWhen   *when;
-
-		/* CASE WHEN cond THEN x END: a FILTER */
-		if (cs->arg != NULL || list_length(cs->args) != 1 ||
-			!IsA(cs->defresult, Const) || !((Const *) cs->defresult)->constisnull)
-			return false;
-		when = linitial_node(CaseWhen, cs->args);
-		if (exprType((Node *) when->expr) != BOOLOID)
-			return false;
-		/*
-		 * A column compared with constants: checked first, so that a row
-		 * left out computes nothing (PostgreSQL does not compute the result
-		 * either: no overflow to stop the fill for).
-		 */
-		if (simple_condition(when->expr))
-		{
-			if (!emit_condition(c, when->expr))
-				return false;
-			c->conditional++;
-			if (!compile(c, when->result, scale))
-				return false;
-			c->conditional--;
-			return true;
-		}
-		c->conditional++;
-		if (!compile(c, when->result, scale))
-			return false;
-		c->conditional--;
-		/* the condition itself is computed for every row, as PostgreSQL does */
-		if (!leaf(c, when->expr))
-			return false;
-		/* leaf() emitted a COLUMN step for the condition: make it the FILTER */
-		if (c->child_columns != NULL)
-		{
-			int			n = list_length(c->program);
-
-			list_nth_cell(c->program, n - 4)->ptr_value = makeInteger(GPUGB_HX_FILTER);
-		}
-		return true;
-	}
 	return false;
 }
 
-/*
- * Is expr (an aggregate argument of type numeric without a usable type
- * modifier) exact fixed-point arithmetic over leaves the child can
- * project?  If so, appends the leaves to *leaves (once each).
- */
 /* An integer result: integer (or count(*) FILTER's bool) arithmetic. */
 static bool
 integer_result(Expr *expr)
@@ -616,17 +976,52 @@ integer_result(Expr *expr)
 	return is_integer_type(type) || type == BOOLOID;
 }
 
+/*
+ * A result whose word is a column's word as it is, filtered (sum(x)
+ * FILTER (WHERE ...) of a float) or picked (COALESCE, CASE ... ELSE).
+ */
+static bool
+passthrough_result(Expr *expr)
+{
+	Oid			type = exprType((Node *) expr);
+
+	return type == FLOAT4OID || type == FLOAT8OID || type == DATEOID || type == TIMEOID ||
+		type == TIMESTAMPOID || type == TIMESTAMPTZOID;
+}
+
+static void
+compiler_init(Compiler *c, Expr *expr, List *child_columns)
+{
+	memset(c, 0, sizeof(*c));
+	c->child_columns = child_columns;
+	c->collecting = child_columns == NIL;
+	c->integer = integer_result(expr);
+	c->passthrough = passthrough_result(expr) ? exprType((Node *) expr) : InvalidOid;
+}
+
+/*
+ * Is expr an aggregate argument this file computes from leaves the child
+ * can project: numeric fixed-point arithmetic (with the scale of its type,
+ * where it has one), integer arithmetic, a FILTERed, picked or coalesced
+ * value?  If so, appends the leaves to *leaves (once each).
+ */
 bool
 gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 {
-	Compiler	c = {0};
+	Compiler	c;
+	Oid			type = exprType((Node *) expr);
+	int32		typmod = exprTypmod((Node *) expr);
 	int			scale;
 	ListCell   *lc;
 
-	c.collecting = true;
-	c.integer = integer_result(expr);
-	if ((!c.integer && exprType((Node *) expr) != NUMERICOID) ||
+	compiler_init(&c, expr, NIL);
+	if ((!c.integer && !OidIsValid(c.passthrough) && type != NUMERICOID) ||
 		!compile(&c, expr, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+		return false;
+	/* a numeric(p, s) result travels at scale s: the program's must be it */
+	if (type == NUMERICOID &&
+		gpugb_column_type(NUMERICOID, typmod, false).kind == GPUGB_VALUE_NUMERIC &&
+		scale != gpugb_numeric_scale(typmod))
 		return false;
 	/*
 	 * One step: a lone leaf is a column the child projects anyway; only an
@@ -644,287 +1039,27 @@ gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 List *
 gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale)
 {
-	Compiler	c = {0};
+	Compiler	c;
 
-	c.child_columns = child_columns;
-	c.integer = integer_result(expr);
+	compiler_init(&c, expr, child_columns);
+	c.collecting = false;
 	if (!compile(&c, expr, scale))
 		elog(ERROR, "gpugb: an aggregate argument's leaves are not among the input columns");
 	return c.program;
 }
 
 /*
- * Rewrites the common step sequences into fused steps, in place: a
- * constant and a column combined (1 - l_discount: the constant scaled
- * once here), and a product with a column.  Sequences whose constant
- * would overflow when scaled stay as they are.
- */
-static void
-fuse_steps(GpugbHostExpr *hx)
-{
-	int			out = 0;
-
-	for (int i = 0; i < hx->nsteps; i++)
-	{
-		const GpugbHostExprStep *s = &hx->steps[i];
-		GpugbHostExprStep fused;
-		int64		scaled;
-
-		if (i + 2 < hx->nsteps && s[0].op == GPUGB_HX_CONST && s[1].op == GPUGB_HX_COLUMN &&
-			(s[2].op == GPUGB_HX_ADD || s[2].op == GPUGB_HX_SUB) &&
-			!pg_mul_s64_overflow(s[0].value, gpugb_pow10[s[2].column], &scaled))
-		{
-			fused.op = s[2].op == GPUGB_HX_ADD ? GPUGB_HX_CONST_ADD_COL : GPUGB_HX_CONST_SUB_COL;
-			fused.column = s[1].column;
-			fused.scale = s[2].scale;
-			fused.value = scaled;
-			i += 2;
-		}
-		else if (i + 1 < hx->nsteps && s[0].op == GPUGB_HX_COLUMN && s[1].op == GPUGB_HX_MUL)
-		{
-			fused.op = GPUGB_HX_MUL_COL;
-			fused.column = s[0].column;
-			fused.scale = 0;
-			fused.value = 0;
-			i += 1;
-		}
-		else
-			fused = *s;
-		hx->steps[out++] = fused;	/* out <= i: nothing unread is overwritten */
-	}
-	hx->nsteps = out;
-}
-
-void
-gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx)
-{
-	hx->nsteps = list_length(program) / 4;
-	hx->scale = scale;
-	hx->integer = integer;
-	if (hx->nsteps < 1 || hx->nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
-		elog(ERROR, "gpugb: host expression of %d steps", hx->nsteps);
-	for (int i = 0; i < hx->nsteps; i++)
-	{
-		hx->steps[i].op = intVal(list_nth(program, 4 * i));
-		hx->steps[i].column = intVal(list_nth(program, 4 * i + 1));
-		hx->steps[i].scale = intVal(list_nth(program, 4 * i + 2));
-		hx->steps[i].value = pg_strtoint64(strVal(list_nth(program, 4 * i + 3)));
-	}
-	fuse_steps(hx);
-}
-
-
-typedef enum EvalStatus
-{
-	EVAL_OK,
-	EVAL_NULL,
-	EVAL_OVERFLOW
-} EvalStatus;
-
-/*
- * A child column's word as an operand: NULL marks the result NULL (the
- * word is then unused), NaN (of a numeric) marks it NaN and counts as 0.
- */
-static inline int64
-column_word(int column, const int64 *words, const bool *nulls,
-			const GpugbColumnType *column_types, bool *any_null, bool *nan)
-{
-	int64		w = words[column];
-
-	if (nulls[column])
-		*any_null = true;
-	else if (w == GPUGB_NUMERIC_NAN_WORD && column_types[column].kind == GPUGB_VALUE_NUMERIC)
-	{
-		*nan = true;
-		w = 0;
-	}
-	return w;
-}
-
-static inline bool
-compare_words(int64 word, int64 value, int cmp)
-{
-	switch ((GpugbHostExprCmp) cmp)
-	{
-		case GPUGB_HX_LT:
-			return word < value;
-		case GPUGB_HX_LE:
-			return word <= value;
-		case GPUGB_HX_EQ:
-			return word == value;
-		case GPUGB_HX_GE:
-			return word >= value;
-		case GPUGB_HX_GT:
-			return word > value;
-		case GPUGB_HX_NE:
-			return word != value;
-	}
-	return false;
-}
-
-/*
- * The evaluator, once per integer type T: int64 first (fast; nearly every
- * row), int128 when an int64 step overflows.  A macro, so the two cannot
- * drift apart.
- */
-#define DEFINE_EVAL(NAME, T) \
-static EvalStatus \
-NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
-	 const GpugbColumnType *column_types, T *result, bool *nan) \
-{ \
-	T			stack[GPUGB_HOSTEXPR_MAX_STEPS]; \
-	int			top = 0; \
-	bool		any_null = false; \
-\
-	*nan = false; \
-	for (int i = 0; i < hx->nsteps; i++) \
-	{ \
-		const GpugbHostExprStep *step = &hx->steps[i]; \
-\
-		switch (step->op) \
-		{ \
-			case GPUGB_HX_COLUMN: \
-				stack[top++] = column_word(step->column, words, nulls, column_types, \
-										   &any_null, nan); \
-				break; \
-			case GPUGB_HX_CONST_ADD_COL: \
-			case GPUGB_HX_CONST_SUB_COL: \
-			{ \
-				T			b = column_word(step->column, words, nulls, column_types, \
-											&any_null, nan); \
-				T			a = step->value; \
-\
-				if ((step->scale > 0 && \
-					 __builtin_mul_overflow(b, (T) gpugb_pow10[step->scale], &b)) || \
-					(step->op == GPUGB_HX_CONST_ADD_COL ? __builtin_add_overflow(a, b, &a) : \
-					 __builtin_sub_overflow(a, b, &a))) \
-					return EVAL_OVERFLOW; \
-				stack[top++] = a; \
-				break; \
-			} \
-			case GPUGB_HX_MUL_COL: \
-				if (__builtin_mul_overflow(stack[top - 1], \
-										   (T) column_word(step->column, words, nulls, \
-														   column_types, &any_null, nan), \
-										   &stack[top - 1])) \
-					return EVAL_OVERFLOW; \
-				break; \
-			case GPUGB_HX_CONST: \
-				stack[top++] = step->value; \
-				break; \
-			case GPUGB_HX_NEG: \
-				if (__builtin_sub_overflow((T) 0, stack[top - 1], &stack[top - 1])) \
-					return EVAL_OVERFLOW; \
-				break; \
-			case GPUGB_HX_ADD: \
-			case GPUGB_HX_SUB: \
-			{ \
-				T			a = stack[top - 2]; \
-				T			b = stack[top - 1]; \
-\
-				/* align the scales: shifts fixed when compiled (at most 18) */ \
-				if ((step->column > 0 && \
-					 __builtin_mul_overflow(a, (T) gpugb_pow10[step->column], &a)) || \
-					(step->scale > 0 && \
-					 __builtin_mul_overflow(b, (T) gpugb_pow10[step->scale], &b))) \
-					return EVAL_OVERFLOW; \
-				if (step->op == GPUGB_HX_ADD ? __builtin_add_overflow(a, b, &a) : \
-					__builtin_sub_overflow(a, b, &a)) \
-					return EVAL_OVERFLOW; \
-				top--; \
-				stack[top - 1] = a; \
-				break; \
-			} \
-			case GPUGB_HX_MUL: \
-				if (__builtin_mul_overflow(stack[top - 2], stack[top - 1], &stack[top - 2])) \
-					return EVAL_OVERFLOW; \
-				top--; \
-				break; \
-			case GPUGB_HX_FILTER: \
-				/* CASE WHEN c THEN x END: NULL unless c is true */ \
-				if (nulls[step->column] || words[step->column] == 0) \
-					return EVAL_NULL; \
-				break; \
-			case GPUGB_HX_FILTER_CMP: \
-				if (nulls[step->column] || \
-					!compare_words(words[step->column], step->value, step->scale)) \
-					return EVAL_NULL; \
-				break; \
-			case GPUGB_HX_RANGE: \
-				/* an integer operator's result type: PostgreSQL raises an ERROR beyond */ \
-				if (step->scale < (int) (8 * sizeof(T)) && \
-					(stack[top - 1] < -((T) 1 << (step->scale - 1)) || \
-					 stack[top - 1] > ((T) 1 << (step->scale - 1)) - 1)) \
-					return EVAL_OVERFLOW; \
-				break; \
-		} \
-	} \
-	Assert(top == 1); \
-	*result = stack[0]; \
-	return any_null ? EVAL_NULL : EVAL_OK; \
-}
-
-DEFINE_EVAL(eval_int64, int64)
-DEFINE_EVAL(eval_int128, int128)
-
-/*
- * Evaluates the expression over one row of the child: words/nulls are its
- * columns after the keys, as device words.  Returns false if the result
- * does not fit a word; else *word or *result_isnull.  NULL and NaN
- * propagate as in numeric's operators (NULL first).
- */
-bool
-gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nulls,
-					const GpugbColumnType *column_types, int64 *word, bool *result_isnull)
-{
-	int64		v64;
-	int128		v128;
-	bool		nan;
-	EvalStatus	status = eval_int64(hx, words, nulls, column_types, &v64, &nan);
-
-	if (status == EVAL_OVERFLOW)
-	{
-		status = eval_int128(hx, words, nulls, column_types, &v128, &nan);
-		if (status == EVAL_OVERFLOW)
-			return false;		/* beyond int128 on the way: PostgreSQL's plan answers */
-		if (status == EVAL_OK && !nan &&
-			(hx->integer ? (v128 < PG_INT64_MIN || v128 > PG_INT64_MAX) :
-			 (v128 <= -(int128) gpugb_pow10[MAX_SCALE] || v128 >= (int128) gpugb_pow10[MAX_SCALE])))
-			return false;
-		v64 = (int64) v128;
-	}
-	*result_isnull = status == EVAL_NULL;
-	if (status == EVAL_NULL)
-		return true;
-	if (nan)
-	{
-		*word = GPUGB_NUMERIC_NAN_WORD;
-		return true;
-	}
-	if (!hx->integer && (v64 <= -gpugb_pow10[MAX_SCALE] || v64 >= gpugb_pow10[MAX_SCALE]))
-		return false;
-	*word = v64;
-	return true;
-}
-
-/*
- * Does this aggregate input need computing by the filler: a numeric with
- * no usable scale of its own that is fixed-point arithmetic over leaves,
- * or an integer (bool) expression over leaves that is not a leaf itself?
+ * Does this aggregate input need computing by the filler: an expression
+ * (not a plain column) gpugb_hostexpr_leaves accepts?  A numeric one that
+ * is not fixed-point arithmetic (division, a free numeric from a function)
+ * travels via the child instead.
  */
 bool
 gpugb_input_needs_hostexpr(Expr *input)
 {
 	List	   *leaves = NIL;
 
-	/* integer arithmetic, casts and FILTERs over plain columns */
-	if (integer_result(input))
-		return !IsA(input, Var) && gpugb_hostexpr_leaves(input, &leaves);
-	/* without a fixed scale (free numerics travel too, but slower, via the child) */
-	return exprType((Node *) input) == NUMERICOID &&
-		gpugb_column_type(NUMERICOID, exprTypmod((Node *) input), false).kind !=
-		GPUGB_VALUE_NUMERIC &&
-		gpugb_hostexpr_leaves(input, &leaves);
+	return !IsA(input, Var) && gpugb_hostexpr_leaves(input, &leaves);
 }
 
 /*

@@ -18,7 +18,7 @@
 
 typedef enum GpugbHostExprOp
 {
-	GPUGB_HX_COLUMN,			/* push child column `column` (numeric(p, s) or integer) */
+	GPUGB_HX_COLUMN,			/* push child column `column` */
 	GPUGB_HX_CONST,				/* push value * 10^-scale */
 	GPUGB_HX_ADD,
 	GPUGB_HX_SUB,
@@ -38,11 +38,28 @@ typedef enum GpugbHostExprOp
 	 * evaluates itself, so the child projects only plain columns:
 	 */
 	GPUGB_HX_RANGE,				/* top must fit a signed integer of `scale` bits */
-	GPUGB_HX_FILTER_CMP			/* NULL unless column `column` compares (GpugbHostExprCmp
-								 * `scale`) true with `value` */
+	GPUGB_HX_FILTER_CMP,		/* TRUTH_CMP, WHERE: NULL unless column `column` compares
+								 * (GpugbHostExprCmp `scale`) true with `value` */
+	/*
+	 * Conditions as truth values: 1 where true, 0 where false or NULL,
+	 * which is all a CASE WHEN or a FILTER asks of them.
+	 */
+	GPUGB_HX_TRUTH_CMP,			/* column `column` compares (`scale`) true with `value` */
+	GPUGB_HX_TRUTH_CMP_COLUMNS, /* column `column` compares (`scale`) true with column `value` */
+	GPUGB_HX_TRUTH_NUMERIC_CMP, /* numeric(p, s) column `column` compares (`scale`) true with
+								 * `value` at its scale; NaN above every number */
+	GPUGB_HX_TRUTH_BOOL,		/* bool column `column` is true */
+	GPUGB_HX_TRUTH_NULL,		/* column `column` IS NULL (`scale` 1) or IS NOT NULL (0) */
+	GPUGB_HX_AND,				/* pops `scale` truths: all true */
+	GPUGB_HX_OR,				/* pops `scale` truths: any true */
+	GPUGB_HX_WHERE,				/* pops a truth: false ends the evaluation with NULL */
+	/* Non-strict: NULL is a value here, not the end of the evaluation */
+	GPUGB_HX_NULL,				/* push NULL */
+	GPUGB_HX_SELECT,			/* pops else, then, truth: then where true (CASE ... ELSE) */
+	GPUGB_HX_COALESCE			/* pops `scale` values: the first that is not NULL */
 } GpugbHostExprOp;
 
-/* FILTER_CMP's comparisons, of integer words (integers, dates, timestamps) */
+/* Comparisons of integer words (integers, dates, timestamps) and numeric words */
 typedef enum GpugbHostExprCmp
 {
 	GPUGB_HX_LT,
@@ -66,7 +83,9 @@ typedef struct GpugbHostExpr
 {
 	int			nsteps;
 	int			scale;			/* of the result */
-	bool		integer;		/* an integer result: any int64, no 18-digit bound */
+	bool		integer;		/* an integer (or passed-through) word: any int64, no
+								 * 18-digit bound */
+	bool		strict;			/* no SELECT, COALESCE or NULL step: NULL in, NULL out */
 	GpugbHostExprStep steps[GPUGB_HOSTEXPR_MAX_STEPS];
 } GpugbHostExpr;
 
@@ -76,7 +95,8 @@ extern List *gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale)
 extern bool gpugb_input_needs_hostexpr(Expr *input);
 extern List *gpugb_child_columns(List *inputs);
 
-/* executor */
+/* executor (hostexpr_eval.c) */
+extern void gpugb_hostexpr_mark_read(List *program, bool *column_read, int n_columns);
 extern void gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx);
 extern bool gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words,
 								const bool *nulls, const GpugbColumnType *column_types,

@@ -1,0 +1,454 @@
+/*-------------------------------------------------------------------------
+ * hostexpr_eval.c
+ *    The filler's side of host expressions (hostexpr.c compiles them at
+ *    planning): a program decoded from the plan, its common step sequences
+ *    fused, and evaluated once per row over the child's column words.
+ *
+ * The evaluator is a small stack machine.  Every stack entry carries its
+ * own NULL flag: strict steps (arithmetic, RANGE) make NULL from NULL and
+ * skip their work (PostgreSQL does not call a strict operator on NULL, so
+ * it cannot raise an error there either), while SELECT (CASE ... ELSE) and
+ * COALESCE pick an operand, NULL or not.  WHERE and the FILTER steps end
+ * the evaluation with NULL at once; the compiler emits them only where
+ * nothing else is left to compute.
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/int.h"
+#include "nodes/value.h"
+#include "utils/builtins.h"
+
+#include "hostexpr.h"
+#include "numeric_words.h"
+
+#define MAX_SCALE 18
+
+/* Does op read the word (or nullness) of child column `column`? */
+static bool
+step_reads_column(GpugbHostExprOp op)
+{
+	switch (op)
+	{
+		case GPUGB_HX_COLUMN:
+		case GPUGB_HX_FILTER:
+		case GPUGB_HX_FILTER_CMP:
+		case GPUGB_HX_TRUTH_CMP:
+		case GPUGB_HX_TRUTH_CMP_COLUMNS:
+		case GPUGB_HX_TRUTH_NUMERIC_CMP:
+		case GPUGB_HX_TRUTH_BOOL:
+		case GPUGB_HX_TRUTH_NULL:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Marks the child columns whose words the program (as planned: 4 nodes a
+ * step, not yet fused) reads: they must travel as values, not nullness
+ * alone.
+ */
+void
+gpugb_hostexpr_mark_read(List *program, bool *column_read, int n_columns)
+{
+	for (int i = 0; i + 3 < list_length(program); i += 4)
+	{
+		GpugbHostExprOp op = intVal(list_nth(program, i));
+		int			column = intVal(list_nth(program, i + 1));
+
+		if (step_reads_column(op) && column >= 0 && column < n_columns)
+			column_read[column] = true;
+		if (op == GPUGB_HX_TRUTH_CMP_COLUMNS)
+		{
+			int64		other = pg_strtoint64(strVal(list_nth(program, i + 3)));
+
+			if (other >= 0 && other < n_columns)
+				column_read[other] = true;
+		}
+	}
+}
+
+/*
+ * Rewrites the common step sequences into fused steps, in place: a
+ * constant and a column combined (1 - l_discount: the constant scaled
+ * once here), a product with a column, and a FILTER's comparison (or bool
+ * column) with its WHERE.  Sequences whose constant would overflow when
+ * scaled stay as they are.
+ */
+static void
+fuse_steps(GpugbHostExpr *hx)
+{
+	int			out = 0;
+
+	for (int i = 0; i < hx->nsteps; i++)
+	{
+		const GpugbHostExprStep *s = &hx->steps[i];
+		GpugbHostExprStep fused;
+		int64		scaled;
+
+		if (i + 2 < hx->nsteps && s[0].op == GPUGB_HX_CONST && s[1].op == GPUGB_HX_COLUMN &&
+			(s[2].op == GPUGB_HX_ADD || s[2].op == GPUGB_HX_SUB) &&
+			!pg_mul_s64_overflow(s[0].value, gpugb_pow10[s[2].column], &scaled))
+		{
+			fused.op = s[2].op == GPUGB_HX_ADD ? GPUGB_HX_CONST_ADD_COL : GPUGB_HX_CONST_SUB_COL;
+			fused.column = s[1].column;
+			fused.scale = s[2].scale;
+			fused.value = scaled;
+			i += 2;
+		}
+		else if (i + 1 < hx->nsteps && s[0].op == GPUGB_HX_COLUMN && s[1].op == GPUGB_HX_MUL)
+		{
+			fused.op = GPUGB_HX_MUL_COL;
+			fused.column = s[0].column;
+			fused.scale = 0;
+			fused.value = 0;
+			i += 1;
+		}
+		else if (i + 1 < hx->nsteps && s[1].op == GPUGB_HX_WHERE &&
+				 (s[0].op == GPUGB_HX_TRUTH_CMP || s[0].op == GPUGB_HX_TRUTH_BOOL))
+		{
+			fused = s[0];
+			fused.op = s[0].op == GPUGB_HX_TRUTH_CMP ? GPUGB_HX_FILTER_CMP : GPUGB_HX_FILTER;
+			i += 1;
+		}
+		else
+			fused = *s;
+		hx->steps[out++] = fused;	/* out <= i: nothing unread is overwritten */
+	}
+	hx->nsteps = out;
+}
+
+void
+gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx)
+{
+	hx->nsteps = list_length(program) / 4;
+	hx->scale = scale;
+	hx->integer = integer;
+	if (hx->nsteps < 1 || hx->nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+		elog(ERROR, "gpugb: host expression of %d steps", hx->nsteps);
+	for (int i = 0; i < hx->nsteps; i++)
+	{
+		hx->steps[i].op = intVal(list_nth(program, 4 * i));
+		hx->steps[i].column = intVal(list_nth(program, 4 * i + 1));
+		hx->steps[i].scale = intVal(list_nth(program, 4 * i + 2));
+		hx->steps[i].value = pg_strtoint64(strVal(list_nth(program, 4 * i + 3)));
+	}
+	fuse_steps(hx);
+	hx->strict = true;
+	for (int i = 0; i < hx->nsteps; i++)
+		if (hx->steps[i].op == GPUGB_HX_SELECT || hx->steps[i].op == GPUGB_HX_COALESCE ||
+			hx->steps[i].op == GPUGB_HX_NULL)
+			hx->strict = false;
+}
+
+
+typedef enum EvalStatus
+{
+	EVAL_OK,
+	EVAL_NULL,
+	EVAL_OVERFLOW
+} EvalStatus;
+
+/*
+ * A child column's word as an operand (0 for NULL: the caller marks the
+ * entry NULL); NaN (of a numeric) marks the result NaN and counts as 0.
+ */
+static inline int64
+column_word(int column, const int64 *words, const bool *nulls,
+			const GpugbColumnType *column_types, bool *nan)
+{
+	int64		w = words[column];
+
+	if (nulls[column])
+		return 0;
+	if (w == GPUGB_NUMERIC_NAN_WORD && column_types[column].kind == GPUGB_VALUE_NUMERIC)
+	{
+		*nan = true;
+		w = 0;
+	}
+	return w;
+}
+
+static inline bool
+compare_words(int64 word, int64 value, int cmp)
+{
+	switch ((GpugbHostExprCmp) cmp)
+	{
+		case GPUGB_HX_LT:
+			return word < value;
+		case GPUGB_HX_LE:
+			return word <= value;
+		case GPUGB_HX_EQ:
+			return word == value;
+		case GPUGB_HX_GE:
+			return word >= value;
+		case GPUGB_HX_GT:
+			return word > value;
+		case GPUGB_HX_NE:
+			return word != value;
+	}
+	return false;
+}
+
+/* A numeric word against a number at its scale: NaN is above every number (numeric_cmp). */
+static inline bool
+compare_numeric_words(int64 word, int64 value, int cmp)
+{
+	if (word == GPUGB_NUMERIC_NAN_WORD)
+		return cmp == GPUGB_HX_GT || cmp == GPUGB_HX_GE || cmp == GPUGB_HX_NE;
+	return compare_words(word, value, cmp);
+}
+
+/*
+ * The evaluator, once per integer type T: int64 first (fast; nearly every
+ * row), int128 when an int64 step overflows.  A macro, so they cannot
+ * drift apart.  With PER_VALUE_NULLS 0 (programs without SELECT, COALESCE
+ * or NULL steps, such as TPC-H Q1's) one flag says whether any operand was
+ * NULL, which for strict steps is the same answer, and the compiler drops
+ * the per-entry bookkeeping: Q1's fill was about 5 % slower with it.  (Their
+ * arithmetic then runs on a NULL operand's 0, and an overflow there only
+ * stops the fill, as before.)  PUSH(v, n) pushes value v with NULL flag n.
+ */
+#define SET_NULL(idx, n) \
+	do { \
+		if (per_value_nulls) \
+			isnull[idx] = (n); \
+		else \
+			any_null |= (n); \
+	} while (0)
+#define IS_NULL(idx) (per_value_nulls && isnull[idx])
+#define PUSH(v, n) \
+	do { \
+		SET_NULL(top, n); \
+		stack[top++] = (v); \
+	} while (0)
+#define DEFINE_EVAL(NAME, T, PER_VALUE_NULLS) \
+static EvalStatus \
+NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
+	 const GpugbColumnType *column_types, T *result, bool *nan) \
+{ \
+	T			stack[GPUGB_HOSTEXPR_MAX_STEPS]; \
+	bool		isnull[GPUGB_HOSTEXPR_MAX_STEPS]; \
+	bool		any_null = false; \
+	const bool	per_value_nulls = PER_VALUE_NULLS; \
+	int			top = 0; \
+\
+	*nan = false; \
+	for (int i = 0; i < hx->nsteps; i++) \
+	{ \
+		const GpugbHostExprStep *step = &hx->steps[i]; \
+\
+		switch (step->op) \
+		{ \
+			case GPUGB_HX_COLUMN: \
+				PUSH(column_word(step->column, words, nulls, column_types, nan), \
+					 nulls[step->column]); \
+				break; \
+			case GPUGB_HX_CONST_ADD_COL: \
+			case GPUGB_HX_CONST_SUB_COL: \
+			{ \
+				T			b = column_word(step->column, words, nulls, column_types, nan); \
+				T			a = step->value; \
+\
+				if (nulls[step->column]) \
+				{ \
+					PUSH(0, true); \
+					break; \
+				} \
+				if ((step->scale > 0 && \
+					 __builtin_mul_overflow(b, (T) gpugb_pow10[step->scale], &b)) || \
+					(step->op == GPUGB_HX_CONST_ADD_COL ? __builtin_add_overflow(a, b, &a) : \
+					 __builtin_sub_overflow(a, b, &a))) \
+					return EVAL_OVERFLOW; \
+				PUSH(a, false); \
+				break; \
+			} \
+			case GPUGB_HX_MUL_COL: \
+				if (nulls[step->column]) \
+					SET_NULL(top - 1, true); \
+				else if (!IS_NULL(top - 1) && \
+						 __builtin_mul_overflow(stack[top - 1], \
+												(T) column_word(step->column, words, nulls, \
+																column_types, nan), \
+												&stack[top - 1])) \
+					return EVAL_OVERFLOW; \
+				break; \
+			case GPUGB_HX_CONST: \
+				PUSH(step->value, false); \
+				break; \
+			case GPUGB_HX_NULL: \
+				PUSH(0, true); \
+				break; \
+			case GPUGB_HX_NEG: \
+				if (!IS_NULL(top - 1) && \
+					__builtin_sub_overflow((T) 0, stack[top - 1], &stack[top - 1])) \
+					return EVAL_OVERFLOW; \
+				break; \
+			case GPUGB_HX_ADD: \
+			case GPUGB_HX_SUB: \
+			{ \
+				T			a = stack[top - 2]; \
+				T			b = stack[top - 1]; \
+\
+				top--; \
+				if (IS_NULL(top - 1) || IS_NULL(top)) \
+				{ \
+					SET_NULL(top - 1, true); \
+					break; \
+				} \
+				/* align the scales: shifts fixed when compiled (at most 18) */ \
+				if ((step->column > 0 && \
+					 __builtin_mul_overflow(a, (T) gpugb_pow10[step->column], &a)) || \
+					(step->scale > 0 && \
+					 __builtin_mul_overflow(b, (T) gpugb_pow10[step->scale], &b))) \
+					return EVAL_OVERFLOW; \
+				if (step->op == GPUGB_HX_ADD ? __builtin_add_overflow(a, b, &a) : \
+					__builtin_sub_overflow(a, b, &a)) \
+					return EVAL_OVERFLOW; \
+				stack[top - 1] = a; \
+				break; \
+			} \
+			case GPUGB_HX_MUL: \
+				top--; \
+				if (IS_NULL(top - 1) || IS_NULL(top)) \
+					SET_NULL(top - 1, true); \
+				else if (__builtin_mul_overflow(stack[top - 1], stack[top], &stack[top - 1])) \
+					return EVAL_OVERFLOW; \
+				break; \
+			case GPUGB_HX_FILTER: \
+				/* CASE WHEN c THEN x END: NULL unless c is true */ \
+				if (nulls[step->column] || words[step->column] == 0) \
+					return EVAL_NULL; \
+				break; \
+			case GPUGB_HX_FILTER_CMP: \
+				if (nulls[step->column] || \
+					!compare_words(words[step->column], step->value, step->scale)) \
+					return EVAL_NULL; \
+				break; \
+			case GPUGB_HX_RANGE: \
+				/* an integer operator's result type: PostgreSQL raises an ERROR beyond */ \
+				if (!IS_NULL(top - 1) && step->scale < (int) (8 * sizeof(T)) && \
+					(stack[top - 1] < -((T) 1 << (step->scale - 1)) || \
+					 stack[top - 1] > ((T) 1 << (step->scale - 1)) - 1)) \
+					return EVAL_OVERFLOW; \
+				break; \
+			case GPUGB_HX_TRUTH_CMP: \
+				PUSH(!nulls[step->column] && \
+					 compare_words(words[step->column], step->value, step->scale), false); \
+				break; \
+			case GPUGB_HX_TRUTH_CMP_COLUMNS: \
+				PUSH(!nulls[step->column] && !nulls[step->value] && \
+					 compare_words(words[step->column], words[step->value], step->scale), false); \
+				break; \
+			case GPUGB_HX_TRUTH_NUMERIC_CMP: \
+				PUSH(!nulls[step->column] && \
+					 compare_numeric_words(words[step->column], step->value, step->scale), \
+					 false); \
+				break; \
+			case GPUGB_HX_TRUTH_BOOL: \
+				PUSH(!nulls[step->column] && words[step->column] != 0, false); \
+				break; \
+			case GPUGB_HX_TRUTH_NULL: \
+				PUSH(nulls[step->column] == (step->scale != 0), false); \
+				break; \
+			case GPUGB_HX_AND: \
+			case GPUGB_HX_OR: \
+			{ \
+				bool		any = false, \
+							all = true; \
+\
+				for (int k = 0; k < step->scale; k++) \
+				{ \
+					bool		t = stack[--top] != 0; \
+\
+					any |= t; \
+					all &= t; \
+				} \
+				PUSH(step->op == GPUGB_HX_AND ? all : any, false); \
+				break; \
+			} \
+			case GPUGB_HX_WHERE: \
+				if (stack[--top] == 0) \
+					return EVAL_NULL; \
+				break; \
+			case GPUGB_HX_SELECT: \
+			{ \
+				int			chosen = stack[top - 3] != 0 ? top - 2 : top - 1; \
+\
+				stack[top - 3] = stack[chosen]; \
+				isnull[top - 3] = isnull[chosen]; \
+				top -= 2; \
+				break; \
+			} \
+			case GPUGB_HX_COALESCE: \
+			{ \
+				int			first = top - step->scale; \
+				int			chosen = top - 1;	/* all NULL: the last, NULL */ \
+\
+				for (int k = first; k < top; k++) \
+					if (!isnull[k]) \
+					{ \
+						chosen = k; \
+						break; \
+					} \
+				stack[first] = stack[chosen]; \
+				isnull[first] = isnull[chosen]; \
+				top = first + 1; \
+				break; \
+			} \
+		} \
+	} \
+	Assert(top == 1); \
+	*result = stack[0]; \
+	return (per_value_nulls ? isnull[0] : any_null) ? EVAL_NULL : EVAL_OK; \
+}
+
+DEFINE_EVAL(eval_int64, int64, 1)
+DEFINE_EVAL(eval_int128, int128, 1)
+DEFINE_EVAL(eval_strict_int64, int64, 0)
+DEFINE_EVAL(eval_strict_int128, int128, 0)
+
+/*
+ * Evaluates the expression over one row of the child: words/nulls are its
+ * columns after the keys, as device words.  Returns false if the result
+ * does not fit a word; else *word or *result_isnull.  NULL and NaN
+ * propagate as in numeric's operators (NULL first).
+ */
+bool
+gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nulls,
+					const GpugbColumnType *column_types, int64 *word, bool *result_isnull)
+{
+	int64		v64;
+	int128		v128;
+	bool		nan;
+	EvalStatus	status = hx->strict ?
+		eval_strict_int64(hx, words, nulls, column_types, &v64, &nan) :
+		eval_int64(hx, words, nulls, column_types, &v64, &nan);
+
+	if (status == EVAL_OVERFLOW)
+	{
+		status = hx->strict ?
+			eval_strict_int128(hx, words, nulls, column_types, &v128, &nan) :
+			eval_int128(hx, words, nulls, column_types, &v128, &nan);
+		if (status == EVAL_OVERFLOW)
+			return false;		/* beyond int128 on the way: PostgreSQL's plan answers */
+		if (status == EVAL_OK && !nan &&
+			(hx->integer ? (v128 < PG_INT64_MIN || v128 > PG_INT64_MAX) :
+			 (v128 <= -(int128) gpugb_pow10[MAX_SCALE] || v128 >= (int128) gpugb_pow10[MAX_SCALE])))
+			return false;
+		v64 = (int64) v128;
+	}
+	*result_isnull = status == EVAL_NULL;
+	if (status == EVAL_NULL)
+		return true;
+	if (nan)
+	{
+		*word = GPUGB_NUMERIC_NAN_WORD;
+		return true;
+	}
+	if (!hx->integer && (v64 <= -gpugb_pow10[MAX_SCALE] || v64 >= gpugb_pow10[MAX_SCALE]))
+		return false;
+	*word = v64;
+	return true;
+}
