@@ -10,6 +10,7 @@
 # Then with the device tool, carrying .gpu-box:
 #   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP, qgen (gpu mode)
 #   bash test/gpu-box.sh regress      build, install, pg_regress only (gpu mode): a quick check of host changes
+#   bash test/gpu-box.sh qgen         build, install, qgen only (gpu mode; QGEN_QUERIES, QGEN_JOBS (12), QGEN_SEED)
 #   bash test/gpu-box.sh strategies   pgTAP and QGEN_STRATEGY_QUERIES (2000) qgen queries per forced
 #                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort partition private_hash", or a subset
 #                                     to stay within one call's time); the seed depends on the strategy only
@@ -102,6 +103,13 @@ case "$stage" in
     test/pgtap/run.sh gpu gpugb_tap 2>&1 | tee "$out/pgtap.log" | tail -15
     echo "== qgen: random differential queries on the GPU path (gpu mode)"
     qgen_streams auto "${QGEN_QUERIES:-10000}" "${QGEN_SEED:-1}" 2>&1 | tee "$out/qgen.log" | tail -12
+    ;;
+  qgen)
+    # The differential query generator alone (gpu mode): QGEN_QUERIES (10000) in QGEN_JOBS
+    # streams (12 sustain about 33 queries/s on the H200 box: 10,000 in about 5 minutes).
+    export GPUGB_TEST_MODE=gpu
+    QGEN_JOBS=${QGEN_JOBS:-12} qgen_streams auto "${QGEN_QUERIES:-10000}" "${QGEN_SEED:-1}" 2>&1 \
+      | tee "$out/qgen.log" | tail -14
     ;;
   regress)
     # pg_regress alone (a quick check of host-side changes on the GPU).

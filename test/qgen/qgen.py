@@ -918,6 +918,13 @@ class QueryGen:
             k = rng.choice([2, 3, 5, 10])
             return f'{ref} % {k} = {rng.randrange(k)}'
         op = rng.choice(['<', '<=', '>', '>=', '=', '<>'])
+        # a column against another of its family (the filler's column-column truth steps)
+        others = [r_ for r_, c_ in ctx.cols if c_.family == c.family and r_ != ref]
+        if r < 0.46 and others and c.family in ('int', 'date', 'ts', 'numeric', 'float'):
+            return f'{ref} {op} {rng.choice(others)}'
+        # a numeric constant with digits beyond the column's scale (exact bounds, never equal)
+        if r < 0.54 and c.family == 'numeric':
+            return f'{ref} {op} ({c.literal(rng)} + 0.0005)'
         return f'{ref} {op} {c.literal(rng)}'
 
     def pred(self, ctx, depth=0):
