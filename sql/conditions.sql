@@ -51,6 +51,20 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, count(*) FILTER (WHERE b OR v < -1000), sum(CASE WHEN true THEN s ELSE 0 END), sum(CASE WHEN v > 0 THEN CASE WHEN b THEN 1 ELSE 2 END END) FROM fc GROUP BY k')
 ) AS t(q);
 
+-- Float arithmetic (float4 in single precision, float8 and mixed pairs in
+-- double, integer casts) and float comparisons, as PostgreSQL's operators
+-- compute them: bit for bit the same words, so equal sums.
+EXPLAIN (COSTS OFF, VERBOSE)
+  SELECT k, sum(x * (1 - x / 40)), sum(f4 * 2 + 1), avg(x + v::float8) FILTER (WHERE x > 0.5),
+         count(*) FILTER (WHERE f4 <= x OR x = 'NaN')
+  FROM fc GROUP BY k;
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
+  ('SELECT k, sum(x * (1 - x / 40)), sum(f4 * 2 + 1), avg(x + v::float8) FILTER (WHERE x > 0.5), max(-x), min(f4 / 3), sum(s::float4 * f4), sum(w::float8 / 7), sum((x * 3)::float4) FROM fc GROUP BY k'),
+  ('SELECT k, count(*) FILTER (WHERE f4 <= x OR x = ''NaN''), count(*) FILTER (WHERE x > 1.5), count(*) FILTER (WHERE x <> 0), count(*) FILTER (WHERE f4 < 2.5::float4), count(*) FILTER (WHERE x >= ''NaN''), sum(COALESCE(x, f4)) FROM fc GROUP BY k'),
+  -- (variances: rounded, as PostgreSQL's own parallel plans round them differently in the last digits)
+  ('SELECT k, sum(CASE WHEN x > 5 THEN x * 2 ELSE -x END), round(variance(x * 0.1)::numeric, 9), round(stddev(f4 - 2)::numeric, 9) FROM fc GROUP BY k')
+) AS t(q);
+
 -- A condition with a part that is not a truth step is computed whole by
 -- the scan (PostgreSQL's AND stops before 100 / v where v = 0); so is a
 -- CASE whose THEN divides.
@@ -70,6 +84,11 @@ SET gpugb.require_gpu = off;
 SELECT k, sum(CASE WHEN v > 100000 THEN v * 1000000000 ELSE 0 END) FROM fc GROUP BY k ORDER BY k;
 SELECT k, sum(CASE WHEN v > 1400 THEN v * 1000000000 ELSE 0 END) FROM fc GROUP BY k ORDER BY k;
 SELECT k, sum(COALESCE(v, 0) * 2000000) FROM fc GROUP BY k ORDER BY k;
+-- float errors: division by zero, overflow, underflow (v = 0 in one row of k = 0)
+SELECT k, sum(x / v) FROM fc GROUP BY k ORDER BY k;
+SELECT k, sum(x * 1e308) FROM fc GROUP BY k ORDER BY k;
+SELECT k, sum(x * 1e-200 * 1e-200) FROM fc GROUP BY k ORDER BY k;
+SELECT k, sum((x * 1e300)::float4) FROM fc GROUP BY k ORDER BY k;
 RESET gpugb.require_gpu;
 
 SELECT fallbacks FROM gpugb_backend_stats();

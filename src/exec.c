@@ -237,15 +237,15 @@ build_device_spec(GpugbScanState *st)
 		{
 			bool		integer = info->input_types[i] != NUMERICOID;
 
-			/* an integer (bool) result's word is its value, as the type's column's */
+			/* an integer (bool, float, ...) result's word is as the type's column's */
 			st->layout.input_types[i] = integer ?
 				gpugb_column_type(info->input_types[i], -1, false) :
 				(GpugbColumnType) {
 				GPUGB_VALUE_NUMERIC, info->input_scales[i], -1
 			};
 			st->layout.input_expr[i] = palloc(sizeof(GpugbHostExpr));
-			gpugb_hostexpr_decode(info->input_programs[i], info->input_scales[i], integer,
-								  st->layout.input_expr[i]);
+			gpugb_hostexpr_decode(info->input_programs[i], info->input_scales[i],
+								  info->input_types[i], st->layout.input_expr[i]);
 		}
 	}
 

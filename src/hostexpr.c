@@ -445,6 +445,102 @@ compile_numeric_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, Const
 	return true;
 }
 
+/* float4/float8 comparisons (any pairing): the comparison they make */
+static bool
+float_comparison(Oid funcid, GpugbHostExprCmp *cmp)
+{
+	switch (funcid)
+	{
+		case F_FLOAT4LT:
+		case F_FLOAT8LT:
+		case F_FLOAT48LT:
+		case F_FLOAT84LT:
+			*cmp = GPUGB_HX_LT;
+			return true;
+		case F_FLOAT4LE:
+		case F_FLOAT8LE:
+		case F_FLOAT48LE:
+		case F_FLOAT84LE:
+			*cmp = GPUGB_HX_LE;
+			return true;
+		case F_FLOAT4EQ:
+		case F_FLOAT8EQ:
+		case F_FLOAT48EQ:
+		case F_FLOAT84EQ:
+			*cmp = GPUGB_HX_EQ;
+			return true;
+		case F_FLOAT4GE:
+		case F_FLOAT8GE:
+		case F_FLOAT48GE:
+		case F_FLOAT84GE:
+			*cmp = GPUGB_HX_GE;
+			return true;
+		case F_FLOAT4GT:
+		case F_FLOAT8GT:
+		case F_FLOAT48GT:
+		case F_FLOAT84GT:
+			*cmp = GPUGB_HX_GT;
+			return true;
+		case F_FLOAT4NE:
+		case F_FLOAT8NE:
+		case F_FLOAT48NE:
+		case F_FLOAT84NE:
+			*cmp = GPUGB_HX_NE;
+			return true;
+		default:
+			return false;
+	}
+}
+
+static bool
+is_float_type(Oid type)
+{
+	return type == FLOAT4OID || type == FLOAT8OID;
+}
+
+/* A float constant's value as a double word (a float4 widens exactly). */
+static int64
+float_word_of(Const *cst)
+{
+	return gpugb_double_to_word(cst->consttype == FLOAT4OID ?
+								(double) DatumGetFloat4(cst->constvalue) :
+								DatumGetFloat8(cst->constvalue));
+}
+
+/*
+ * A float column against a float constant or column: compared as doubles,
+ * which holds every float4 exactly (float48lt widens its float4 the same
+ * way), in float8_cmp_internal's order.
+ */
+static bool
+compile_float_comparison(Compiler *c, Expr *left, Expr *right, GpugbHostExprCmp cmp)
+{
+	Var		   *column;
+	Const	   *cst;
+	int			index,
+				other;
+
+	if (IsA(left, Var) && IsA(right, Var))
+	{
+		if (!leaf_column(c, left, &index) || !leaf_column(c, right, &other))
+			return false;
+		emit(c, GPUGB_HX_TRUTH_FLOAT_CMP_COLUMNS, index, cmp, other);
+		return true;
+	}
+	if (!column_and_const(left, right, &cmp, &column, &cst) ||
+		!is_float_type(exprType((Node *) column)) || !is_float_type(cst->consttype))
+		return false;
+	if (cst->constisnull)
+	{
+		emit(c, GPUGB_HX_CONST, 0, 0, 0);	/* NULL: never true */
+		return true;
+	}
+	if (!leaf_column(c, (Expr *) column, &index))
+		return false;
+	emit(c, GPUGB_HX_TRUTH_FLOAT_CMP, index, cmp, float_word_of(cst));
+	return true;
+}
+
 /* A two-argument comparison operator's truth steps. */
 static bool
 compile_comparison(Compiler *c, OpExpr *op)
@@ -461,6 +557,8 @@ compile_comparison(Compiler *c, OpExpr *op)
 	if (numeric_comparison(op->opfuncid, &cmp))
 		return column_and_const(left, right, &cmp, &column, &cst) &&
 			compile_numeric_comparison(c, column, cmp, cst);
+	if (float_comparison(op->opfuncid, &cmp))
+		return compile_float_comparison(c, left, right, cmp);
 	if (!word_comparison(op->opno, exprType((Node *) left), exprType((Node *) right), &cmp))
 		return false;
 	if (IsA(left, Var) && IsA(right, Var))
@@ -834,30 +932,149 @@ compile_coalesce(Compiler *c, CoalesceExpr *ce)
 	return true;
 }
 
+/* float operators: the step and the precision they compute in (4: float4) */
+static bool
+float_operator(Oid funcid, GpugbHostExprOp *op, int *precision)
+{
+	*precision = 8;
+	switch (funcid)
+	{
+		case F_FLOAT4PL:
+			*precision = 4;
+			/* FALLTHROUGH */
+		case F_FLOAT8PL:
+		case F_FLOAT48PL:
+		case F_FLOAT84PL:
+			*op = GPUGB_HX_FLOAT_ADD;
+			return true;
+		case F_FLOAT4MI:
+			*precision = 4;
+			/* FALLTHROUGH */
+		case F_FLOAT8MI:
+		case F_FLOAT48MI:
+		case F_FLOAT84MI:
+			*op = GPUGB_HX_FLOAT_SUB;
+			return true;
+		case F_FLOAT4MUL:
+			*precision = 4;
+			/* FALLTHROUGH */
+		case F_FLOAT8MUL:
+		case F_FLOAT48MUL:
+		case F_FLOAT84MUL:
+			*op = GPUGB_HX_FLOAT_MUL;
+			return true;
+		case F_FLOAT4DIV:
+			*precision = 4;
+			/* FALLTHROUGH */
+		case F_FLOAT8DIV:
+		case F_FLOAT48DIV:
+		case F_FLOAT84DIV:
+			*op = GPUGB_HX_FLOAT_DIV;
+			return true;
+		case F_FLOAT4UM:
+		case F_FLOAT8UM:
+			*op = GPUGB_HX_FLOAT_NEG;
+			return true;
+		default:
+			return false;
+	}
+}
+
 /*
- * A passed-through result's operand: a column of the result's type, or a
- * constant, whose word is what the child's column of that type would carry.
+ * Float arithmetic: +, -, *, / and unary minus of float4/float8 columns and
+ * constants, float casts, and integer columns or constants cast to float,
+ * each step as PostgreSQL's operator or cast computes it.
+ */
+static bool
+compile_float(Compiler *c, Expr *expr)
+{
+	Oid			type = exprType((Node *) expr);
+	ListCell   *lc;
+
+	if (c->nsteps >= GPUGB_HOSTEXPR_MAX_STEPS)
+		return false;
+	if (IsA(expr, Var) && is_float_type(type))
+		return leaf(c, expr);
+	if (IsA(expr, Const) && is_float_type(type) && !((Const *) expr)->constisnull)
+	{
+		emit(c, GPUGB_HX_CONST, 0, 0, float_word_of((Const *) expr));
+		return true;
+	}
+	if (IsA(expr, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) expr;
+		GpugbHostExprOp step;
+		int			precision;
+
+		set_opfuncid(op);
+		if (list_length(op->args) == 1 &&
+			(op->opfuncid == F_FLOAT4UP || op->opfuncid == F_FLOAT8UP))
+			return compile_float(c, linitial(op->args));
+		if (!float_operator(op->opfuncid, &step, &precision) ||
+			list_length(op->args) != (step == GPUGB_HX_FLOAT_NEG ? 1 : 2))
+			return false;
+		foreach(lc, op->args)
+			if (!compile_float(c, lfirst(lc)))
+				return false;
+		emit(c, step, 0, precision, 0);
+		return true;
+	}
+	if (IsA(expr, FuncExpr) && list_length(((FuncExpr *) expr)->args) == 1)
+	{
+		FuncExpr   *func = (FuncExpr *) expr;
+		Expr	   *arg = linitial(func->args);
+
+		switch (func->funcid)
+		{
+			case F_FLOAT8_FLOAT4:
+				return compile_float(c, arg);	/* exact */
+			case F_FLOAT4_FLOAT8:
+				if (!compile_float(c, arg))
+					return false;
+				emit(c, GPUGB_HX_FLOAT8_TO_FLOAT4, 0, 0, 0);
+				return true;
+			case F_FLOAT8_INT2:
+			case F_FLOAT8_INT4:
+			case F_FLOAT8_INT8:
+			case F_FLOAT4_INT2:
+			case F_FLOAT4_INT4:
+			case F_FLOAT4_INT8:
+				if (IsA(arg, Var) && is_integer_type(exprType((Node *) arg)))
+				{
+					if (!leaf(c, arg))
+						return false;
+				}
+				else if (IsA(arg, Const) && is_integer_type(exprType((Node *) arg)) &&
+						 !((Const *) arg)->constisnull)
+					emit(c, GPUGB_HX_CONST, 0, 0, integer_word_of((Const *) arg));
+				else
+					return false;
+				emit(c, GPUGB_HX_INT_TO_FLOAT, 0, type == FLOAT4OID ? 4 : 8, 0);
+				return true;
+			default:
+				return false;
+		}
+	}
+	return false;
+}
+
+/*
+ * A passed-through result's operand: float arithmetic for a float result;
+ * else a column of the result's type (date, time, timestamps) or a
+ * constant, whose word is what the child's column of that type carries.
  */
 static bool
 compile_passthrough(Compiler *c, Expr *expr)
 {
-	Const	   *cst = (Const *) expr;
-	double		d;
-
+	if (is_float_type(c->passthrough))
+		return compile_float(c, expr);
 	if (exprType((Node *) expr) != c->passthrough)
 		return false;
 	if (IsA(expr, Var))
 		return leaf(c, expr);
-	if (!IsA(expr, Const) || cst->constisnull)
+	if (!IsA(expr, Const) || ((Const *) expr)->constisnull)
 		return false;
-	if (c->passthrough == FLOAT4OID || c->passthrough == FLOAT8OID)
-	{
-		d = c->passthrough == FLOAT4OID ? (double) DatumGetFloat4(cst->constvalue) :
-			DatumGetFloat8(cst->constvalue);
-		emit(c, GPUGB_HX_CONST, 0, 0, gpugb_double_to_word(d));
-	}
-	else
-		emit(c, GPUGB_HX_CONST, 0, 0, integer_word_of(cst));	/* date, time, timestamps */
+	emit(c, GPUGB_HX_CONST, 0, 0, integer_word_of((Const *) expr));
 	return true;
 }
 

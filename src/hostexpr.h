@@ -56,7 +56,22 @@ typedef enum GpugbHostExprOp
 	/* Non-strict: NULL is a value here, not the end of the evaluation */
 	GPUGB_HX_NULL,				/* push NULL */
 	GPUGB_HX_SELECT,			/* pops else, then, truth: then where true (CASE ... ELSE) */
-	GPUGB_HX_COALESCE			/* pops `scale` values: the first that is not NULL */
+	GPUGB_HX_COALESCE,			/* pops `scale` values: the first that is not NULL */
+	/*
+	 * Float arithmetic on double words, in float4 (`scale` 4) or float8 (8)
+	 * as PostgreSQL's operators compute it; where they raise an ERROR
+	 * (overflow, underflow, division by zero) the fill stops instead.
+	 */
+	GPUGB_HX_FLOAT_ADD,
+	GPUGB_HX_FLOAT_SUB,
+	GPUGB_HX_FLOAT_MUL,
+	GPUGB_HX_FLOAT_DIV,
+	GPUGB_HX_FLOAT_NEG,
+	GPUGB_HX_INT_TO_FLOAT,		/* top, an integer, to float4 (`scale` 4) or float8 (8) */
+	GPUGB_HX_FLOAT8_TO_FLOAT4,	/* top rounded to float4, as float84 checks it */
+	GPUGB_HX_TRUTH_FLOAT_CMP,	/* float column `column` compares (`scale`) true with double
+								 * `value` (its bits); NaN equal to NaN, above every number */
+	GPUGB_HX_TRUTH_FLOAT_CMP_COLUMNS	/* ... with float column `value` */
 } GpugbHostExprOp;
 
 /* Comparisons of integer words (integers, dates, timestamps) and numeric words */
@@ -86,6 +101,7 @@ typedef struct GpugbHostExpr
 	bool		integer;		/* an integer (or passed-through) word: any int64, no
 								 * 18-digit bound */
 	bool		strict;			/* no SELECT, COALESCE or NULL step: NULL in, NULL out */
+	bool		floating;		/* a float4 or float8 result */
 	GpugbHostExprStep steps[GPUGB_HOSTEXPR_MAX_STEPS];
 } GpugbHostExpr;
 
@@ -97,7 +113,7 @@ extern List *gpugb_child_columns(List *inputs);
 
 /* executor (hostexpr_eval.c) */
 extern void gpugb_hostexpr_mark_read(List *program, bool *column_read, int n_columns);
-extern void gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx);
+extern void gpugb_hostexpr_decode(List *program, int scale, Oid result_type, GpugbHostExpr *hx);
 extern bool gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words,
 								const bool *nulls, const GpugbColumnType *column_types,
 								int64 *word, bool *result_isnull);

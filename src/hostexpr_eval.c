@@ -15,6 +15,9 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
+#include "catalog/pg_type.h"
 #include "common/int.h"
 #include "nodes/value.h"
 #include "utils/builtins.h"
@@ -38,6 +41,8 @@ step_reads_column(GpugbHostExprOp op)
 		case GPUGB_HX_TRUTH_NUMERIC_CMP:
 		case GPUGB_HX_TRUTH_BOOL:
 		case GPUGB_HX_TRUTH_NULL:
+		case GPUGB_HX_TRUTH_FLOAT_CMP:
+		case GPUGB_HX_TRUTH_FLOAT_CMP_COLUMNS:
 			return true;
 		default:
 			return false;
@@ -59,7 +64,7 @@ gpugb_hostexpr_mark_read(List *program, bool *column_read, int n_columns)
 
 		if (step_reads_column(op) && column >= 0 && column < n_columns)
 			column_read[column] = true;
-		if (op == GPUGB_HX_TRUTH_CMP_COLUMNS)
+		if (op == GPUGB_HX_TRUTH_CMP_COLUMNS || op == GPUGB_HX_TRUTH_FLOAT_CMP_COLUMNS)
 		{
 			int64		other = pg_strtoint64(strVal(list_nth(program, i + 3)));
 
@@ -120,11 +125,12 @@ fuse_steps(GpugbHostExpr *hx)
 }
 
 void
-gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx)
+gpugb_hostexpr_decode(List *program, int scale, Oid result_type, GpugbHostExpr *hx)
 {
 	hx->nsteps = list_length(program) / 4;
 	hx->scale = scale;
-	hx->integer = integer;
+	hx->integer = result_type != NUMERICOID;	/* any int64 word: no 18-digit bound */
+	hx->floating = result_type == FLOAT4OID || result_type == FLOAT8OID;
 	if (hx->nsteps < 1 || hx->nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
 		elog(ERROR, "gpugb: host expression of %d steps", hx->nsteps);
 	for (int i = 0; i < hx->nsteps; i++)
@@ -135,10 +141,14 @@ gpugb_hostexpr_decode(List *program, int scale, bool integer, GpugbHostExpr *hx)
 		hx->steps[i].value = pg_strtoint64(strVal(list_nth(program, 4 * i + 3)));
 	}
 	fuse_steps(hx);
+	/*
+	 * Float steps too: their checks must not see a NULL operand's 0 (a
+	 * division by a NULL would read as a division by zero).
+	 */
 	hx->strict = true;
 	for (int i = 0; i < hx->nsteps; i++)
 		if (hx->steps[i].op == GPUGB_HX_SELECT || hx->steps[i].op == GPUGB_HX_COALESCE ||
-			hx->steps[i].op == GPUGB_HX_NULL)
+			hx->steps[i].op == GPUGB_HX_NULL || hx->steps[i].op >= GPUGB_HX_FLOAT_ADD)
 			hx->strict = false;
 }
 
@@ -198,6 +208,124 @@ compare_numeric_words(int64 word, int64 value, int cmp)
 	if (word == GPUGB_NUMERIC_NAN_WORD)
 		return cmp == GPUGB_HX_GT || cmp == GPUGB_HX_GE || cmp == GPUGB_HX_NE;
 	return compare_words(word, value, cmp);
+}
+
+/* float8_cmp_internal's order: NaN equal to NaN and above every number; -0 = 0 */
+static inline bool
+compare_float_words(int64 aw, int64 bw, int cmp)
+{
+	double		a = gpugb_word_to_double(aw);
+	double		b = gpugb_word_to_double(bw);
+	int			order;
+
+	if (isnan(a))
+		order = isnan(b) ? 0 : 1;
+	else if (isnan(b))
+		order = -1;
+	else
+		order = a < b ? -1 : a > b ? 1 : 0;
+	return compare_words(order, 0, cmp);
+}
+
+/*
+ * One float operator as float4_pl .. float8_div compute it (utils/float.h),
+ * on words; false where they raise an ERROR.  Float4 operands are float4
+ * values held exactly in their double words.
+ */
+static inline bool
+float_arith(GpugbHostExprOp op, int precision, int64 aw, int64 bw, int64 *result)
+{
+	double		a = gpugb_word_to_double(aw);
+	double		b = gpugb_word_to_double(bw);
+
+	if (precision == 4)
+	{
+		float		fa = (float) a;
+		float		fb = (float) b;
+		float		r;
+
+		switch (op)
+		{
+			case GPUGB_HX_FLOAT_ADD:
+				r = fa + fb;
+				break;
+			case GPUGB_HX_FLOAT_SUB:
+				r = fa - fb;
+				break;
+			case GPUGB_HX_FLOAT_MUL:
+				r = fa * fb;
+				if (r == 0.0f && fa != 0.0f && fb != 0.0f)
+					return false;	/* underflow */
+				break;
+			default:
+				if (fb == 0.0f && !isnan(fa))
+					return false;	/* division by zero */
+				r = fa / fb;
+				if (isinf(r) && !isinf(fa))
+					return false;
+				if (r == 0.0f && fa != 0.0f && !isinf(fb))
+					return false;
+				*result = gpugb_double_to_word((double) r);
+				return true;
+		}
+		if (isinf(r) && !isinf(fa) && !isinf(fb))
+			return false;		/* overflow */
+		*result = gpugb_double_to_word((double) r);
+		return true;
+	}
+	else
+	{
+		double		r;
+
+		switch (op)
+		{
+			case GPUGB_HX_FLOAT_ADD:
+				r = a + b;
+				break;
+			case GPUGB_HX_FLOAT_SUB:
+				r = a - b;
+				break;
+			case GPUGB_HX_FLOAT_MUL:
+				r = a * b;
+				if (r == 0.0 && a != 0.0 && b != 0.0)
+					return false;
+				break;
+			default:
+				if (b == 0.0 && !isnan(a))
+					return false;
+				r = a / b;
+				if (isinf(r) && !isinf(a))
+					return false;
+				if (r == 0.0 && a != 0.0 && !isinf(b))
+					return false;
+				*result = gpugb_double_to_word(r);
+				return true;
+		}
+		if (isinf(r) && !isinf(a) && !isinf(b))
+			return false;
+		*result = gpugb_double_to_word(r);
+		return true;
+	}
+}
+
+/* float84: the double rounded to float4, checked as PostgreSQL checks it */
+static inline bool
+float8_to_float4(int64 w, int64 *result)
+{
+	double		d = gpugb_word_to_double(w);
+	float		f = (float) d;
+
+	if ((isinf(f) && !isinf(d)) || (f == 0.0f && d != 0.0))
+		return false;
+	*result = gpugb_double_to_word((double) f);
+	return true;
+}
+
+/* int2/int4/int8 to float4 or float8: one C conversion, as PostgreSQL's casts */
+static inline int64
+int_to_float(int64 v, int precision)
+{
+	return gpugb_double_to_word(precision == 4 ? (double) (float) v : (double) v);
 }
 
 /*
@@ -381,6 +509,52 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 				top -= 2; \
 				break; \
 			} \
+			case GPUGB_HX_FLOAT_ADD: \
+			case GPUGB_HX_FLOAT_SUB: \
+			case GPUGB_HX_FLOAT_MUL: \
+			case GPUGB_HX_FLOAT_DIV: \
+			{ \
+				int64		r; \
+\
+				top--; \
+				if (IS_NULL(top - 1) || IS_NULL(top)) \
+				{ \
+					SET_NULL(top - 1, true); \
+					break; \
+				} \
+				if (!float_arith(step->op, step->scale, (int64) stack[top - 1], \
+								 (int64) stack[top], &r)) \
+					return EVAL_OVERFLOW; \
+				stack[top - 1] = r; \
+				break; \
+			} \
+			case GPUGB_HX_FLOAT_NEG: \
+				stack[top - 1] = gpugb_double_to_word(-gpugb_word_to_double((int64) stack[top - 1])); \
+				break; \
+			case GPUGB_HX_INT_TO_FLOAT: \
+				if (!IS_NULL(top - 1)) \
+					stack[top - 1] = int_to_float((int64) stack[top - 1], step->scale); \
+				break; \
+			case GPUGB_HX_FLOAT8_TO_FLOAT4: \
+			{ \
+				int64		r; \
+\
+				if (IS_NULL(top - 1)) \
+					break; \
+				if (!float8_to_float4((int64) stack[top - 1], &r)) \
+					return EVAL_OVERFLOW; \
+				stack[top - 1] = r; \
+				break; \
+			} \
+			case GPUGB_HX_TRUTH_FLOAT_CMP: \
+				PUSH(!nulls[step->column] && \
+					 compare_float_words(words[step->column], step->value, step->scale), false); \
+				break; \
+			case GPUGB_HX_TRUTH_FLOAT_CMP_COLUMNS: \
+				PUSH(!nulls[step->column] && !nulls[step->value] && \
+					 compare_float_words(words[step->column], words[step->value], step->scale), \
+					 false); \
+				break; \
 			case GPUGB_HX_COALESCE: \
 			{ \
 				int			first = top - step->scale; \

@@ -412,7 +412,9 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 		else if (unlikely(!gpugb_hostexpr_eval(layout->input_expr[i], child_words,
 											   child_nulls, layout->child_types,
 											   &word, &isnull)))
-			*unfit = layout->input_expr[i]->integer ?
+			*unfit = layout->input_expr[i]->floating ?
+				"a float expression overflows, underflows or divides by zero" :
+				layout->input_expr[i]->integer ?
 				"an integer expression's value is out of its type's range" :
 				"a numeric expression's value does not fit 18 digits";
 		store_word(stride->input_values[i], stride->input_nulls[i],

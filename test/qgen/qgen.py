@@ -140,6 +140,7 @@ EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer th
                                 r'|numeric value .* has no device word'
                                 r'|integer GROUP BY key expression is out of range'
                                 r"|integer expression's value is out of its type's range"
+                                r'|float expression overflows, underflows or divides by zero'
                                 r'|date_trunc GROUP BY key is out of the timestamp range'
                                 r'|extract GROUP BY key is infinite or too large')
 REQUIRE_GPU_ERROR = 'gpugb: GPU aggregation did not finish: '
