@@ -65,6 +65,15 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, sum(CASE WHEN x > 5 THEN x * 2 ELSE -x END), round(variance(x * 0.1)::numeric, 9), round(stddev(f4 - 2)::numeric, 9) FROM fc GROUP BY k')
 ) AS t(q);
 
+-- A numeric CASE ... ELSE or COALESCE is not computed by the filler (a
+-- row's display scale would depend on its arm), but where its type has a
+-- scale the scan computes it as a leaf and the filler the rest.
+EXPLAIN (COSTS OFF, VERBOSE)
+  SELECT k, sum(COALESCE(p, 0::numeric(12, 2)) * p) FROM fc GROUP BY k;
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
+  ('SELECT k, sum(COALESCE(p, 0::numeric(12, 2)) * p), sum(CASE WHEN b THEN p ELSE 1::numeric(12, 2) END * 3) FROM fc GROUP BY k')
+) AS t(q);
+
 -- A condition with a part that is not a truth step is computed whole by
 -- the scan (PostgreSQL's AND stops before 100 / v where v = 0); so is a
 -- CASE whose THEN divides.
@@ -89,6 +98,11 @@ SELECT k, sum(x / v) FROM fc GROUP BY k ORDER BY k;
 SELECT k, sum(x * 1e308) FROM fc GROUP BY k ORDER BY k;
 SELECT k, sum(x * 1e-200 * 1e-200) FROM fc GROUP BY k ORDER BY k;
 SELECT k, sum((x * 1e300)::float4) FROM fc GROUP BY k ORDER BY k;
+-- PostgreSQL computes v * 1000000000 before the CASE's 100 / s: the CASE
+-- inside integer operands may not leave its condition to the scan, whose
+-- division by zero would come first.
+CREATE TABLE fe AS SELECT 1 AS k, 3 AS v, 0 AS s;
+SELECT k, sum(v * 1000000000 + CASE WHEN 100 / s > 1 THEN 1 ELSE 0 END) FROM fe GROUP BY k;
 RESET gpugb.require_gpu;
 
 SELECT fallbacks FROM gpugb_backend_stats();

@@ -113,6 +113,13 @@ leaf_column(Compiler *c, Expr *expr, int *column)
 	 */
 	if (c->conditional > 0 && !IsA(expr, Var))
 		return false;
+	/*
+	 * Inside an integer operator's operands, the child would compute a leaf
+	 * before the operands to its left, whose "integer out of range" then
+	 * gives way to the leaf's own error (division by zero): plain columns.
+	 */
+	if (c->operands > 0 && !IsA(expr, Var))
+		return false;
 
 	if (!list_member(c->leaves, expr))
 		c->leaves = lappend(c->leaves, expr);
@@ -608,8 +615,7 @@ compile_array_comparison(Compiler *c, ScalarArrayOpExpr *sa)
 		return false;
 	element_type = get_element_type(array->consttype);
 	if (!OidIsValid(element_type) ||
-		!word_comparison(sa->opno, exprType((Node *) left), element_type, &cmp) ||
-		!leaf_column(c, left, &index))
+		!word_comparison(sa->opno, exprType((Node *) left), element_type, &cmp))
 		return false;
 	arr = DatumGetArrayTypeP(array->constvalue);
 	if (ARR_NDIM(arr) > 1)
@@ -625,6 +631,8 @@ compile_array_comparison(Compiler *c, ScalarArrayOpExpr *sa)
 			emit(c, GPUGB_HX_CONST, 0, 0, 0);	/* x <> ALL (..., NULL, ...) is never true */
 			return true;
 		}
+	if (!leaf_column(c, left, &index))
+		return false;
 	for (int i = 0; i < n; i++)
 	{
 		Const	   *element;
@@ -866,11 +874,18 @@ compile_case_arms(Compiler *c, List *arms, int i, Expr *defresult)
 	return true;
 }
 
+/* CASE WHEN c THEN x END, what agg(x) FILTER (WHERE c) becomes */
+static bool
+is_filter_case(CaseExpr *cs)
+{
+	return cs->arg == NULL && list_length(cs->args) == 1 && IsA(cs->defresult, Const) &&
+		((Const *) cs->defresult)->constisnull;
+}
+
 static bool
 compile_case(Compiler *c, CaseExpr *cs, int *scale)
 {
-	bool		filter_form = list_length(cs->args) == 1 && IsA(cs->defresult, Const) &&
-		((Const *) cs->defresult)->constisnull;
+	bool		filter_form = is_filter_case(cs);
 
 	if (cs->arg != NULL)
 		return false;			/* CASE x WHEN v: its tests are equalities of any type */
@@ -1086,9 +1101,14 @@ compile(Compiler *c, Expr *expr, int *scale)
 		return false;
 
 	*scale = 0;
-	if (IsA(expr, CaseExpr))
+	/*
+	 * A numeric CASE ... ELSE or COALESCE is not computed here (see
+	 * compile_case); where its type has a scale, it is a leaf (below).
+	 */
+	if (IsA(expr, CaseExpr) && (c->integer || OidIsValid(c->passthrough) ||
+								is_filter_case((CaseExpr *) expr)))
 		return compile_case(c, (CaseExpr *) expr, scale);
-	if (IsA(expr, CoalesceExpr))
+	if (IsA(expr, CoalesceExpr) && (c->integer || OidIsValid(c->passthrough)))
 		return compile_coalesce(c, (CoalesceExpr *) expr);
 	/* a NULL where NULL is a value (an ELSE, a COALESCE argument) */
 	if (IsA(expr, Const) && ((Const *) expr)->constisnull && c->nonstrict > 0)
