@@ -62,7 +62,9 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, sum(x * (1 - x / 40)), sum(f4 * 2 + 1), avg(x + v::float8) FILTER (WHERE x > 0.5), max(-x), min(f4 / 3), sum(s::float4 * f4), sum(w::float8 / 7), sum((x * 3)::float4) FROM fc GROUP BY k'),
   ('SELECT k, count(*) FILTER (WHERE f4 <= x OR x = ''NaN''), count(*) FILTER (WHERE x > 1.5), count(*) FILTER (WHERE x <> 0), count(*) FILTER (WHERE f4 < 2.5::float4), count(*) FILTER (WHERE x >= ''NaN''), sum(COALESCE(x, f4)) FROM fc GROUP BY k'),
   -- (variances: rounded, as PostgreSQL's own parallel plans round them differently in the last digits)
-  ('SELECT k, sum(CASE WHEN x > 5 THEN x * 2 ELSE -x END), round(variance(x * 0.1)::numeric, 9), round(stddev(f4 - 2)::numeric, 9) FROM fc GROUP BY k')
+  ('SELECT k, sum(CASE WHEN x > 5 THEN x * 2 ELSE -x END), round(variance(x * 0.1)::numeric, 9), round(stddev(f4 - 2)::numeric, 9) FROM fc GROUP BY k'),
+  -- a guarded division: computed by the scan, where PostgreSQL divides only where v <> 0
+  ('SELECT k, sum(CASE WHEN v <> 0 THEN x / v ELSE 0 END), sum(COALESCE(x, f4 / (s + 1))) FROM fc GROUP BY k')
 ) AS t(q);
 
 -- A numeric CASE ... ELSE or COALESCE is not computed by the filler (a
