@@ -53,18 +53,23 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
 
 -- Float arithmetic (float4 in single precision, float8 and mixed pairs in
 -- double, integer casts) and float comparisons, as PostgreSQL's operators
--- compute them: bit for bit the same words, so equal sums.
+-- compute them.  Grouped per row (ff.id), every computed word is compared
+-- exactly; grouped by k, only sums that are exact in any order (the GPU
+-- adds in its own order, as PostgreSQL's parallel plans do) and min/max.
+CREATE TABLE ff AS SELECT i AS id, k, v, s, w, x, f4 FROM
+  (SELECT row_number() OVER () AS i, * FROM fc) t;
 EXPLAIN (COSTS OFF, VERBOSE)
   SELECT k, sum(x * (1 - x / 40)), sum(f4 * 2 + 1), avg(x + v::float8) FILTER (WHERE x > 0.5),
          count(*) FILTER (WHERE f4 <= x OR x = 'NaN')
   FROM fc GROUP BY k;
 SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
-  ('SELECT k, sum(x * (1 - x / 40)), sum(f4 * 2 + 1), avg(x + v::float8) FILTER (WHERE x > 0.5), max(-x), min(f4 / 3), sum(s::float4 * f4), sum(w::float8 / 7), sum((x * 3)::float4) FROM fc GROUP BY k'),
+  ('SELECT id, sum(x * (1 - x / 40)), sum(f4 * 2 + 1), avg(x + v::float8) FILTER (WHERE x > 0.5), max(-x), min(f4 / 3), sum(s::float4 * f4), sum(w::float8 / 7), sum((x * 3)::float4), sum(CASE WHEN x > 5 THEN x * 2 ELSE -x END), sum(COALESCE(x, f4 * 0.1)) FROM ff GROUP BY id'),
+  ('SELECT k, sum(f4 * 2 + 1), avg(x + v::float8) FILTER (WHERE x > 0.5), max(-x), min(f4 / 3), sum(s::float4 * f4), min(w::float8 / 7), max(x * (1 - x / 40)), max((x * 3)::float4) FROM fc GROUP BY k'),
   ('SELECT k, count(*) FILTER (WHERE f4 <= x OR x = ''NaN''), count(*) FILTER (WHERE x > 1.5), count(*) FILTER (WHERE x <> 0), count(*) FILTER (WHERE f4 < 2.5::float4), count(*) FILTER (WHERE x >= ''NaN''), sum(COALESCE(x, f4)) FROM fc GROUP BY k'),
   -- (variances: rounded, as PostgreSQL's own parallel plans round them differently in the last digits)
   ('SELECT k, sum(CASE WHEN x > 5 THEN x * 2 ELSE -x END), round(variance(x * 0.1)::numeric, 9), round(stddev(f4 - 2)::numeric, 9) FROM fc GROUP BY k'),
   -- a guarded division: computed by the scan, where PostgreSQL divides only where v <> 0
-  ('SELECT k, sum(CASE WHEN v <> 0 THEN x / v ELSE 0 END), sum(COALESCE(x, f4 / (s + 1))) FROM fc GROUP BY k')
+  ('SELECT k, sum(CASE WHEN v <> 0 THEN x / v ELSE 0 END), sum(COALESCE(x, f4 / (s + 1))) FROM ff GROUP BY id, k')
 ) AS t(q);
 
 -- A numeric CASE ... ELSE or COALESCE is not computed by the filler (a
