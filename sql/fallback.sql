@@ -27,6 +27,30 @@ RESET gpugb.device_memory_limit;
 RESET gpugb.require_gpu;
 \set VERBOSITY default
 
+-- A fallback under a parent that projects (a cursor's plan puts a Result
+-- above the node): the rows of PostgreSQL's plan (a Sort's minimal tuples)
+-- reach the parent in this node's own slot.  A huge interval key has no
+-- device word, so the fill stops and PostgreSQL's plan answers; returning
+-- the Sort's slot itself crashed the backend here.
+CREATE TABLE fiv AS SELECT (i % 3)::int2 AS k, date '2020-01-01' + i % 4 AS d,
+  (i % 7)::float8 AS x, i % 2 = 0 AS b,
+  CASE WHEN i = 500 THEN interval '178000000 years' ELSE (i % 40) * interval '1 hour' END AS iv
+  FROM generate_series(1, 2000) i;
+ANALYZE fiv;
+SET gpugb.require_gpu = off;
+BEGIN;
+DECLARE fiv_c NO SCROLL CURSOR FOR
+  SELECT sum(k) AS o1, d::timestamp AS o2,
+         (((extract(year FROM iv) * 12 + extract(month FROM iv)) * 30 + extract(day FROM iv)) * 86400000000
+          + extract(hour FROM iv) * 3600000000 + extract(minute FROM iv) * 60000000
+          + extract(microseconds FROM iv)) AS o3,
+         sum(abs(x)) AS o4, bool_and(b) AS o5, avg(k::int4) AS o6
+  FROM fiv GROUP BY 2, iv HAVING count(*) > 10 ORDER BY 2 DESC;
+FETCH 3 FROM fiv_c;
+FETCH 2 FROM fiv_c;
+ROLLBACK;
+RESET gpugb.require_gpu;
+
 -- Nothing is held between queries: after success, ...
 SELECT k, count(*) FROM f GROUP BY k ORDER BY k LIMIT 1;
 SELECT * FROM gpugb_memory_in_use();

@@ -1002,7 +1002,19 @@ gpugb_exec(CustomScanState *node)
 	if (st->phase == GPUGB_PHASE_START)
 		run(st);
 	if (st->phase == GPUGB_PHASE_FALLBACK)
-		return ExecProcNode(st->fallback);
+	{
+		/*
+		 * Into this node's own result slot: a parent compiles its
+		 * expressions for the kind of slot this node declared (a virtual
+		 * one), and a Sort's minimal-tuple slot read as one was never
+		 * deformed (a Result's projection above read garbage and crashed).
+		 */
+		TupleTableSlot *slot = ExecProcNode(st->fallback);
+
+		if (TupIsNull(slot))
+			return ExecClearTuple(node->ss.ps.ps_ResultTupleSlot);
+		return ExecCopySlot(node->ss.ps.ps_ResultTupleSlot, slot);
+	}
 	if (st->phase == GPUGB_PHASE_DONE)
 		return ExecClearTuple(node->ss.ss_ScanTupleSlot);
 	return ExecScan(&node->ss, next_group, recheck);
