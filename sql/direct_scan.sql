@@ -98,6 +98,43 @@ SELECT q, (ds_check(q)).* FROM (VALUES
 ) v(q);
 SELECT z, count(*) FROM ds2 WHERE 100 / (y - 300) > 0 GROUP BY z;
 
+-- Quals made of truth steps (hostexpr_cond.c) are checked by the reader on
+-- the columns' words, without ExecQual: fixed-width columns at their
+-- offsets, numeric ones and rows with NULLs through the slot; a date
+-- against a timestamp (TPC-H Q1's l_shipdate <= date '1998-12-01' -
+-- interval '90' day), a timestamp against a date.  The rows removed are
+-- the scan's own count, with gpugb.direct_scan on and off.
+CREATE FUNCTION dsq_check(q text, OUT mismatches bigint, OUT quals_direct bool,
+                          OUT rows_removed bigint, OUT rows_removed_off bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  plan text;
+BEGIN
+  mismatches := gpugb_mismatches(q);
+  EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) ' || q INTO plan;
+  quals_direct := plan ~ '"Heap Quals Checked Directly": true';
+  rows_removed := (regexp_match(plan, '"Rows Removed by Filter": (\d+)'))[1]::bigint;
+  PERFORM set_config('gpugb.direct_scan', 'off', true);
+  EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) ' || q INTO plan;
+  rows_removed_off := (regexp_match(plan, '"Rows Removed by Filter": (\d+)'))[1]::bigint;
+  PERFORM set_config('gpugb.direct_scan', 'on', true);
+END $$;
+CREATE TABLE dq AS SELECT i, (i % 300)::int2 AS s, i::int8 * 7 AS big, ((i % 1000) / 8.0)::float8 AS f,
+  date '2020-01-01' + i % 400 AS d, timestamp '2020-01-01' + i * interval '37 minutes' AS ts,
+  i % 2 = 0 AS b, i % 17 AS g
+  FROM generate_series(1, 20000) i;
+SELECT q, (dsq_check(q)).* FROM (VALUES
+  ('SELECT g, count(*), sum(big) FROM dq WHERE d <= timestamp ''2020-06-01 00:00'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dq WHERE d < timestamp ''2020-06-01 12:00'' AND d > timestamp ''2020-02-01 06:00'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dq WHERE d = timestamp ''2020-03-01 00:00'' OR d <> timestamp ''2020-03-02 06:00'' AND s < 3 GROUP BY g'),
+  ('SELECT g, count(*), max(ts) FROM dq WHERE ts >= date ''2020-03-01'' AND ts < date ''2020-03-05'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dq WHERE s IN (1, 5, 10, 299) OR g NOT IN (3, 4) AND b GROUP BY g'),
+  ('SELECT g, sum(f) FROM dq WHERE f > 12.5 AND f <= 100 AND big >= 7000 GROUP BY g'),
+  ('SELECT b, count(*), sum(n) FROM ds WHERE n BETWEEN 10.5 AND 100.25 AND (s < 150 OR s IS NULL) GROUP BY b'),
+  ('SELECT g, count(*) FROM ds WHERE f > 12.5 OR f IS NULL GROUP BY g'),
+  ('SELECT z, count(*), sum(y) FROM ds2 WHERE y > 100 AND z < 8 GROUP BY z')
+) v(q);
+
 -- Columns the scan computes (FILTER conditions, a cast key): its projection
 -- runs per row, with and without a qual; one that raises an error.
 SELECT q, (ds_check(q)).* FROM (VALUES

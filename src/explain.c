@@ -112,6 +112,8 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->layout.heap_reader != NULL)
 		ExplainPropertyInteger("Heap Rows Read Directly", NULL,
 							   gpugb_heap_reader_rows(st->layout.heap_reader), es);
+	if (gpugb_heap_reader_checks_quals(st->layout.heap_reader))
+		ExplainPropertyBool("Heap Quals Checked Directly", true, es);
 	ExplainPropertyInteger("Strides", NULL, st->stats.strides, es);
 	ExplainPropertyInteger("Bytes to Device", "bytes", st->stats.bytes_to_device, es);
 	ExplainPropertyInteger("Hash Table Slots", NULL, st->stats.table_slots, es);

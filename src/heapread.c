@@ -24,8 +24,12 @@
  *    NULL, a varlena before the column, fewer attributes than the table has
  *    after ALTER TABLE ADD COLUMN) goes through the scan's slot and
  *    slot_getsomeattrs, as the SeqScan would;
- *  - where the scan has quals (a WHERE), every tuple goes through the slot
- *    and the quals are evaluated there as ExecScan evaluates them (its
+ *  - where the scan's quals (a WHERE) are all made of truth steps
+ *    (hostexpr_cond.c: comparisons of columns with constants, IN lists, IS
+ *    NULL, AND, OR; none can raise an error), the reader checks them on the
+ *    columns' words itself, on the fast path too (rows removed counted as
+ *    the scan counts them); any other qual makes every tuple go through the
+ *    slot, where the quals are evaluated as ExecScan evaluates them (its
  *    expression context reset per tuple, rows removed counted); where its
  *    target list computes something (a FILTER's condition), the SeqScan's
  *    projection runs too, as in ExecScan.  What is saved then is the
@@ -48,8 +52,11 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+#include "aggcatalog.h"
 #include "gpugb.h"
 #include "heapread.h"
+#include "hostexpr.h"
+#include "numeric_words.h"
 
 struct GpugbHeapReader
 {
@@ -65,7 +72,177 @@ struct GpugbHeapReader
 	bool		fixed_layout;	/* attributes 1..max_attno all fixed-length */
 	int			offsets[MaxHeapAttributeNumber];	/* of each, in a NULL-free tuple */
 	int64		rows;			/* read so far */
+	/*
+	 * The scan's quals as truth programs (hostexpr_cond.c), one per qual,
+	 * checked here in their order instead of by ExecQual; n_quals 0 where
+	 * they are not all made of truth steps.  A qual column's word is made
+	 * once per row, when the first qual that reads it is checked.
+	 */
+	int			n_quals;
+	GpugbHostExpr *qual_programs;
+	int		  **qual_reads;		/* per qual: the qual columns it reads */
+	int		   *qual_n_reads;
+	int			n_qual_columns;
+	AttrNumber *qual_attnos;
+	Form_pg_attribute *qual_atts;
+	GpugbColumnType *qual_types;
+	int64	   *qual_words;
+	bool	   *qual_nulls;
+	int64	   *qual_stamp;		/* the row whose word qual_words holds */
+	int64		row_stamp;
 };
+
+/* A qual column's word: the kinds compile_quals' columns can have. */
+static bool
+qual_word(GpugbColumnType type, Datum d, int64 *word)
+{
+	switch (type.kind)
+	{
+		case GPUGB_VALUE_INT16:
+			*word = DatumGetInt16(d);
+			return true;
+		case GPUGB_VALUE_INT32:
+			*word = DatumGetInt32(d);
+			return true;
+		case GPUGB_VALUE_INT64:
+			*word = DatumGetInt64(d);
+			return true;
+		case GPUGB_VALUE_BOOL:
+			*word = DatumGetBool(d) ? 1 : 0;
+			return true;
+		case GPUGB_VALUE_FLOAT4:
+			*word = gpugb_double_to_word((double) DatumGetFloat4(d));
+			return true;
+		case GPUGB_VALUE_FLOAT8:
+			*word = gpugb_double_to_word(DatumGetFloat8(d));
+			return true;
+		case GPUGB_VALUE_NUMERIC:
+			return gpugb_numeric_to_word(d, type.scale, word);
+		default:
+			return false;
+	}
+}
+
+/*
+ * Compiles the scan's quals for the reader where every one is made of
+ * truth steps over plain columns of the scanned table of kinds qual_word
+ * reads; else the reader leaves them to ExecQual.
+ */
+static void
+compile_quals(GpugbHeapReader *r, SeqScanState *scan_state, TupleDesc desc)
+{
+	List	   *columns = NIL;
+	List	   *programs = gpugb_hostexpr_compile_quals(scan_state->ss.ps.plan->qual, &columns);
+	ListCell   *lc;
+	int			n = list_length(columns);
+	int			max_attno = 0;
+	bool	   *reads;
+
+	if (programs == NIL)
+		return;
+	r->qual_attnos = palloc(sizeof(AttrNumber) * n);
+	r->qual_atts = palloc(sizeof(Form_pg_attribute) * n);
+	r->qual_types = palloc(sizeof(GpugbColumnType) * n);
+	foreach(lc, columns)
+	{
+		Var		   *var = lfirst(lc);
+		int			c = foreach_current_index(lc);
+		GpugbValueKind kind;
+
+		if (!IsA(var, Var) || var->varno != ((Scan *) scan_state->ss.ps.plan)->scanrelid ||
+			var->varlevelsup != 0 || var->varattno <= 0 || var->varattno > desc->natts ||
+			TupleDescAttr(desc, var->varattno - 1)->attisdropped ||
+			var->vartype != TupleDescAttr(desc, var->varattno - 1)->atttypid)
+			return;
+		r->qual_attnos[c] = var->varattno;
+		r->qual_atts[c] = TupleDescAttr(desc, var->varattno - 1);
+		r->qual_types[c] = gpugb_column_type(var->vartype, var->vartypmod, false);
+		kind = r->qual_types[c].kind;
+		if (kind != GPUGB_VALUE_INT16 && kind != GPUGB_VALUE_INT32 && kind != GPUGB_VALUE_INT64 &&
+			kind != GPUGB_VALUE_BOOL && kind != GPUGB_VALUE_FLOAT4 &&
+			kind != GPUGB_VALUE_FLOAT8 && kind != GPUGB_VALUE_NUMERIC)
+			return;
+		max_attno = Max(max_attno, var->varattno);
+	}
+	r->qual_programs = palloc(sizeof(GpugbHostExpr) * list_length(programs));
+	r->qual_reads = palloc(sizeof(int *) * list_length(programs));
+	r->qual_n_reads = palloc0(sizeof(int) * list_length(programs));
+	reads = palloc(sizeof(bool) * n);
+	foreach(lc, programs)
+	{
+		int			q = foreach_current_index(lc);
+
+		gpugb_hostexpr_decode(lfirst(lc), 0, BOOLOID, &r->qual_programs[q]);
+		memset(reads, 0, sizeof(bool) * n);
+		gpugb_hostexpr_mark_read(lfirst(lc), reads, n);
+		r->qual_reads[q] = palloc(sizeof(int) * Max(n, 1));
+		for (int c = 0; c < n; c++)
+			if (reads[c])
+				r->qual_reads[q][r->qual_n_reads[q]++] = c;
+	}
+	r->n_qual_columns = n;
+	r->qual_words = palloc0(sizeof(int64) * n);
+	r->qual_nulls = palloc0(sizeof(bool) * n);
+	r->qual_stamp = palloc0(sizeof(int64) * n);
+	r->max_attno = Max(r->max_attno, max_attno);
+	r->n_quals = list_length(programs);
+}
+
+/*
+ * Qual column c's word for this row (made once per row): from the tuple's
+ * data at its fixed offset, or from the slot, deformed up to it; false
+ * where the value has no word.
+ */
+static bool
+qual_column(GpugbHeapReader *r, int c, const char *data, TupleTableSlot *slot)
+{
+	int			a = r->qual_attnos[c] - 1;
+	Datum		d;
+
+	if (r->qual_stamp[c] == r->row_stamp)
+		return true;
+	r->qual_stamp[c] = r->row_stamp;
+	r->qual_words[c] = 0;
+	if (data != NULL)
+	{
+		d = fetch_att(data + r->offsets[a], r->qual_atts[c]->attbyval, r->qual_atts[c]->attlen);
+		r->qual_nulls[c] = false;
+	}
+	else
+	{
+		slot_getsomeattrs(slot, a + 1);
+		d = slot->tts_values[a];
+		r->qual_nulls[c] = slot->tts_isnull[a];
+	}
+	return r->qual_nulls[c] || qual_word(r->qual_types[c], d, &r->qual_words[c]);
+}
+
+/*
+ * Does the row pass the quals?  Checked in their order, each reading only
+ * its columns, up to the first that is not true, as ExecQual stops there:
+ * 1 where all are true, 0 where one is not, -1 where a column has no word
+ * (the caller asks ExecQual).
+ */
+static int
+quals_pass(GpugbHeapReader *r, const char *data, TupleTableSlot *slot)
+{
+	r->row_stamp++;
+	for (int q = 0; q < r->n_quals; q++)
+	{
+		int64		truth;
+		bool		truth_null;
+
+		for (int k = 0; k < r->qual_n_reads[q]; k++)
+			if (!qual_column(r, r->qual_reads[q][k], data, slot))
+				return -1;
+		if (!gpugb_hostexpr_eval(&r->qual_programs[q], r->qual_words, r->qual_nulls,
+								 r->qual_types, &truth, &truth_null))
+			return -1;
+		if (truth_null || truth == 0)
+			return 0;
+	}
+	return 1;
+}
 
 GpugbHeapReader *
 gpugb_heap_reader_create(PlanState *input, int n_columns)
@@ -88,6 +265,8 @@ gpugb_heap_reader_create(PlanState *input, int n_columns)
 	r = palloc0(sizeof(GpugbHeapReader));
 	r->scan_state = scan_state;
 	r->n_columns = n_columns;
+	if (scan_state->ss.ps.plan->qual != NIL)
+		compile_quals(r, scan_state, desc);
 	r->attnos = palloc(sizeof(AttrNumber) * Max(n_columns, 1));
 	r->atts = palloc(sizeof(Form_pg_attribute) * Max(n_columns, 1));
 	foreach(lc, input->plan->targetlist)
@@ -239,7 +418,8 @@ bool
 gpugb_heap_reader_next(GpugbHeapReader *r, Datum *values, bool *isnull)
 {
 	SeqScanState *node = r->scan_state;
-	ExprState  *qual = node->ss.ps.qual;
+	/* ExecQual's, unless the reader checks the quals itself */
+	ExprState  *qual = r->n_quals > 0 ? NULL : node->ss.ps.qual;
 	HeapScanDesc scan;
 
 	/*
@@ -288,6 +468,18 @@ gpugb_heap_reader_next(GpugbHeapReader *r, Datum *values, bool *isnull)
 		{
 			char	   *data = (char *) td + td->t_hoff;
 
+			if (r->n_quals > 0)
+			{
+				int			passes = quals_pass(r, data, NULL);
+
+				if (passes == 0)
+				{
+					InstrCountFiltered1(node, 1);
+					continue;
+				}
+				if (passes < 0)
+					elog(ERROR, "gpugb: a fixed-length qual column has no word");
+			}
 			for (int c = 0; c < r->n_columns; c++)
 			{
 				Form_pg_attribute att = r->atts[c];
@@ -318,6 +510,23 @@ gpugb_heap_reader_next(GpugbHeapReader *r, Datum *values, bool *isnull)
 			InstrCountFiltered1(node, 1);
 			continue;
 		}
+		if (r->n_quals > 0)
+		{
+			int			passes = quals_pass(r, NULL, slot);
+
+			if (passes < 0)
+			{
+				/* a value without a word: PostgreSQL's own check */
+				ResetExprContext(node->ss.ps.ps_ExprContext);
+				node->ss.ps.ps_ExprContext->ecxt_scantuple = slot;
+				passes = ExecQual(node->ss.ps.qual, node->ss.ps.ps_ExprContext);
+			}
+			if (!passes)
+			{
+				InstrCountFiltered1(node, 1);
+				continue;
+			}
+		}
 		if (r->project)
 		{
 			TupleTableSlot *projected = ExecProject(node->ss.ps.ps_ProjInfo);
@@ -343,4 +552,10 @@ int64
 gpugb_heap_reader_rows(GpugbHeapReader *reader)
 {
 	return reader ? reader->rows : 0;
+}
+
+bool
+gpugb_heap_reader_checks_quals(GpugbHeapReader *reader)
+{
+	return reader != NULL && reader->n_quals > 0;
 }

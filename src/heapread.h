@@ -30,6 +30,9 @@ extern GpugbHeapReader *gpugb_heap_reader_create(PlanState *input, int n_columns
 extern bool gpugb_heap_reader_usable(GpugbHeapReader *reader);
 extern bool gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull);
 
+/* Does the reader check the scan's quals itself (EXPLAIN ANALYZE)? */
+extern bool gpugb_heap_reader_checks_quals(GpugbHeapReader *reader);
+
 /* Rows read so far (EXPLAIN ANALYZE). */
 extern int64 gpugb_heap_reader_rows(GpugbHeapReader *reader);
 

@@ -111,6 +111,9 @@ extern List *gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale)
 extern bool gpugb_input_needs_hostexpr(Expr *input);
 extern List *gpugb_child_columns(List *inputs);
 
+/* heapread.c: a scan's quals as truth programs, one per qual (hostexpr_cond.c) */
+extern List *gpugb_hostexpr_compile_quals(List *quals, List **columns);
+
 /* executor (hostexpr_eval.c) */
 extern void gpugb_hostexpr_mark_read(List *program, bool *column_read, int n_columns);
 extern void gpugb_hostexpr_decode(List *program, int scale, Oid result_type, GpugbHostExpr *hx);

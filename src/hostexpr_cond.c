@@ -28,6 +28,8 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
+#include "utils/date.h"
+#include "utils/timestamp.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
@@ -178,6 +180,37 @@ numeric_comparison(Oid funcid, GpugbHostExprCmp *cmp)
 static bool compile_truth(Compiler *c, Expr *cond);
 
 /*
+ * column OP c where the column's word x stands for x * unit and c for the
+ * integer word: x < c / unit iff x < ceil(c / unit), x <= c / unit iff x <=
+ * floor(c / unit), and so on; x = c / unit is false and x <> c / unit true
+ * (for non-NULL x) where unit does not divide c.  step: the truth step
+ * that compares x (TRUTH_CMP, or TRUTH_NUMERIC_CMP with its NaN).
+ */
+static bool
+compile_scaled_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, int64 word,
+						  int64 unit, GpugbHostExprOp step)
+{
+	int64		rest = word % unit;
+	int64		floor_bound = word / unit - (rest < 0 ? 1 : 0);
+	int64		ceil_bound = word / unit + (rest > 0 ? 1 : 0);
+	int			index;
+
+	if (rest != 0 && cmp == GPUGB_HX_EQ)
+	{
+		emit(c, GPUGB_HX_CONST, 0, 0, 0);
+		return true;
+	}
+	if (!leaf_column(c, (Expr *) column, &index))
+		return false;
+	if (rest != 0 && cmp == GPUGB_HX_NE)
+		emit(c, GPUGB_HX_TRUTH_NULL, index, 0, 0);
+	else
+		emit(c, step, index, cmp,
+			 (cmp == GPUGB_HX_LT || cmp == GPUGB_HX_GE) ? ceil_bound : floor_bound);
+	return true;
+}
+
+/*
  * numeric(p, s) column OP numeric constant.  The column's word is its
  * value times 10^s exactly; the constant c, at its own scale, becomes a
  * bound at scale s: x < c iff x < ceil(c), x <= c iff x <= floor(c), and
@@ -216,33 +249,87 @@ compile_numeric_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, Const
 	{
 		if (pg_mul_s64_overflow(word, gpugb_pow10[column_scale - const_scale], &bound))
 			return false;
+		if (!leaf_column(c, (Expr *) column, &index))
+			return false;
+		emit(c, GPUGB_HX_TRUTH_NUMERIC_CMP, index, cmp, bound);
+		return true;
 	}
-	else
-	{
-		int64		unit = gpugb_pow10[const_scale - column_scale];
-		int64		rest = word % unit;
-		int64		floor_bound = word / unit - (rest < 0 ? 1 : 0);
-		int64		ceil_bound = word / unit + (rest > 0 ? 1 : 0);
+	return compile_scaled_comparison(c, column, cmp, word, gpugb_pow10[const_scale - column_scale],
+									 GPUGB_HX_TRUTH_NUMERIC_CMP);
+}
 
-		if (rest != 0 && (cmp == GPUGB_HX_EQ || cmp == GPUGB_HX_NE))
-		{
-			/* no value at scale s equals c: x = c never holds, x <> c wherever x is not NULL */
-			if (cmp == GPUGB_HX_EQ)
-				emit(c, GPUGB_HX_CONST, 0, 0, 0);
-			else
-			{
-				if (!leaf_column(c, (Expr *) column, &index))
-					return false;
-				emit(c, GPUGB_HX_TRUTH_NULL, index, 0, 0);
-			}
+/*
+ * date column OP timestamp constant (date_lt_timestamp and kin): the date
+ * d is compared as d * USECS_PER_DAY, so against the constant's day
+ * bounds; a timestamp column OP date constant compares with the date's
+ * midnight.  An infinite constant is left to the child; an infinite date
+ * (the int32 extremes) falls beyond every finite bound, where PostgreSQL
+ * puts it too.  timestamptz pairs depend on TimeZone: not here.
+ */
+static bool
+date_timestamp_comparison(Oid funcid, GpugbHostExprCmp *cmp)
+{
+	switch (funcid)
+	{
+		case F_DATE_LT_TIMESTAMP:
+		case F_TIMESTAMP_LT_DATE:
+			*cmp = GPUGB_HX_LT;
 			return true;
-		}
-		bound = (cmp == GPUGB_HX_LT || cmp == GPUGB_HX_GE) ? ceil_bound : floor_bound;
+		case F_DATE_LE_TIMESTAMP:
+		case F_TIMESTAMP_LE_DATE:
+			*cmp = GPUGB_HX_LE;
+			return true;
+		case F_DATE_EQ_TIMESTAMP:
+		case F_TIMESTAMP_EQ_DATE:
+			*cmp = GPUGB_HX_EQ;
+			return true;
+		case F_DATE_GE_TIMESTAMP:
+		case F_TIMESTAMP_GE_DATE:
+			*cmp = GPUGB_HX_GE;
+			return true;
+		case F_DATE_GT_TIMESTAMP:
+		case F_TIMESTAMP_GT_DATE:
+			*cmp = GPUGB_HX_GT;
+			return true;
+		case F_DATE_NE_TIMESTAMP:
+		case F_TIMESTAMP_NE_DATE:
+			*cmp = GPUGB_HX_NE;
+			return true;
+		default:
+			return false;
 	}
-	if (!leaf_column(c, (Expr *) column, &index))
-		return false;
-	emit(c, GPUGB_HX_TRUTH_NUMERIC_CMP, index, cmp, bound);
-	return true;
+}
+
+static bool
+compile_date_timestamp_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, Const *cst)
+{
+	int			index;
+
+	if (cst->constisnull)
+	{
+		emit(c, GPUGB_HX_CONST, 0, 0, 0);	/* NULL: never true */
+		return true;
+	}
+	if (column->vartype == DATEOID && cst->consttype == TIMESTAMPOID)
+	{
+		Timestamp	t = DatumGetTimestamp(cst->constvalue);
+
+		if (TIMESTAMP_NOT_FINITE(t))
+			return false;
+		return compile_scaled_comparison(c, column, cmp, t, USECS_PER_DAY, GPUGB_HX_TRUTH_CMP);
+	}
+	if (column->vartype == TIMESTAMPOID && cst->consttype == DATEOID)
+	{
+		DateADT		d = DatumGetDateADT(cst->constvalue);
+
+		if (DATE_NOT_FINITE(d) || d < 0 - POSTGRES_EPOCH_JDATE || d >= TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE)
+			return false;
+		if (!leaf_column(c, (Expr *) column, &index))
+			return false;
+		emit(c, GPUGB_HX_TRUTH_CMP, index, cmp, (int64) d * USECS_PER_DAY);
+		return true;
+	}
+	return false;
 }
 
 /* float4/float8 comparisons (any pairing): the comparison they make */
@@ -339,6 +426,9 @@ compile_comparison(Compiler *c, OpExpr *op)
 				other;
 
 	set_opfuncid(op);
+	if (date_timestamp_comparison(op->opfuncid, &cmp))
+		return column_and_const(left, right, &cmp, &column, &cst) &&
+			compile_date_timestamp_comparison(c, column, cmp, cst);
 	if (numeric_comparison(op->opfuncid, &cmp))
 		return column_and_const(left, right, &cmp, &column, &cst) &&
 			compile_numeric_comparison(c, column, cmp, cst);
@@ -543,3 +633,39 @@ gpugb_hx_compile_where(Compiler *c, Expr *cond)
 	return true;
 }
 
+
+/*
+ * A scan's quals (an implicit AND) as truth programs, one per qual in the
+ * quals' order, over their columns (*columns, the plain Vars the programs'
+ * column indexes refer to), for the heap reader to check each row without
+ * the executor's expression interpreter, stopping at the first false as
+ * ExecQual does; NIL unless every qual is made of truth steps (then none
+ * of them can raise an error).
+ */
+List *
+gpugb_hostexpr_compile_quals(List *quals, List **columns)
+{
+	Compiler	collect = {0};
+	List	   *programs = NIL;
+	ListCell   *lc;
+
+	collect.collecting = true;
+	collect.integer = true;
+	foreach(lc, quals)
+		if (!truth_compilable(&collect, lfirst(lc)) || !compile_truth(&collect, lfirst(lc)))
+			return NIL;
+	if (collect.leaves == NIL)
+		return NIL;
+	foreach(lc, quals)
+	{
+		Compiler	c = {0};
+
+		c.child_columns = collect.leaves;
+		c.integer = true;
+		if (!compile_truth(&c, lfirst(lc)) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+			return NIL;
+		programs = lappend(programs, c.program);
+	}
+	*columns = collect.leaves;
+	return programs;
+}
