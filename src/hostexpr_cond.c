@@ -652,8 +652,11 @@ gpugb_hostexpr_compile_quals(List *quals, List **columns)
 	collect.collecting = true;
 	collect.integer = true;
 	foreach(lc, quals)
+	{
+		collect.nsteps = 0;		/* each qual is a program of its own */
 		if (!truth_compilable(&collect, lfirst(lc)) || !compile_truth(&collect, lfirst(lc)))
 			return NIL;
+	}
 	if (collect.leaves == NIL)
 		return NIL;
 	foreach(lc, quals)
