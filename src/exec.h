@@ -149,6 +149,8 @@ extern int	gpugb_derived_input(GpugbScanState *st, GpugbDerivedKind kind, int so
 extern int	gpugb_add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int input);
 
 /* strides.c */
+extern bool gpugb_datum_to_word(GpugbColumnType type, Datum d, struct GpugbTextDict *dict,
+								int64 *word);
 extern void gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride);
 extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   GpugbStride *stride, int64 capacity, bool *exhausted,

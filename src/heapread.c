@@ -53,6 +53,7 @@
 #include "utils/rel.h"
 
 #include "aggcatalog.h"
+#include "exec.h"
 #include "gpugb.h"
 #include "heapread.h"
 #include "hostexpr.h"
@@ -92,35 +93,11 @@ struct GpugbHeapReader
 	int64		row_stamp;
 };
 
-/* A qual column's word: the kinds compile_quals' columns can have. */
-static bool
+/* A qual column's word (the kinds compile_quals accepts need no dictionary). */
+static inline bool
 qual_word(GpugbColumnType type, Datum d, int64 *word)
 {
-	switch (type.kind)
-	{
-		case GPUGB_VALUE_INT16:
-			*word = DatumGetInt16(d);
-			return true;
-		case GPUGB_VALUE_INT32:
-			*word = DatumGetInt32(d);
-			return true;
-		case GPUGB_VALUE_INT64:
-			*word = DatumGetInt64(d);
-			return true;
-		case GPUGB_VALUE_BOOL:
-			*word = DatumGetBool(d) ? 1 : 0;
-			return true;
-		case GPUGB_VALUE_FLOAT4:
-			*word = gpugb_double_to_word((double) DatumGetFloat4(d));
-			return true;
-		case GPUGB_VALUE_FLOAT8:
-			*word = gpugb_double_to_word(DatumGetFloat8(d));
-			return true;
-		case GPUGB_VALUE_NUMERIC:
-			return gpugb_numeric_to_word(d, type.scale, word);
-		default:
-			return false;
-	}
+	return gpugb_datum_to_word(type, d, NULL, word);
 }
 
 /*

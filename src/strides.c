@@ -192,6 +192,13 @@ datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
 	return false;
 }
 
+/* datum_to_word for other files (heapread.c's quals); the filler's calls stay inline. */
+bool
+gpugb_datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
+{
+	return datum_to_word(type, d, dict, word);
+}
+
 /* One value of a stride column (0 with its null byte set for a NULL). */
 static inline void
 store_word(int64 *values, uint8 *nulls, bool *has_nulls, int64 row, int64 word, bool isnull)
