@@ -820,6 +820,17 @@ class QueryGen:
         o.append(Expr(f'floor({e.sql})', 'float8', b + 1, e.risky))
         o.append(Expr(f'COALESCE({e.sql}, 0::{t})', t, b, e.risky))
         o.append(self.case_when(ctx, e, 'NULL'))
+        # the filler's float arithmetic: products, divisions (by zero: PostgreSQL's
+        # error), a guarded division (computed by the scan), narrowing to float4
+        e4 = ctx.pick(types=FLOATS)
+        if e4 is not None:
+            rt = 'float4' if t == 'float4' and e4.type == 'float4' else 'float8'
+            bb = b * (e4.bound or 0.0)
+            o.append(Expr(f'({e.sql} * {e4.sql})', rt, bb, e.risky or bb > FLOAT_MAX[rt]))
+            o.append(Expr(f'({e.sql} / {e4.sql})', rt, None, True))
+            o.append(Expr(f'(CASE WHEN {e4.sql} <> 0 THEN {e.sql} / {e4.sql} ELSE 0 END)', rt,
+                          None, e.risky))
+        o.append(Expr(f'({e.sql} * 0.5)::float4', 'float4', b * 0.5, e.risky or b * 0.5 > FLOAT_MAX['float4']))
         return o
 
     def t_date(self, ctx, e, depth):
