@@ -72,6 +72,16 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, sum(CASE WHEN v <> 0 THEN x / v ELSE 0 END), sum(COALESCE(x, f4 / (s + 1))) FROM ff GROUP BY id, k')
 ) AS t(q);
 
+-- time columns compare as their microseconds.
+CREATE TABLE ft AS SELECT i % 5 AS k, CASE WHEN i % 13 = 0 THEN NULL
+  ELSE time '00:00' + i * interval '37 seconds' END AS tm FROM generate_series(1, 3000) i;
+EXPLAIN (COSTS OFF, VERBOSE)
+  SELECT k, count(*) FILTER (WHERE tm < '06:00' OR tm IN ('00:37', '01:14')) FROM ft GROUP BY k;
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
+  ('SELECT k, count(*) FILTER (WHERE tm < ''06:00'' OR tm IN (''00:37'', ''01:14'')), max(tm) FILTER (WHERE tm <> ''00:37''), min(COALESCE(tm, ''23:59'')) FROM ft GROUP BY k'),
+  ('SELECT k, count(*), max(tm) FROM ft WHERE tm >= ''01:00'' AND tm < ''20:00:00.5'' GROUP BY k')
+) AS t(q);
+
 -- A numeric CASE ... ELSE or COALESCE is not computed by the filler (a
 -- row's display scale would depend on its arm), but where its type has a
 -- scale the scan computes it as a leaf and the filler the rest.

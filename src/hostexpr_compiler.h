@@ -115,8 +115,8 @@ is_integer_type(Oid typid)
 static inline bool
 is_integer_word_type(Oid typid)
 {
-	return is_integer_type(typid) || typid == DATEOID || typid == TIMESTAMPOID ||
-		typid == TIMESTAMPTZOID;
+	return is_integer_type(typid) || typid == DATEOID || typid == TIMEOID ||
+		typid == TIMESTAMPOID || typid == TIMESTAMPTZOID;
 }
 
 static inline int64

@@ -42,7 +42,7 @@
 /*
  * The comparison a two-argument operator makes of integer words, if it
  * is one: the integer btree family's (every int2/int4/int8 pairing) and
- * its negator for <>, or date's, timestamp's and timestamptz's own.
+ * its negator for <>, or date's, time's, timestamp's and timestamptz's own.
  */
 static bool
 word_comparison(Oid opno, Oid left, Oid right, GpugbHostExprCmp *cmp)
@@ -75,31 +75,37 @@ word_comparison(Oid opno, Oid left, Oid right, GpugbHostExprCmp *cmp)
 	switch (get_opcode(opno))
 	{
 		case F_DATE_LT:
+		case F_TIME_LT:
 		case F_TIMESTAMP_LT:
 		case F_TIMESTAMPTZ_LT:
 			*cmp = GPUGB_HX_LT;
 			return true;
 		case F_DATE_LE:
+		case F_TIME_LE:
 		case F_TIMESTAMP_LE:
 		case F_TIMESTAMPTZ_LE:
 			*cmp = GPUGB_HX_LE;
 			return true;
 		case F_DATE_EQ:
+		case F_TIME_EQ:
 		case F_TIMESTAMP_EQ:
 		case F_TIMESTAMPTZ_EQ:
 			*cmp = GPUGB_HX_EQ;
 			return true;
 		case F_DATE_GE:
+		case F_TIME_GE:
 		case F_TIMESTAMP_GE:
 		case F_TIMESTAMPTZ_GE:
 			*cmp = GPUGB_HX_GE;
 			return true;
 		case F_DATE_GT:
+		case F_TIME_GT:
 		case F_TIMESTAMP_GT:
 		case F_TIMESTAMPTZ_GT:
 			*cmp = GPUGB_HX_GT;
 			return true;
 		case F_DATE_NE:
+		case F_TIME_NE:
 		case F_TIMESTAMP_NE:
 		case F_TIMESTAMPTZ_NE:
 			*cmp = GPUGB_HX_NE;
