@@ -52,12 +52,10 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
-#include "aggcatalog.h"
 #include "exec.h"
 #include "gpugb.h"
 #include "heapread.h"
 #include "hostexpr.h"
-#include "numeric_words.h"
 
 struct GpugbHeapReader
 {
@@ -93,17 +91,10 @@ struct GpugbHeapReader
 	int64		row_stamp;
 };
 
-/* A qual column's word (the kinds compile_quals accepts need no dictionary). */
-static inline bool
-qual_word(GpugbColumnType type, Datum d, int64 *word)
-{
-	return gpugb_datum_to_word(type, d, NULL, word);
-}
-
 /*
  * Compiles the scan's quals for the reader where every one is made of
- * truth steps over plain columns of the scanned table of kinds qual_word
- * reads; else the reader leaves them to ExecQual.
+ * truth steps over plain columns of the scanned table of kinds whose word
+ * needs no dictionary; else the reader leaves them to ExecQual.
  */
 static void
 compile_quals(GpugbHeapReader *r, SeqScanState *scan_state, TupleDesc desc)
@@ -191,7 +182,7 @@ qual_column(GpugbHeapReader *r, int c, const char *data, TupleTableSlot *slot)
 		d = slot->tts_values[a];
 		r->qual_nulls[c] = slot->tts_isnull[a];
 	}
-	return r->qual_nulls[c] || qual_word(r->qual_types[c], d, &r->qual_words[c]);
+	return r->qual_nulls[c] || gpugb_datum_to_word(r->qual_types[c], d, NULL, &r->qual_words[c]);
 }
 
 /*

@@ -497,7 +497,7 @@ compile(Compiler *c, Expr *expr, int *scale)
 			numeric_is_inf(DatumGetNumeric(cst->constvalue)))
 			return false;		/* (numeric_scale is NULL for them) */
 		*scale = DatumGetInt32(DirectFunctionCall1(numeric_scale, cst->constvalue));
-		if (*scale > MAX_SCALE ||
+		if (*scale > GPUGB_HOSTEXPR_MAX_SCALE ||
 			!gpugb_numeric_to_word(cst->constvalue, *scale, &word) ||
 			word == GPUGB_NUMERIC_NAN_WORD)
 			return false;
@@ -555,7 +555,7 @@ compile(Compiler *c, Expr *expr, int *scale)
 			emit(c, op->opfuncid == F_NUMERIC_ADD ? GPUGB_HX_ADD : GPUGB_HX_SUB,
 				 *scale - left, *scale - right, 0);
 		}
-		return *scale <= MAX_SCALE;
+		return *scale <= GPUGB_HOSTEXPR_MAX_SCALE;
 	}
 
 	return false;

@@ -15,6 +15,8 @@
 #include "aggcatalog.h"
 
 #define GPUGB_HOSTEXPR_MAX_STEPS 32
+/* digits a numeric program's words keep (their scale, and 10^18 bounds their values) */
+#define GPUGB_HOSTEXPR_MAX_SCALE 18
 
 typedef enum GpugbHostExprOp
 {

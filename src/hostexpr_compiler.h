@@ -17,8 +17,6 @@
 
 #include "hostexpr.h"
 
-#define MAX_SCALE 18
-
 typedef struct Compiler
 {
 	bool		collecting;		/* only collect the leaves (no child columns yet) */

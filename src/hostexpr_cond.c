@@ -40,6 +40,56 @@
 #include "numeric_words.h"
 
 /*
+ * Comparison functions by what they compute: each row lists one type's (or
+ * type pair's) <, <=, =, >=, > and <>, in GpugbHostExprCmp's order.
+ */
+typedef Oid ComparisonRow[6];
+
+/* date's, time's, timestamp's and timestamptz's own: integer words */
+static const ComparisonRow word_comparisons[] = {
+	{F_DATE_LT, F_DATE_LE, F_DATE_EQ, F_DATE_GE, F_DATE_GT, F_DATE_NE},
+	{F_TIME_LT, F_TIME_LE, F_TIME_EQ, F_TIME_GE, F_TIME_GT, F_TIME_NE},
+	{F_TIMESTAMP_LT, F_TIMESTAMP_LE, F_TIMESTAMP_EQ, F_TIMESTAMP_GE, F_TIMESTAMP_GT,
+	F_TIMESTAMP_NE},
+	{F_TIMESTAMPTZ_LT, F_TIMESTAMPTZ_LE, F_TIMESTAMPTZ_EQ, F_TIMESTAMPTZ_GE, F_TIMESTAMPTZ_GT,
+	F_TIMESTAMPTZ_NE},
+};
+
+static const ComparisonRow numeric_comparisons[] = {
+	{F_NUMERIC_LT, F_NUMERIC_LE, F_NUMERIC_EQ, F_NUMERIC_GE, F_NUMERIC_GT, F_NUMERIC_NE},
+};
+
+/* float4/float8, any pairing */
+static const ComparisonRow float_comparisons[] = {
+	{F_FLOAT4LT, F_FLOAT4LE, F_FLOAT4EQ, F_FLOAT4GE, F_FLOAT4GT, F_FLOAT4NE},
+	{F_FLOAT8LT, F_FLOAT8LE, F_FLOAT8EQ, F_FLOAT8GE, F_FLOAT8GT, F_FLOAT8NE},
+	{F_FLOAT48LT, F_FLOAT48LE, F_FLOAT48EQ, F_FLOAT48GE, F_FLOAT48GT, F_FLOAT48NE},
+	{F_FLOAT84LT, F_FLOAT84LE, F_FLOAT84EQ, F_FLOAT84GE, F_FLOAT84GT, F_FLOAT84NE},
+};
+
+/* date against timestamp and timestamp against date */
+static const ComparisonRow date_timestamp_comparisons[] = {
+	{F_DATE_LT_TIMESTAMP, F_DATE_LE_TIMESTAMP, F_DATE_EQ_TIMESTAMP, F_DATE_GE_TIMESTAMP,
+	F_DATE_GT_TIMESTAMP, F_DATE_NE_TIMESTAMP},
+	{F_TIMESTAMP_LT_DATE, F_TIMESTAMP_LE_DATE, F_TIMESTAMP_EQ_DATE, F_TIMESTAMP_GE_DATE,
+	F_TIMESTAMP_GT_DATE, F_TIMESTAMP_NE_DATE},
+};
+
+/* The comparison funcid makes, if it is one of the rows'. */
+static bool
+comparison_of(Oid funcid, const ComparisonRow *rows, int n_rows, GpugbHostExprCmp *cmp)
+{
+	for (int r = 0; r < n_rows; r++)
+		for (int k = 0; k < 6; k++)
+			if (rows[r][k] == funcid)
+			{
+				*cmp = (GpugbHostExprCmp) k;
+				return true;
+			}
+	return false;
+}
+
+/*
  * The comparison a two-argument operator makes of integer words, if it
  * is one: the integer btree family's (every int2/int4/int8 pairing) and
  * its negator for <>, or date's, time's, timestamp's and timestamptz's own.
@@ -72,47 +122,7 @@ word_comparison(Oid opno, Oid left, Oid right, GpugbHostExprCmp *cmp)
 	}
 	if (left != right || !is_integer_word_type(left))
 		return false;
-	switch (get_opcode(opno))
-	{
-		case F_DATE_LT:
-		case F_TIME_LT:
-		case F_TIMESTAMP_LT:
-		case F_TIMESTAMPTZ_LT:
-			*cmp = GPUGB_HX_LT;
-			return true;
-		case F_DATE_LE:
-		case F_TIME_LE:
-		case F_TIMESTAMP_LE:
-		case F_TIMESTAMPTZ_LE:
-			*cmp = GPUGB_HX_LE;
-			return true;
-		case F_DATE_EQ:
-		case F_TIME_EQ:
-		case F_TIMESTAMP_EQ:
-		case F_TIMESTAMPTZ_EQ:
-			*cmp = GPUGB_HX_EQ;
-			return true;
-		case F_DATE_GE:
-		case F_TIME_GE:
-		case F_TIMESTAMP_GE:
-		case F_TIMESTAMPTZ_GE:
-			*cmp = GPUGB_HX_GE;
-			return true;
-		case F_DATE_GT:
-		case F_TIME_GT:
-		case F_TIMESTAMP_GT:
-		case F_TIMESTAMPTZ_GT:
-			*cmp = GPUGB_HX_GT;
-			return true;
-		case F_DATE_NE:
-		case F_TIME_NE:
-		case F_TIMESTAMP_NE:
-		case F_TIMESTAMPTZ_NE:
-			*cmp = GPUGB_HX_NE;
-			return true;
-		default:
-			return false;
-	}
+	return comparison_of(get_opcode(opno), word_comparisons, lengthof(word_comparisons), cmp);
 }
 
 /* a < b is b > a */
@@ -134,8 +144,7 @@ commuted(GpugbHostExprCmp cmp)
 	}
 }
 
-
-/* The plain column of a comparison with a constant, with the comparison turned to column OP const. */
+/* The plain column of a comparison with a constant; the comparison turned to column OP const. */
 static bool
 column_and_const(Expr *left, Expr *right, GpugbHostExprCmp *cmp, Var **column, Const **cst)
 {
@@ -152,35 +161,6 @@ column_and_const(Expr *left, Expr *right, GpugbHostExprCmp *cmp, Var **column, C
 	*column = (Var *) left;
 	*cst = (Const *) right;
 	return true;
-}
-
-/* numeric_lt and its kin: the comparison they make */
-static bool
-numeric_comparison(Oid funcid, GpugbHostExprCmp *cmp)
-{
-	switch (funcid)
-	{
-		case F_NUMERIC_LT:
-			*cmp = GPUGB_HX_LT;
-			return true;
-		case F_NUMERIC_LE:
-			*cmp = GPUGB_HX_LE;
-			return true;
-		case F_NUMERIC_EQ:
-			*cmp = GPUGB_HX_EQ;
-			return true;
-		case F_NUMERIC_GE:
-			*cmp = GPUGB_HX_GE;
-			return true;
-		case F_NUMERIC_GT:
-			*cmp = GPUGB_HX_GT;
-			return true;
-		case F_NUMERIC_NE:
-			*cmp = GPUGB_HX_NE;
-			return true;
-		default:
-			return false;
-	}
 }
 
 static bool compile_truth(Compiler *c, Expr *cond);
@@ -240,7 +220,7 @@ compile_numeric_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, Const
 	 */
 	if (gpugb_column_type(NUMERICOID, column->vartypmod, false).kind != GPUGB_VALUE_NUMERIC ||
 		column->vartypmod < (int32) VARHDRSZ ||
-		((column->vartypmod - VARHDRSZ) >> 16) > MAX_SCALE ||
+		((column->vartypmod - VARHDRSZ) >> 16) > GPUGB_HOSTEXPR_MAX_SCALE ||
 		cst->consttype != NUMERICOID || cst->constisnull)
 		return false;
 	num = DatumGetNumeric(cst->constvalue);
@@ -248,7 +228,8 @@ compile_numeric_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, Const
 		return false;
 	column_scale = gpugb_numeric_scale(column->vartypmod);
 	const_scale = DatumGetInt32(DirectFunctionCall1(numeric_scale, cst->constvalue));
-	if (const_scale > MAX_SCALE || !gpugb_numeric_to_word(cst->constvalue, const_scale, &word) ||
+	if (const_scale > GPUGB_HOSTEXPR_MAX_SCALE ||
+		!gpugb_numeric_to_word(cst->constvalue, const_scale, &word) ||
 		word == GPUGB_NUMERIC_NAN_WORD)
 		return false;
 	if (const_scale <= column_scale)
@@ -273,40 +254,6 @@ compile_numeric_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, Const
  * puts it too.  timestamptz pairs depend on TimeZone: not here.
  */
 static bool
-date_timestamp_comparison(Oid funcid, GpugbHostExprCmp *cmp)
-{
-	switch (funcid)
-	{
-		case F_DATE_LT_TIMESTAMP:
-		case F_TIMESTAMP_LT_DATE:
-			*cmp = GPUGB_HX_LT;
-			return true;
-		case F_DATE_LE_TIMESTAMP:
-		case F_TIMESTAMP_LE_DATE:
-			*cmp = GPUGB_HX_LE;
-			return true;
-		case F_DATE_EQ_TIMESTAMP:
-		case F_TIMESTAMP_EQ_DATE:
-			*cmp = GPUGB_HX_EQ;
-			return true;
-		case F_DATE_GE_TIMESTAMP:
-		case F_TIMESTAMP_GE_DATE:
-			*cmp = GPUGB_HX_GE;
-			return true;
-		case F_DATE_GT_TIMESTAMP:
-		case F_TIMESTAMP_GT_DATE:
-			*cmp = GPUGB_HX_GT;
-			return true;
-		case F_DATE_NE_TIMESTAMP:
-		case F_TIMESTAMP_NE_DATE:
-			*cmp = GPUGB_HX_NE;
-			return true;
-		default:
-			return false;
-	}
-}
-
-static bool
 compile_date_timestamp_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp, Const *cst)
 {
 	int			index;
@@ -328,7 +275,8 @@ compile_date_timestamp_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp
 	{
 		DateADT		d = DatumGetDateADT(cst->constvalue);
 
-		if (DATE_NOT_FINITE(d) || d < 0 - POSTGRES_EPOCH_JDATE || d >= TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE)
+		/* beyond the last timestamp: date2timestamp would not give its midnight */
+		if (DATE_NOT_FINITE(d) || d >= TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE)
 			return false;
 		if (!leaf_column(c, (Expr *) column, &index))
 			return false;
@@ -336,53 +284,6 @@ compile_date_timestamp_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp
 		return true;
 	}
 	return false;
-}
-
-/* float4/float8 comparisons (any pairing): the comparison they make */
-static bool
-float_comparison(Oid funcid, GpugbHostExprCmp *cmp)
-{
-	switch (funcid)
-	{
-		case F_FLOAT4LT:
-		case F_FLOAT8LT:
-		case F_FLOAT48LT:
-		case F_FLOAT84LT:
-			*cmp = GPUGB_HX_LT;
-			return true;
-		case F_FLOAT4LE:
-		case F_FLOAT8LE:
-		case F_FLOAT48LE:
-		case F_FLOAT84LE:
-			*cmp = GPUGB_HX_LE;
-			return true;
-		case F_FLOAT4EQ:
-		case F_FLOAT8EQ:
-		case F_FLOAT48EQ:
-		case F_FLOAT84EQ:
-			*cmp = GPUGB_HX_EQ;
-			return true;
-		case F_FLOAT4GE:
-		case F_FLOAT8GE:
-		case F_FLOAT48GE:
-		case F_FLOAT84GE:
-			*cmp = GPUGB_HX_GE;
-			return true;
-		case F_FLOAT4GT:
-		case F_FLOAT8GT:
-		case F_FLOAT48GT:
-		case F_FLOAT84GT:
-			*cmp = GPUGB_HX_GT;
-			return true;
-		case F_FLOAT4NE:
-		case F_FLOAT8NE:
-		case F_FLOAT48NE:
-		case F_FLOAT84NE:
-			*cmp = GPUGB_HX_NE;
-			return true;
-		default:
-			return false;
-	}
 }
 
 /*
@@ -432,13 +333,14 @@ compile_comparison(Compiler *c, OpExpr *op)
 				other;
 
 	set_opfuncid(op);
-	if (date_timestamp_comparison(op->opfuncid, &cmp))
+	if (comparison_of(op->opfuncid, date_timestamp_comparisons,
+					  lengthof(date_timestamp_comparisons), &cmp))
 		return column_and_const(left, right, &cmp, &column, &cst) &&
 			compile_date_timestamp_comparison(c, column, cmp, cst);
-	if (numeric_comparison(op->opfuncid, &cmp))
+	if (comparison_of(op->opfuncid, numeric_comparisons, lengthof(numeric_comparisons), &cmp))
 		return column_and_const(left, right, &cmp, &column, &cst) &&
 			compile_numeric_comparison(c, column, cmp, cst);
-	if (float_comparison(op->opfuncid, &cmp))
+	if (comparison_of(op->opfuncid, float_comparisons, lengthof(float_comparisons), &cmp))
 		return compile_float_comparison(c, left, right, cmp);
 	if (!word_comparison(op->opno, exprType((Node *) left), exprType((Node *) right), &cmp))
 		return false;
@@ -638,7 +540,6 @@ gpugb_hx_compile_where(Compiler *c, Expr *cond)
 	emit(c, GPUGB_HX_WHERE, 0, 0, 0);
 	return true;
 }
-
 
 /*
  * A scan's quals (an implicit AND) as truth programs, one per qual in the

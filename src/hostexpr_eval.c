@@ -25,8 +25,6 @@
 #include "hostexpr.h"
 #include "numeric_words.h"
 
-#define MAX_SCALE 18
-
 /* Does op read the word (or nullness) of child column `column`? */
 static bool
 step_reads_column(GpugbHostExprOp op)
@@ -229,83 +227,55 @@ compare_float_words(int64 aw, int64 bw, int cmp)
 
 /*
  * One float operator as float4_pl .. float8_div compute it (utils/float.h),
- * on words; false where they raise an ERROR.  Float4 operands are float4
- * values held exactly in their double words.
+ * in T (float or double) on words; false where they raise an ERROR.
+ * Float4 operands are float4 values held exactly in their double words.
+ * A macro, so the two precisions cannot drift apart.
  */
+#define DEFINE_FLOAT_ARITH(NAME, T) \
+static inline bool \
+NAME(GpugbHostExprOp op, T a, T b, int64 *result) \
+{ \
+	T			r; \
+\
+	switch (op) \
+	{ \
+		case GPUGB_HX_FLOAT_ADD: \
+			r = a + b; \
+			break; \
+		case GPUGB_HX_FLOAT_SUB: \
+			r = a - b; \
+			break; \
+		case GPUGB_HX_FLOAT_MUL: \
+			r = a * b; \
+			if (r == 0 && a != 0 && b != 0) \
+				return false;	/* underflow */ \
+			break; \
+		default: \
+			if (b == 0 && !isnan(a)) \
+				return false;	/* division by zero */ \
+			r = a / b; \
+			if ((isinf(r) && !isinf(a)) || (r == 0 && a != 0 && !isinf(b))) \
+				return false; \
+			*result = gpugb_double_to_word((double) r); \
+			return true; \
+	} \
+	if (isinf(r) && !isinf(a) && !isinf(b)) \
+		return false;			/* overflow */ \
+	*result = gpugb_double_to_word((double) r); \
+	return true; \
+}
+
+DEFINE_FLOAT_ARITH(float4_arith, float)
+DEFINE_FLOAT_ARITH(float8_arith, double)
+
 static inline bool
 float_arith(GpugbHostExprOp op, int precision, int64 aw, int64 bw, int64 *result)
 {
 	double		a = gpugb_word_to_double(aw);
 	double		b = gpugb_word_to_double(bw);
 
-	if (precision == 4)
-	{
-		float		fa = (float) a;
-		float		fb = (float) b;
-		float		r;
-
-		switch (op)
-		{
-			case GPUGB_HX_FLOAT_ADD:
-				r = fa + fb;
-				break;
-			case GPUGB_HX_FLOAT_SUB:
-				r = fa - fb;
-				break;
-			case GPUGB_HX_FLOAT_MUL:
-				r = fa * fb;
-				if (r == 0.0f && fa != 0.0f && fb != 0.0f)
-					return false;	/* underflow */
-				break;
-			default:
-				if (fb == 0.0f && !isnan(fa))
-					return false;	/* division by zero */
-				r = fa / fb;
-				if (isinf(r) && !isinf(fa))
-					return false;
-				if (r == 0.0f && fa != 0.0f && !isinf(fb))
-					return false;
-				*result = gpugb_double_to_word((double) r);
-				return true;
-		}
-		if (isinf(r) && !isinf(fa) && !isinf(fb))
-			return false;		/* overflow */
-		*result = gpugb_double_to_word((double) r);
-		return true;
-	}
-	else
-	{
-		double		r;
-
-		switch (op)
-		{
-			case GPUGB_HX_FLOAT_ADD:
-				r = a + b;
-				break;
-			case GPUGB_HX_FLOAT_SUB:
-				r = a - b;
-				break;
-			case GPUGB_HX_FLOAT_MUL:
-				r = a * b;
-				if (r == 0.0 && a != 0.0 && b != 0.0)
-					return false;
-				break;
-			default:
-				if (b == 0.0 && !isnan(a))
-					return false;
-				r = a / b;
-				if (isinf(r) && !isinf(a))
-					return false;
-				if (r == 0.0 && a != 0.0 && !isinf(b))
-					return false;
-				*result = gpugb_double_to_word(r);
-				return true;
-		}
-		if (isinf(r) && !isinf(a) && !isinf(b))
-			return false;
-		*result = gpugb_double_to_word(r);
-		return true;
-	}
+	return precision == 4 ? float4_arith(op, (float) a, (float) b, result) :
+		float8_arith(op, a, b, result);
 }
 
 /* float84: the double rounded to float4, checked as PostgreSQL checks it */
@@ -609,7 +579,8 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 			return false;		/* beyond int128 on the way: PostgreSQL's plan answers */
 		if (status == EVAL_OK && !nan &&
 			(hx->integer ? (v128 < PG_INT64_MIN || v128 > PG_INT64_MAX) :
-			 (v128 <= -(int128) gpugb_pow10[MAX_SCALE] || v128 >= (int128) gpugb_pow10[MAX_SCALE])))
+			 (v128 <= -(int128) gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE] ||
+			  v128 >= (int128) gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE])))
 			return false;
 		v64 = (int64) v128;
 	}
@@ -621,7 +592,8 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 		*word = GPUGB_NUMERIC_NAN_WORD;
 		return true;
 	}
-	if (!hx->integer && (v64 <= -gpugb_pow10[MAX_SCALE] || v64 >= gpugb_pow10[MAX_SCALE]))
+	if (!hx->integer && (v64 <= -gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE] ||
+						 v64 >= gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE]))
 		return false;
 	*word = v64;
 	return true;
