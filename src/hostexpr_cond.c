@@ -287,12 +287,14 @@ compile_date_timestamp_comparison(Compiler *c, Var *column, GpugbHostExprCmp cmp
 }
 
 /*
- * A float column against a float constant or column: compared as doubles,
- * which holds every float4 exactly (float48lt widens its float4 the same
- * way), in float8_cmp_internal's order.
+ * column OP column or column OP constant (either way round), by the truth
+ * step for each (columns_step, const_step); the constant's word by
+ * word_of.  A NULL constant is never true.
  */
 static bool
-compile_float_comparison(Compiler *c, Expr *left, Expr *right, GpugbHostExprCmp cmp)
+compile_column_comparison(Compiler *c, Expr *left, Expr *right, GpugbHostExprCmp cmp,
+						  GpugbHostExprOp columns_step, GpugbHostExprOp const_step,
+						  int64 (*word_of) (Const *))
 {
 	Var		   *column;
 	Const	   *cst;
@@ -303,20 +305,19 @@ compile_float_comparison(Compiler *c, Expr *left, Expr *right, GpugbHostExprCmp 
 	{
 		if (!leaf_column(c, left, &index) || !leaf_column(c, right, &other))
 			return false;
-		emit(c, GPUGB_HX_TRUTH_FLOAT_CMP_COLUMNS, index, cmp, other);
+		emit(c, columns_step, index, cmp, other);
 		return true;
 	}
-	if (!column_and_const(left, right, &cmp, &column, &cst) ||
-		!is_float_type(exprType((Node *) column)) || !is_float_type(cst->consttype))
+	if (!column_and_const(left, right, &cmp, &column, &cst))
 		return false;
 	if (cst->constisnull)
 	{
-		emit(c, GPUGB_HX_CONST, 0, 0, 0);	/* NULL: never true */
+		emit(c, GPUGB_HX_CONST, 0, 0, 0);
 		return true;
 	}
 	if (!leaf_column(c, (Expr *) column, &index))
 		return false;
-	emit(c, GPUGB_HX_TRUTH_FLOAT_CMP, index, cmp, float_word_of(cst));
+	emit(c, const_step, index, cmp, word_of(cst));
 	return true;
 }
 
@@ -329,8 +330,6 @@ compile_comparison(Compiler *c, OpExpr *op)
 	GpugbHostExprCmp cmp;
 	Var		   *column;
 	Const	   *cst;
-	int			index,
-				other;
 
 	set_opfuncid(op);
 	if (comparison_of(op->opfuncid, date_timestamp_comparisons,
@@ -340,28 +339,17 @@ compile_comparison(Compiler *c, OpExpr *op)
 	if (comparison_of(op->opfuncid, numeric_comparisons, lengthof(numeric_comparisons), &cmp))
 		return column_and_const(left, right, &cmp, &column, &cst) &&
 			compile_numeric_comparison(c, column, cmp, cst);
+	/*
+	 * float: compared as doubles, which hold every float4 exactly (float48lt
+	 * widens its float4 the same way), in float8_cmp_internal's order
+	 */
 	if (comparison_of(op->opfuncid, float_comparisons, lengthof(float_comparisons), &cmp))
-		return compile_float_comparison(c, left, right, cmp);
+		return compile_column_comparison(c, left, right, cmp, GPUGB_HX_TRUTH_FLOAT_CMP_COLUMNS,
+										 GPUGB_HX_TRUTH_FLOAT_CMP, float_word_of);
 	if (!word_comparison(op->opno, exprType((Node *) left), exprType((Node *) right), &cmp))
 		return false;
-	if (IsA(left, Var) && IsA(right, Var))
-	{
-		if (!leaf_column(c, left, &index) || !leaf_column(c, right, &other))
-			return false;
-		emit(c, GPUGB_HX_TRUTH_CMP_COLUMNS, index, cmp, other);
-		return true;
-	}
-	if (!column_and_const(left, right, &cmp, &column, &cst))
-		return false;
-	if (cst->constisnull)
-	{
-		emit(c, GPUGB_HX_CONST, 0, 0, 0);	/* NULL: never true */
-		return true;
-	}
-	if (!leaf_column(c, (Expr *) column, &index))
-		return false;
-	emit(c, GPUGB_HX_TRUTH_CMP, index, cmp, integer_word_of(cst));
-	return true;
+	return compile_column_comparison(c, left, right, cmp, GPUGB_HX_TRUTH_CMP_COLUMNS,
+									 GPUGB_HX_TRUTH_CMP, integer_word_of);
 }
 
 /*
