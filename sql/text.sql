@@ -118,7 +118,8 @@ EXPLAIN (COSTS OFF) SELECT a COLLATE nd, count(*) FROM tk GROUP BY 1;
 RESET gpugb.require_gpu;
 
 -- Float keys group as float equality does: -0 = 0 and NaN = NaN (shown as
--- 0 and NaN; PostgreSQL shows whichever its hash table met first).
+-- 0, or -0 where every member is -0, and NaN; PostgreSQL shows whichever
+-- its hash table met first).
 SET gpugb.force = on;
 CREATE TABLE fkeys AS SELECT ((i % 7) * 0.5)::float8 AS f, ((i % 5) / 3.0)::float4 AS r, i
   FROM generate_series(1, 10000) i;

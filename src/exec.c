@@ -126,6 +126,10 @@ set_child_types(GpugbScanState *st)
 		if (info->input_columns[i] < 0)
 			gpugb_hostexpr_mark_read(info->input_programs[i], value_read,
 									 Min(info->n_child_columns, GPUGB_MAX_INPUTS));
+	for (int k = 0; k < info->n_keys; k++)
+		if (info->key_programs[k] != NIL)
+			gpugb_hostexpr_mark_read(info->key_programs[k], value_read,
+									 Min(info->n_child_columns, GPUGB_MAX_INPUTS));
 	for (int c = 0; c < info->n_child_columns; c++)
 	{
 		GpugbColumnType *type = &st->layout.child_types[c];
@@ -204,6 +208,13 @@ build_device_spec(GpugbScanState *st)
 			if (st->layout.key_types[k].kind != GPUGB_VALUE_NUMERIC_FREE)
 				elog(ERROR, "gpugb: an extract GROUP BY key that is not a free numeric");
 			st->layout.key_transforms[k].offset = gpugb_pow10[st->layout.key_types[k].scale];
+		}
+		st->layout.key_expr[k] = NULL;
+		if (info->key_programs[k] != NIL)
+		{
+			st->layout.key_expr[k] = palloc(sizeof(GpugbHostExpr));
+			gpugb_hostexpr_decode(info->key_programs[k], 0, info->key_types[k],
+								  st->layout.key_expr[k]);
 		}
 		st->layout.key_word[k] = spec->n_keys;
 		spec->n_keys += st->layout.key_types[k].words;
@@ -321,6 +332,17 @@ build_device_spec(GpugbScanState *st)
 		st->key_blanks_agg[k] = !gpugb_key_is_unpadded_bpchar(st->layout.key_types[k]) ? -1 :
 			gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT,
 						   gpugb_derived_input(st, GPUGB_DERIVED_KEY_BLANKS, k));
+	/*
+	 * A float key groups -0 with 0 and prints as -0 where every member was
+	 * -0: a hidden min.  PostgreSQL prints the member its plan met first:
+	 * a group of -0 alone as -0, a mixed one as either (mostly 0, where -0
+	 * is the rare result of a computation).
+	 */
+	for (int k = 0; k < info->n_keys; k++)
+		st->key_negzero_agg[k] = st->layout.key_types[k].kind != GPUGB_VALUE_FLOAT4 &&
+			st->layout.key_types[k].kind != GPUGB_VALUE_FLOAT8 ? -1 :
+			gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MIN_INT,
+								 gpugb_derived_input(st, GPUGB_DERIVED_KEY_NEGZERO, k));
 	/* interval keys and aggregates: words and hidden aggregates of their own */
 	gpugb_interval_build_spec(st, &n);
 	spec->n_inputs = st->layout.n_inputs;
@@ -903,6 +925,10 @@ next_group(ScanState *ss)
 			slot->tts_values[k] =
 				gpugb_bpchar_with_blanks(slot->tts_values[k],
 										 st->chunk.agg_value[st->key_blanks_agg[k]][g]);
+		if (!slot->tts_isnull[k] && st->key_negzero_agg[k] >= 0 &&
+			st->chunk.agg_value[st->key_negzero_agg[k]][g] == 1)
+			slot->tts_values[k] = st->layout.key_types[k].kind == GPUGB_VALUE_FLOAT4 ?
+				Float4GetDatum(-0.0f) : Float8GetDatum(-0.0);
 	}
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{

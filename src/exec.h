@@ -39,6 +39,7 @@ typedef enum GpugbDerivedKind
 	GPUGB_DERIVED_FREE_DSCALE,	/* its dscale; NULL for NaN */
 	GPUGB_DERIVED_KEY_DSCALE,	/* the same of GROUP BY key derived_from[d] */
 	GPUGB_DERIVED_KEY_BLANKS,	/* trailing spaces of char key derived_from[d] (no length) */
+	GPUGB_DERIVED_KEY_NEGZERO,	/* 1 where float key derived_from[d] is -0, else 0 */
 	/*
 	 * This + a GpugbIntervalWord: that word of interval input x's Datum (of
 	 * key x's for GPUGB_IWORD_MONTH_DAY), see interval_words.c
@@ -57,6 +58,8 @@ typedef struct GpugbInputLayout
 	GpugbColumnType key_types[GPUGB_MAX_KEYS];	/* of each GROUP BY key */
 	/* a key the filler computes from the child's key column (keyexpr.c) */
 	GpugbKeyTransform key_transforms[GPUGB_MAX_KEYS];
+	/* or one it computes from the child columns after the keys (hostexpr.c) */
+	struct GpugbHostExpr *key_expr[GPUGB_MAX_KEYS];
 	int			key_word[GPUGB_MAX_KEYS];	/* its first device key word */
 	int			n_inputs;		/* child inputs + derived inputs */
 	int			n_child_inputs;	/* the query's inputs (then derived ones) */
@@ -107,6 +110,7 @@ typedef struct GpugbScanState
 	int			dscale_agg[GPUGB_MAX_AGGS];
 	int			key_dscale_agg[GPUGB_MAX_KEYS];
 	int			key_blanks_agg[GPUGB_MAX_KEYS];	/* char without a length: its spaces */
+	int			key_negzero_agg[GPUGB_MAX_KEYS];	/* a float: did a member show -0 */
 	GpugbStrategyChoice strategy_choice;	/* spec.strategy, and why (EXPLAIN) */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */

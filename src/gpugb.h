@@ -100,6 +100,8 @@ typedef struct GpugbPlanInfo
 	int			key_free_scales[GPUGB_MAX_KEYS];	/* S of a free numeric, else -1 */
 	/* what the filler computes of the child's key column (keyexpr.c) */
 	GpugbKeyTransform key_transforms[GPUGB_MAX_KEYS];
+	/* NIL, or the program the filler computes the key with (hostexpr.c) */
+	List	   *key_programs[GPUGB_MAX_KEYS];
 	int			n_inputs;
 	Oid			input_types[GPUGB_MAX_INPUTS];
 	int32		input_typmods[GPUGB_MAX_INPUTS];

@@ -110,6 +110,22 @@ integer_operator(Oid funcid, GpugbHostExprOp *op)
 		case F_INT8UM:
 			*op = GPUGB_HX_NEG;
 			return true;
+		case F_INT2DIV:
+		case F_INT4DIV:
+		case F_INT8DIV:
+		case F_INT24DIV:
+		case F_INT42DIV:
+		case F_INT28DIV:
+		case F_INT82DIV:
+		case F_INT48DIV:
+		case F_INT84DIV:
+			*op = GPUGB_HX_DIV;
+			return true;
+		case F_INT2MOD:
+		case F_INT4MOD:
+		case F_INT8MOD:
+			*op = GPUGB_HX_MOD;
+			return true;
 		default:
 			return false;
 	}
@@ -152,6 +168,13 @@ compile_integer(Compiler *c, Expr *expr)
 			return compile(c, linitial(op->args), &scale);
 		if (!integer_operator(op->opfuncid, &step) ||
 			list_length(op->args) != (step == GPUGB_HX_NEG ? 1 : 2))
+			return false;
+		/*
+		 * A division where PostgreSQL may not compute it (CASE WHEN y <> 0
+		 * THEN x / y ELSE 0 END): computed for every row, its division by
+		 * zero would stop the fill every time; the child computes it.
+		 */
+		if ((step == GPUGB_HX_DIV || step == GPUGB_HX_MOD) && c->conditional > 0)
 			return false;
 		c->operands++;
 		foreach(lc, op->args)
@@ -378,11 +401,7 @@ compile_float(Compiler *c, Expr *expr)
 		if (!float_operator(op->opfuncid, &step, &precision) ||
 			list_length(op->args) != (step == GPUGB_HX_FLOAT_NEG ? 1 : 2))
 			return false;
-		/*
-		 * A division where PostgreSQL may not compute it (CASE WHEN y <> 0
-		 * THEN x / y ELSE 0 END): computed for every row, its division by
-		 * zero would stop the fill every time; the child computes it.
-		 */
+		/* as for an integer division (compile_integer) */
 		if (step == GPUGB_HX_FLOAT_DIV && c->conditional > 0)
 			return false;
 		foreach(lc, op->args)
@@ -657,15 +676,31 @@ gpugb_input_needs_hostexpr(Expr *input)
 }
 
 /*
- * The columns the input child projects after the keys: each input itself,
- * or, for one the filler computes, its leaves; each once.
+ * Does this GROUP BY key need computing by the filler: an expression
+ * gpugb_hostexpr_leaves accepts whose result word is the key's own word
+ * (integers, bool, floats, dates, times, timestamps)?  A numeric result
+ * is not one: a key without a type modifier is a free numeric, grouped by
+ * value with a display scale per row, which the programs do not keep.
+ */
+bool
+gpugb_key_needs_hostexpr(Expr *key)
+{
+	return exprType((Node *) key) != NUMERICOID && gpugb_input_needs_hostexpr(key);
+}
+
+/*
+ * The columns the input child projects after the keys: the leaves of the
+ * keys the filler computes (program_keys), then each input itself or, for
+ * one the filler computes, its leaves; each once.
  */
 List *
-gpugb_child_columns(List *inputs)
+gpugb_child_columns(List *program_keys, List *inputs)
 {
 	List	   *columns = NIL;
 	ListCell   *lc;
 
+	foreach(lc, program_keys)
+		gpugb_hostexpr_leaves(lfirst(lc), &columns);
 	foreach(lc, inputs)
 	{
 		Expr	   *input = lfirst(lc);

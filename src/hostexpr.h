@@ -40,6 +40,8 @@ typedef enum GpugbHostExprOp
 	 * evaluates itself, so the child projects only plain columns:
 	 */
 	GPUGB_HX_RANGE,				/* top must fit a signed integer of `scale` bits */
+	GPUGB_HX_DIV,				/* integer division, truncating; by zero stops the fill */
+	GPUGB_HX_MOD,				/* integer remainder (x % -1 is 0); by zero stops the fill */
 	GPUGB_HX_FILTER_CMP,		/* TRUTH_CMP, WHERE: NULL unless column `column` compares
 								 * (GpugbHostExprCmp `scale`) true with `value` */
 	/*
@@ -111,7 +113,8 @@ typedef struct GpugbHostExpr
 extern bool gpugb_hostexpr_leaves(Expr *expr, List **leaves);
 extern List *gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale);
 extern bool gpugb_input_needs_hostexpr(Expr *input);
-extern List *gpugb_child_columns(List *inputs);
+extern bool gpugb_key_needs_hostexpr(Expr *key);
+extern List *gpugb_child_columns(List *program_keys, List *inputs);
 
 /* heapread.c: a scan's quals as truth programs, one per qual (hostexpr_cond.c) */
 extern List *gpugb_hostexpr_compile_quals(List *quals, List **columns);

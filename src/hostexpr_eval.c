@@ -140,13 +140,14 @@ gpugb_hostexpr_decode(List *program, int scale, Oid result_type, GpugbHostExpr *
 	}
 	fuse_steps(hx);
 	/*
-	 * Float steps too: their checks must not see a NULL operand's 0 (a
-	 * division by a NULL would read as a division by zero).
+	 * Float steps and integer divisions too: their checks must not see a
+	 * NULL operand's 0 (a division by a NULL would read as one by zero).
 	 */
 	hx->strict = true;
 	for (int i = 0; i < hx->nsteps; i++)
 		if (hx->steps[i].op == GPUGB_HX_SELECT || hx->steps[i].op == GPUGB_HX_COALESCE ||
-			hx->steps[i].op == GPUGB_HX_NULL || hx->steps[i].op >= GPUGB_HX_FLOAT_ADD)
+			hx->steps[i].op == GPUGB_HX_NULL || hx->steps[i].op == GPUGB_HX_DIV ||
+			hx->steps[i].op == GPUGB_HX_MOD || hx->steps[i].op >= GPUGB_HX_FLOAT_ADD)
 			hx->strict = false;
 }
 
@@ -413,6 +414,26 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 					SET_NULL(top - 1, true); \
 				else if (__builtin_mul_overflow(stack[top - 1], stack[top], &stack[top - 1])) \
 					return EVAL_OVERFLOW; \
+				break; \
+			case GPUGB_HX_DIV: \
+			case GPUGB_HX_MOD: \
+				/* int4div, int4mod and their kin: strict, then by zero an ERROR */ \
+				top--; \
+				if (IS_NULL(top - 1) || IS_NULL(top)) \
+					SET_NULL(top - 1, true); \
+				else if (stack[top] == 0) \
+					return EVAL_OVERFLOW; \
+				else if (stack[top] == -1) \
+				{ \
+					/* x / -1 is -x (its RANGE step checks it); x % -1 is 0 */ \
+					if (step->op == GPUGB_HX_MOD) \
+						stack[top - 1] = 0; \
+					else if (__builtin_sub_overflow((T) 0, stack[top - 1], &stack[top - 1])) \
+						return EVAL_OVERFLOW; \
+				} \
+				else \
+					stack[top - 1] = step->op == GPUGB_HX_DIV ? stack[top - 1] / stack[top] : \
+						stack[top - 1] % stack[top]; \
 				break; \
 			case GPUGB_HX_FILTER: \
 				/* CASE WHEN c THEN x END: NULL unless c is true */ \

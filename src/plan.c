@@ -48,7 +48,9 @@ enum
 									 * the child's key column (keyexpr.c) */
 	GPUGB_PRIVATE_ORDER,		/* List of Integer, 3 per order key (key index,
 								 * DESC, NULLS FIRST): the path's pathkeys */
-	GPUGB_PRIVATE_N_QUERY_KEYS	/* Integer: the GROUP BY's keys; the rest depend on them */
+	GPUGB_PRIVATE_N_QUERY_KEYS,	/* Integer: the GROUP BY's keys; the rest depend on them */
+	GPUGB_PRIVATE_KEY_PROGRAMS	/* List per key: NIL, or the program the filler
+								 * computes it with from the child columns */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -84,6 +86,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *agg_inputs = NIL;
 	List	   *free_scales = NIL;
 	List	   *key_transforms = NIL;
+	List	   *key_programs = NIL;
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 	Plan	   *input_plan = linitial(custom_plans);
@@ -122,18 +125,33 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 
 	/*
 	 * A key the child projects as its plain column (make_gpu_path's choice)
-	 * is computed by the filler.
+	 * is computed by the filler from it; one whose position holds anything
+	 * else but the key is computed by a program from the child columns.
 	 */
 	foreach(lc, group_exprs)
 	{
+		Expr	   *key = lfirst(lc);
 		GpugbKeyTransform transform;
-		Var		   *column = gpugb_key_transform(lfirst(lc), &transform);
+		Var		   *column = gpugb_key_transform(key, &transform);
 		Node	   *child_key = (Node *) ((TargetEntry *) list_nth(input_plan->targetlist,
 																   foreach_current_index(lc)))->expr;
+		List	   *program = NIL;
 
 		if (column == NULL || !equal(column, child_key))
+		{
 			transform.op = GPUGB_KEY_PLAIN;
+			if (!equal(key, child_key))
+			{
+				int			scale;
+
+				if (!gpugb_key_needs_hostexpr(key))
+					elog(ERROR, "gpugb: GROUP BY key %d is not in the input's target list",
+						 foreach_current_index(lc) + 1);
+				program = gpugb_hostexpr_compile(key, child_columns, &scale);
+			}
+		}
 		key_transforms = lappend(key_transforms, gpugb_key_transform_to_list(&transform));
+		key_programs = lappend(key_programs, program);
 	}
 
 	foreach(lc, group_exprs)
@@ -170,6 +188,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_private = lappend(cscan->custom_private, copyObject(order));
 	cscan->custom_private = lappend(cscan->custom_private,
 									copyObject(list_nth(priv, GPUGB_PATH_N_QUERY_KEYS)));
+	cscan->custom_private = lappend(cscan->custom_private, key_programs);
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -182,6 +201,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	List	   *agg_inputs = list_nth(priv, GPUGB_PRIVATE_AGG_INPUTS);
 	List	   *free_scales = list_nth(priv, GPUGB_PRIVATE_FREE_SCALES);
 	List	   *key_transforms = list_nth(priv, GPUGB_PRIVATE_KEY_TRANSFORMS);
+	List	   *key_programs = list_nth(priv, GPUGB_PRIVATE_KEY_PROGRAMS);
 	List	   *order;
 	ListCell   *lc;
 	int			i;
@@ -218,6 +238,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 		info->key_typmods[i] = exprTypmod(key);
 		info->key_free_scales[i] = intVal(list_nth(free_scales, i));
 		gpugb_key_transform_from_list(list_nth(key_transforms, i), &info->key_transforms[i]);
+		info->key_programs[i] = list_nth(key_programs, i);
 	}
 	info->n_child_columns = list_length(input_plan->targetlist) - info->n_keys;
 	if (info->n_child_columns > GPUGB_MAX_INPUTS)

@@ -405,7 +405,7 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 		collect_walker((Node *) lfirst(lc), shape);
 	collect_walker((Node *) having, shape);
 	if (shape->reject == NULL &&
-		list_length(gpugb_child_columns(shape->inputs)) > GPUGB_MAX_INPUTS)
+		list_length(gpugb_child_columns(NIL, shape->inputs)) > GPUGB_MAX_INPUTS)
 		shape->reject = "too many aggregate input columns";
 	return shape->reject;
 }
@@ -578,6 +578,26 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	double		input_rows;
 	int			n_values;
 
+	List	   *program_keys = NIL;
+	List	   *child_columns;
+
+	/*
+	 * Keys the filler computes with a program (hostexpr.c) from their
+	 * leaves, which the input projects after the keys (plan.c tells these
+	 * keys by their position holding something other than the key).
+	 */
+	if (outputs_plain_columns(input_path))
+		foreach(lc, shape->group_exprs)
+		{
+			GpugbKeyTransform transform;
+
+			if (gpugb_key_transform(lfirst(lc), &transform) == NULL &&
+				gpugb_key_needs_hostexpr(lfirst(lc)))
+				program_keys = lappend(program_keys, lfirst(lc));
+		}
+	if (list_length(gpugb_child_columns(program_keys, shape->inputs)) > GPUGB_MAX_INPUTS)
+		program_keys = NIL;
+	child_columns = gpugb_child_columns(program_keys, shape->inputs);
 	foreach(lc, shape->group_exprs)
 	{
 		GpugbKeyTransform transform;
@@ -585,14 +605,19 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 
 		/*
 		 * column OP constant: the input projects the column, the filler the
-		 * rest (plan.c finds the column in the child's target list).
+		 * rest (plan.c finds the column in the child's target list).  A
+		 * program key's position holds its program's first column (any
+		 * plain column would do: the filler reads its leaves after the
+		 * keys), so the input still projects only plain columns.
 		 */
 		if (column != NULL && outputs_plain_columns(input_path))
 			add_column_to_pathtarget(input_target, (Expr *) column, 0);
+		else if (list_member_ptr(program_keys, lfirst(lc)))
+			add_column_to_pathtarget(input_target, (Expr *) linitial(child_columns), 0);
 		else
 			add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
 	}
-	foreach(lc, gpugb_child_columns(shape->inputs))
+	foreach(lc, child_columns)
 		add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
 	set_pathtarget_cost_width(root, input_target);
 	input_path = (Path *) create_projection_path(root, input_rel, input_path, input_target);

@@ -120,9 +120,10 @@ text_id(Datum d, bool blank_padded, GpugbTextDict *dict)
 
 /*
  * Float keys group as PostgreSQL's float equality does: -0 equals 0, and
- * every NaN equals every other.  (PostgreSQL shows whichever zero or NaN
- * its hash table met first, which depends on row order; we show 0 and the
- * canonical NaN.)
+ * every NaN equals every other.  (PostgreSQL shows whichever zero its hash
+ * table met first, which depends on row order; we show -0 where every
+ * member was -0 (exec.c), so a group of -0 alone shows as PostgreSQL shows
+ * it.  Every NaN prints as NaN.)
  */
 static inline int64
 float_key_word(int64 word)
@@ -222,7 +223,8 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 	bool		isnull;
 	int64		word = 0;
 
-	if (kind == GPUGB_DERIVED_KEY_DSCALE || kind == GPUGB_DERIVED_KEY_BLANKS)
+	if (kind == GPUGB_DERIVED_KEY_DSCALE || kind == GPUGB_DERIVED_KEY_BLANKS ||
+		kind == GPUGB_DERIVED_KEY_NEGZERO)
 	{
 		x = key_packed[src];
 		isnull = x == PG_INT64_MIN;
@@ -240,6 +242,7 @@ store_derived(GpugbStride *stride, GpugbDerivedKind kind, int src, int d, int64 
 				word = gpugb_free_word_value(x);
 				break;
 			case GPUGB_DERIVED_KEY_BLANKS:
+			case GPUGB_DERIVED_KEY_NEGZERO:
 				word = x;
 				break;
 			case GPUGB_DERIVED_FREE_DSCALE:
@@ -348,6 +351,48 @@ gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride)
 }
 
 /*
+ * Stores GROUP BY key k of row `row` from its word(s), and keeps in
+ * key_packed[k] what its derived inputs need (values[k] is the child's
+ * Datum of the key, read only for a char key without a length).
+ */
+static inline void
+store_key(const GpugbInputLayout *layout, const Datum *values, GpugbStride *stride,
+		  int64 row, int k, int64 *words, bool isnull, int64 *key_packed)
+{
+	GpugbColumnType type = layout->key_types[k];
+	int			w = layout->key_word[k];
+
+	/* a free numeric key groups by value; its dscale goes to a hidden min */
+	key_packed[k] = isnull ? PG_INT64_MIN : words[0];
+	/* a float key's -0 groups with 0; whether it was -0 goes to a hidden min */
+	if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
+	{
+		if (!isnull)
+			key_packed[k] = words[0] == gpugb_double_to_word(-0.0) ? 1 : 0;
+		words[0] = float_key_word(words[0]);
+	}
+	/* a char key without a length: its trailing spaces go to a hidden max */
+	if (unlikely(gpugb_key_is_unpadded_bpchar(type)) && !isnull)
+		key_packed[k] = trailing_blanks(values[k]);
+	if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
+		words[0] = isnull ? 0 : gpugb_free_word_value(words[0]);
+	for (int i = 0; i < type.words; i++)
+		store_word(stride->key_values[w + i], stride->key_nulls[w + i],
+				   &stride->key_has_nulls[w + i], row, words[i], isnull);
+}
+
+/* Why a program's value has no word (gpugb_hostexpr_eval returned false). */
+static const char *
+hostexpr_unfit_reason(const GpugbHostExpr *hx)
+{
+	return hx->floating ?
+		"a float expression overflows, underflows or divides by zero" :
+		hx->integer ?
+		"an integer expression's value is out of its type's range, or divides by zero" :
+		"a numeric expression's value does not fit 18 digits";
+}
+
+/*
  * Row `row` of the stride from the child's columns (values/nulls in the
  * child's target list order).  False, with *unfit set to why, for a value
  * with no device word: the row is then left out and the caller falls back.
@@ -370,10 +415,11 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 	{
 		GpugbColumnType type = layout->key_types[k];
 		const GpugbKeyTransform *transform = &layout->key_transforms[k];
-		int			w = layout->key_word[k];
 		int64		words[2] = {0, 0};
 		bool		isnull = nulls[k];
 
+		if (layout->key_expr[k] != NULL)
+			continue;			/* computed from the child columns, below */
 		/* GROUP BY mod(x, c), date_trunc(u, ts) and the like: the child projected x */
 		if (!isnull &&
 			unlikely(!datum_to_word(gpugb_key_transform_reads_datetime(transform, &date) ?
@@ -383,18 +429,7 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 		if (transform->op != GPUGB_KEY_PLAIN && !isnull &&
 			unlikely(!gpugb_key_transform_apply(transform, &words[0], &isnull)))
 			*unfit = key_transform_unfit_reason(transform);
-		if (type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
-			words[0] = float_key_word(words[0]);
-		/* a free numeric key groups by value; its dscale goes to a hidden min */
-		key_packed[k] = isnull ? PG_INT64_MIN : words[0];
-		/* a char key without a length: its trailing spaces go to a hidden max */
-		if (unlikely(gpugb_key_is_unpadded_bpchar(type)) && !isnull)
-			key_packed[k] = trailing_blanks(values[k]);
-		if (type.kind == GPUGB_VALUE_NUMERIC_FREE)
-			words[0] = isnull ? 0 : gpugb_free_word_value(words[0]);
-		for (int i = 0; i < type.words; i++)
-			store_word(stride->key_values[w + i], stride->key_nulls[w + i],
-					   &stride->key_has_nulls[w + i], row, words[i], isnull);
+		store_key(layout, values, stride, row, k, words, isnull, key_packed);
 	}
 	/* each child column becomes a word once, however many inputs use it */
 	for (int c = 0; c < layout->n_child_columns; c++)
@@ -405,6 +440,18 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 			unlikely(!datum_to_word(layout->child_types[c], values[n_keys + c],
 									layout->text_dict, &child_words[c])))
 			*unfit = unfit_reason(layout->child_types[c]);
+	}
+	for (int k = 0; k < n_keys; k++)
+	{
+		int64		words[2] = {0, 0};
+		bool		isnull = false;
+
+		if (layout->key_expr[k] == NULL)
+			continue;
+		if (unlikely(!gpugb_hostexpr_eval(layout->key_expr[k], child_words, child_nulls,
+										  layout->child_types, &words[0], &isnull)))
+			*unfit = hostexpr_unfit_reason(layout->key_expr[k]);
+		store_key(layout, values, stride, row, k, words, isnull, key_packed);
 	}
 	for (int i = 0; i < layout->n_child_inputs; i++)
 	{
@@ -419,11 +466,7 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 		else if (unlikely(!gpugb_hostexpr_eval(layout->input_expr[i], child_words,
 											   child_nulls, layout->child_types,
 											   &word, &isnull)))
-			*unfit = layout->input_expr[i]->floating ?
-				"a float expression overflows, underflows or divides by zero" :
-				layout->input_expr[i]->integer ?
-				"an integer expression's value is out of its type's range" :
-				"a numeric expression's value does not fit 18 digits";
+			*unfit = hostexpr_unfit_reason(layout->input_expr[i]);
 		store_word(stride->input_values[i], stride->input_nulls[i],
 				   &stride->input_has_nulls[i], row, word, isnull);
 	}

@@ -669,7 +669,8 @@ def cmd_render(a):
       f"three engines), fastest of {meta.get('reps', '?')} runs (a run is not repeated once it takes longer than "
       f"{meta.get('repeat_max', '?')} s; DuckDB at least 2 runs); per-query timeout "
       f"{meta.get('timeout', '?')} s. Query B: PostgreSQL and gpugb timed by `test/bench/queryb.sh` "
-      f"(`COPY (query) TO '/dev/null'`, fastest of {meta.get('qb_reps', '?')}), DuckDB likewise.")
+      f"(`COPY (query) TO '/dev/null'`, fastest of {meta.get('qb_reps', '?')}; a run is not repeated once it "
+      f"takes longer than {meta.get('repeat_max', '?')} s), DuckDB likewise.")
     if meta.get('warm_s'):
         P(f"- Sessions: PostgreSQL and gpugb run each timed query in a session {meta.get('warm_s')} s old "
           "(`SELECT pg_sleep(...)` first), as an application's pooled connection is. A new backend's CUDA "

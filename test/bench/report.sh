@@ -39,7 +39,8 @@
 #   QB_AGG5_GROUP_COUNTS ("1 1000 100000 1000000")                    g of the 5-aggregate variant
 #   QB_CHECK_MAX_G (100000)       gpugb = PostgreSQL (queryb.sh's checksum) only where g <= this
 #                                 (PostgreSQL takes 1-2 minutes per run beyond); gpugb = DuckDB at every g
-#   QB_REPS (1)                   timed runs per Query B query and engine (PostgreSQL, gpugb)
+#   QB_REPS (3)                   timed runs per Query B query and engine (PostgreSQL, gpugb);
+#                                 one only where a run takes longer than REPEAT_MAX_S
 #   QB_BREAKDOWN (0)              1: queryb.sh's EXPLAIN ANALYZE run for gpugb's time breakdown
 #   REPS (2)                      timed runs per query and engine (DuckDB: at least 2); the fastest counts
 #   REPEAT_MAX_S (5)              a run that took longer than this is not repeated
@@ -73,7 +74,7 @@ ROWS=${ROWS:-100000000}
 QB_GROUP_COUNTS=${QB_GROUP_COUNTS:-"1 10 1000 100000 1000000 10000000 100000000"}
 QB_AGG5_GROUP_COUNTS=${QB_AGG5_GROUP_COUNTS:-"1 1000 100000 1000000"}
 QB_CHECK_MAX_G=${QB_CHECK_MAX_G:-100000}
-QB_REPS=${QB_REPS:-1}
+QB_REPS=${QB_REPS:-3}
 QB_BREAKDOWN=${QB_BREAKDOWN:-0}
 REPS=${REPS:-2}
 REPEAT_MAX_S=${REPEAT_MAX_S:-5}
@@ -192,7 +193,7 @@ section_hits() {
 }
 
 section_queryb() {
-  local qbenv=(ROWS="$ROWS" TIMEOUT_S="$TIMEOUT_S" REPS="$QB_REPS" BREAKDOWN="$QB_BREAKDOWN"
+  local qbenv=(ROWS="$ROWS" TIMEOUT_S="$TIMEOUT_S" REPS="$QB_REPS" REPEAT_MAX_S="$REPEAT_MAX_S" BREAKDOWN="$QB_BREAKDOWN"
                CHECK_MAX_G="$QB_CHECK_MAX_G" DEADLINE="$DEADLINE" PG_WORKERS="$PG_WORKERS")
   log "Query B: atable, $ROWS rows"
   env "${qbenv[@]}" LOAD_ONLY=1 GROUP_COUNTS="$QB_GROUP_COUNTS $QB_AGG5_GROUP_COUNTS" test/bench/queryb.sh
