@@ -218,6 +218,13 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
 -- The divisions are the filler's; a guarded one is the child's.
 EXPLAIN (COSTS OFF, VERBOSE)
   SELECT i4 / 1000, count(*), sum(i4 % v), sum(CASE WHEN i2 <> 0 THEN v / i2 ELSE 0 END) FROM kp GROUP BY 1;
+-- A constant key has no column: the child computes it (a program key
+-- without leaves crashed the planner: qgen seed 1100027 q18 on the H200).
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT count(*) FROM kp GROUP BY (1 + 6)'),
+  ('SELECT i2 % 3, (DATE ''2000-01-01'' + 0), count(*) FROM kp GROUP BY 1, 2'),
+  ('SELECT COALESCE(NULL::int4, NULL), CASE WHEN true THEN 1 ELSE 0 END, count(*) FROM kp GROUP BY 1, 2')
+) AS t(q);
 -- -0 and 0 are one group, and NaN one group, as PostgreSQL's float
 -- equality has them.  The group prints as -0 where every member was -0
 -- (above: groups of -0 alone, as PostgreSQL prints them; PostgreSQL prints

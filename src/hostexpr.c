@@ -685,7 +685,14 @@ gpugb_input_needs_hostexpr(Expr *input)
 bool
 gpugb_key_needs_hostexpr(Expr *key)
 {
-	return exprType((Node *) key) != NUMERICOID && gpugb_input_needs_hostexpr(key);
+	List	   *leaves = NIL;
+
+	/*
+	 * A constant key ((1 + 6), qgen seed 1100027 q18) has no column to hold
+	 * its position in the child: the child computes it.
+	 */
+	return exprType((Node *) key) != NUMERICOID && !IsA(key, Var) &&
+		gpugb_hostexpr_leaves(key, &leaves) && leaves != NIL;
 }
 
 /*
