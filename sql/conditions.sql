@@ -82,14 +82,38 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, count(*), max(tm) FROM ft WHERE tm >= ''01:00'' AND tm < ''20:00:00.5'' GROUP BY k')
 ) AS t(q);
 
--- A numeric CASE ... ELSE or COALESCE is not computed by the filler (a
--- row's display scale would depend on its arm), but where its type has a
--- scale the scan computes it as a leaf and the filler the rest.
+-- A numeric CASE ... ELSE or COALESCE inside arithmetic is not computed by
+-- the filler (a row's display scale would depend on its arm), but where
+-- its type has a scale the scan computes it as a leaf and the filler the
+-- rest.
 EXPLAIN (COSTS OFF, VERBOSE)
   SELECT k, sum(COALESCE(p, 0::numeric(12, 2)) * p) FROM fc GROUP BY k;
 SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, sum(COALESCE(p, 0::numeric(12, 2)) * p), sum(CASE WHEN b THEN p ELSE 1::numeric(12, 2) END * 3) FROM fc GROUP BY k')
 ) AS t(q);
+
+-- A numeric CASE ... ELSE or COALESCE that is a whole aggregate argument,
+-- whose arms differ in scale (TPC-H's CASE WHEN ... THEN price * (1 -
+-- discount) ELSE 0 END): the filler computes each arm at its own scale and
+-- keeps it as the row's display scale (packed free numeric words,
+-- numeric_free.h), so a sum shows the largest scale among its rows' arms,
+-- as PostgreSQL's does.  A NaN in a column a row reads falls back.
+EXPLAIN (COSTS OFF, VERBOSE)
+  SELECT k, sum(CASE WHEN v > 0 THEN p * 2 ELSE 0 END) FROM fc GROUP BY k;
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
+  ('SELECT k, sum(CASE WHEN v > 0 THEN p * 2 ELSE 0 END), avg(CASE WHEN v > 0 THEN p * 2 ELSE 0 END) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k'),
+  ('SELECT k, sum(CASE WHEN v > 1000 THEN p * p WHEN s > 500 THEN p ELSE 1 END), count(*) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k'),
+  ('SELECT s % 7, sum(CASE WHEN s < 3 THEN p * 0.5 ELSE 0 END), count(*) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY 1'),
+  ('SELECT k, sum(COALESCE(p * 0.5, v, 0)), sum(COALESCE(p, 0)), stddev_pop(CASE WHEN b THEN p ELSE 0 END) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k'),
+  ('SELECT k, sum(CASE WHEN b THEN p * 2 END), max(CASE WHEN v > 0 THEN p * 3 ELSE -100 END) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k')
+) AS t(q);
+-- Groups whose rows all take the ELSE show its scale (0).
+SELECT s % 7 AS g, sum(CASE WHEN s < 3 THEN p * 0.5 ELSE 0 END) FROM fc
+  WHERE p IS DISTINCT FROM 'NaN' GROUP BY 1 ORDER BY 1;
+SET gpugb.require_gpu = off;
+SELECT k, sum(CASE WHEN v > 0 THEN p * 2 ELSE 0 END) FROM fc GROUP BY k ORDER BY k;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;
 
 -- A condition with a part that is not a truth step is computed whole by
 -- the scan (PostgreSQL's AND stops before 100 / v where v = 0); so is a

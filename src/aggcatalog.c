@@ -360,7 +360,7 @@ gpugb_device_aggs_needed(Aggref *aggref)
 		needed++;
 	if (entry->op == GPUGB_AGG_SUM_INT && exprType((Node *) arg) == NUMERICOID &&
 		gpugb_input_needs_hostexpr(arg))
-		needed++;				/* the NaN check of a numeric sum */
+		needed += gpugb_hostexpr_packs(arg) ? 2 : 1;	/* the NaN check (and max dscale) */
 	else if (entry->op == GPUGB_AGG_SUM_INT)
 	{
 		GpugbValueKind kind = gpugb_column_type(exprType((Node *) arg),

@@ -257,6 +257,11 @@ build_device_spec(GpugbScanState *st)
 			st->layout.input_expr[i] = palloc(sizeof(GpugbHostExpr));
 			gpugb_hostexpr_decode(info->input_programs[i], info->input_scales[i],
 								  info->input_types[i], st->layout.input_expr[i]);
+			/* a numeric CASE or COALESCE: packed words of a free numeric (numeric_free.h) */
+			if (st->layout.input_expr[i]->packed)
+				st->layout.input_types[i] = (GpugbColumnType) {
+					GPUGB_VALUE_NUMERIC_FREE, info->input_scales[i], -1, 1
+				};
 		}
 	}
 

@@ -64,6 +64,7 @@
 #include "utils/numeric.h"
 
 #include "hostexpr_compiler.h"
+#include "numeric_free.h"
 #include "numeric_words.h"
 
 /* The integer operator funcid computes, with its kind of step; false if none. */
@@ -219,6 +220,29 @@ compile_integer(Compiler *c, Expr *expr)
 }
 
 /*
+ * One result of a CASE ... ELSE or argument of a COALESCE.  Where the
+ * Compiler packs (a numeric result whose arms may differ in scale), the
+ * arm is fixed-point arithmetic of its own scale, then packed with it as
+ * its display scale: the row's result carries the scale of the arm it
+ * takes, as PostgreSQL's does.
+ */
+static bool
+compile_arm(Compiler *c, Expr *arm, int *scale)
+{
+	bool		packing = c->packing;
+	bool		ok;
+
+	c->packing = false;
+	ok = compile(c, arm, scale);
+	c->packing = packing;
+	if (!ok || !packing)
+		return ok;
+	emit(c, GPUGB_HX_PACK, 0, *scale, 0);
+	c->packed_scale = Max(c->packed_scale, *scale);
+	return true;
+}
+
+/*
  * CASE WHEN c1 THEN r1 [WHEN c2 THEN r2 ...] ELSE d END as nested SELECTs.
  * Every result is computed for every row (SELECT then keeps one), and so
  * is every condition after the first, which PostgreSQL computes only where
@@ -236,9 +260,9 @@ compile_case_arms(Compiler *c, List *arms, int i, Expr *defresult)
 		return false;
 	c->conditional++;
 	c->nonstrict++;
-	ok = compile(c, when->result, &scale) &&
+	ok = compile_arm(c, when->result, &scale) &&
 		(i + 1 < list_length(arms) ? compile_case_arms(c, arms, i + 1, defresult) :
-		 compile(c, defresult, &scale));
+		 compile_arm(c, defresult, &scale));
 	c->conditional--;
 	c->nonstrict--;
 	if (!ok)
@@ -283,8 +307,8 @@ compile_case(Compiler *c, CaseExpr *cs, int *scale)
 		c->conditional--;
 		return ok;
 	}
-	/* a numeric result's display scale would depend on the arm each row takes */
-	if (!c->integer && !OidIsValid(c->passthrough))
+	/* a numeric result's display scale depends on the arm each row takes: packed */
+	if (!c->integer && !OidIsValid(c->passthrough) && !c->packing)
 		return false;
 	return compile_case_arms(c, cs->args, 0, cs->defresult);
 }
@@ -302,14 +326,14 @@ compile_coalesce(Compiler *c, CoalesceExpr *ce)
 	bool		ok = true;
 	ListCell   *lc;
 
-	if (!c->integer && !OidIsValid(c->passthrough))
+	if (!c->integer && !OidIsValid(c->passthrough) && !c->packing)
 		return false;
 	c->nonstrict++;
 	foreach(lc, ce->args)
 	{
 		if (foreach_current_index(lc) == 1)
 			c->conditional++;
-		ok = ok && compile(c, lfirst(lc), &scale);
+		ok = ok && compile_arm(c, lfirst(lc), &scale);
 	}
 	if (list_length(ce->args) > 1)
 		c->conditional--;
@@ -481,10 +505,10 @@ compile(Compiler *c, Expr *expr, int *scale)
 	 * A numeric CASE ... ELSE or COALESCE is not computed here (see
 	 * compile_case); where its type has a scale, it is a leaf (below).
 	 */
-	if (IsA(expr, CaseExpr) && (c->integer || OidIsValid(c->passthrough) ||
+	if (IsA(expr, CaseExpr) && (c->integer || OidIsValid(c->passthrough) || c->packing ||
 								is_filter_case((CaseExpr *) expr)))
 		return compile_case(c, (CaseExpr *) expr, scale);
-	if (IsA(expr, CoalesceExpr) && (c->integer || OidIsValid(c->passthrough)))
+	if (IsA(expr, CoalesceExpr) && (c->integer || OidIsValid(c->passthrough) || c->packing))
 		return compile_coalesce(c, (CoalesceExpr *) expr);
 	/* a NULL where NULL is a value (an ELSE, a COALESCE argument) */
 	if (IsA(expr, Const) && ((Const *) expr)->constisnull && c->nonstrict > 0)
@@ -602,6 +626,21 @@ passthrough_result(Expr *expr)
 		type == TIMESTAMPOID || type == TIMESTAMPTZOID;
 }
 
+/*
+ * Is expr a numeric CASE ... ELSE (not a FILTER's CASE WHEN c THEN x END)
+ * or COALESCE without a type modifier, whose rows take the display scale
+ * of their arm?  Its program's result is a packed free numeric word.
+ */
+bool
+gpugb_hostexpr_packs(Expr *expr)
+{
+	return exprType((Node *) expr) == NUMERICOID &&
+		gpugb_column_type(NUMERICOID, exprTypmod((Node *) expr), false).kind ==
+		GPUGB_VALUE_NUMERIC_FREE &&
+		((IsA(expr, CaseExpr) && !is_filter_case((CaseExpr *) expr)) ||
+		 IsA(expr, CoalesceExpr));
+}
+
 static void
 compiler_init(Compiler *c, Expr *expr, List *child_columns)
 {
@@ -610,6 +649,22 @@ compiler_init(Compiler *c, Expr *expr, List *child_columns)
 	c->collecting = child_columns == NIL;
 	c->integer = integer_result(expr);
 	c->passthrough = passthrough_result(expr) ? exprType((Node *) expr) : InvalidOid;
+	c->packing = gpugb_hostexpr_packs(expr);
+}
+
+/* compile() at the top: a packed result's scale is its arms' largest. */
+static bool
+compile_top(Compiler *c, Expr *expr, int *scale)
+{
+	if (!compile(c, expr, scale))
+		return false;
+	if (gpugb_hostexpr_packs(expr))
+	{
+		*scale = c->packed_scale;
+		if (*scale > GPUGB_FREE_MAX_SCALE)
+			return false;		/* no free numeric word holds it */
+	}
+	return true;
 }
 
 /*
@@ -629,7 +684,7 @@ gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 
 	compiler_init(&c, expr, NIL);
 	if ((!c.integer && !OidIsValid(c.passthrough) && type != NUMERICOID) ||
-		!compile(&c, expr, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+		!compile_top(&c, expr, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
 		return false;
 	/* a numeric(p, s) result travels at scale s: the program's must be it */
 	if (type == NUMERICOID &&
@@ -656,7 +711,7 @@ gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale)
 
 	compiler_init(&c, expr, child_columns);
 	c.collecting = false;
-	if (!compile(&c, expr, scale))
+	if (!compile_top(&c, expr, scale))
 		elog(ERROR, "gpugb: an aggregate argument's leaves are not among the input columns");
 	return c.program;
 }

@@ -42,6 +42,8 @@ typedef enum GpugbHostExprOp
 	GPUGB_HX_RANGE,				/* top must fit a signed integer of `scale` bits */
 	GPUGB_HX_DIV,				/* integer division, truncating; by zero stops the fill */
 	GPUGB_HX_MOD,				/* integer remainder (x % -1 is 0); by zero stops the fill */
+	GPUGB_HX_PACK,				/* top, a numeric of scale `scale`, as a packed free numeric
+								 * word (numeric_free.h) at the program's scale */
 	GPUGB_HX_FILTER_CMP,		/* TRUTH_CMP, WHERE: NULL unless column `column` compares
 								 * (GpugbHostExprCmp `scale`) true with `value` */
 	/*
@@ -106,6 +108,9 @@ typedef struct GpugbHostExpr
 								 * 18-digit bound */
 	bool		strict;			/* no SELECT, COALESCE or NULL step: NULL in, NULL out */
 	bool		floating;		/* a float4 or float8 result */
+	bool		packed;			/* a packed free numeric word (a numeric CASE ... ELSE or
+								 * COALESCE whose arms differ in scale): the input is a
+								 * free numeric at the program's scale */
 	GpugbHostExprStep steps[GPUGB_HOSTEXPR_MAX_STEPS];
 } GpugbHostExpr;
 
@@ -114,6 +119,7 @@ extern bool gpugb_hostexpr_leaves(Expr *expr, List **leaves);
 extern List *gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale);
 extern bool gpugb_input_needs_hostexpr(Expr *input);
 extern bool gpugb_key_needs_hostexpr(Expr *key);
+extern bool gpugb_hostexpr_packs(Expr *expr);
 extern List *gpugb_child_columns(List *program_keys, List *inputs);
 
 /* heapread.c: a scan's quals as truth programs, one per qual (hostexpr_cond.c) */

@@ -33,6 +33,9 @@ typedef struct Compiler
 	Oid			passthrough;	/* a result of this type is a column's word, filtered or
 								 * picked (float, date, time, timestamp); else invalid */
 	int			operands;		/* inside an integer operator's or cast's operands */
+	bool		packing;		/* the arms of a numeric CASE ... ELSE or COALESCE at the
+								 * top: each becomes a packed free numeric word */
+	int			packed_scale;	/* the largest scale of those arms */
 } Compiler;
 
 static inline void

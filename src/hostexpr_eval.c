@@ -23,6 +23,7 @@
 #include "utils/builtins.h"
 
 #include "hostexpr.h"
+#include "numeric_free.h"
 #include "numeric_words.h"
 
 /* Does op read the word (or nullness) of child column `column`? */
@@ -139,6 +140,15 @@ gpugb_hostexpr_decode(List *program, int scale, Oid result_type, GpugbHostExpr *
 		hx->steps[i].value = pg_strtoint64(strVal(list_nth(program, 4 * i + 3)));
 	}
 	fuse_steps(hx);
+	hx->packed = false;
+	for (int i = 0; i < hx->nsteps; i++)
+		if (hx->steps[i].op == GPUGB_HX_PACK)
+		{
+			hx->packed = true;
+			if (hx->steps[i].scale < 0 || hx->steps[i].scale > scale)
+				elog(ERROR, "gpugb: a packed numeric arm of scale %d in a program of scale %d",
+					 hx->steps[i].scale, scale);
+		}
 	/*
 	 * Float steps and integer divisions too: their checks must not see a
 	 * NULL operand's 0 (a division by a NULL would read as one by zero).
@@ -435,6 +445,18 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 					stack[top - 1] = step->op == GPUGB_HX_DIV ? stack[top - 1] / stack[top] : \
 						stack[top - 1] % stack[top]; \
 				break; \
+			case GPUGB_HX_PACK: \
+				/* v * 10^s to the program's scale S, with s as its display scale */ \
+				if (!IS_NULL(top - 1) && \
+					(__builtin_mul_overflow(stack[top - 1], \
+											(T) gpugb_pow10[hx->scale - step->scale], \
+											&stack[top - 1]) || \
+					 stack[top - 1] >= GPUGB_FREE_VALUE_LIMIT || \
+					 stack[top - 1] <= -GPUGB_FREE_VALUE_LIMIT)) \
+					return EVAL_OVERFLOW; \
+				if (!IS_NULL(top - 1)) \
+					stack[top - 1] = stack[top - 1] * (1 << GPUGB_FREE_DSCALE_BITS) + step->scale; \
+				break; \
 			case GPUGB_HX_FILTER: \
 				/* CASE WHEN c THEN x END: NULL unless c is true */ \
 				if (nulls[step->column] || words[step->column] == 0) \
@@ -599,7 +621,7 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 		if (status == EVAL_OVERFLOW)
 			return false;		/* beyond int128 on the way: PostgreSQL's plan answers */
 		if (status == EVAL_OK && !nan &&
-			(hx->integer ? (v128 < PG_INT64_MIN || v128 > PG_INT64_MAX) :
+			(hx->integer || hx->packed ? (v128 < PG_INT64_MIN || v128 > PG_INT64_MAX) :
 			 (v128 <= -(int128) gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE] ||
 			  v128 >= (int128) gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE])))
 			return false;
@@ -610,10 +632,13 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 		return true;
 	if (nan)
 	{
+		/* NaN marks the whole row, whichever arm it was in: PostgreSQL's plan answers */
+		if (hx->packed)
+			return false;
 		*word = GPUGB_NUMERIC_NAN_WORD;
 		return true;
 	}
-	if (!hx->integer && (v64 <= -gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE] ||
+	if (!hx->integer && !hx->packed && (v64 <= -gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE] ||
 						 v64 >= gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE]))
 		return false;
 	*word = v64;

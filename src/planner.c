@@ -227,7 +227,8 @@ collect_walker(Node *node, GroupingShape *shape)
 				 * interval (interval_words.c)
 				 */
 				shape->input_slots += gpugb_is_free_numeric(arg) &&
-					!gpugb_input_needs_hostexpr((Expr *) arg) ? 5 : 3;
+					(!gpugb_input_needs_hostexpr((Expr *) arg) ||
+					 gpugb_hostexpr_packs((Expr *) arg)) ? 5 : 3;
 				shape->input_slots += gpugb_interval_extra_inputs(exprType(arg), false);
 				if (shape->input_slots > GPUGB_MAX_INPUTS)
 				{

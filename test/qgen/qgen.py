@@ -135,6 +135,7 @@ DEFAULT_AGGS = [a for a in AGGS if AGGS[a]['default']]
 # not failures.
 EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer than 16 bytes'
                                 r"|numeric expression's value does not fit"
+                                r'|numeric CASE or COALESCE reads a NaN'
                                 r'|interval sum could overflow|interval minimum or maximum has no'
                                 r"|interval value's span is too large|interval GROUP BY key's span"
                                 r'|numeric value .* has no device word'
@@ -886,9 +887,13 @@ class QueryGen:
 
     def t_numeric(self, ctx, e, depth):
         e2 = ctx.pick(types=['numeric'])
+        # CASE ... ELSE and COALESCE whose arms differ in scale: each row
+        # shows its arm's display scale (the filler's packed words)
         return [Expr(f'({e.sql} * 2)', 'numeric'), Expr(f'round({e.sql})', 'numeric'),
                 Expr(f'abs({e.sql})', 'numeric'),
-                Expr(f'({e.sql} + {e2.sql})', 'numeric') if e2 else None]
+                Expr(f'({e.sql} + {e2.sql})', 'numeric') if e2 else None,
+                Expr(f'CASE WHEN {self.pred(ctx, 1)} THEN {e.sql} * 2 ELSE 0 END', 'numeric_free'),
+                Expr(f'COALESCE({e.sql} * 0.5, {e2.sql}, 0)', 'numeric_free') if e2 else None]
 
     def t_numeric_free(self, ctx, e, depth):
         e2 = ctx.pick(types=['numeric_free', 'numeric'])
