@@ -740,14 +740,30 @@ gpugb_input_needs_hostexpr(Expr *input)
 bool
 gpugb_key_needs_hostexpr(Expr *key)
 {
-	List	   *leaves = NIL;
+	return gpugb_key_placeholder(key) != NULL;
+}
 
-	/*
-	 * A constant key ((1 + 6), qgen seed 1100027 q18) has no column to hold
-	 * its position in the child: the child computes it.
-	 */
-	return exprType((Node *) key) != NUMERICOID && !IsA(key, Var) &&
-		gpugb_hostexpr_leaves(key, &leaves) && leaves != NIL;
+/*
+ * The column that holds a program key's position in the child's output
+ * (the filler reads the key's leaves after the keys): its first leaf that
+ * is a plain column, so the child computes nothing for it.  NULL if the
+ * key is no program key, or has no such leaf: a constant key ((1 + 6),
+ * qgen seed 1100027 q18) or one whose leaves are all expressions the child
+ * computes anyway, as it then does the whole key.
+ */
+Expr *
+gpugb_key_placeholder(Expr *key)
+{
+	List	   *leaves = NIL;
+	ListCell   *lc;
+
+	if (exprType((Node *) key) == NUMERICOID || IsA(key, Var) ||
+		!gpugb_hostexpr_leaves(key, &leaves))
+		return NULL;
+	foreach(lc, leaves)
+		if (IsA(lfirst(lc), Var))
+			return lfirst(lc);
+	return NULL;
 }
 
 /*

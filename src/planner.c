@@ -280,8 +280,12 @@ add_group_key(PlannerInfo *root, GroupingShape *shape, Node *expr)
 		unsupported = gpugb_free_numeric_unsupported(root, expr);
 	if (unsupported)
 		return unsupported;
-	/* a free numeric's dscale, a char's trailing spaces: a hidden aggregate each */
-	if (gpugb_is_free_numeric(expr) || gpugb_key_is_unpadded_bpchar(type))
+	/*
+	 * a free numeric's dscale, a char's trailing spaces, whether a float's
+	 * members were all -0: a derived input and a hidden aggregate each
+	 */
+	if (gpugb_is_free_numeric(expr) || gpugb_key_is_unpadded_bpchar(type) ||
+		type.kind == GPUGB_VALUE_FLOAT4 || type.kind == GPUGB_VALUE_FLOAT8)
 	{
 		shape->device_aggs++;
 		shape->input_slots++;
@@ -607,14 +611,14 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 		/*
 		 * column OP constant: the input projects the column, the filler the
 		 * rest (plan.c finds the column in the child's target list).  A
-		 * program key's position holds its program's first column (any
-		 * plain column would do: the filler reads its leaves after the
-		 * keys), so the input still projects only plain columns.
+		 * program key's position holds one of its plain columns (the filler
+		 * reads its leaves after the keys), so the child computes nothing
+		 * for it there.
 		 */
 		if (column != NULL && outputs_plain_columns(input_path))
 			add_column_to_pathtarget(input_target, (Expr *) column, 0);
 		else if (list_member_ptr(program_keys, lfirst(lc)))
-			add_column_to_pathtarget(input_target, (Expr *) linitial(child_columns), 0);
+			add_column_to_pathtarget(input_target, gpugb_key_placeholder(lfirst(lc)), 0);
 		else
 			add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
 	}
