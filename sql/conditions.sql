@@ -107,6 +107,9 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, sum(COALESCE(p * 0.5, v, 0)), sum(COALESCE(p, 0)), stddev_pop(CASE WHEN b THEN p ELSE 0 END) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k'),
   ('SELECT k, sum(CASE WHEN b THEN p * 2 END), max(CASE WHEN v > 0 THEN p * 3 ELSE -100 END) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k')
 ) AS t(q);
+-- Arms of scale 8 at most (values below 2.9e9): beyond, the scan computes it.
+EXPLAIN (COSTS OFF, VERBOSE)
+  SELECT k, sum(CASE WHEN v > 0 THEN p * p * p * p ELSE 0 END), sum(CASE WHEN v > 0 THEN p * p * p * p * p ELSE 0 END) FROM fc GROUP BY k;
 -- Groups whose rows all take the ELSE show its scale (0).
 SELECT s % 7 AS g, sum(CASE WHEN s < 3 THEN p * 0.5 ELSE 0 END) FROM fc
   WHERE p IS DISTINCT FROM 'NaN' GROUP BY 1 ORDER BY 1;

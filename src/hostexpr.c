@@ -64,7 +64,6 @@
 #include "utils/numeric.h"
 
 #include "hostexpr_compiler.h"
-#include "numeric_free.h"
 #include "numeric_words.h"
 
 /* The integer operator funcid computes, with its kind of step; false if none. */
@@ -661,8 +660,8 @@ compile_top(Compiler *c, Expr *expr, int *scale)
 	if (gpugb_hostexpr_packs(expr))
 	{
 		*scale = c->packed_scale;
-		if (*scale > GPUGB_FREE_MAX_SCALE)
-			return false;		/* no free numeric word holds it */
+		if (*scale > GPUGB_HOSTEXPR_MAX_PACKED_SCALE)
+			return false;
 	}
 	return true;
 }

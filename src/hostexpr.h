@@ -17,6 +17,13 @@
 #define GPUGB_HOSTEXPR_MAX_STEPS 32
 /* digits a numeric program's words keep (their scale, and 10^18 bounds their values) */
 #define GPUGB_HOSTEXPR_MAX_SCALE 18
+/*
+ * The largest scale of a packed numeric CASE/COALESCE (gpugb_hostexpr_packs):
+ * a row's value must stay below 2^58 / 10^S (2.9e9 at 8), and S is the
+ * largest scale its arms declare, not what their values need; beyond, the
+ * child computes it and the free numeric's scale comes from statistics.
+ */
+#define GPUGB_HOSTEXPR_MAX_PACKED_SCALE 8
 
 typedef enum GpugbHostExprOp
 {
