@@ -184,6 +184,7 @@ build_device_spec(GpugbScanState *st)
 		n++;
 	}
 	st->layout.n_sql_keys = info->n_keys;
+	st->layout.n_key_exprs = 0;
 	st->layout.n_inputs = info->n_inputs;
 	st->layout.n_child_inputs = info->n_inputs;
 	st->layout.n_child_columns = info->n_child_columns;
@@ -212,6 +213,7 @@ build_device_spec(GpugbScanState *st)
 		st->layout.key_expr[k] = NULL;
 		if (info->key_programs[k] != NIL)
 		{
+			st->layout.n_key_exprs++;
 			st->layout.key_expr[k] = palloc(sizeof(GpugbHostExpr));
 			gpugb_hostexpr_decode(info->key_programs[k], 0, info->key_types[k],
 								  st->layout.key_expr[k]);

@@ -60,6 +60,7 @@ typedef struct GpugbInputLayout
 	GpugbKeyTransform key_transforms[GPUGB_MAX_KEYS];
 	/* or one it computes from the child columns after the keys (hostexpr.c) */
 	struct GpugbHostExpr *key_expr[GPUGB_MAX_KEYS];
+	int			n_key_exprs;	/* keys with a key_expr */
 	int			key_word[GPUGB_MAX_KEYS];	/* its first device key word */
 	int			n_inputs;		/* child inputs + derived inputs */
 	int			n_child_inputs;	/* the query's inputs (then derived ones) */

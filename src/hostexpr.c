@@ -657,7 +657,7 @@ compile_top(Compiler *c, Expr *expr, int *scale)
 {
 	if (!compile(c, expr, scale))
 		return false;
-	if (gpugb_hostexpr_packs(expr))
+	if (c->packing)				/* compile_arm restores it */
 	{
 		*scale = c->packed_scale;
 		if (*scale > GPUGB_HOSTEXPR_MAX_PACKED_SCALE)
@@ -730,25 +730,17 @@ gpugb_input_needs_hostexpr(Expr *input)
 }
 
 /*
- * Does this GROUP BY key need computing by the filler: an expression
+ * A GROUP BY key the filler computes with a program is an expression
  * gpugb_hostexpr_leaves accepts whose result word is the key's own word
- * (integers, bool, floats, dates, times, timestamps)?  A numeric result
- * is not one: a key without a type modifier is a free numeric, grouped by
- * value with a display scale per row, which the programs do not keep.
- */
-bool
-gpugb_key_needs_hostexpr(Expr *key)
-{
-	return gpugb_key_placeholder(key) != NULL;
-}
-
-/*
- * The column that holds a program key's position in the child's output
- * (the filler reads the key's leaves after the keys): its first leaf that
- * is a plain column, so the child computes nothing for it.  NULL if the
- * key is no program key, or has no such leaf: a constant key ((1 + 6),
- * qgen seed 1100027 q18) or one whose leaves are all expressions the child
- * computes anyway, as it then does the whole key.
+ * (integers, bool, floats, dates, times, timestamps; not a numeric: a key
+ * without a type modifier is a free numeric, grouped by value with a
+ * display scale per row, which the programs do not keep).  Returns the
+ * column that holds its position in the child's output (the filler reads
+ * the key's leaves after the keys): its first leaf that is a plain column,
+ * so the child computes nothing for it.  NULL if the key is no program
+ * key, or has no such leaf: a constant key ((1 + 6), qgen seed 1100027
+ * q18) or one whose leaves are all expressions the child computes anyway,
+ * as it then does the whole key.
  */
 Expr *
 gpugb_key_placeholder(Expr *key)

@@ -125,7 +125,6 @@ typedef struct GpugbHostExpr
 extern bool gpugb_hostexpr_leaves(Expr *expr, List **leaves);
 extern List *gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale);
 extern bool gpugb_input_needs_hostexpr(Expr *input);
-extern bool gpugb_key_needs_hostexpr(Expr *key);
 extern Expr *gpugb_key_placeholder(Expr *key);
 extern bool gpugb_hostexpr_packs(Expr *expr);
 extern List *gpugb_child_columns(List *program_keys, List *inputs);

@@ -144,7 +144,7 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			{
 				int			scale;
 
-				if (!gpugb_key_needs_hostexpr(key))
+				if (gpugb_key_placeholder(key) == NULL)
 					elog(ERROR, "gpugb: GROUP BY key %d is not in the input's target list",
 						 foreach_current_index(lc) + 1);
 				program = gpugb_hostexpr_compile(key, child_columns, &scale);

@@ -597,12 +597,15 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 			GpugbKeyTransform transform;
 
 			if (gpugb_key_transform(lfirst(lc), &transform) == NULL &&
-				gpugb_key_needs_hostexpr(lfirst(lc)))
+				gpugb_key_placeholder(lfirst(lc)) != NULL)
 				program_keys = lappend(program_keys, lfirst(lc));
 		}
-	if (list_length(gpugb_child_columns(program_keys, shape->inputs)) > GPUGB_MAX_INPUTS)
-		program_keys = NIL;
 	child_columns = gpugb_child_columns(program_keys, shape->inputs);
+	if (list_length(child_columns) > GPUGB_MAX_INPUTS)
+	{
+		program_keys = NIL;
+		child_columns = gpugb_child_columns(NIL, shape->inputs);
+	}
 	foreach(lc, shape->group_exprs)
 	{
 		GpugbKeyTransform transform;

@@ -443,7 +443,8 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 									layout->text_dict, &child_words[c])))
 			*unfit = unfit_reason(layout->child_types[c]);
 	}
-	for (int k = 0; k < n_keys; k++)
+	/* program keys, from the child columns' words */
+	for (int k = 0; k < n_keys && layout->n_key_exprs > 0; k++)
 	{
 		int64		words[2] = {0, 0};
 		bool		isnull = false;
