@@ -145,10 +145,10 @@ gpugb_group_shift(const GpugbAggParams &p, int shift_col, int64_t ggid, double x
  * global group ggid; a SHIFT_FLOAT row only claims the shift.
  */
 __device__ __forceinline__ void
-gpugb_shifted_term(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t row, int64_t ggid,
-				   double *hi, double *lo)
+gpugb_shifted_term_of(const GpugbAggParams &p, const GpugbValueAgg &va, uint64_t raw, int64_t ggid,
+					  double *hi, double *lo)
 {
-	double		x = __longlong_as_double((long long) va.values[row]);
+	double		x = __longlong_as_double((long long) raw);
 
 	if (va.op == GPUGB_AGG_SHIFT_FLOAT)
 	{
@@ -158,6 +158,14 @@ gpugb_shifted_term(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t ro
 	}
 	gpugb_fsum_term(x, gpugb_group_shift(p, va.shift_col, ggid, x),
 					va.op == GPUGB_AGG_SUM_SHIFTED_SQ, hi, lo);
+}
+
+/* The same, of the row's input word. */
+__device__ __forceinline__ void
+gpugb_shifted_term(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t row, int64_t ggid,
+				   double *hi, double *lo)
+{
+	gpugb_shifted_term_of(p, va, (uint64_t) va.values[row], ggid, hi, lo);
 }
 
 __device__ __forceinline__ bool
@@ -224,15 +232,20 @@ gpugb_apply_value(const GpugbStates &st, int op, int value_col, int hi_col, int6
 	}
 }
 
+/* An input word's contribution to a value aggregate, in the stored representation. */
+__device__ __forceinline__ uint64_t
+gpugb_value_word_of(const GpugbValueAgg &va, uint64_t raw)
+{
+	if (va.op == GPUGB_AGG_MIN_FLOAT || va.op == GPUGB_AGG_MAX_FLOAT)
+		return gpugb_float_encode(raw);
+	return raw;
+}
+
 /* A row's contribution to a value aggregate, in the stored representation. */
 __device__ __forceinline__ uint64_t
 gpugb_value_word(const GpugbValueAgg &va, uint32_t row)
 {
-	uint64_t	w = (uint64_t) va.values[row];
-
-	if (va.op == GPUGB_AGG_MIN_FLOAT || va.op == GPUGB_AGG_MAX_FLOAT)
-		w = gpugb_float_encode(w);
-	return w;
+	return gpugb_value_word_of(va, (uint64_t) va.values[row]);
 }
 
 /* The global dense columns of a launch. */
@@ -298,12 +311,13 @@ gpugb_warp_reduce_pair(int op, uint64_t *w, long long *hi)
 
 /*
  * A row's contribution to value aggregate va of global group ggid as the
- * (word, hi) pair gpugb_apply_value takes; false for a NULL input, and for
+ * (word, hi) pair gpugb_apply_value takes, from the row's input word raw
+ * (va.values[row], loaded by the caller); false for a NULL input, and for
  * SHIFT_FLOAT, whose row only claims the group's shift.
  */
 __device__ __forceinline__ bool
-gpugb_row_pair(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t row, int64_t ggid,
-			   uint64_t *w, long long *hi)
+gpugb_row_pair(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t row, uint64_t raw,
+			   int64_t ggid, uint64_t *w, long long *hi)
 {
 	if (gpugb_is_null(va.nulls, row))
 		return false;
@@ -312,12 +326,12 @@ gpugb_row_pair(const GpugbAggParams &p, const GpugbValueAgg &va, uint32_t row, i
 		double		dh,
 					dl;
 
-		gpugb_shifted_term(p, va, row, ggid, &dh, &dl);
+		gpugb_shifted_term_of(p, va, raw, ggid, &dh, &dl);
 		*w = (uint64_t) __double_as_longlong(dh);
 		*hi = __double_as_longlong(dl);
 		return va.op != GPUGB_AGG_SHIFT_FLOAT;
 	}
-	*w = gpugb_value_word(va, row);
+	*w = gpugb_value_word_of(va, raw);
 	*hi = va.op == GPUGB_AGG_SUM_INT && (long long) *w < 0 ? -1 : 0;
 	return true;
 }

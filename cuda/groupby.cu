@@ -449,7 +449,8 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	{
 		case GPUGB_STRATEGY_SHARED_HASH:
 			GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
-										  gb->n_counts + gb->n_values + gb->n_his, stream));
+										  gb->n_counts + gb->n_values + gb->n_his,
+										  gb->groups_hint, stream));
 			break;
 		case GPUGB_STRATEGY_PRIVATE_HASH:
 			GPUGB_TRY(gpugb_launch_private(p, gb->private_groups,

@@ -65,28 +65,73 @@ gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream)
 }
 
 /*
+ * Lets `kernel` take up to the opt-in maximum of dynamic shared memory a
+ * block (beyond 48 kB), once per process and kernel.
+ */
+template <typename Kernel>
+static cudaError_t
+opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
+{
+	std::call_once(once, [&]() {
+		GpugbDeviceProps props;
+
+		gpugb_device_properties(&props);
+		if (props.shared_bytes_per_block_optin > props.shared_bytes_per_block)
+			error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+										 (int) props.shared_bytes_per_block_optin);
+	});
+	return error;
+}
+
+/*
  * SHARED_HASH: one block table per block.  Blocks are persistent (as many as
- * fit at once), so each flushes its table once for many rows.
+ * fit at once), so each flushes its table once for many rows.  The table is
+ * keyed by the key (shared_kernel.cuh) where the keys fit a key cache entry
+ * and the groups expected fit in half its slots; such a table can pass
+ * 48 kB: the kernel opts in.
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					cudaStream_t stream)
+					double groups_expected, cudaStream_t stream)
 {
+	const bool	keyed = gpugb_key_cache_usable(p.n_keys) && groups_expected <= (double) (slots / 2);
+
+	/*
+	 * A keyed table needs room for the groups only (a quarter full where
+	 * the estimate holds): a smaller table leaves room for more blocks an
+	 * SM and costs less to reset and flush.
+	 */
+	if (keyed)
+	{
+		int64_t		fit = GPUGB_MIN_SHARED_SLOTS;
+
+		while (fit < slots && (double) fit < 4 * groups_expected)
+			fit *= 2;
+		slots = fit;
+	}
+
+	static std::once_flag opted_in;
+	static cudaError_t opt_in_error = cudaSuccess;
+
 	if (p.nrows <= 0)
 		return GPUGB_OK;
+	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
 
-	size_t		bytes = gpugb_shared_kernel_bytes(state_columns, slots);
+	size_t		bytes = gpugb_shared_kernel_bytes(state_columns, p.n_keys, slots, keyed);
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
-										 (int64_t) bytes, GPUGB_AGG_BLOCK);
+										 (int64_t) bytes + 1024, GPUGB_AGG_BLOCK);
 
-	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) slots);
+	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) slots, keyed);
 	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
 }
 
 /*
  * PRIVATE_HASH: persistent blocks (as many as fit at once), so each thread
  * flushes its private states once for many rows.  Slices beyond 48 kB a
- * block need the kernel's opt-in, set once per process.
+ * block need the kernel's opt-in.  A key cache (GPUGB_PRIVATE_CACHE_SLOTS)
+ * follows the slices where the keys fit one.  Launches of several value
+ * aggregates preload their inputs (private_kernel.cuh).
  */
 GpugbStatus
 gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
@@ -94,28 +139,35 @@ gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
-	GpugbDeviceProps props;
 
 	if (p.nrows <= 0)
 		return GPUGB_OK;
-	gpugb_device_properties(&props);
+	static std::once_flag opted_in_preload;
+	static cudaError_t opt_in_preload_error = cudaSuccess;
 
+	if (opt_in_shared(gpugb_private_agg_kernel<0>, opted_in, opt_in_error) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+	if (opt_in_shared(gpugb_private_agg_kernel<GPUGB_PRELOAD>, opted_in_preload,
+					  opt_in_preload_error) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_preload_error);
+
+	int			cache_slots = gpugb_key_cache_usable(p.n_keys) ?
+		(int) GPUGB_PRIVATE_CACHE_SLOTS(groups) : 0;
 	size_t		bytes = (size_t) GPUGB_PRIVATE_TABLE_BYTES(state_columns, groups);
 
-	std::call_once(opted_in, [&props]() {
-		if (props.shared_bytes_per_block_optin > props.shared_bytes_per_block)
-			opt_in_error = cudaFuncSetAttribute(gpugb_private_agg_kernel,
-												cudaFuncAttributeMaxDynamicSharedMemorySize,
-												(int) props.shared_bytes_per_block_optin);
-	});
-	if (opt_in_error != cudaSuccess)
-		return GPUGB_CUDA(opt_in_error);
+	if (cache_slots > 0)
+		bytes += gpugb_key_cache_bytes(p.n_keys, cache_slots);
 
 	/* 1 kB: the shared memory the system keeps in every block */
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_PRIVATE_THREADS - 1) / GPUGB_PRIVATE_THREADS,
 										 (int64_t) bytes + 1024, GPUGB_PRIVATE_THREADS);
 
-	gpugb_private_agg_kernel<<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(p, (int) groups);
+	if (p.n_values >= 2)
+		gpugb_private_agg_kernel<GPUGB_PRELOAD><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
+			p, (int) groups, cache_slots);
+	else
+		gpugb_private_agg_kernel<0><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
+			p, (int) groups, cache_slots);
 	return GPUGB_LAUNCHED("gpugb_private_agg_kernel");
 }
 

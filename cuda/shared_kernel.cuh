@@ -7,29 +7,43 @@
  *    (warp-combined) by shared-memory atomics on the SM, and every block
  *    touches each group's global states once.
  *
- * Rows still get their group id from the global table (a read of a
- * cached, published slot for small g); the block table maps group id ->
- * local slot.  It is open addressing on the gid, at most slots/2 of them
- * claimed, so probing ends; a row whose group finds no local slot (the
- * block met too many groups) updates the global states directly, which is
- * always correct, only slower.
+ * Keyed launches (the keys fit a key cache entry, gpugb_key_cache_usable,
+ * and the groups expected fit the table) key the block table by the key
+ * itself: it is the block's key cache (key_cache.cuh), and a row finds its
+ * group id and its local slot in one shared-memory probe; only a key new
+ * to the block is looked up in the global table.  Otherwise rows get their
+ * group id from the global table and the block table maps group id ->
+ * local slot, open addressing on the gid: the keys' columns would cost
+ * blocks per SM (1 payload: 5 instead of 8), and where most rows miss the
+ * table anyway that occupancy is worth more (kernel benchmark, 2^12 to
+ * 2^16 groups, 1 payload: 30-45 ms keyed against 15-21 ms).  Either way at most slots/2 slots are claimed, so
+ * probing ends; a row whose group finds no local slot (the block met too
+ * many groups) updates the global states directly, which is always
+ * correct, only slower.
  *
  * Shared memory, `slots` entries per column:
- *   n_counts + n_values + n_his columns of 8-byte states, then an int32
- *   gid per slot (-1 = free), then the claimed-slot counter.
+ *   n_counts + n_values + n_his columns of 8-byte states; keyed: the key
+ *   cache's key columns and masks; then an int32 gid per slot (-1 = free),
+ *   then the claimed-slot counter.
  */
 #ifndef GPUGB_SHARED_KERNEL_CUH
 #define GPUGB_SHARED_KERNEL_CUH
 
 #include "agg_kernels.cuh"
+#include "key_cache.cuh"
 #include "../src/heuristics.h"
 
 #define GPUGB_LOCAL_FREE (-1)
 
+/* Bytes of a block's table; keyed: n_keys key columns and the masks too. */
 __host__ __device__ inline size_t
-gpugb_shared_kernel_bytes(int state_columns, int64_t slots)
+gpugb_shared_kernel_bytes(int state_columns, int n_keys, int64_t slots, bool keyed)
 {
-	return (size_t) GPUGB_SHARED_TABLE_BYTES(state_columns, slots);
+	size_t		bytes = (size_t) GPUGB_SHARED_TABLE_BYTES(state_columns, slots);
+
+	if (keyed)
+		bytes += gpugb_key_cache_key_bytes(n_keys, slots);
+	return bytes;
 }
 
 /* Local slot of global group gid in the block's table, or -1 when it is full. */
@@ -137,7 +151,7 @@ gpugb_local_states_reset(const GpugbAggParams &p, const GpugbStates &local, int 
 }
 
 __global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
-gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
+gpugb_shared_agg_kernel(const GpugbAggParams p, int slots, bool keyed)
 {
 	extern __shared__ unsigned long long gpugb_smem[];
 	const int	n_cols = p.n_counts + p.n_values;
@@ -145,15 +159,14 @@ gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
 
 	GpugbStates local = {gpugb_smem, gpugb_smem + (size_t) p.n_counts * slots,
 						 (long long *) (gpugb_smem + (size_t) n_cols * slots), slots};
-	int		   *local_gid = (int *) (gpugb_smem + (size_t) (n_cols + n_his) * slots);
-	unsigned   *claimed = (unsigned *) (local_gid + slots);
+	GpugbKeyCache cache = gpugb_key_cache_at(gpugb_smem + (size_t) (n_cols + n_his) * slots,
+											 keyed ? p.n_keys : 0, slots, nullptr);
+	int		   *local_gid = cache.gids;
+	unsigned   *claimed = cache.claimed;
 
 	/* Every local state starts at its identity, every slot free. */
 	gpugb_local_states_reset(p, local, slots, n_his);
-	for (int i = threadIdx.x; i < slots; i += blockDim.x)
-		local_gid[i] = GPUGB_LOCAL_FREE;
-	if (threadIdx.x == 0)
-		*claimed = 0;
+	gpugb_key_cache_reset(cache);
 	__syncthreads();
 
 	const unsigned lane = threadIdx.x & 31u;
@@ -165,8 +178,16 @@ gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
 	{
 		int64_t		i = base + lane;
 		uint32_t	row = 0;
-		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
-		int			slot = gid >= 0 ? gpugb_local_slot(local_gid, claimed, slots, gid) : -1;
+		int			slot = -1;
+		int64_t		gid = -1;
+
+		if (i < p.nrows && keyed)
+			gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
+		else if (i < p.nrows)
+		{
+			gid = gpugb_launch_row_gid(p, i, &row);
+			slot = gid >= 0 ? gpugb_local_slot(local_gid, claimed, slots, gid) : -1;
+		}
 
 		gpugb_aggregate_warp(p, local, row, slot, gid, lane);
 		gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, gid, lane);
@@ -174,7 +195,7 @@ gpugb_shared_agg_kernel(const GpugbAggParams p, int slots)
 	__syncthreads();
 
 	for (int i = threadIdx.x; i < slots; i += blockDim.x)
-		if (local_gid[i] != GPUGB_LOCAL_FREE)
+		if (local_gid[i] >= 0)	/* not FREE (no entry is BUSY after the loop) */
 			gpugb_flush_slot(p, local, i, local_gid[i]);
 }
 

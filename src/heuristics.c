@@ -141,10 +141,10 @@ gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 /*
  * Most groups PRIVATE_HASH can keep per thread: as many as fit when two
  * blocks share an SM (16 warps, the fewest that still keep enough loads in
- * flight), within what a block may have with opt-in; 1 kB of each block's
- * shared memory is the system's.  A launch sizes its slices for the groups
- * it expects (gpugb_private_groups_needed), so fewer groups leave room for
- * more blocks.
+ * flight), within what a block may have with opt-in, together with the
+ * block's key cache; 1 kB of each block's shared memory is the system's.  A
+ * launch sizes its slices for the groups it expects
+ * (gpugb_private_groups_needed), so fewer groups leave room for more blocks.
  */
 int64_t
 gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props)
@@ -161,6 +161,10 @@ gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props)
 	groups = budget / GPUGB_PRIVATE_TABLE_BYTES(state_columns, 1);
 	if (groups > GPUGB_PRIVATE_MAX_GROUPS)
 		groups = GPUGB_PRIVATE_MAX_GROUPS;
+	/* The block's key cache follows the slices. */
+	while (groups > 0 &&
+		   GPUGB_PRIVATE_TABLE_BYTES(state_columns, groups) + gpugb_private_cache_bytes(groups) > budget)
+		groups--;
 	return groups > 0 ? groups : 0;
 }
 

@@ -69,6 +69,27 @@ typedef struct GpugbStrategyChoice
  * per row's worth of work, and the shared table serves them well.
  */
 #define GPUGB_PRIVATE_MAX_GROUPS 32
+/*
+ * PRIVATE_HASH's block key cache (cuda/key_cache.cuh): twice the slots of
+ * the groups (a cache claims at most half), at least 32.
+ */
+#define GPUGB_PRIVATE_CACHE_SLOTS(groups) gpugb_private_cache_slots(groups)
+static inline int64_t
+gpugb_private_cache_slots(int64_t groups)
+{
+	int64_t		slots = 32;
+
+	while (slots < 2 * groups)
+		slots *= 2;
+	return slots;
+}
+
+/* Its largest size: two key words, a mask and a gid per slot, and a counter. */
+static inline int64_t
+gpugb_private_cache_bytes(int64_t groups)
+{
+	return gpugb_private_cache_slots(groups) * (2 * 8 + 4 + 4) + 16;
+}
 /* Smallest shared table worth having: fewer slots and blocks overflow at once. */
 #define GPUGB_MIN_SHARED_SLOTS 64
 /*

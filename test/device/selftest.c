@@ -792,6 +792,10 @@ main(int argc, char **argv)
 		{"3 keys, g=1e5, 10% nulls, seed 1", 1, 4 * M, 3, 100000, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 1},
 		{"3 keys, g=1e5, 10% nulls, seed 2", 2, 4 * M, 3, 100000, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0},
 		{"1 key, g=1e6, 1e7 rows", 4, 10 * M, 1, 1000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 1},
+		/* Two keys: the block key caches' widest entries (key_cache.cuh). */
+		{"2 keys, g=1000, 10% nulls", 37, 2 * M, 2, 1000, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0},
+		{"2 keys, zipf 1.1 over 300, 5% nulls", 38, 2 * M, 2, 300, 1.1, 0.05, 0.05, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0},
+		{"2 keys, estimate 1, g=1e5, 64K strides (grow+retry)", 39, 2 * M, 2, 100000, 0, 0.05, 0.05, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0},
 		{"1 key, zipf 1.1 over 1e5", 5, 4 * M, 1, 100000, 1.1, 0, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 1},
 		{"3 keys, zipf 0.8 over 1e5", 6, 4 * M, 3, 100000, 0.8, 0.01, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0},
 		{"3 keys, 100% null keys and inputs", 7, 1 * M, 3, 1000, 0, 1.0, 1.0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0},

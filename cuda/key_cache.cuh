@@ -1,0 +1,226 @@
+/*
+ * key_cache.cuh
+ *    A block's cache, in shared memory, of the global table's key -> group
+ *    id mapping, for the kernels of small g (SHARED_HASH, PRIVATE_HASH).
+ *
+ * Why: a row's lookup in the global table (gpugb_find_or_insert) is three
+ * dependent L2 reads (the slot with acquire order, the group's null mask
+ * and its key, both through L2), and at small g every warp of the grid
+ * reads the same few lines, which serialize on their L2 slices.  The
+ * kernel benchmark put PRIVATE_HASH at 5.3 ms for 2^28 rows of one group
+ * against a 0.95 ms floor.  A block meets each of its groups' keys many
+ * times; the cache answers all but the first from shared memory.
+ *
+ * An entry is (key words, null mask) -> gid, the same equality as the
+ * global table's.  Slot protocol (gid word, per slot):
+ *    FREE (-1) --CAS--> BUSY (-2) --store-release--> gid
+ *                          \--store-release--> FREE  (no group id was left)
+ * The thread that wins the CAS looks the key up in the global table, writes
+ * the key words and mask, and only then publishes the gid (release, block
+ * scope), so a reader that sees a gid (acquire) sees its key.  Readers
+ * that find BUSY spin: the holder only waits on the global table, whose
+ * holders never wait (hash_table.cuh).
+ *
+ * Invariants:
+ *  - A published entry never changes during the launch, and the global
+ *    table's key -> gid mapping never changes (growth re-inserts the same
+ *    gids between launches), so a hit returns exactly what the global
+ *    lookup would.
+ *  - At most slots/2 entries are ever claimed (a claim reserves first), so
+ *    a probe always reaches a FREE slot and ends; once full, misses go to
+ *    the global table: always correct, only slower.
+ *  - Only launches whose keys fit in GPUGB_KEY_CACHE_MAX_KEYS words use a
+ *    cache (gpugb_key_cache_usable), decided per launch, so the shape of
+ *    an entry is uniform.
+ */
+#ifndef GPUGB_KEY_CACHE_CUH
+#define GPUGB_KEY_CACHE_CUH
+
+#include <cuda/atomic>
+
+#include "hash_table.cuh"
+
+/* Most key words a cache entry holds: TPC-H Q1 and most GROUP BYs have 1-2 keys. */
+#define GPUGB_KEY_CACHE_MAX_KEYS 2
+#define GPUGB_KEY_FREE (-1)
+#define GPUGB_KEY_BUSY (-2)
+
+/*
+ * Bytes of the entries' key words and null masks (the gid words are
+ * extra); none without keys (SHARED_HASH's gid-keyed table).
+ */
+__host__ __device__ inline size_t
+gpugb_key_cache_key_bytes(int n_keys, int64_t slots)
+{
+	return n_keys > 0 ? (size_t) slots * (8 * (size_t) n_keys + 4) : 0;
+}
+
+/* Bytes of a whole cache: keys, masks, gid words and the claimed counter. */
+__host__ __device__ inline size_t
+gpugb_key_cache_bytes(int n_keys, int64_t slots)
+{
+	return gpugb_key_cache_key_bytes(n_keys, slots) + (size_t) slots * 4 + 16;
+}
+
+__host__ __device__ inline bool
+gpugb_key_cache_usable(int n_keys)
+{
+	return n_keys >= 1 && n_keys <= GPUGB_KEY_CACHE_MAX_KEYS;
+}
+
+struct GpugbKeyCache
+{
+	long long  *keys;			/* n_keys columns of `slots` words */
+	uint32_t   *masks;
+	int		   *gids;			/* FREE, BUSY or the published gid */
+	unsigned   *claimed;
+	int			slots;			/* a power of two */
+	int			shift;			/* 32 - log2(slots) */
+};
+
+/*
+ * Lays a cache out at `base` (8-byte aligned): key columns, masks, then
+ * `gids` where the caller has its own gid array (SHARED_HASH's table), or
+ * the cache's own, then the counter.
+ */
+__device__ __forceinline__ GpugbKeyCache
+gpugb_key_cache_at(void *base, int n_keys, int slots, int *gids)
+{
+	GpugbKeyCache c;
+	char	   *p = (char *) base;
+
+	c.keys = (long long *) p;
+	c.masks = (uint32_t *) (p + (size_t) 8 * n_keys * slots);
+	p += gpugb_key_cache_key_bytes(n_keys, slots);
+	if (gids == nullptr)
+	{
+		gids = (int *) p;
+		p += (size_t) slots * 4;
+	}
+	c.gids = gids;
+	c.claimed = (unsigned *) p;
+	c.slots = slots;
+	c.shift = 32 - (31 - __clz(slots));
+	return c;
+}
+
+/* Every entry FREE, nothing claimed (block-collective; __syncthreads after). */
+__device__ __forceinline__ void
+gpugb_key_cache_reset(const GpugbKeyCache &c)
+{
+	for (int i = threadIdx.x; i < c.slots; i += blockDim.x)
+		c.gids[i] = GPUGB_KEY_FREE;
+	if (threadIdx.x == 0)
+		*c.claimed = 0;
+}
+
+typedef cuda::atomic_ref<int, cuda::thread_scope_block> gpugb_entry_ref;
+
+/*
+ * Group id of the row's key (inserting it into the global table if new;
+ * -1 when no id is left) and the cache slot that holds it (-1 when the
+ * cache is full).  The row's key words and mask are read once here.
+ */
+__device__ __forceinline__ int64_t
+gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row, int *slot_out)
+{
+	long long	key[GPUGB_KEY_CACHE_MAX_KEYS];
+	uint32_t	mask = 0;
+	uint32_t	h = 0x9E3779B9u;
+
+	for (int k = 0; k < GPUGB_KEY_CACHE_MAX_KEYS; k++)
+	{
+		if (k >= p.n_keys)
+			break;
+
+		bool		null;
+
+		key[k] = gpugb_row_key(p, k, row, &null);
+		mask |= (uint32_t) null << k;
+		h = (h ^ (uint32_t) key[k]) * 0x85EBCA6Bu;
+		h = (h ^ (uint32_t) ((unsigned long long) key[k] >> 32)) * 0xC2B2AE35u;
+		h ^= h >> 16;
+	}
+	h = (h ^ mask) * 2654435761u;
+
+	unsigned	idx = h >> c.shift;
+
+	*slot_out = -1;
+	for (;;)
+	{
+		gpugb_entry_ref entry(c.gids[idx]);
+		int			cur = entry.load(cuda::memory_order_acquire);
+
+		if (cur >= 0)
+		{
+			bool		same = c.masks[idx] == mask;
+
+			for (int k = 0; same && k < p.n_keys && k < GPUGB_KEY_CACHE_MAX_KEYS; k++)
+				same = c.keys[(size_t) k * c.slots + idx] == key[k];
+			if (same)
+			{
+				*slot_out = (int) idx;
+				return cur;
+			}
+			idx = (idx + 1) & (unsigned) (c.slots - 1);
+			continue;
+		}
+		if (cur == GPUGB_KEY_BUSY)
+			continue;			/* its holder is looking the key up: wait for it */
+
+		/*
+		 * FREE: reserve first (at most slots/2 claims keep probes finite);
+		 * a plain read first, so a full cache costs no atomic per row.
+		 */
+		if (*(volatile unsigned *) c.claimed >= (unsigned) c.slots / 2)
+			return gpugb_find_or_insert(p, row);
+		if (atomicAdd(c.claimed, 1u) >= (unsigned) c.slots / 2)
+		{
+			atomicSub(c.claimed, 1u);
+			return gpugb_find_or_insert(p, row);
+		}
+		int			expected = GPUGB_KEY_FREE;
+
+		if (!entry.compare_exchange_strong(expected, GPUGB_KEY_BUSY, cuda::memory_order_relaxed))
+		{
+			atomicSub(c.claimed, 1u);
+			continue;			/* someone else's key or lookup: look again */
+		}
+
+		int64_t		gid = gpugb_find_or_insert(p, row);
+
+		if (gid < 0)
+		{
+			/* No group id left: the host re-runs the row; free the entry. */
+			atomicSub(c.claimed, 1u);
+			entry.store(GPUGB_KEY_FREE, cuda::memory_order_release);
+			return -1;
+		}
+		for (int k = 0; k < p.n_keys && k < GPUGB_KEY_CACHE_MAX_KEYS; k++)
+			c.keys[(size_t) k * c.slots + idx] = key[k];
+		c.masks[idx] = mask;
+		entry.store((int) gid, cuda::memory_order_release);
+		*slot_out = (int) idx;
+		return gid;
+	}
+}
+
+/*
+ * gpugb_launch_row_gid through a block's key cache: launch row i's row
+ * index, group id (-1: none left; the row is appended to the retry list)
+ * and cache slot (-1: none).
+ */
+__device__ __forceinline__ int64_t
+gpugb_cached_row_gid(const GpugbAggParams &p, const GpugbKeyCache &c, int64_t i,
+					 uint32_t *row_out, int *slot_out)
+{
+	uint32_t	row = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
+	int64_t		gid = gpugb_key_cache_find(p, c, row, slot_out);
+
+	*row_out = row;
+	if (gid < 0)
+		p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
+	return gid;
+}
+
+#endif							/* GPUGB_KEY_CACHE_CUH */
