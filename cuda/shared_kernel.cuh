@@ -8,7 +8,8 @@
  *    touches each group's global states once.
  *
  * Keyed launches (the keys fit a key cache entry, gpugb_key_cache_usable,
- * and the groups expected fit the table) key the block table by the key
+ * and the groups expected fit the table; launch.cu sizes it) key the block
+ * table by the key
  * itself: it is the block's key cache (key_cache.cuh), and a row finds its
  * group id and its local slot in one shared-memory probe; only a key new
  * to the block is looked up in the global table.  Otherwise rows get their
