@@ -192,8 +192,8 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 		if (gid < 0)
 		{
 			/* No group id left: the host re-runs the row; free the entry. */
-			atomicSub(c.claimed, 1u);
 			entry.store(GPUGB_KEY_FREE, cuda::memory_order_release);
+			atomicSub(c.claimed, 1u);
 			return -1;
 		}
 		for (int k = 0; k < p.n_keys && k < GPUGB_KEY_CACHE_MAX_KEYS; k++)

@@ -97,6 +97,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 {
 	bool		keyed = gpugb_key_cache_usable(p.n_keys) && groups_expected <= (double) (slots / 2);
 	bool		wide_keyed = false;
+	const int64_t planned_slots = slots;
 
 	/*
 	 * More groups than half the planned table: a keyed table of twice the
@@ -110,7 +111,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		int64_t		wide = slots;
 
 		gpugb_device_properties(&props);
-		while ((double) wide < 2 * groups_expected && wide < (1 << 20))
+		while (wide > 0 && (double) wide < 2 * groups_expected && wide < (1 << 20))
 			wide *= 2;
 		size_t		wide_bytes = gpugb_shared_kernel_bytes(state_columns, p.n_keys, wide, true);
 
@@ -125,17 +126,35 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	/*
 	 * A keyed table needs room for the groups only (a quarter full where
 	 * the estimate holds): a smaller table leaves room for more blocks an
-	 * SM and costs less to reset and flush.
+	 * SM and costs less to reset and flush.  Not below 256 slots (at most
+	 * 22 kB with 4 payloads, still 8 blocks an SM): an estimate far too
+	 * low would leave most groups' rows to the global states until the
+	 * run-time check.
 	 */
 	if (keyed)
 	{
-		int64_t		fit = GPUGB_MIN_SHARED_SLOTS;
+		int64_t		fit = GPUGB_MIN_KEYED_SLOTS;
 
 		while (fit < slots && (double) fit < 4 * groups_expected)
 			fit *= 2;
-		slots = fit;
+		slots = fit < slots ? fit : slots;
 	}
 	keyed = keyed || wide_keyed;
+	if (keyed)
+	{
+		GpugbDeviceProps props;
+		int64_t		limit;
+
+		gpugb_device_properties(&props);
+		limit = props.shared_bytes_per_block_optin > props.shared_bytes_per_block ?
+			props.shared_bytes_per_block_optin : props.shared_bytes_per_block;
+		if ((int64_t) gpugb_shared_kernel_bytes(state_columns, p.n_keys, slots, true) > limit)
+		{
+			/* no opt-in beyond what a block has: the planned gid-keyed table */
+			keyed = false;
+			slots = planned_slots;
+		}
+	}
 
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -191,10 +210,10 @@ gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 
 	if (p.n_values >= 2)
 		gpugb_private_agg_kernel<GPUGB_PRELOAD><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
-			p, (int) groups, cache_slots);
+			p, (int) groups, state_columns, cache_slots);
 	else
 		gpugb_private_agg_kernel<0><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
-			p, (int) groups, cache_slots);
+			p, (int) groups, state_columns, cache_slots);
 	return GPUGB_LAUNCHED("gpugb_private_agg_kernel");
 }
 

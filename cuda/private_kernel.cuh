@@ -134,6 +134,21 @@ gpugb_preload(const GpugbAggParams &p, uint32_t row, uint64_t *pre)
 			pre[a] = (uint64_t) __ldg((const long long *) &p.vals[a].values[row]);
 }
 
+/* Folds value aggregate a's input word raw of a row of private group j. */
+__device__ __forceinline__ void
+gpugb_private_fold(const GpugbAggParams &p, const GpugbPrivate &mine, uint32_t row, int j, int a,
+				   uint64_t raw)
+{
+	const GpugbValueAgg &va = p.vals[a];
+	uint64_t	w;
+	long long	hi;
+
+	if (gpugb_row_pair(p, va, row, raw, j, &w, &hi))
+		gpugb_fold_value(mine.at(p.n_counts + va.value_col, j),
+						 va.hi_col >= 0 ? mine.at(p.n_counts + p.n_values + va.hi_col, j) : nullptr,
+						 va.op, w, hi);
+}
+
 /* Folds one row of private group j (its global gid is j) into the thread's states. */
 template <int preload>
 __device__ __forceinline__ void
@@ -144,18 +159,17 @@ gpugb_private_row(const GpugbAggParams &p, const GpugbPrivate &mine, uint32_t ro
 	for (int c = 1; c < p.n_counts; c++)
 		if (gpugb_is_null(p.count_nulls[c], row))
 			*mine.at(c, j) += 1;
-	for (int a = 0; a < p.n_values; a++)
-	{
-		const GpugbValueAgg &va = p.vals[a];
-		uint64_t	raw = a < preload ? pre[a] : (uint64_t) va.values[row];
-		uint64_t	w;
-		long long	hi;
-
-		if (gpugb_row_pair(p, va, row, raw, j, &w, &hi))
-			gpugb_fold_value(mine.at(p.n_counts + va.value_col, j),
-							 va.hi_col >= 0 ? mine.at(p.n_counts + p.n_values + va.hi_col, j) : nullptr,
-							 va.op, w, hi);
-	}
+	/*
+	 * The preloaded words by constant indices, so that pre[] stays in
+	 * registers (a runtime index puts it in local memory, and its stores
+	 * wait for the loads before the lookup can start).
+	 */
+#pragma unroll
+	for (int a = 0; a < preload; a++)
+		if (a < p.n_values)
+			gpugb_private_fold(p, mine, row, j, a, pre[a]);
+	for (int a = preload; a < p.n_values; a++)
+		gpugb_private_fold(p, mine, row, j, a, (uint64_t) p.vals[a].values[row]);
 }
 
 /*
@@ -200,7 +214,7 @@ gpugb_private_flush(const GpugbAggParams &p, const GpugbPrivate &mine, unsigned 
 
 template <int preload>
 __global__ void __launch_bounds__(GPUGB_PRIVATE_THREADS)
-gpugb_private_agg_kernel(const GpugbAggParams p, int groups, int cache_slots)
+gpugb_private_agg_kernel(const GpugbAggParams p, int groups, int state_columns, int cache_slots)
 {
 	extern __shared__ unsigned long long gpugb_private_smem[];
 	const int	n_his = gpugb_launch_his(p);
@@ -213,7 +227,8 @@ gpugb_private_agg_kernel(const GpugbAggParams p, int groups, int cache_slots)
 
 	if (cached)
 	{
-		size_t		state_words = (size_t) (p.n_counts + p.n_values + n_his) * groups * blockDim.x;
+		/* after the slices the launch sized: state_columns of them */
+		size_t		state_words = (size_t) state_columns * groups * blockDim.x;
 
 		cache = gpugb_key_cache_at(gpugb_private_smem + state_words, p.n_keys, cache_slots,
 								   nullptr);

@@ -92,6 +92,8 @@ gpugb_private_cache_bytes(int64_t groups)
 }
 /* Smallest shared table worth having: fewer slots and blocks overflow at once. */
 #define GPUGB_MIN_SHARED_SLOTS 64
+/* Smallest keyed shared table (cuda/launch.cu, gpugb_launch_shared). */
+#define GPUGB_MIN_KEYED_SLOTS 256
 /*
  * Skew (measured after the first launch; the planner does not know it): a
  * group with this share of the rows makes every warp's atomics meet on the
