@@ -132,6 +132,7 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 	gpugb_spec_recheck(&gb->spec, rows_seen, (double) groups_seen,
 					   hot_share > 1 ? 1 : hot_share, &choice);
 	gb->stats.groups_at_switch_check = groups_seen;
+	gb->hot_share = hot_share;
 	gb->groups_hint = choice.groups > (double) groups_seen ? choice.groups : (double) groups_seen;
 
 	GpugbStrategy next = gpugb_spec_runnable(&gb->spec, choice.strategy);
@@ -450,7 +451,7 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		case GPUGB_STRATEGY_SHARED_HASH:
 			GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 										  gb->n_counts + gb->n_values + gb->n_his,
-										  gb->groups_hint, stream));
+										  gb->groups_hint, gb->hot_share, stream));
 			break;
 		case GPUGB_STRATEGY_PRIVATE_HASH:
 			GPUGB_TRY(gpugb_launch_private(p, gb->private_groups,

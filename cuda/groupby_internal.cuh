@@ -132,6 +132,7 @@ struct GpugbGroupBy
 	int64_t		private_groups = 0;	/* PRIVATE_HASH groups per thread; 0 = does not fit */
 	int			fill_percent = 50;	/* of the global table */
 	double		groups_hint = 1;	/* groups expected, sizes SORT's hash prefix and PARTITION's partitions */
+	double		hot_share = 0;	/* the largest group's share of the rows at the run-time check; 0 before */
 	bool		strategy_checked = false;	/* the run-time correction was made */
 
 	GpugbStats	stats;
@@ -161,7 +162,7 @@ GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned 
 GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 								 cudaStream_t stream);
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-								double groups_expected, cudaStream_t stream);
+								double groups_expected, double hot_share, cudaStream_t stream);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,
 										uint32_t *perm, int shift, cudaStream_t stream);
 GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,

@@ -86,16 +86,18 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
 /*
  * SHARED_HASH: one block table per block.  Blocks are persistent (as many as
  * fit at once), so each flushes its table once for many rows.  The table is
- * keyed by the key (shared_kernel.cuh) where the keys fit a key cache entry
- * and the groups expected fit in half its slots, or in half of a wider
- * table of which two still fit an SM; such a table can pass 48 kB: the
- * kernel opts in.
+ * keyed by the key (shared_kernel.cuh) where the keys fit a key cache entry,
+ * no group has GPUGB_KEYED_MAX_HOT_SHARE of the rows (as far as the run-time
+ * check saw) and the groups expected fit in half its slots, or in half of a
+ * wider table of which two still fit an SM; such a table can pass 48 kB:
+ * the kernel opts in.
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					double groups_expected, cudaStream_t stream)
+					double groups_expected, double hot_share, cudaStream_t stream)
 {
-	bool		keyed = gpugb_key_cache_usable(p.n_keys) && groups_expected <= (double) (slots / 2);
+	const bool	keyable = gpugb_key_cache_usable(p.n_keys) && hot_share < GPUGB_KEYED_MAX_HOT_SHARE;
+	bool		keyed = keyable && groups_expected <= (double) (slots / 2);
 	bool		wide_keyed = false;
 	const int64_t planned_slots = slots;
 
@@ -105,7 +107,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	 * 2^28 rows: 4 payloads, 2^8 groups: 19.0 ms against 28.7, Zipf 1.0
 	 * 20.8 against 54.5; 1 payload, 2^10 groups: 15.6 against 19.8).
 	 */
-	if (!keyed && gpugb_key_cache_usable(p.n_keys))
+	if (!keyed && keyable)
 	{
 		GpugbDeviceProps props;
 		int64_t		wide = slots;

@@ -9,16 +9,15 @@
  *
  * Keyed launches (the keys fit a key cache entry, gpugb_key_cache_usable,
  * and the groups expected fit the table; launch.cu sizes it) key the block
- * table by the key
- * itself: it is the block's key cache (key_cache.cuh), and a row finds its
- * group id and its local slot in one shared-memory probe; only a key new
- * to the block is looked up in the global table.  Otherwise rows get their
- * group id from the global table and the block table maps group id ->
- * local slot, open addressing on the gid: the keys' columns would cost
- * blocks per SM (1 payload: 5 instead of 8), and where most rows miss the
- * table anyway that occupancy is worth more (kernel benchmark, 2^12 to
- * 2^16 groups, 1 payload: 30-45 ms keyed against 15-21 ms).  Either way at most slots/2 slots are claimed, so
- * probing ends; a row whose group finds no local slot (the block met too
+ * table by the key itself: it is the block's key cache (key_cache.cuh), and
+ * a row finds its group id and its local slot in one shared-memory probe;
+ * only a key new to the block is looked up in the global table.  Otherwise
+ * rows get their group id from the global table and the block table maps
+ * group id -> local slot, open addressing on the gid: where most rows miss
+ * the table anyway, the keys' columns would cost blocks per SM that are
+ * worth more (kernel benchmark, 2^12 to 2^16 groups, 1 payload: 30-45 ms
+ * keyed against 15-21 ms).  Either way at most slots/2 slots are claimed,
+ * so probing ends; a row whose group finds no local slot (the block met too
  * many groups) updates the global states directly, which is always
  * correct, only slower.
  *

@@ -95,6 +95,14 @@ gpugb_private_cache_bytes(int64_t groups)
 /* Smallest keyed shared table (cuda/launch.cu, gpugb_launch_shared). */
 #define GPUGB_MIN_KEYED_SLOTS 256
 /*
+ * A keyed shared table loses to the gid-keyed one where one group has this
+ * share of the rows or more (kernel benchmark, same run, 2^28 rows: Zipf
+ * 1.0 over 16 groups, 30 %: 0.75-0.94 of the gid-keyed speed; Zipf 1.5,
+ * about 40 %: 0.57-0.99 from 2^6 groups on; Zipf 1.0 over 64-1024 groups,
+ * 13-21 %: up to 2.7x faster).
+ */
+#define GPUGB_KEYED_MAX_HOT_SHARE 0.25
+/*
  * Skew (measured after the first launch; the planner does not know it): a
  * group with this share of the rows makes every warp's atomics meet on the
  * same global address, which blocks absorb in shared memory instead.
