@@ -9,6 +9,7 @@
  * (full occupancy on sm_80/sm_90), fewer when there is less work, so a
  * launch never costs more than its rows need.
  */
+#include <algorithm>
 #include <mutex>
 
 #include "agg_kernels.cuh"
@@ -118,7 +119,8 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		size_t		wide_bytes = gpugb_shared_kernel_bytes(state_columns, p.n_keys, wide, true);
 
 		if (2 * ((int64_t) wide_bytes + 1024) <= props.shared_bytes_per_sm &&
-			(int64_t) wide_bytes <= props.shared_bytes_per_block_optin)
+			(int64_t) wide_bytes <= std::max(props.shared_bytes_per_block_optin,
+											props.shared_bytes_per_block))
 		{
 			slots = wide;
 			wide_keyed = true;
@@ -129,9 +131,9 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	 * A keyed table needs room for the groups only (a quarter full where
 	 * the estimate holds): a smaller table leaves room for more blocks an
 	 * SM and costs less to reset and flush.  Not below 256 slots (at most
-	 * 22 kB with 4 payloads, still 8 blocks an SM): an estimate far too
-	 * low would leave most groups' rows to the global states until the
-	 * run-time check.
+	 * 22 kB with 4 payloads, still 8 blocks an SM), or the planned slots
+	 * where those are fewer: an estimate far too low would leave most
+	 * groups' rows to the global states until the run-time check.
 	 */
 	if (keyed)
 	{
