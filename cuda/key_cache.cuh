@@ -39,9 +39,8 @@
 #include <cuda/atomic>
 
 #include "hash_table.cuh"
+#include "../src/heuristics.h"	/* GPUGB_KEY_CACHE_MAX_KEYS, GPUGB_KEY_CACHE_BYTES */
 
-/* Most key words a cache entry holds: TPC-H Q1 and most GROUP BYs have 1-2 keys. */
-#define GPUGB_KEY_CACHE_MAX_KEYS 2
 #define GPUGB_KEY_FREE (-1)
 #define GPUGB_KEY_BUSY (-2)
 
@@ -59,7 +58,7 @@ gpugb_key_cache_key_bytes(int n_keys, int64_t slots)
 __host__ __device__ inline size_t
 gpugb_key_cache_bytes(int n_keys, int64_t slots)
 {
-	return gpugb_key_cache_key_bytes(n_keys, slots) + (size_t) slots * 4 + 16;
+	return (size_t) GPUGB_KEY_CACHE_BYTES(n_keys, slots);
 }
 
 __host__ __device__ inline bool

@@ -9,7 +9,6 @@
  * (full occupancy on sm_80/sm_90), fewer when there is less work, so a
  * launch never costs more than its rows need.
  */
-#include <algorithm>
 #include <mutex>
 
 #include "agg_kernels.cuh"
@@ -86,79 +85,21 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
 
 /*
  * SHARED_HASH: one block table per block.  Blocks are persistent (as many as
- * fit at once), so each flushes its table once for many rows.  The table is
- * keyed by the key (shared_kernel.cuh) where the keys fit a key cache entry,
- * no group has GPUGB_KEYED_MAX_HOT_SHARE of the rows (as far as the run-time
- * check saw) and the groups expected fit in half its slots, or in half of a
- * wider table of which two still fit an SM; such a table can pass 48 kB:
+ * fit at once), so each flushes its table once for many rows.  Whether the
+ * table is keyed by the key (shared_kernel.cuh) and its size are
+ * gpugb_plan_shared_table's (heuristics.c); a keyed table can pass 48 kB:
  * the kernel opts in.
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 					double groups_expected, double hot_share, cudaStream_t stream)
 {
-	const bool	keyable = gpugb_key_cache_usable(p.n_keys) && hot_share < GPUGB_KEYED_MAX_HOT_SHARE;
-	bool		keyed = keyable && groups_expected <= (double) (slots / 2);
-	bool		wide_keyed = false;
-	const int64_t planned_slots = slots;
+	GpugbDeviceProps props;
+	GpugbSharedTablePlan plan;
 
-	/*
-	 * More groups than half the planned table: a keyed table of twice the
-	 * groups, where two blocks still fit an SM (kernel benchmark, same run,
-	 * 2^28 rows: 4 payloads, 2^8 groups: 19.0 ms against 28.7, Zipf 1.0
-	 * 20.8 against 54.5; 1 payload, 2^10 groups: 15.6 against 19.8).
-	 */
-	if (!keyed && keyable)
-	{
-		GpugbDeviceProps props;
-		int64_t		wide = slots;
-
-		gpugb_device_properties(&props);
-		while (wide > 0 && (double) wide < 2 * groups_expected && wide < (1 << 20))
-			wide *= 2;
-		size_t		wide_bytes = gpugb_shared_kernel_bytes(state_columns, p.n_keys, wide, true);
-
-		if (2 * ((int64_t) wide_bytes + 1024) <= props.shared_bytes_per_sm &&
-			(int64_t) wide_bytes <= std::max(props.shared_bytes_per_block_optin,
-											props.shared_bytes_per_block))
-		{
-			slots = wide;
-			wide_keyed = true;
-		}
-	}
-
-	/*
-	 * A keyed table needs room for the groups only (a quarter full where
-	 * the estimate holds): a smaller table leaves room for more blocks an
-	 * SM and costs less to reset and flush.  Not below 256 slots (at most
-	 * 22 kB with 4 payloads, still 8 blocks an SM), or the planned slots
-	 * where those are fewer: an estimate far too low would leave most
-	 * groups' rows to the global states until the run-time check.
-	 */
-	if (keyed)
-	{
-		int64_t		fit = GPUGB_MIN_KEYED_SLOTS;
-
-		while (fit < slots && (double) fit < 4 * groups_expected)
-			fit *= 2;
-		slots = fit < slots ? fit : slots;
-	}
-	keyed = keyed || wide_keyed;
-	if (keyed)
-	{
-		GpugbDeviceProps props;
-		int64_t		limit;
-
-		gpugb_device_properties(&props);
-		limit = props.shared_bytes_per_block_optin > props.shared_bytes_per_block ?
-			props.shared_bytes_per_block_optin : props.shared_bytes_per_block;
-		if ((int64_t) gpugb_shared_kernel_bytes(state_columns, p.n_keys, slots, true) > limit)
-		{
-			/* no opt-in beyond what a block has: the planned gid-keyed table */
-			keyed = false;
-			slots = planned_slots;
-		}
-	}
+	gpugb_device_properties(&props);
+	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
+							&plan);
 
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -168,11 +109,12 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 
-	size_t		bytes = gpugb_shared_kernel_bytes(state_columns, p.n_keys, slots, keyed);
+	size_t		bytes = gpugb_shared_kernel_bytes(state_columns, p.n_keys, plan.slots, plan.keyed);
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
 										 (int64_t) bytes + 1024, GPUGB_AGG_BLOCK);
 
-	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) slots, keyed);
+	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) plan.slots,
+																		plan.keyed);
 	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
 }
 

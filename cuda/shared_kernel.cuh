@@ -39,11 +39,8 @@
 __host__ __device__ inline size_t
 gpugb_shared_kernel_bytes(int state_columns, int n_keys, int64_t slots, bool keyed)
 {
-	size_t		bytes = (size_t) GPUGB_SHARED_TABLE_BYTES(state_columns, slots);
-
-	if (keyed)
-		bytes += gpugb_key_cache_key_bytes(n_keys, slots);
-	return bytes;
+	return (size_t) (keyed ? GPUGB_SHARED_KEYED_TABLE_BYTES(state_columns, n_keys, slots) :
+					 GPUGB_SHARED_TABLE_BYTES(state_columns, slots));
 }
 
 /* Local slot of global group gid in the block's table, or -1 when it is full. */

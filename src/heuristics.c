@@ -132,6 +132,70 @@ gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props)
 	return block_table_slots(GPUGB_SHARED_SLOT_BYTES(state_columns), props);
 }
 
+/*
+ * The block table of a SHARED_HASH launch with `planned_slots` (the
+ * strategy's choice), n_keys key columns, the groups expected and the
+ * largest group's share of the rows (0 before the run-time check).  Keyed
+ * (cuda/shared_kernel.cuh) where the keys fit a key cache entry, no group
+ * has GPUGB_KEYED_MAX_HOT_SHARE of the rows, and either
+ *  - the groups fit in half the planned slots: the table then shrinks to
+ *    4x the groups (a quarter full where the estimate holds; more blocks an
+ *    SM, less to reset and flush), not below GPUGB_MIN_KEYED_SLOTS (an
+ *    estimate far too low would leave most groups' rows to the global
+ *    states until the run-time check) unless the plan has fewer; or
+ *  - a table of twice the groups still lets two blocks share an SM (kernel
+ *    benchmark, same run, 2^28 rows: 4 payloads, 2^8 groups: 19.0 ms
+ *    against 28.7, Zipf 1.0 20.8 against 54.5; 1 payload, 2^10 groups: 15.6
+ *    against 19.8).
+ * A keyed table larger than a block may have falls back to the planned
+ * gid-keyed one.
+ */
+void
+gpugb_plan_shared_table(int64_t planned_slots, int state_columns, int n_keys,
+						double groups_expected, double hot_share,
+						const GpugbDeviceProps *props, GpugbSharedTablePlan *plan)
+{
+	int64_t		block_limit = props->shared_bytes_per_block_optin > props->shared_bytes_per_block ?
+		props->shared_bytes_per_block_optin : props->shared_bytes_per_block;
+	bool		keyable = n_keys >= 1 && n_keys <= GPUGB_KEY_CACHE_MAX_KEYS &&
+		hot_share < GPUGB_KEYED_MAX_HOT_SHARE;
+	int64_t		slots = planned_slots;
+	bool		keyed = false;
+
+	if (keyable && groups_expected <= (double) (planned_slots / 2))
+	{
+		int64_t		fit = GPUGB_MIN_KEYED_SLOTS;
+
+		while (fit < planned_slots && (double) fit < 4 * groups_expected)
+			fit *= 2;
+		slots = fit < planned_slots ? fit : planned_slots;
+		keyed = true;
+	}
+	else if (keyable)
+	{
+		int64_t		wide = planned_slots;
+
+		while (wide > 0 && (double) wide < 2 * groups_expected && wide < (1 << 20))
+			wide *= 2;
+		if (wide > 0 &&
+			2 * (GPUGB_SHARED_KEYED_TABLE_BYTES(state_columns, n_keys, wide) + 1024) <=
+			props->shared_bytes_per_sm)
+		{
+			slots = wide;
+			keyed = true;
+		}
+	}
+	if (keyed && GPUGB_SHARED_KEYED_TABLE_BYTES(state_columns, n_keys, slots) > block_limit)
+	{
+		keyed = false;
+		slots = planned_slots;
+	}
+	plan->keyed = keyed;
+	plan->slots = slots;
+	plan->bytes = keyed ? GPUGB_SHARED_KEYED_TABLE_BYTES(state_columns, n_keys, slots) :
+		GPUGB_SHARED_TABLE_BYTES(state_columns, slots);
+}
+
 int64_t
 gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 {

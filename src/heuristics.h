@@ -92,8 +92,20 @@ gpugb_private_cache_bytes(int64_t groups)
 }
 /* Smallest shared table worth having: fewer slots and blocks overflow at once. */
 #define GPUGB_MIN_SHARED_SLOTS 64
-/* Smallest keyed shared table (cuda/launch.cu, gpugb_launch_shared). */
+/* Smallest keyed shared table (gpugb_plan_shared_table). */
 #define GPUGB_MIN_KEYED_SLOTS 256
+/* Most key columns a block key cache entry holds (cuda/key_cache.cuh). */
+#define GPUGB_KEY_CACHE_MAX_KEYS 2
+/*
+ * Bytes of a block key cache of `slots` entries (cuda/key_cache.cuh): a gid
+ * word per slot and the counters; with keys, their words and a null mask.
+ */
+#define GPUGB_KEY_CACHE_BYTES(n_keys, slots) \
+	((int64_t) (slots) * 4 + 16 + \
+	 ((n_keys) > 0 ? (int64_t) (slots) * (8 * (int64_t) (n_keys) + 4) : 0))
+/* A keyed SHARED_HASH table: its states, then its key cache. */
+#define GPUGB_SHARED_KEYED_TABLE_BYTES(state_columns, n_keys, slots) \
+	((int64_t) (slots) * 8 * (int64_t) (state_columns) + GPUGB_KEY_CACHE_BYTES(n_keys, slots))
 /*
  * A keyed shared table loses to the gid-keyed one where one group has this
  * share of the rows or more (kernel benchmark, same run, 2^28 rows: Zipf
@@ -115,6 +127,18 @@ gpugb_private_cache_bytes(int64_t groups)
 #define GPUGB_DENSE_TABLE_BYTES (2ll << 30)
 
 extern int64_t gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps *props);
+
+/* What a SHARED_HASH launch's block table is (gpugb_plan_shared_table). */
+typedef struct GpugbSharedTablePlan
+{
+	bool		keyed;			/* keyed by the key: the table is the block's key cache */
+	int64_t		slots;
+	int64_t		bytes;			/* dynamic shared memory of a block */
+} GpugbSharedTablePlan;
+
+extern void gpugb_plan_shared_table(int64_t planned_slots, int state_columns, int n_keys,
+									double groups_expected, double hot_share,
+									const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_needed(double groups, int64_t capacity);

@@ -729,6 +729,86 @@ test_spec_workload(void)
 		  "partition with 129 state columns still runs (no block table: global updates)");
 }
 
+/*
+ * SHARED_HASH's block table per launch (gpugb_plan_shared_table): keyed
+ * where the keys fit a cache entry and no group is hot, sized to the
+ * groups, widened where two blocks still fit an SM, never more than a
+ * block may have.
+ */
+static void
+test_shared_table_plan(void)
+{
+	GpugbSharedTablePlan plan;
+	int64_t		planned = gpugb_shared_slots_for(3, &h200);	/* 1 payload: 1024 */
+	GpugbDeviceProps no_optin = h200;
+
+	no_optin.shared_bytes_per_block_optin = 0;
+
+	gpugb_plan_shared_table(planned, 3, 1, 16, 0, &h200, &plan);
+	CHECK(plan.keyed && plan.slots == GPUGB_MIN_KEYED_SLOTS,
+		  "16 groups, 1 key: keyed, at the smallest keyed size (%d, %lld)", plan.keyed,
+		  (long long) plan.slots);
+	gpugb_plan_shared_table(planned, 3, 2, 200, 0, &h200, &plan);
+	CHECK(plan.keyed && plan.slots == 1024, "200 groups, 2 keys: keyed, 4x the groups (%d, %lld)",
+		  plan.keyed, (long long) plan.slots);
+	gpugb_plan_shared_table(planned, 3, 1, 16, 0.3, &h200, &plan);
+	CHECK(!plan.keyed && plan.slots == planned,
+		  "a group with 30 %% of the rows: the planned gid-keyed table (%d, %lld)", plan.keyed,
+		  (long long) plan.slots);
+	gpugb_plan_shared_table(planned, 3, 0, 1, 0, &h200, &plan);
+	CHECK(!plan.keyed, "no keys: gid-keyed");
+	gpugb_plan_shared_table(planned, 3, 3, 16, 0, &h200, &plan);
+	CHECK(!plan.keyed, "3 keys: no cache entry holds them, gid-keyed");
+	gpugb_plan_shared_table(planned, 3, 1, 1024, 0, &h200, &plan);
+	CHECK(plan.keyed && plan.slots == 2048 && 2 * (plan.bytes + 1024) <= h200.shared_bytes_per_sm,
+		  "1024 groups, 1 payload: widened to 2048 slots, two blocks an SM (%d, %lld, %lld)",
+		  plan.keyed, (long long) plan.slots, (long long) plan.bytes);
+	gpugb_plan_shared_table(planned, 3, 1, 16384, 0, &h200, &plan);
+	CHECK(!plan.keyed && plan.slots == planned,
+		  "16384 groups: no keyed table fits two blocks an SM, gid-keyed (%d, %lld)", plan.keyed,
+		  (long long) plan.slots);
+	gpugb_plan_shared_table(planned, 3, 1, 1024, 0, &no_optin, &plan);
+	CHECK(!plan.keyed && plan.bytes <= no_optin.shared_bytes_per_block,
+		  "no opt-in: a keyed table beyond 48 kB falls back (%d, %lld)", plan.keyed,
+		  (long long) plan.bytes);
+	CHECK(gpugb_private_cache_bytes(18) ==
+		  GPUGB_KEY_CACHE_BYTES(GPUGB_KEY_CACHE_MAX_KEYS, gpugb_private_cache_slots(18)),
+		  "PRIVATE_HASH's cache budget is the bytes of a two-key cache");
+
+	/* Every shape: a power of two, within a block's limit, keyed only where allowed. */
+	{
+		const double groups[] = {0, 1, 16, 300, 1000, 5000, 1e6, 1e12, 1.0 / 0.0, 0.0 / 0.0};
+		const GpugbDeviceProps *devices[] = {&h200, &no_optin};
+		int			bad = 0;
+
+		for (int d = 0; d < 2; d++)
+			for (int cols = 1; cols <= 60; cols++)
+			{
+				int64_t		slots = gpugb_shared_slots_for(cols, devices[d]);
+				int64_t		limit = devices[d]->shared_bytes_per_block_optin > 0 ?
+					devices[d]->shared_bytes_per_block_optin : devices[d]->shared_bytes_per_block;
+
+				if (slots == 0)
+					continue;
+				for (int k = 0; k <= 3; k++)
+					for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+						for (int hot = 0; hot < 2; hot++)
+						{
+							gpugb_plan_shared_table(slots, cols, k, groups[g], hot ? 0.5 : 0,
+													devices[d], &plan);
+							if (plan.slots <= 0 || (plan.slots & (plan.slots - 1)) != 0 ||
+								plan.bytes > limit ||
+								(plan.keyed && (k == 0 || k > GPUGB_KEY_CACHE_MAX_KEYS || hot)) ||
+								(!plan.keyed && plan.slots != slots) ||
+								(plan.keyed && plan.slots < 64))
+								bad++;
+						}
+			}
+		CHECK(bad == 0, "every shape's plan: power-of-two slots within a block's limit (%d bad)",
+			  bad);
+	}
+}
+
 int
 main(void)
 {
@@ -743,6 +823,7 @@ main(void)
 	test_state_columns();
 	test_skew();
 	test_spec_workload();
+	test_shared_table_plan();
 	printf("1..%d\n", checks);
 	if (failures)
 	{
