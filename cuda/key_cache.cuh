@@ -51,7 +51,7 @@
 __host__ __device__ inline size_t
 gpugb_key_cache_key_bytes(int n_keys, int64_t slots)
 {
-	return n_keys > 0 ? (size_t) slots * (8 * (size_t) n_keys + 4) : 0;
+	return (size_t) (GPUGB_KEY_CACHE_BYTES(n_keys, slots) - GPUGB_KEY_CACHE_BYTES(0, slots));
 }
 
 /* Bytes of a whole cache: keys, masks, gid words and the claimed counter. */

@@ -94,34 +94,31 @@ GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 					double groups_expected, double hot_share, cudaStream_t stream)
 {
-	GpugbDeviceProps props;
-	GpugbSharedTablePlan plan;
-
-	gpugb_device_properties(&props);
-	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
-							&plan);
-
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
+	GpugbDeviceProps props;
+	GpugbSharedTablePlan plan;
 
 	if (p.nrows <= 0)
 		return GPUGB_OK;
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
+	gpugb_device_properties(&props);
+	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
+							&plan);
 
-	size_t		bytes = gpugb_shared_kernel_bytes(state_columns, p.n_keys, plan.slots, plan.keyed);
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
-										 (int64_t) bytes + 1024, GPUGB_AGG_BLOCK);
+										 plan.bytes + 1024, GPUGB_AGG_BLOCK);
 
-	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, (int) plan.slots,
-																		plan.keyed);
+	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, (size_t) plan.bytes, stream>>>(
+		p, (int) plan.slots, plan.keyed);
 	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
 }
 
 /*
  * PRIVATE_HASH: persistent blocks (as many as fit at once), so each thread
  * flushes its private states once for many rows.  Slices beyond 48 kB a
- * block need the kernel's opt-in.  A key cache (GPUGB_PRIVATE_CACHE_SLOTS)
+ * block need the kernel's opt-in.  A key cache (gpugb_private_cache_slots)
  * follows the slices where the keys fit one.  Launches of several value
  * aggregates preload their inputs (private_kernel.cuh).
  */
@@ -131,12 +128,11 @@ gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
-
-	if (p.nrows <= 0)
-		return GPUGB_OK;
 	static std::once_flag opted_in_preload;
 	static cudaError_t opt_in_preload_error = cudaSuccess;
 
+	if (p.nrows <= 0)
+		return GPUGB_OK;
 	if (opt_in_shared(gpugb_private_agg_kernel<0>, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	if (opt_in_shared(gpugb_private_agg_kernel<GPUGB_PRELOAD>, opted_in_preload,
@@ -144,7 +140,7 @@ gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 		return GPUGB_CUDA(opt_in_preload_error);
 
 	int			cache_slots = gpugb_key_cache_usable(p.n_keys) ?
-		(int) GPUGB_PRIVATE_CACHE_SLOTS(groups) : 0;
+		(int) gpugb_private_cache_slots(groups) : 0;
 	size_t		bytes = (size_t) GPUGB_PRIVATE_TABLE_BYTES(state_columns, groups);
 
 	if (cache_slots > 0)

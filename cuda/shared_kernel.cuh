@@ -33,15 +33,8 @@
 #include "key_cache.cuh"
 #include "../src/heuristics.h"
 
-#define GPUGB_LOCAL_FREE (-1)
-
-/* Bytes of a block's table; keyed: n_keys key columns and the masks too. */
-__host__ __device__ inline size_t
-gpugb_shared_kernel_bytes(int state_columns, int n_keys, int64_t slots, bool keyed)
-{
-	return (size_t) (keyed ? GPUGB_SHARED_KEYED_TABLE_BYTES(state_columns, n_keys, slots) :
-					 GPUGB_SHARED_TABLE_BYTES(state_columns, slots));
-}
+/* A free slot of the gid-keyed table: the key cache resets its gid words. */
+#define GPUGB_LOCAL_FREE GPUGB_KEY_FREE
 
 /* Local slot of global group gid in the block's table, or -1 when it is full. */
 __device__ __forceinline__ int

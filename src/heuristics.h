@@ -69,11 +69,19 @@ typedef struct GpugbStrategyChoice
  * per row's worth of work, and the shared table serves them well.
  */
 #define GPUGB_PRIVATE_MAX_GROUPS 32
+/* Most key columns a block key cache entry holds (cuda/key_cache.cuh). */
+#define GPUGB_KEY_CACHE_MAX_KEYS 2
+/*
+ * Bytes of a block key cache of `slots` entries (cuda/key_cache.cuh): a gid
+ * word per slot and the counters; with keys, their words and a null mask.
+ */
+#define GPUGB_KEY_CACHE_BYTES(n_keys, slots) \
+	((int64_t) (slots) * 4 + 16 + \
+	 ((n_keys) > 0 ? (int64_t) (slots) * (8 * (int64_t) (n_keys) + 4) : 0))
 /*
  * PRIVATE_HASH's block key cache (cuda/key_cache.cuh): twice the slots of
  * the groups (a cache claims at most half), at least 32.
  */
-#define GPUGB_PRIVATE_CACHE_SLOTS(groups) gpugb_private_cache_slots(groups)
 static inline int64_t
 gpugb_private_cache_slots(int64_t groups)
 {
@@ -84,25 +92,16 @@ gpugb_private_cache_slots(int64_t groups)
 	return slots;
 }
 
-/* Its largest size: two key words, a mask and a gid per slot, and a counter. */
+/* Its largest size: with as many key columns as an entry holds. */
 static inline int64_t
 gpugb_private_cache_bytes(int64_t groups)
 {
-	return gpugb_private_cache_slots(groups) * (2 * 8 + 4 + 4) + 16;
+	return GPUGB_KEY_CACHE_BYTES(GPUGB_KEY_CACHE_MAX_KEYS, gpugb_private_cache_slots(groups));
 }
 /* Smallest shared table worth having: fewer slots and blocks overflow at once. */
 #define GPUGB_MIN_SHARED_SLOTS 64
 /* Smallest keyed shared table (gpugb_plan_shared_table). */
 #define GPUGB_MIN_KEYED_SLOTS 256
-/* Most key columns a block key cache entry holds (cuda/key_cache.cuh). */
-#define GPUGB_KEY_CACHE_MAX_KEYS 2
-/*
- * Bytes of a block key cache of `slots` entries (cuda/key_cache.cuh): a gid
- * word per slot and the counters; with keys, their words and a null mask.
- */
-#define GPUGB_KEY_CACHE_BYTES(n_keys, slots) \
-	((int64_t) (slots) * 4 + 16 + \
-	 ((n_keys) > 0 ? (int64_t) (slots) * (8 * (int64_t) (n_keys) + 4) : 0))
 /* A keyed SHARED_HASH table: its states, then its key cache. */
 #define GPUGB_SHARED_KEYED_TABLE_BYTES(state_columns, n_keys, slots) \
 	((int64_t) (slots) * 8 * (int64_t) (state_columns) + GPUGB_KEY_CACHE_BYTES(n_keys, slots))
