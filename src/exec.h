@@ -82,6 +82,8 @@ typedef struct GpugbInputLayout
 	struct GpugbTextOrder *child_order[GPUGB_MAX_INPUTS];
 	/* the child SeqScan's pages read directly (heapread.c), or NULL */
 	struct GpugbHeapReader *heap_reader;
+	/* every word a plain conversion: filled in batches (gpugb_layout_fills_plainly) */
+	bool		fills_plainly;
 } GpugbInputLayout;
 
 typedef struct GpugbScanState
@@ -156,6 +158,7 @@ extern int	gpugb_add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int i
 /* strides.c */
 extern bool gpugb_datum_to_word(GpugbColumnType type, Datum d, struct GpugbTextDict *dict,
 								int64 *word);
+extern bool gpugb_layout_fills_plainly(const GpugbInputLayout *layout);
 extern void gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride);
 extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   GpugbStride *stride, int64 capacity, bool *exhausted,

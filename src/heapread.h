@@ -30,6 +30,21 @@ extern GpugbHeapReader *gpugb_heap_reader_create(PlanState *input, int n_columns
 extern bool gpugb_heap_reader_usable(GpugbHeapReader *reader);
 extern bool gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull);
 
+/*
+ * Up to max (at most GPUGB_HEAP_READ_BATCH) next visible rows, without a
+ * call per row.  *end: the scan ended after the rows returned (and has
+ * reset itself, as at the end of gpugb_heap_reader_next: do not call again
+ * before a rescan).  Row i's column c is at
+ * (*values)[i * n_columns + c], in the reader's own arrays, valid until
+ * its next call.  Only for columns of by-value types: a by-reference
+ * Datum of an earlier row of the batch may point into a page the scan
+ * has let go of, or into memory reset for the next row.
+ */
+#define GPUGB_HEAP_READ_BATCH 64
+extern int	gpugb_heap_reader_next_batch(GpugbHeapReader *reader, int max,
+										 const Datum **values, const bool **isnull,
+										 bool *end);
+
 /* Does the reader check the scan's quals itself (EXPLAIN ANALYZE)? */
 extern bool gpugb_heap_reader_checks_quals(GpugbHeapReader *reader);
 

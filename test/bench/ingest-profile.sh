@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/bench/ingest-profile.sh — where a parallel GpuGroupAgg's time goes, beside PostgreSQL's
 # best plan and a parallel count(*) on the same table, in one run.  PROFILE_QUERIES replaces the
-# queries (';'-separated).
+# queries (';'-separated); PG_PLAN=0 leaves PostgreSQL's plan out (gpugb against itself).
 #
 # Loads Query B's atable (test/bench/queryb.sh LOAD_ONLY=1), then for each query prints the
 # wall time (COPY (query) TO '/dev/null', fastest of REPS) of PostgreSQL's plan and of gpugb
@@ -56,7 +56,7 @@ gpu="-c gpugb.enabled=on -c gpugb.force=on -c gpugb.require_gpu=on"
 for q in "${queries[@]}"; do
   echo "== $q"
   # PostgreSQL's plan at a million groups takes half a minute: not repeated here.
-  case $q in *1000000*) ;; *) echo "PostgreSQL: $(timed "$pg" "$q") s" ;; esac
+  case "${PG_PLAN:-1}:$q" in 0:* | *1000000*) ;; *) echo "PostgreSQL: $(timed "$pg" "$q") s" ;; esac
   IFS=';' read -ra settings <<<"$GPU_SETTINGS"
   for s in "${settings[@]}"; do
     echo "gpugb [$s]: $(timed "$gpu $s" "$q") s"
