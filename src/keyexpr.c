@@ -446,4 +446,5 @@ gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t)
 	t->offset = string_int64(lthird(list));
 	t->min = string_int64(lfourth(list));
 	t->max = string_int64(list_nth(list, 4));
+	t->mod = gpugb_fastmod_prepare(t->op == GPUGB_KEY_MOD ? t->operand : 0);
 }

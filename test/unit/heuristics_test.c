@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fastmod.h"
 #include "gpugb_device.h"
 #include "heuristics.h"
 #include "strategy.h"
@@ -809,9 +810,81 @@ test_shared_table_plan(void)
 	}
 }
 
+/*
+ * fastmod.h against C's %: every dividend near 0, the int32 limits and
+ * powers of two, and a pseudo-random sample, for divisors of every
+ * magnitude and sign (1, -1, powers of two and their neighbours, INT32_MIN
+ * and INT32_MAX, Query B's 10^k, random ones).
+ */
+static void
+test_fastmod(void)
+{
+	int64_t		divisors[200];
+	int			n_divisors = 0;
+	uint64_t	state = 12345;
+	long long	compared = 0,
+				wrong = 0;
+
+	for (int64_t d = -20; d <= 20; d++)
+		if (d != 0)
+			divisors[n_divisors++] = d;
+	for (int b = 1; b < 31; b += 3)
+	{
+		divisors[n_divisors++] = ((int64_t) 1 << b) - 1;
+		divisors[n_divisors++] = (int64_t) 1 << b;
+		divisors[n_divisors++] = -(((int64_t) 1 << b) + 1);
+	}
+	for (int64_t p = 100; p <= 1000000000; p *= 10)
+		divisors[n_divisors++] = p;
+	divisors[n_divisors++] = INT32_MAX;
+	divisors[n_divisors++] = INT32_MIN;
+	divisors[n_divisors++] = INT32_MIN + 1;
+	while (n_divisors < 200)
+	{
+		state = state * 6364136223846793005ull + 1442695040888963407ull;
+		divisors[n_divisors++] = (int32_t) (state >> 32) == 0 ? 7 : (int32_t) (state >> 32);
+	}
+	for (int i = 0; i < n_divisors; i++)
+	{
+		GpugbFastMod f = gpugb_fastmod_prepare(divisors[i]);
+
+		for (int j = 0; j < 20000; j++)
+		{
+			int64_t		x;
+
+			if (j < 2000)
+				x = j - 1000;
+			else if (j < 2100)
+				x = INT32_MIN + (j - 2000);
+			else if (j < 2200)
+				x = INT32_MAX - (j - 2100);
+			else if (j < 2400)
+				x = (j & 1 ? -1 : 1) * (((int64_t) 1 << ((j - 2200) / 2 % 31)) + (j % 3) - 1);
+			else
+			{
+				state = state * 6364136223846793005ull + 1442695040888963407ull;
+				x = (int32_t) (state >> 32);
+			}
+			compared++;
+			if (gpugb_fastmod_s32(x, &f) != x % divisors[i])
+			{
+				if (wrong++ < 5)
+					printf("# fastmod: %lld %% %lld gave %lld\n", (long long) x,
+						   (long long) divisors[i], (long long) gpugb_fastmod_s32(x, &f));
+			}
+		}
+	}
+	CHECK(wrong == 0, "fastmod equals C's %% on %lld int32 dividends and divisors (%lld wrong)",
+		  compared, wrong);
+	CHECK(gpugb_fastmod_prepare(0).divisor == 0 &&
+		  gpugb_fastmod_prepare((int64_t) INT32_MAX + 1).divisor == 0,
+		  "fastmod: a zero divisor or one beyond int32 is not prepared");
+}
+
 int
 main(void)
 {
+	test_fastmod();
 	test_shared_placement();
 	test_global_and_sort();
 	test_private_placement();
