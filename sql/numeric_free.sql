@@ -147,6 +147,35 @@ SELECT gpugb_mismatches('SELECT g, sum(w * 2 + 1), sum(v * 2 + 1), max(-v) FROM 
 SELECT gpugb_mismatches('SELECT g, sum(v * v), avg(v * 0.001), max(v - 0.5), stddev(abs(v) * 1.5) FROM nf GROUP BY g') AS mismatches;
 SELECT gpugb_mismatches('SELECT v * 0.01 AS k, count(*) FROM nf GROUP BY 1') AS mismatches;
 
+-- Numeric GROUP BY keys that are arithmetic over numeric(p, s) columns,
+-- integers and constants (no type modifier: free numerics) are computed by
+-- the filler, packed with PostgreSQL's display scale of the result (the
+-- larger of an addition's operands', the sum of a product's); the input
+-- projects the plain columns.  A CASE or COALESCE key packs each arm's.
+CREATE TABLE nkp (p numeric(9, 2), q numeric(7, 3), i int4);
+INSERT INTO nkp SELECT round((x % 997) * 1.37, 2), round((x % 89) * 0.251 - 11, 3), x % 7
+  FROM generate_series(1, 20000) x;
+INSERT INTO nkp VALUES (NULL, 1, 1), (1, NULL, NULL), (0, 0, 0), (-0.01, -0.001, -1),
+  (9999999.99, 9999.999, 7);
+ANALYZE nkp;
+EXPLAIN (COSTS OFF, VERBOSE) SELECT p * 2, q + p, count(*) FROM nkp GROUP BY 1, 2;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT p * 2, count(*), sum(i) FROM nkp GROUP BY 1'),
+  ('SELECT p + q, -q, count(*) FROM nkp GROUP BY 1, 2'),
+  ('SELECT q * q, i, count(*) FROM nkp GROUP BY 1, 2'),
+  ('SELECT p - 0.5, q * 1.50, min(i) FROM nkp GROUP BY 1, 2'),
+  ('SELECT i::numeric * 0.1 + p, count(*) FROM nkp GROUP BY 1'),
+  ('SELECT CASE WHEN i > 3 THEN q ELSE p END, count(*) FROM nkp GROUP BY 1'),
+  ('SELECT COALESCE(q, p * 2), count(*) FROM nkp GROUP BY 1')
+) AS t(q);
+-- NaN has no word: a clean fallback, PostgreSQL's result.
+INSERT INTO nkp VALUES ('NaN', 1, 1);
+SET gpugb.require_gpu = off;
+SELECT gpugb_mismatches('SELECT p * 2, count(*) FROM nkp GROUP BY 1') AS mismatches;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;
+DELETE FROM nkp WHERE p = 'NaN';
+
 -- Parallel ingest: workers pack the words the same way.
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
@@ -154,10 +183,11 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 EXPLAIN (COSTS OFF) SELECT k, sum(v), min(v) FROM nf GROUP BY k;
 SELECT gpugb_mismatches('SELECT g, round(k, 5), sum(v), avg(v), min(v), max(v), stddev(v), sum(w) FROM nf GROUP BY g, k') AS mismatches;
+SELECT gpugb_mismatches('SELECT p * 2, q * q + p, count(*), sum(i) FROM nkp GROUP BY 1, 2') AS mismatches;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 
 SELECT * FROM gpugb_memory_in_use();
-DROP TABLE nf, nk, nt, nx, ns, na, nd;
+DROP TABLE nf, nk, nt, nx, ns, na, nd, nkp;

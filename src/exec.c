@@ -215,7 +215,11 @@ build_device_spec(GpugbScanState *st)
 		{
 			st->layout.n_key_exprs++;
 			st->layout.key_expr[k] = palloc(sizeof(GpugbHostExpr));
-			gpugb_hostexpr_decode(info->key_programs[k], 0, info->key_types[k],
+			/* a free numeric key's packed word is at its planned scale */
+			gpugb_hostexpr_decode(info->key_programs[k],
+								  st->layout.key_types[k].kind == GPUGB_VALUE_NUMERIC_FREE ?
+								  st->layout.key_types[k].scale : 0,
+								  info->key_types[k],
 								  st->layout.key_expr[k]);
 		}
 		st->layout.key_word[k] = spec->n_keys;

@@ -651,13 +651,24 @@ compiler_init(Compiler *c, Expr *expr, List *child_columns)
 	c->packing = gpugb_hostexpr_packs(expr);
 }
 
-/* compile() at the top: a packed result's scale is its arms' largest. */
+/*
+ * compile() at the top: a packed result's scale is its arms' largest.  A
+ * free numeric key that is no CASE or COALESCE is one arm: fixed-point
+ * arithmetic whose scale is PostgreSQL's display scale of its result (the
+ * larger of an addition's operands', the sum of a product's), packed with
+ * it.
+ */
 static bool
 compile_top(Compiler *c, Expr *expr, int *scale)
 {
 	if (!compile(c, expr, scale))
 		return false;
-	if (c->packing)				/* compile_arm restores it */
+	if (c->pack_top && !c->packing)
+	{
+		emit(c, GPUGB_HX_PACK, 0, *scale, 0);
+		c->packed_scale = *scale;
+	}
+	if (c->packing || c->pack_top) /* compile_arm restores packing */
 	{
 		*scale = c->packed_scale;
 		if (*scale > GPUGB_HOSTEXPR_MAX_PACKED_SCALE)
@@ -702,17 +713,43 @@ gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 	return true;
 }
 
-/* The program of expr over child_columns (4 nodes per step), or NIL. */
-List *
-gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale)
+/* A numeric GROUP BY key without a type modifier: a free numeric word. */
+static bool
+free_numeric_key(Expr *key)
+{
+	return exprType((Node *) key) == NUMERICOID &&
+		gpugb_column_type(NUMERICOID, exprTypmod((Node *) key), false).kind ==
+		GPUGB_VALUE_NUMERIC_FREE;
+}
+
+static List *
+compile_program(Expr *expr, List *child_columns, bool key, int *scale)
 {
 	Compiler	c;
 
 	compiler_init(&c, expr, child_columns);
 	c.collecting = false;
+	c.pack_top = key && free_numeric_key(expr);
 	if (!compile_top(&c, expr, scale))
-		elog(ERROR, "gpugb: an aggregate argument's leaves are not among the input columns");
+		elog(ERROR, "gpugb: an expression's leaves are not among the input columns");
 	return c.program;
+}
+
+/* The program of expr over child_columns (4 nodes per step), or NIL. */
+List *
+gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale)
+{
+	return compile_program(expr, child_columns, false, scale);
+}
+
+/*
+ * The program of a GROUP BY key (gpugb_key_placeholder's): a free numeric
+ * key's result is a packed word, to be decoded at the key's planned scale.
+ */
+List *
+gpugb_hostexpr_compile_key(Expr *key, List *child_columns, int *scale)
+{
+	return compile_program(key, child_columns, true, scale);
 }
 
 /*
@@ -732,9 +769,12 @@ gpugb_input_needs_hostexpr(Expr *input)
 /*
  * A GROUP BY key the filler computes with a program is an expression
  * gpugb_hostexpr_leaves accepts whose result word is the key's own word
- * (integers, bool, floats, dates, times, timestamps; not a numeric: a key
- * without a type modifier is a free numeric, grouped by value with a
- * display scale per row, which the programs do not keep).  Returns the
+ * (integers, bool, floats, dates, times, timestamps), or numeric
+ * arithmetic without a type modifier (numeric(p, s) * 2, a + b): a free
+ * numeric, grouped by value with its display scale, whose program packs
+ * the two (compile_top).  free_scale: the key's planned scale S
+ * (gpugb_free_numeric_plan_scale); a numeric key whose display scale is
+ * above it is left to the child, as every row would not fit.  Returns the
  * column that holds its position in the child's output (the filler reads
  * the key's leaves after the keys): its first leaf that is a plain column,
  * so the child computes nothing for it.  NULL if the key is no program
@@ -743,13 +783,28 @@ gpugb_input_needs_hostexpr(Expr *input)
  * as it then does the whole key.
  */
 Expr *
-gpugb_key_placeholder(Expr *key)
+gpugb_key_placeholder(Expr *key, int free_scale)
 {
 	List	   *leaves = NIL;
 	ListCell   *lc;
 
-	if (exprType((Node *) key) == NUMERICOID || IsA(key, Var) ||
-		!gpugb_hostexpr_leaves(key, &leaves))
+	if (IsA(key, Var))
+		return NULL;
+	if (exprType((Node *) key) == NUMERICOID)
+	{
+		Compiler	c;
+		int			scale;
+
+		if (!free_numeric_key(key))
+			return NULL;
+		compiler_init(&c, key, NIL);
+		c.pack_top = true;
+		if (!compile_top(&c, key, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS ||
+			scale > free_scale)
+			return NULL;
+		leaves = c.leaves;
+	}
+	else if (!gpugb_hostexpr_leaves(key, &leaves))
 		return NULL;
 	foreach(lc, leaves)
 		if (IsA(lfirst(lc), Var))

@@ -125,7 +125,8 @@ typedef struct GpugbHostExpr
 extern bool gpugb_hostexpr_leaves(Expr *expr, List **leaves);
 extern List *gpugb_hostexpr_compile(Expr *expr, List *child_columns, int *scale);
 extern bool gpugb_input_needs_hostexpr(Expr *input);
-extern Expr *gpugb_key_placeholder(Expr *key);
+extern List *gpugb_hostexpr_compile_key(Expr *key, List *child_columns, int *scale);
+extern Expr *gpugb_key_placeholder(Expr *key, int free_scale);
 extern bool gpugb_hostexpr_packs(Expr *expr);
 extern List *gpugb_child_columns(List *program_keys, List *inputs);
 

@@ -36,6 +36,8 @@ typedef struct Compiler
 	bool		packing;		/* the arms of a numeric CASE ... ELSE or COALESCE at the
 								 * top: each becomes a packed free numeric word */
 	int			packed_scale;	/* the largest scale of those arms */
+	bool		pack_top;		/* a free numeric GROUP BY key: its result is packed, with
+								 * the scale of its arm or of the whole expression */
 } Compiler;
 
 static inline void

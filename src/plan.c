@@ -144,10 +144,10 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			{
 				int			scale;
 
-				if (gpugb_key_placeholder(key) == NULL)
+				if (gpugb_key_placeholder(key, gpugb_free_numeric_plan_scale(root, (Node *) key)) == NULL)
 					elog(ERROR, "gpugb: GROUP BY key %d is not in the input's target list",
 						 foreach_current_index(lc) + 1);
-				program = gpugb_hostexpr_compile(key, child_columns, &scale);
+				program = gpugb_hostexpr_compile_key(key, child_columns, &scale);
 			}
 		}
 		key_transforms = lappend(key_transforms, gpugb_key_transform_to_list(&transform));

@@ -597,7 +597,8 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 			GpugbKeyTransform transform;
 
 			if (gpugb_key_transform(lfirst(lc), &transform) == NULL &&
-				gpugb_key_placeholder(lfirst(lc)) != NULL)
+				gpugb_key_placeholder(lfirst(lc),
+									  gpugb_free_numeric_plan_scale(root, lfirst(lc))) != NULL)
 				program_keys = lappend(program_keys, lfirst(lc));
 		}
 	child_columns = gpugb_child_columns(program_keys, shape->inputs);
@@ -621,7 +622,10 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 		if (column != NULL && outputs_plain_columns(input_path))
 			add_column_to_pathtarget(input_target, (Expr *) column, 0);
 		else if (list_member_ptr(program_keys, lfirst(lc)))
-			add_column_to_pathtarget(input_target, gpugb_key_placeholder(lfirst(lc)), 0);
+			add_column_to_pathtarget(input_target,
+									 gpugb_key_placeholder(lfirst(lc),
+														   gpugb_free_numeric_plan_scale(root, lfirst(lc))),
+									 0);
 		else
 			add_column_to_pathtarget(input_target, (Expr *) lfirst(lc), 0);
 	}

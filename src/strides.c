@@ -388,7 +388,7 @@ hostexpr_unfit_reason(const GpugbHostExpr *hx)
 	return hx->floating ?
 		"a float expression overflows, underflows or divides by zero" :
 		hx->packed ?
-		"a numeric CASE or COALESCE reads a NaN, or its value does not fit a free numeric word" :
+		"a numeric CASE, COALESCE or GROUP BY key reads a NaN, or its value does not fit a free numeric word" :
 		hx->integer ?
 		"an integer expression's value is out of its type's range, or divides by zero" :
 		"a numeric expression's value does not fit 18 digits";

@@ -135,7 +135,7 @@ DEFAULT_AGGS = [a for a in AGGS if AGGS[a]['default']]
 # not failures.
 EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer than 16 bytes'
                                 r"|numeric expression's value does not fit"
-                                r'|numeric CASE or COALESCE reads a NaN'
+                                r'|numeric CASE, COALESCE or GROUP BY key reads a NaN'
                                 r'|interval sum could overflow|interval minimum or maximum has no'
                                 r"|interval value's span is too large|interval GROUP BY key's span"
                                 r'|numeric value .* has no device word'
