@@ -37,14 +37,6 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT k FROM par WHERE v < 0 GROUP BY k'),
   ('SELECT k, sum(f), sum(w), avg(w), avg(f), max(f) FROM par GROUP BY k')
 ) AS t(q);
--- The leader's copies of the workers' slots run over gpugb.copy_threads
--- helper threads (copypool.c): alone, with one, and with more than there
--- are pieces of a slot; the same results every way.
-SELECT c AS copy_threads, gpugb_mismatches(q) AS mismatches
-  FROM (VALUES (0), (1), (16), (3)) AS t(c),
-  LATERAL set_config('gpugb.copy_threads', c::text, false) AS s,
-  LATERAL (VALUES ('SELECT k, count(*), sum(v), avg(v), min(s), max(w), sum(f) FROM par GROUP BY k')) AS u(q);
-RESET gpugb.copy_threads;
 -- (how many strides the leader sends depends on timing, and with it whether
 -- the run-time check comes before the last launch and switches: not shown)
 SELECT l AS plan FROM gpugb_explain_analyze('SELECT k % 10, count(*), sum(w) FROM par GROUP BY 1') AS l

@@ -44,7 +44,6 @@ extern bool gpugb_parallel;
 extern double gpugb_startup_cost;
 extern double gpugb_tuple_cost;
 extern int	gpugb_stride_rows;
-extern int	gpugb_copy_threads;
 extern int	gpugb_text_minmax_max_distinct;
 extern int	gpugb_device_memory_limit_mb;
 /* gpugb.strategy: a GpugbStrategy to force, or GPUGB_STRATEGY_AUTO */

@@ -19,7 +19,6 @@ bool		gpugb_parallel = true;
 double		gpugb_startup_cost = 2000.0;
 double		gpugb_tuple_cost = 0.0005;
 int			gpugb_stride_rows = 1 << 20;
-int			gpugb_copy_threads = 3;
 int			gpugb_text_minmax_max_distinct = 2000000;
 int			gpugb_device_memory_limit_mb = 0;
 int			gpugb_strategy = GPUGB_STRATEGY_AUTO;
@@ -108,15 +107,6 @@ gpugb_guc_init(void)
 							"in pinned host memory and in device memory, twice (double "
 							"buffering).",
 							&gpugb_stride_rows, 1 << 20, 1024, 64 << 20, PGC_USERSET, 0,
-							NULL, NULL, NULL);
-
-	DefineCustomIntVariable("gpugb.copy_threads",
-							"Threads that help a parallel GPU aggregation's leader copy the "
-							"workers' rows into its pinned strides.",
-							"The leader alone copies every row it does not scan itself; with "
-							"many input columns one core's copy is slower than the workers' "
-							"scan.  0: the leader copies alone.",
-							&gpugb_copy_threads, 3, 0, 16, PGC_USERSET, 0,
 							NULL, NULL, NULL);
 
 	DefineCustomIntVariable("gpugb.text_minmax_max_distinct",

@@ -6,8 +6,7 @@
  * it must scale like PostgreSQL's own parallel scan.  Under a Gather, every
  * worker pulls its share of a parallel input into fixed-size column slots
  * in the node's DSM segment; the leader copies ready slots into its pinned
- * strides (over a few threads, copypool.c) and feeds the GPU, and scans
- * too when no slot is waiting.  Only
+ * strides and feeds the GPU, and scans too when no slot is waiting.  Only
  * the leader ever touches CUDA: a CUDA context per worker costs hundreds of
  * milliseconds, and sixteen of them at once serialize in the driver.
  *
@@ -26,7 +25,6 @@
 #include "storage/condition_variable.h"
 #include "storage/spin.h"
 
-#include "copypool.h"
 #include "parallel.h"
 #include "textdict.h"
 
@@ -260,21 +258,19 @@ gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout, PlanS
 	}
 }
 
-/*
- * The jobs that append n rows of a slot column to a stride column at row
- * `at`: its values, and its null bytes (zeros for a slot without NULLs:
- * the stride may mix slots with and without).
- */
-static int
-append_column_jobs(GpugbCopyJob *jobs, int64 *dst_values, uint8 *dst_nulls,
-				   bool *dst_has_nulls, int64 at, const int64 *values, const uint8 *nulls,
-				   bool has_nulls, int64 n)
+static void
+append_column(int64 *dst_values, uint8 *dst_nulls, bool *dst_has_nulls, int64 at,
+			  const int64 *values, const uint8 *nulls, bool has_nulls, int64 n)
 {
-	jobs[0] = (GpugbCopyJob) {dst_values + at, values, n * sizeof(int64)};
-	jobs[1] = (GpugbCopyJob) {dst_nulls + at, has_nulls ? nulls : NULL, n};
+	memcpy(dst_values + at, values, n * sizeof(int64));
+	/* Every row's null byte is written: the stride may mix slots with and without. */
 	if (has_nulls)
+	{
+		memcpy(dst_nulls + at, nulls, n);
 		*dst_has_nulls = true;
-	return 2;
+	}
+	else
+		memset(dst_nulls + at, 0, n);
 }
 
 bool
@@ -285,8 +281,6 @@ gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
 	int			found = -1;
 	bool		any_ready = false;
 	int64		n;
-	GpugbCopyJob jobs[2 * (GPUGB_MAX_KEYS + GPUGB_MAX_INPUTS)];
-	int			n_jobs = 0;
 
 	SpinLockAcquire(&shared->mutex);
 	for (int i = 0; i < shared->nslots; i++)
@@ -308,21 +302,18 @@ gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
 
 	n = shared->slots[found].nrows;
 	for (int k = 0; k < layout->n_keys; k++)
-		n_jobs += append_column_jobs(jobs + n_jobs, stride->key_values[k], stride->key_nulls[k],
-									 &stride->key_has_nulls[k], stride->nrows,
-									 slot_values(shared, found, k), slot_nulls(shared, found, k),
-									 shared->slots[found].has_nulls[k], n);
+		append_column(stride->key_values[k], stride->key_nulls[k], &stride->key_has_nulls[k],
+					  stride->nrows, slot_values(shared, found, k), slot_nulls(shared, found, k),
+					  shared->slots[found].has_nulls[k], n);
 	for (int j = 0; j < layout->n_inputs; j++)
 	{
 		int			c = layout->n_keys + j;
 
-		n_jobs += append_column_jobs(jobs + n_jobs, stride->input_values[j],
-									 stride->input_nulls[j], &stride->input_has_nulls[j],
-									 stride->nrows, slot_values(shared, found, c),
-									 slot_nulls(shared, found, c),
-									 shared->slots[found].has_nulls[c], n);
+		append_column(stride->input_values[j], stride->input_nulls[j],
+					  &stride->input_has_nulls[j], stride->nrows,
+					  slot_values(shared, found, c), slot_nulls(shared, found, c),
+					  shared->slots[found].has_nulls[c], n);
 	}
-	gpugb_copy_jobs(jobs, n_jobs);
 	stride->nrows += n;
 
 	SpinLockAcquire(&shared->mutex);
