@@ -36,9 +36,10 @@ extern bool gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool 
  * reset itself, as at the end of gpugb_heap_reader_next: do not call again
  * before a rescan).  Row i's column c is at
  * (*values)[i * n_columns + c], in the reader's own arrays, valid until
- * its next call.  Only for columns of by-value types: a by-reference
- * Datum of an earlier row of the batch may point into a page the scan
- * has let go of, or into memory reset for the next row.
+ * its next call.  Only for columns of by-value types, or whose Datum is
+ * never read (count(x)'s nullness): a by-reference Datum of an earlier
+ * row of the batch may point into a page the scan has let go of, or into
+ * memory reset for the next row.
  */
 #define GPUGB_HEAP_READ_BATCH 64
 extern int	gpugb_heap_reader_next_batch(GpugbHeapReader *reader, int max,
