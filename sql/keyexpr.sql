@@ -81,8 +81,8 @@ INSERT INTO kt VALUES (NULL, 1), ('infinity', 2), ('-infinity', 3), ('0044-03-15
   ('2000-01-02 23:59:59.999999', 8), ('1970-01-01 00:00:00.000001', 9), ('2024-02-29 12:00:00', 10);
 ANALYZE kt;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('day', ts), count(*) FROM kt GROUP BY 1;
--- Decades and centuries are left to the input plan (and a timestamptz,
--- whose truncation depends on the TimeZone).
+-- Decades and centuries are left to the input plan (and an expression
+-- such as a cast, here to a timestamptz).
 EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('decade', ts), count(*) FROM kt GROUP BY 1;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('day', ts::timestamptz), count(*) FROM kt GROUP BY 1;
 SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
@@ -103,6 +103,43 @@ SELECT date_trunc('week', ts) AS week, count(*) FROM kt
   GROUP BY 1 ORDER BY 1;
 SELECT date_trunc('quarter', ts) AS quarter, count(*) FROM kt WHERE ts >= '2008-01-01' AND ts < '2009-01-01'
   OR ts = '2024-02-29 12:00:00' GROUP BY 1 ORDER BY 1;
+-- date_trunc of a timestamptz column up to a week, where the session's
+-- TimeZone is one fixed offset (UTC, SET TIME ZONE 5.5): the same floor in
+-- local time.  A zone with daylight saving (the tests' PST8PDT, Berlin)
+-- leaves it to the input plan; a prepared plan run under another zone
+-- falls back, so PostgreSQL's plan answers.
+CREATE TABLE ktz (t timestamptz, v int4);
+INSERT INTO ktz SELECT timestamptz '2024-03-09 00:00:00+00' + i * interval '7 minutes 13.000123 seconds', i
+  FROM generate_series(1, 20000) i;
+INSERT INTO ktz VALUES (NULL, 1), ('infinity', 2), ('-infinity', 3), ('1999-12-31 23:59:59.999999+00', 4),
+  ('0044-03-15 12:00:00+00 BC', 5);
+ANALYZE ktz;
+EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('hour', t), count(*) FROM ktz GROUP BY 1;
+SET TimeZone = 'UTC';
+EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('hour', t), count(*) FROM ktz GROUP BY 1;
+SELECT z, u, gpugb_mismatches(format('SELECT date_trunc(%L, t), count(*), sum(v) FROM ktz GROUP BY 1', u)) AS mismatches
+  FROM unnest(ARRAY['UTC', '5.5', '-3']) z, LATERAL set_config('TimeZone', z, false) s,
+  unnest(ARRAY['microseconds', 'second', 'minute', 'hour', 'day', 'week']) u;
+SET TimeZone = 'UTC';
+PREPARE ktz_day AS SELECT date_trunc('day', t) AS d, count(*) AS n FROM ktz GROUP BY 1;
+SET plan_cache_mode = force_generic_plan;
+CREATE TEMP TABLE ktz_utc AS EXECUTE ktz_day;
+SET TIME ZONE 5.5;
+SET gpugb.require_gpu = off;
+CREATE TEMP TABLE ktz_ist AS EXECUTE ktz_day;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;
+SET gpugb.enabled = off;
+SELECT count(*) AS differences FROM (
+  (SELECT * FROM ktz_ist EXCEPT ALL SELECT date_trunc('day', t), count(*) FROM ktz GROUP BY 1)
+  UNION ALL
+  (SELECT date_trunc('day', t), count(*) FROM ktz GROUP BY 1 EXCEPT ALL SELECT * FROM ktz_ist)) x;
+RESET gpugb.enabled;
+RESET plan_cache_mode;
+RESET TimeZone;
+DEALLOCATE ktz_day;
+DROP TABLE ktz;
+
 -- extract(field FROM timestamp) (numeric) and date_part('field',
 -- timestamp) (float8) of the integer fields: the filler computes them as
 -- timestamp_part_common does (ISO weeks and years, BC years, infinities:

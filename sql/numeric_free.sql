@@ -166,8 +166,12 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT p - 0.5, q * 1.50, min(i) FROM nkp GROUP BY 1, 2'),
   ('SELECT i::numeric * 0.1 + p, count(*) FROM nkp GROUP BY 1'),
   ('SELECT CASE WHEN i > 3 THEN q ELSE p END, count(*) FROM nkp GROUP BY 1'),
-  ('SELECT COALESCE(q, p * 2), count(*) FROM nkp GROUP BY 1')
+  ('SELECT COALESCE(q, p * 2), count(*) FROM nkp GROUP BY 1'),
+  -- one step and the pack: the leaf is the child's column (review of 2360771)
+  ('SELECT i::numeric, count(*) FROM nkp GROUP BY 1'),
+  ('SELECT +p, i, i::numeric, count(*) FROM nkp GROUP BY 1, 2, 3')
 ) AS t(q);
+EXPLAIN (COSTS OFF, VERBOSE) SELECT i::numeric, count(*) FROM nkp GROUP BY 1;
 -- NaN has no word: a clean fallback, PostgreSQL's result.
 INSERT INTO nkp VALUES ('NaN', 1, 1);
 SET gpugb.require_gpu = off;

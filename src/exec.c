@@ -185,6 +185,7 @@ build_device_spec(GpugbScanState *st)
 	}
 	st->layout.n_sql_keys = info->n_keys;
 	st->layout.n_key_exprs = 0;
+	st->layout.zone_changed = false;
 	st->layout.n_inputs = info->n_inputs;
 	st->layout.n_child_inputs = info->n_inputs;
 	st->layout.n_child_columns = info->n_child_columns;
@@ -202,6 +203,8 @@ build_device_spec(GpugbScanState *st)
 		if (st->layout.key_types[k].kind == GPUGB_VALUE_NUMERIC_FREE)
 			st->layout.key_types[k].scale = planned_free_scale(info->key_free_scales[k]);
 		st->layout.key_transforms[k] = info->key_transforms[k];
+		if (!gpugb_key_transform_zone_holds(&info->key_transforms[k]))
+			st->layout.zone_changed = true;
 		/* extract's words are free numerics at the key's planned scale */
 		if (info->key_transforms[k].op == GPUGB_KEY_EXTRACT ||
 			info->key_transforms[k].op == GPUGB_KEY_EXTRACT_DATE)

@@ -84,6 +84,8 @@ typedef struct GpugbInputLayout
 	struct GpugbHeapReader *heap_reader;
 	/* every word a plain conversion: filled in batches (gpugb_layout_fills_plainly) */
 	bool		fills_plainly;
+	/* a key was planned for another TimeZone (keyexpr.h, zoned): fall back */
+	bool		zone_changed;
 } GpugbInputLayout;
 
 typedef struct GpugbScanState

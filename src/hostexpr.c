@@ -44,8 +44,10 @@
  * Float results are computed as PostgreSQL's float operators compute them
  * (float4 in single precision), date, time and timestamp results passed
  * through: a column's word, FILTERed, or picked by CASE ... ELSE or
- * COALESCE among columns and constants.  Numeric results take neither (a
- * row's display scale would depend on the arm it takes), only FILTERs.
+ * COALESCE among columns and constants.  A numeric CASE ... ELSE or
+ * COALESCE that is a whole aggregate argument or GROUP BY key packs each
+ * arm with its own display scale (compile_arm); inside arithmetic, numeric
+ * results take only FILTERs (a row's display scale would depend on the arm).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -767,6 +769,35 @@ gpugb_input_needs_hostexpr(Expr *input)
 }
 
 /*
+ * The leaves of key as a program key, appended to *leaves (once each);
+ * false if it is none.  A free numeric key is compiled as its program will
+ * be, packed at the top (one step and the PACK: i::numeric, +p), *scale
+ * its display scale; other keys as gpugb_hostexpr_leaves compiles them.
+ * gpugb_key_placeholder and gpugb_child_columns both ask this, so the
+ * leaves a program key needs are the ones the child projects.
+ */
+static bool
+key_program_leaves(Expr *key, List **leaves, int *scale)
+{
+	Compiler	c;
+	ListCell   *lc;
+
+	*scale = 0;
+	if (exprType((Node *) key) != NUMERICOID)
+		return gpugb_hostexpr_leaves(key, leaves);
+	if (!free_numeric_key(key))
+		return false;
+	compiler_init(&c, key, NIL);
+	c.pack_top = true;
+	if (!compile_top(&c, key, scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+		return false;
+	foreach(lc, c.leaves)
+		if (!list_member(*leaves, lfirst(lc)))
+			*leaves = lappend(*leaves, lfirst(lc));
+	return true;
+}
+
+/*
  * A GROUP BY key the filler computes with a program is an expression
  * gpugb_hostexpr_leaves accepts whose result word is the key's own word
  * (integers, bool, floats, dates, times, timestamps), or numeric
@@ -774,7 +805,8 @@ gpugb_input_needs_hostexpr(Expr *input)
  * numeric, grouped by value with its display scale, whose program packs
  * the two (compile_top).  free_scale: the key's planned scale S
  * (gpugb_free_numeric_plan_scale); a numeric key whose display scale is
- * above it is left to the child, as every row would not fit.  Returns the
+ * above it is left to the child (rows with digits beyond S would fall
+ * back).  Returns the
  * column that holds its position in the child's output (the filler reads
  * the key's leaves after the keys): its first leaf that is a plain column,
  * so the child computes nothing for it.  NULL if the key is no program
@@ -786,25 +818,11 @@ Expr *
 gpugb_key_placeholder(Expr *key, int free_scale)
 {
 	List	   *leaves = NIL;
+	int			scale;
 	ListCell   *lc;
 
-	if (IsA(key, Var))
-		return NULL;
-	if (exprType((Node *) key) == NUMERICOID)
-	{
-		Compiler	c;
-		int			scale;
-
-		if (!free_numeric_key(key))
-			return NULL;
-		compiler_init(&c, key, NIL);
-		c.pack_top = true;
-		if (!compile_top(&c, key, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS ||
-			scale > free_scale)
-			return NULL;
-		leaves = c.leaves;
-	}
-	else if (!gpugb_hostexpr_leaves(key, &leaves))
+	if (IsA(key, Var) || !key_program_leaves(key, &leaves, &scale) ||
+		(exprType((Node *) key) == NUMERICOID && scale > free_scale))
 		return NULL;
 	foreach(lc, leaves)
 		if (IsA(lfirst(lc), Var))
@@ -824,7 +842,11 @@ gpugb_child_columns(List *program_keys, List *inputs)
 	ListCell   *lc;
 
 	foreach(lc, program_keys)
-		gpugb_hostexpr_leaves(lfirst(lc), &columns);
+	{
+		int			scale;
+
+		key_program_leaves(lfirst(lc), &columns, &scale);
+	}
 	foreach(lc, inputs)
 	{
 		Expr	   *input = lfirst(lc);

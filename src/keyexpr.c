@@ -19,6 +19,7 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
+#include "pgtime.h"
 
 #include "aggcatalog.h"
 #include "keyexpr.h"
@@ -125,12 +126,18 @@ datetime_unit_call(FuncExpr *func, Oid column_type, bool with_special, int *val)
  * DecodeUnits), once, here.
  */
 static Var *
-date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t)
+date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t, Oid type)
 {
 	int			val;
-	Var		   *column = datetime_unit_call(func, TIMESTAMPOID, false, &val);
+	Var		   *column = datetime_unit_call(func, type, false, &val);
+	long int	gmtoff = 0;
 
 	if (column == NULL)
+		return NULL;
+	/* a timestamptz is truncated in the session's zone: only a fixed offset */
+	if (type == TIMESTAMPTZOID &&
+		(session_timezone == NULL || !pg_get_timezone_offset(session_timezone, &gmtoff) ||
+		 val == DTK_MONTH || val == DTK_QUARTER || val == DTK_YEAR))
 		return NULL;
 	t->op = GPUGB_KEY_TRUNC;
 	t->offset = 0;				/* 2000-01-01 00:00, a day boundary */
@@ -172,7 +179,24 @@ date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t)
 	}
 	t->min = MIN_TIMESTAMP;
 	t->max = END_TIMESTAMP - 1;
+	if (type == TIMESTAMPTZOID)
+	{
+		/* local = UTC + gmtoff: floor(x + g - off) + off - g */
+		t->zoned = true;
+		t->zone_gmtoff = (int32) gmtoff;
+		t->offset -= (int64) gmtoff * USECS_PER_SEC;
+	}
 	return (Var *) column;
+}
+
+bool
+gpugb_key_transform_zone_holds(const GpugbKeyTransform *t)
+{
+	long int	gmtoff;
+
+	return !t->zoned ||
+		(session_timezone != NULL && pg_get_timezone_offset(session_timezone, &gmtoff) &&
+		 gmtoff == t->zone_gmtoff);
 }
 
 /*
@@ -389,7 +413,9 @@ gpugb_key_transform(Expr *key, GpugbKeyTransform *t)
 		switch (funcid)
 		{
 			case F_DATE_TRUNC_TEXT_TIMESTAMP:
-				return date_trunc_transform((FuncExpr *) key, t);
+				return date_trunc_transform((FuncExpr *) key, t, TIMESTAMPOID);
+			case F_DATE_TRUNC_TEXT_TIMESTAMPTZ:
+				return date_trunc_transform((FuncExpr *) key, t, TIMESTAMPTZOID);
 			case F_EXTRACT_TEXT_TIMESTAMP:
 				return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT, t);
 			case F_DATE_PART_TEXT_TIMESTAMP:
@@ -425,11 +451,13 @@ List *
 gpugb_key_transform_to_list(const GpugbKeyTransform *t)
 {
 	/* int64s as Strings: an Integer node holds an int */
-	return list_make5(makeInteger(t->op),
-					  makeString(psprintf(INT64_FORMAT, t->operand)),
-					  makeString(psprintf(INT64_FORMAT, t->offset)),
-					  makeString(psprintf(INT64_FORMAT, t->min)),
-					  makeString(psprintf(INT64_FORMAT, t->max)));
+	return lappend(lappend(list_make5(makeInteger(t->op),
+									  makeString(psprintf(INT64_FORMAT, t->operand)),
+									  makeString(psprintf(INT64_FORMAT, t->offset)),
+									  makeString(psprintf(INT64_FORMAT, t->min)),
+									  makeString(psprintf(INT64_FORMAT, t->max))),
+					   makeInteger(t->zoned)),
+				   makeInteger(t->zone_gmtoff));
 }
 
 static int64
@@ -446,5 +474,7 @@ gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t)
 	t->offset = string_int64(lthird(list));
 	t->min = string_int64(lfourth(list));
 	t->max = string_int64(list_nth(list, 4));
+	t->zoned = intVal(list_nth(list, 5)) != 0;
+	t->zone_gmtoff = intVal(list_nth(list, 6));
 	t->mod = gpugb_fastmod_prepare(t->op == GPUGB_KEY_MOD ? t->operand : 0);
 }

@@ -18,7 +18,13 @@
  * semantics); a week, floored to a Monday; a month, quarter or year, the
  * day's calendar date with its month floored and day 1 (j2date, date2j);
  * infinities unchanged; a result before the first timestamp falls back, as
- * PostgreSQL raises "timestamp out of range" there.  Its per-row cost in
+ * PostgreSQL raises "timestamp out of range" there.  date_trunc of a
+ * timestamptz up to a week, where the session's TimeZone is one fixed
+ * offset from UTC (UTC itself, or SET TIME ZONE 5.5): the same floor in
+ * local time, which timestamptz_trunc computes with the zone's offset
+ * (for a fixed offset, the offset before and after truncating is one);
+ * zones with daylight saving or a history of offsets stay with the input
+ * plan.  Its per-row cost in
  * PostgreSQL is a function call that lower-cases and looks up the unit
  * string for every row.  extract(field FROM timestamp column) (a numeric)
  * and date_part('field', timestamp column) (a float8) of the integer
@@ -62,6 +68,13 @@ typedef struct GpugbKeyTransform
 								 * EXTRACT: 10^S of the key's planned scale (exec.c) */
 	int64		min;			/* the key type's range */
 	int64		max;
+	/*
+	 * date_trunc of a timestamptz: computed for the session TimeZone of
+	 * planning, a fixed offset of zone_gmtoff seconds east of UTC (folded
+	 * into offset); the executor checks the zone is still that one
+	 */
+	bool		zoned;
+	int32		zone_gmtoff;
 	/* MOD: the operand prepared for gpugb_fastmod_s32 (set when decoded; not serialized) */
 	GpugbFastMod mod;
 } GpugbKeyTransform;
@@ -72,6 +85,9 @@ typedef struct GpugbKeyTransform
  * otherwise sets t->op = GPUGB_KEY_PLAIN and returns NULL.
  */
 extern Var *gpugb_key_transform(Expr *key, GpugbKeyTransform *t);
+
+/* Does a zoned transform still hold under the session's TimeZone? */
+extern bool gpugb_key_transform_zone_holds(const GpugbKeyTransform *t);
 
 /* custom_private form of a transform, and back. */
 extern List *gpugb_key_transform_to_list(const GpugbKeyTransform *t);

@@ -642,6 +642,12 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 
 	*exhausted = false;
 	*unfit = NULL;
+	if (unlikely(layout->zone_changed))
+	{
+		/* a prepared plan run after SET TimeZone: PostgreSQL's plan answers */
+		*unfit = "a date_trunc GROUP BY key was planned for another TimeZone";
+		return 0;
+	}
 	if (layout->fills_plainly && layout->heap_reader != NULL &&
 		gpugb_heap_reader_usable(layout->heap_reader))
 	{
