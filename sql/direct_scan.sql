@@ -195,5 +195,21 @@ SET gpugb.direct_scan = off;
 SELECT (gpugb_parallel_check('SELECT g, count(*), sum(v), min(id) FROM ds3 GROUP BY g')).*;
 RESET gpugb.direct_scan;
 
+-- Integer layouts are read 64 rows per call (gpugb_layout_fills_plainly):
+-- tables that end exactly at, one before and one after a whole number of
+-- batches and of 1024-row strides, and a scan that ends inside a batch,
+-- count every row once (a batch that met the end once restarted the scan).
+SET gpugb.stride_rows = 1024;
+CREATE TABLE ds_batch (k int4, v int8, b bool);
+INSERT INTO ds_batch SELECT i, i * 3, i % 5 <> 0 FROM generate_series(1, 3073) i;
+ANALYZE ds_batch;
+CREATE TABLE ds_b3072 AS SELECT * FROM ds_batch WHERE k <= 3072;
+CREATE TABLE ds_b3071 AS SELECT * FROM ds_batch WHERE k <= 3071;
+CREATE TABLE ds_b64 AS SELECT * FROM ds_batch WHERE k <= 64;
+ANALYZE ds_b3072, ds_b3071, ds_b64;
+SELECT t, (ds_check(format('SELECT k %% 7, count(*), sum(v), bool_and(b) FROM %I GROUP BY 1', t))).*
+  FROM unnest(ARRAY['ds_batch', 'ds_b3072', 'ds_b3071', 'ds_b64']) AS t;
+DROP TABLE ds_batch, ds_b3072, ds_b3071, ds_b64;
+
 DROP TABLE ds, ds2, ds3, ds4, ds5, ds_empty, ds_temp;
 DROP FUNCTION ds_check(text);
