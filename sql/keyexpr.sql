@@ -103,7 +103,7 @@ SELECT date_trunc('week', ts) AS week, count(*) FROM kt
   GROUP BY 1 ORDER BY 1;
 SELECT date_trunc('quarter', ts) AS quarter, count(*) FROM kt WHERE ts >= '2008-01-01' AND ts < '2009-01-01'
   OR ts = '2024-02-29 12:00:00' GROUP BY 1 ORDER BY 1;
--- date_trunc of a timestamptz column up to a week, where the session's
+-- date_trunc of a timestamptz column (up to a year), where the session's
 -- TimeZone is one fixed offset (UTC, SET TIME ZONE 5.5): the same floor in
 -- local time.  A zone with daylight saving (the tests' PST8PDT, Berlin)
 -- leaves it to the input plan; a prepared plan run under another zone
@@ -111,6 +111,9 @@ SELECT date_trunc('quarter', ts) AS quarter, count(*) FROM kt WHERE ts >= '2008-
 CREATE TABLE ktz (t timestamptz, v int4);
 INSERT INTO ktz SELECT timestamptz '2024-03-09 00:00:00+00' + i * interval '7 minutes 13.000123 seconds', i
   FROM generate_series(1, 20000) i;
+-- month, quarter and year boundaries on either side of UTC's
+INSERT INTO ktz SELECT timestamptz '2023-12-31 20:00:00+00' + i * interval '1 hour 1 minute', -i
+  FROM generate_series(1, 200) i;
 INSERT INTO ktz VALUES (NULL, 1), ('infinity', 2), ('-infinity', 3), ('1999-12-31 23:59:59.999999+00', 4),
   ('0044-03-15 12:00:00+00 BC', 5);
 ANALYZE ktz;
@@ -119,7 +122,7 @@ SET TimeZone = 'UTC';
 EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('hour', t), count(*) FROM ktz GROUP BY 1;
 SELECT z, u, gpugb_mismatches(format('SELECT date_trunc(%L, t), count(*), sum(v) FROM ktz GROUP BY 1', u)) AS mismatches
   FROM unnest(ARRAY['UTC', '5.5', '-3']) z, LATERAL set_config('TimeZone', z, false) s,
-  unnest(ARRAY['microseconds', 'second', 'minute', 'hour', 'day', 'week']) u;
+  unnest(ARRAY['microseconds', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']) u;
 SET TimeZone = 'UTC';
 PREPARE ktz_day AS SELECT date_trunc('day', t) AS d, count(*) AS n FROM ktz GROUP BY 1;
 SET plan_cache_mode = force_generic_plan;

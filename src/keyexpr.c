@@ -136,8 +136,7 @@ date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t, Oid type)
 		return NULL;
 	/* a timestamptz is truncated in the session's zone: only a fixed offset */
 	if (type == TIMESTAMPTZOID &&
-		(session_timezone == NULL || !pg_get_timezone_offset(session_timezone, &gmtoff) ||
-		 val == DTK_MONTH || val == DTK_QUARTER || val == DTK_YEAR))
+		(session_timezone == NULL || !pg_get_timezone_offset(session_timezone, &gmtoff)))
 		return NULL;
 	t->op = GPUGB_KEY_TRUNC;
 	t->offset = 0;				/* 2000-01-01 00:00, a day boundary */
@@ -373,14 +372,17 @@ gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word)
 	int			year,
 				month,
 				day;
+	/* a timestamptz: the calendar of its fixed-offset zone (local = UTC + offset) */
+	int64		shift = t->zoned ? (int64) t->zone_gmtoff * USECS_PER_SEC : 0;
 
 	if (x == PG_INT64_MIN || x == PG_INT64_MAX)
 		return true;			/* infinities: unchanged */
+	x += shift;
 	if (x < t->min || x > t->max)
 		return false;
 	split_timestamp(x, &year, &month, &day, &time);
 	month = (month - 1) / (int) t->operand * (int) t->operand + 1;
-	r = ((int64) date2j(year, month, 1) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY;
+	r = ((int64) date2j(year, month, 1) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY - shift;
 	if (r < t->min || r > t->max)
 		return false;
 	*word = r;

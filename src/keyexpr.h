@@ -19,10 +19,10 @@
  * day's calendar date with its month floored and day 1 (j2date, date2j);
  * infinities unchanged; a result before the first timestamp falls back, as
  * PostgreSQL raises "timestamp out of range" there.  date_trunc of a
- * timestamptz up to a week, where the session's TimeZone is one fixed
- * offset from UTC (UTC itself, or SET TIME ZONE 5.5): the same floor in
- * local time, which timestamptz_trunc computes with the zone's offset
- * (for a fixed offset, the offset before and after truncating is one);
+ * timestamptz, where the session's TimeZone is one fixed offset from UTC
+ * (UTC itself, or SET TIME ZONE 5.5): the same floor in local time, which
+ * timestamptz_trunc computes with the zone's offset (for a fixed offset,
+ * the offset before and after truncating is one);
  * zones with daylight saving or a history of offsets stay with the input
  * plan.  Its per-row cost in
  * PostgreSQL is a function call that lower-cases and looks up the unit
