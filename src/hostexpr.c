@@ -680,6 +680,43 @@ compile_top(Compiler *c, Expr *expr, int *scale)
 }
 
 /*
+ * gpugb_hostexpr_leaves, compiling as the program will be compiled: with
+ * pack_top for a free numeric GROUP BY key (key_program_leaves).  *scale
+ * gets the result's scale.
+ */
+static bool
+collect_leaves(Expr *expr, bool pack_top, List **leaves, int *scale)
+{
+	Compiler	c;
+	Oid			type = exprType((Node *) expr);
+	int32		typmod = exprTypmod((Node *) expr);
+	ListCell   *lc;
+
+	compiler_init(&c, expr, NIL);
+	c.pack_top = pack_top;
+	*scale = 0;
+	if ((!c.integer && !OidIsValid(c.passthrough) && type != NUMERICOID) ||
+		!compile_top(&c, expr, scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
+		return false;
+	/* a numeric(p, s) result travels at scale s: the program's must be it */
+	if (type == NUMERICOID &&
+		gpugb_column_type(NUMERICOID, typmod, false).kind == GPUGB_VALUE_NUMERIC &&
+		*scale != gpugb_numeric_scale(typmod))
+		return false;
+	/*
+	 * One step: a lone leaf is a column the child projects anyway; only an
+	 * integer program of a leaf under a cast, or of one constant, is worth it.
+	 * (A packed key's PACK is a step: i::numeric is two.)
+	 */
+	if (c.nsteps < 2 && (!c.integer || list_member(c.leaves, expr)))
+		return false;
+	foreach(lc, c.leaves)
+		if (!list_member(*leaves, lfirst(lc)))
+			*leaves = lappend(*leaves, lfirst(lc));
+	return true;
+}
+
+/*
  * Is expr an aggregate argument this file computes from leaves the child
  * can project: numeric fixed-point arithmetic (with the scale of its type,
  * where it has one), integer arithmetic, a FILTERed, picked or coalesced
@@ -688,31 +725,9 @@ compile_top(Compiler *c, Expr *expr, int *scale)
 bool
 gpugb_hostexpr_leaves(Expr *expr, List **leaves)
 {
-	Compiler	c;
-	Oid			type = exprType((Node *) expr);
-	int32		typmod = exprTypmod((Node *) expr);
 	int			scale;
-	ListCell   *lc;
 
-	compiler_init(&c, expr, NIL);
-	if ((!c.integer && !OidIsValid(c.passthrough) && type != NUMERICOID) ||
-		!compile_top(&c, expr, &scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
-		return false;
-	/* a numeric(p, s) result travels at scale s: the program's must be it */
-	if (type == NUMERICOID &&
-		gpugb_column_type(NUMERICOID, typmod, false).kind == GPUGB_VALUE_NUMERIC &&
-		scale != gpugb_numeric_scale(typmod))
-		return false;
-	/*
-	 * One step: a lone leaf is a column the child projects anyway; only an
-	 * integer program of a leaf under a cast, or of one constant, is worth it.
-	 */
-	if (c.nsteps < 2 && (!c.integer || list_member(c.leaves, expr)))
-		return false;
-	foreach(lc, c.leaves)
-		if (!list_member(*leaves, lfirst(lc)))
-			*leaves = lappend(*leaves, lfirst(lc));
-	return true;
+	return collect_leaves(expr, false, leaves, &scale);
 }
 
 /* A numeric GROUP BY key without a type modifier: a free numeric word. */
@@ -779,22 +794,13 @@ gpugb_input_needs_hostexpr(Expr *input)
 static bool
 key_program_leaves(Expr *key, List **leaves, int *scale)
 {
-	Compiler	c;
-	ListCell   *lc;
+	bool		numeric = exprType((Node *) key) == NUMERICOID;
 
 	*scale = 0;
-	if (exprType((Node *) key) != NUMERICOID)
-		return gpugb_hostexpr_leaves(key, leaves);
-	if (!free_numeric_key(key))
+	/* a numeric(p, s) key (a typmod) is no program key */
+	if (numeric && !free_numeric_key(key))
 		return false;
-	compiler_init(&c, key, NIL);
-	c.pack_top = true;
-	if (!compile_top(&c, key, scale) || c.nsteps > GPUGB_HOSTEXPR_MAX_STEPS)
-		return false;
-	foreach(lc, c.leaves)
-		if (!list_member(*leaves, lfirst(lc)))
-			*leaves = lappend(*leaves, lfirst(lc));
-	return true;
+	return collect_leaves(key, numeric, leaves, scale);
 }
 
 /*

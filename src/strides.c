@@ -395,6 +395,22 @@ hostexpr_unfit_reason(const GpugbHostExpr *hx)
 }
 
 /*
+ * The type key k's child column is read as: the key's own, or for
+ * date_trunc, extract and date_part the timestamp or date they read.
+ */
+static inline GpugbColumnType
+key_read_type(const GpugbInputLayout *layout, int k)
+{
+	const GpugbColumnType timestamp_type = {GPUGB_VALUE_INT64, 0, -1, 1};
+	const GpugbColumnType date_type = {GPUGB_VALUE_INT32, 0, -1, 1};
+	bool		date;
+
+	if (gpugb_key_transform_reads_datetime(&layout->key_transforms[k], &date))
+		return date ? date_type : timestamp_type;
+	return layout->key_types[k];
+}
+
+/*
  * Row `row` of the stride from the child's columns (values/nulls in the
  * child's target list order).  False, with *unfit set to why, for a value
  * with no device word: the row is then left out and the caller falls back.
@@ -408,10 +424,6 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 	bool		child_nulls[GPUGB_MAX_INPUTS];
 	/* per key: a free numeric's packed word, a char's trailing spaces (derived inputs) */
 	int64		key_packed[GPUGB_MAX_KEYS];
-	/* the column a date_trunc, extract or date_part key reads */
-	const GpugbColumnType timestamp_type = {GPUGB_VALUE_INT64, 0, -1, 1};
-	const GpugbColumnType date_type = {GPUGB_VALUE_INT32, 0, -1, 1};
-	bool		date;
 
 	for (int k = 0; k < n_keys; k++)
 	{
@@ -424,9 +436,8 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 			continue;			/* computed from the child columns, below */
 		/* GROUP BY mod(x, c), date_trunc(u, ts) and the like: the child projected x */
 		if (!isnull &&
-			unlikely(!datum_to_word(gpugb_key_transform_reads_datetime(transform, &date) ?
-									(date ? date_type : timestamp_type) : type,
-									values[k], layout->text_dict, words)))
+			unlikely(!datum_to_word(key_read_type(layout, k), values[k], layout->text_dict,
+									words)))
 			*unfit = unfit_reason(type);
 		if (transform->op != GPUGB_KEY_PLAIN && !isnull &&
 			unlikely(!gpugb_key_transform_apply(transform, &words[0], &isnull)))
@@ -537,29 +548,6 @@ gpugb_layout_fills_plainly(const GpugbInputLayout *layout)
 	return true;
 }
 
-/* The word of a non-null by-value Datum of a plain kind (datum_to_word's). */
-static inline int64
-plain_word(GpugbValueKind kind, Datum d)
-{
-	switch (kind)
-	{
-		case GPUGB_VALUE_INT16:
-			return DatumGetInt16(d);
-		case GPUGB_VALUE_INT32:
-			return DatumGetInt32(d);
-		case GPUGB_VALUE_BOOL:
-			return DatumGetBool(d) ? 1 : 0;
-		case GPUGB_VALUE_FLOAT4:
-			return gpugb_double_to_word((double) DatumGetFloat4(d));
-		case GPUGB_VALUE_FLOAT8:
-			return gpugb_double_to_word(DatumGetFloat8(d));
-		case GPUGB_VALUE_NULL_ONLY:
-			return 0;
-		default:
-			return DatumGetInt64(d);
-	}
-}
-
 /*
  * Rows row .. row + n - 1 of a plain layout's stride from a batch of the
  * child's rows (row i's column c at values[i * n_columns + c]), one column
@@ -573,9 +561,7 @@ fill_rows_plain(const GpugbInputLayout *layout, const Datum *values, const bool 
 	for (int k = 0; k < layout->n_sql_keys; k++)
 	{
 		const GpugbKeyTransform *transform = &layout->key_transforms[k];
-		bool		date;
-		GpugbValueKind kind = gpugb_key_transform_reads_datetime(transform, &date) ?
-			(date ? GPUGB_VALUE_INT32 : GPUGB_VALUE_INT64) : layout->key_types[k].kind;
+		GpugbColumnType type = key_read_type(layout, k);
 		int64	   *dst = stride->key_values[layout->key_word[k]] + row;
 		uint8	   *dst_nulls = stride->key_nulls[layout->key_word[k]] + row;
 		bool		has_nulls = false;
@@ -583,8 +569,11 @@ fill_rows_plain(const GpugbInputLayout *layout, const Datum *values, const bool 
 		for (int i = 0; i < n; i++)
 		{
 			bool		isnull = nulls[i * n_columns + k];
-			int64		word = isnull ? 0 : plain_word(kind, values[i * n_columns + k]);
+			int64		word = 0;
 
+			/* a plain kind always has a word: no dictionary, no failure */
+			if (!isnull)
+				datum_to_word(type, values[i * n_columns + k], NULL, &word);
 			if (transform->op != GPUGB_KEY_PLAIN && !isnull &&
 				unlikely(!gpugb_key_transform_apply(transform, &word, &isnull)))
 			{
@@ -601,7 +590,7 @@ fill_rows_plain(const GpugbInputLayout *layout, const Datum *values, const bool 
 	for (int j = 0; j < layout->n_inputs; j++)
 	{
 		int			c = layout->n_sql_keys + layout->input_column[j];
-		GpugbValueKind kind = layout->child_types[layout->input_column[j]].kind;
+		GpugbColumnType type = layout->child_types[layout->input_column[j]];
 		int64	   *dst = stride->input_values[j] + row;
 		uint8	   *dst_nulls = stride->input_nulls[j] + row;
 		bool		has_nulls = false;
@@ -609,8 +598,11 @@ fill_rows_plain(const GpugbInputLayout *layout, const Datum *values, const bool 
 		for (int i = 0; i < n; i++)
 		{
 			bool		isnull = nulls[i * n_columns + c];
+			int64		word = 0;
 
-			dst[i] = isnull ? 0 : plain_word(kind, values[i * n_columns + c]);
+			if (!isnull)
+				datum_to_word(type, values[i * n_columns + c], NULL, &word);
+			dst[i] = word;
 			dst_nulls[i] = isnull;
 			has_nulls |= isnull;
 		}
