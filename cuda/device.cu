@@ -377,6 +377,32 @@ gpugb_host_free(GpugbAccount *acct, HostBuf *buf)
 	buf->bytes = 0;
 }
 
+GPUGB_API GpugbStatus
+gpugb_host_register(void *ptr, size_t bytes)
+{
+	GPUGB_TRY(gpugb_device_probe());
+
+	cudaError_t err = cudaHostRegister(ptr, bytes, cudaHostRegisterDefault);
+
+	if (err != cudaSuccess)
+	{
+		(void) cudaGetLastError();
+		gpugb_set_error("cudaHostRegister(%zu bytes): %s", bytes, cudaGetErrorString(err));
+		return err == cudaErrorMemoryAllocation ? GPUGB_OUT_OF_MEMORY : GPUGB_CUDA_ERROR;
+	}
+	tally_pinned_bytes += (int64_t) bytes;
+	return GPUGB_OK;
+}
+
+GPUGB_API void
+gpugb_host_unregister(void *ptr, size_t bytes)
+{
+	/* After a sticky error it may fail; the pages are given back at exit then. */
+	(void) cudaHostUnregister(ptr);
+	(void) cudaGetLastError();
+	tally_pinned_bytes -= (int64_t) bytes;
+}
+
 GpugbStatus
 gpugb_stream_create(GpugbAccount *acct, cudaStream_t *stream)
 {

@@ -329,6 +329,38 @@ extern GpugbStatus gpugb_groupby_remap_values(GpugbGroupBy *gb, const int *aggs,
 											  const int64_t *map, int64_t map_len);
 
 /*
+ * Host memory the device copies from directly, with no staging copy into a
+ * stride's pinned buffers: parallel ingest registers the DSM slots its
+ * workers fill (src/feed_parallel.c).  The bytes count as pinned memory in
+ * gpugb_device_usage until unregistered, which must happen before the
+ * memory is unmapped, and only once no copy from it is queued (destroy the
+ * handles that copied from it first).  A driver that refuses returns a
+ * failure and the caller copies through the strides instead.
+ */
+extern GpugbStatus gpugb_host_register(void *ptr, size_t bytes);
+extern void gpugb_host_unregister(void *ptr, size_t bytes);
+
+/*
+ * Appends src's rows (src->nrows rows of host columns laid out as a
+ * stride's, in registered memory, with its has_nulls flags) to a stride
+ * handed out by next_stride, copying them straight to the device on the
+ * stride's stream, and adds them to stride->nrows and its has_nulls flags.
+ * A stride is either filled on the host or appended to, never both: the
+ * stride's host buffers stay unused.  The copy is asynchronous: src's
+ * memory must stay as it is until gpugb_groupby_append_done reports the
+ * ticket done (a ticket of -1 has nothing to wait for).  Then submit the
+ * stride as usual.
+ */
+extern GpugbStatus gpugb_groupby_append(GpugbGroupBy *gb, GpugbStride *stride,
+										const GpugbStride *src, int *ticket);
+/*
+ * Has the copy of `ticket` finished reading its source?  With wait, blocks
+ * until it has.  A ticket reported done is released (its number is reused).
+ */
+extern GpugbStatus gpugb_groupby_append_done(GpugbGroupBy *gb, int ticket, bool wait,
+											 bool *done);
+
+/*
  * Rows already in device memory (the kernel benchmark; no PostgreSQL):
  * nrows <= spec->stride_rows rows, no NULLs, key k at key_values[k] and
  * input i at input_values[i], all device pointers.  Aggregates them with the

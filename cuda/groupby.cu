@@ -386,6 +386,7 @@ gpugb_groupby_next_stride(GpugbGroupBy *gb, GpugbStride **stride)
 	if (set->state == GPUGB_SET_INFLIGHT)
 		GPUGB_TRY(gpugb_fail(gb, complete_set(gb, set, true)));
 	set->state = GPUGB_SET_FILLING;
+	set->appended = false;
 	set->stride.nrows = 0;
 	memset(set->stride.key_has_nulls, 0, sizeof(set->stride.key_has_nulls));
 	memset(set->stride.input_has_nulls, 0, sizeof(set->stride.input_has_nulls));
@@ -475,6 +476,32 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	return GPUGB_OK;
 }
 
+void
+gpugb_needed_inputs(const GpugbGroupBy *gb, bool *need_values, bool *need_nulls)
+{
+	for (int i = 0; i < gb->spec.n_inputs; i++)
+		need_values[i] = need_nulls[i] = false;
+	/* COUNT(x) needs just the nulls; every value aggregate both. */
+	for (int c = 0; c < gb->n_counts; c++)
+		if (gb->count_input[c] >= 0)
+			need_nulls[gb->count_input[c]] = true;
+	for (int v = 0; v < gb->n_values; v++)
+		need_values[gb->value_cols[v].input] = need_nulls[gb->value_cols[v].input] = true;
+}
+
+GpugbStrideSet *
+gpugb_set_of(GpugbGroupBy *gb, const GpugbStride *stride)
+{
+	for (int s = 0; s < GPUGB_N_SETS; s++)
+		if (&gb->sets[s].stride == stride)
+			return &gb->sets[s];
+	return NULL;
+}
+
+/*
+ * Queues a filled set's copies (none when its rows were appended: they are
+ * on the device already) and its aggregation.
+ */
 static GpugbStatus
 submit_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 {
@@ -482,9 +509,10 @@ submit_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 	const GpugbStride *s = &set->stride;
 	size_t		n = (size_t) s->nrows;
 	cudaStream_t stream = set->stream;
+	bool		copy = !set->appended;
 	GpugbAggParams p;
-	bool		need_values[GPUGB_MAX_INPUTS] = {false};
-	bool		need_nulls[GPUGB_MAX_INPUTS] = {false};
+	bool		need_values[GPUGB_MAX_INPUTS];
+	bool		need_nulls[GPUGB_MAX_INPUTS];
 	const uint8_t *input_nulls[GPUGB_MAX_INPUTS] = {nullptr};
 
 	memset(&p, 0, sizeof(p));
@@ -493,28 +521,27 @@ submit_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 	/* Keys: values always; null bytes only when the stride has any. */
 	for (int k = 0; k < spec->n_keys; k++)
 	{
-		GPUGB_TRY(copy_in(gb, set->d_key_values[k], s->key_values[k], n * 8, stream));
+		if (copy)
+			GPUGB_TRY(copy_in(gb, set->d_key_values[k], s->key_values[k], n * 8, stream));
 		p.key_values[k] = set->d_key_values[k];
 		if (s->key_has_nulls[k])
 		{
-			GPUGB_TRY(copy_in(gb, set->d_key_nulls[k], s->key_nulls[k], n, stream));
+			if (copy)
+				GPUGB_TRY(copy_in(gb, set->d_key_nulls[k], s->key_nulls[k], n, stream));
 			p.key_nulls[k] = set->d_key_nulls[k];
 		}
 	}
 
-	/* Inputs: only what some aggregate reads (COUNT(x) needs just the nulls). */
-	for (int c = 0; c < gb->n_counts; c++)
-		if (gb->count_input[c] >= 0)
-			need_nulls[gb->count_input[c]] = true;
-	for (int v = 0; v < gb->n_values; v++)
-		need_values[gb->value_cols[v].input] = need_nulls[gb->value_cols[v].input] = true;
+	/* Inputs: only what some aggregate reads. */
+	gpugb_needed_inputs(gb, need_values, need_nulls);
 	for (int i = 0; i < spec->n_inputs; i++)
 	{
-		if (need_values[i])
+		if (need_values[i] && copy)
 			GPUGB_TRY(copy_in(gb, set->d_input_values[i], s->input_values[i], n * 8, stream));
 		if (need_nulls[i] && s->input_has_nulls[i])
 		{
-			GPUGB_TRY(copy_in(gb, set->d_input_nulls[i], s->input_nulls[i], n, stream));
+			if (copy)
+				GPUGB_TRY(copy_in(gb, set->d_input_nulls[i], s->input_nulls[i], n, stream));
 			input_nulls[i] = set->d_input_nulls[i];
 		}
 	}
@@ -534,11 +561,8 @@ gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride)
 	if (gb->failed)
 		return gb->failed_status;
 
-	GpugbStrideSet *set = NULL;
+	GpugbStrideSet *set = gpugb_set_of(gb, stride);
 
-	for (int s = 0; s < GPUGB_N_SETS; s++)
-		if (&gb->sets[s].stride == stride)
-			set = &gb->sets[s];
 	if (set == NULL || set->state != GPUGB_SET_FILLING)
 		return invalid("stride was not handed out by next_stride");
 	if (stride->nrows < 0 || stride->nrows > gb->spec.stride_rows)
@@ -771,6 +795,7 @@ gpugb_groupby_destroy(GpugbGroupBy *gb)
 	gpugb_dev_free(&gb->acct, &gb->spare_retry);
 	gpugb_event_destroy(&gb->acct, &gb->ev_a);
 	gpugb_event_destroy(&gb->acct, &gb->ev_b);
+	gpugb_append_events_free(gb);
 	for (int s = 0; s < GPUGB_N_SETS; s++)
 	{
 		GpugbStrideSet *set = &gb->sets[s];

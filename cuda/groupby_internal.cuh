@@ -20,6 +20,8 @@
 #ifndef GPUGB_GROUPBY_INTERNAL_CUH
 #define GPUGB_GROUPBY_INTERNAL_CUH
 
+#include <vector>
+
 #include "gpugb_internal.cuh"
 #include "kernel_params.cuh"
 
@@ -75,6 +77,8 @@ struct GpugbStrideSet
 	cudaEvent_t ev_copied = nullptr;
 	cudaEvent_t ev_done = nullptr;
 	GpugbSetState state = GPUGB_SET_FREE;
+	/* FILLING by gpugb_groupby_append: its rows are on the device already */
+	bool		appended = false;
 	GpugbAggParams params;		/* row columns of the last submit; reused by retries */
 	GpugbSortBufs sort;
 };
@@ -134,6 +138,13 @@ struct GpugbGroupBy
 	double		groups_hint = 1;	/* groups expected, sizes SORT's hash prefix and PARTITION's partitions */
 	double		hot_share = 0;	/* the largest group's share of the rows at the run-time check; 0 before */
 	bool		strategy_checked = false;	/* the run-time correction was made */
+
+	/*
+	 * Appends (append.cu): one event per ticket, recorded after the
+	 * ticket's copies; a ticket is busy until reported done.
+	 */
+	std::vector<cudaEvent_t> append_events;
+	std::vector<bool> append_busy;
 
 	GpugbStats	stats;
 	bool		failed = false;
@@ -224,5 +235,11 @@ double		gpugb_elapsed_ms(cudaEvent_t a, cudaEvent_t b);
 
 /* groupby.cu: records a failure on the handle and returns it. */
 GpugbStatus gpugb_fail(GpugbGroupBy *gb, GpugbStatus st);
+/* groupby.cu: the input columns a launch reads, values and null bytes. */
+void		gpugb_needed_inputs(const GpugbGroupBy *gb, bool *need_values, bool *need_nulls);
+/* groupby.cu: the set that owns a stride handed out by next_stride, or NULL. */
+GpugbStrideSet *gpugb_set_of(GpugbGroupBy *gb, const GpugbStride *stride);
+/* append.cu: the append events of a handle, destroyed. */
+void		gpugb_append_events_free(GpugbGroupBy *gb);
 
 #endif							/* GPUGB_GROUPBY_INTERNAL_CUH */

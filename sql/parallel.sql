@@ -37,6 +37,30 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT k FROM par WHERE v < 0 GROUP BY k'),
   ('SELECT k, sum(f), sum(w), avg(w), avg(f), max(f) FROM par GROUP BY k')
 ) AS t(q);
+-- Slots with and without NULLs in one stride: the leader hands each slot
+-- to the device as it is (Slot Copy: direct), and a column's null bytes
+-- must be zeroed where a slot without NULLs meets one with them.
+CREATE TABLE par_nulls AS SELECT i % 300 AS k,
+  CASE WHEN i > 250000 AND i % 1000 = 0 THEN NULL ELSE i END AS v,
+  CASE WHEN i < 20000 AND i % 7 = 0 THEN NULL ELSE i % 13 END AS k2
+  FROM generate_series(1, 300000) i;
+ANALYZE par_nulls;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT k2, count(*), count(v), sum(v), min(v) FROM par_nulls GROUP BY k2'),
+  ('SELECT k, k2, count(v), avg(v) FROM par_nulls GROUP BY k, k2'),
+  ('SELECT count(*), count(k2), sum(k2), max(v) FROM par_nulls')
+) AS t(q);
+-- The leader copies each slot into its pinned strides instead when the
+-- device cannot read the slots (gpugb.direct_slot_copy = off, or a driver
+-- that refuses to register them): the same answers.
+SET gpugb.direct_slot_copy = off;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT k, count(*), sum(v), avg(v), min(s), max(v) FROM par GROUP BY k HAVING count(*) > 1'),
+  ('SELECT k2, count(*), count(v), sum(v), min(v) FROM par_nulls GROUP BY k2')
+) AS t(q);
+SELECT l AS plan FROM gpugb_explain_analyze('SELECT k % 10, count(*), sum(w) FROM par GROUP BY 1') AS l
+  WHERE l ~ 'Slot Copy';
+RESET gpugb.direct_slot_copy;
 -- (how many strides the leader sends depends on timing, and with it whether
 -- the run-time check comes before the last launch and switches: not shown)
 SELECT l AS plan FROM gpugb_explain_analyze('SELECT k % 10, count(*), sum(w) FROM par GROUP BY 1') AS l

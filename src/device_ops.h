@@ -17,7 +17,12 @@ typedef struct GpugbDeviceOps
 	const char *(*description) (void);
 	const char *(*last_error) (void);
 	GpugbStatus (*create) (const GpugbGroupBySpec *spec, GpugbGroupBy **out);
+	GpugbStatus (*host_register) (void *ptr, size_t bytes);
+	void		(*host_unregister) (void *ptr, size_t bytes);
 	GpugbStatus (*next_stride) (GpugbGroupBy *gb, GpugbStride **stride);
+	GpugbStatus (*append) (GpugbGroupBy *gb, GpugbStride *stride, const GpugbStride *src,
+						   int *ticket);
+	GpugbStatus (*append_done) (GpugbGroupBy *gb, int ticket, bool wait, bool *done);
 	GpugbStatus (*submit) (GpugbGroupBy *gb, GpugbStride *stride);
 	GpugbStatus (*finish) (GpugbGroupBy *gb, int64_t *n_groups);
 	GpugbStatus (*fetch) (GpugbGroupBy *gb, int64_t first, int64_t count,
@@ -32,6 +37,7 @@ extern const GpugbDeviceOps gpugb_cuda_ops;
 extern const GpugbDeviceOps gpugb_emulator_ops;
 
 extern int	gpugb_emulator_live_handles(void);
+extern int64_t gpugb_emulator_registered_bytes(void);
 
 /* The ops gpugb.emulate_device selects. */
 extern const GpugbDeviceOps *gpugb_current_device_ops(void);

@@ -43,6 +43,14 @@ typedef struct EmuGroupBy
 	MemoryContext cxt;			/* everything below lives here */
 	GpugbGroupBySpec spec;
 	GpugbStride stride;			/* one buffer set: work is synchronous */
+	bool		appended;		/* stride filled by emu_append since next_stride */
+	/*
+	 * Append tickets: 0 free, 1 issued, 2 polled once.  A ticket is done
+	 * on its second poll (or a waiting one), so the leader's handling of
+	 * copies still in flight runs in CI too.
+	 */
+	uint8	   *tickets;
+	int			n_tickets;
 	int64		n_groups;
 	int64		max_groups;		/* capacity of the dense arrays */
 	uint64		slot_mask;
@@ -74,11 +82,19 @@ fmix64(uint64 k)
 
 /* Live emulator handles, reported by gpugb_memory_in_use() like CUDA's. */
 static int	emu_live_handles = 0;
+/* Bytes "registered" (emu_host_register), reported as pinned like CUDA's. */
+static int64 emu_registered_bytes = 0;
 
 int
 gpugb_emulator_live_handles(void)
 {
 	return emu_live_handles;
+}
+
+int64
+gpugb_emulator_registered_bytes(void)
+{
+	return emu_registered_bytes;
 }
 
 static GpugbStatus
@@ -446,7 +462,118 @@ emu_next_stride(GpugbGroupBy *handle, GpugbStride **stride)
 	if (gb->stats.strides == 2 && !gb->strategy_checked && gb->spec.allow_switch &&
 		gb->spec.n_keys > 0)
 		recheck_strategy(gb);
+	/* as the CUDA module hands a stride out: empty, no NULLs */
+	gb->appended = false;
+	gb->stride.nrows = 0;
+	memset(gb->stride.key_has_nulls, 0, sizeof(gb->stride.key_has_nulls));
+	memset(gb->stride.input_has_nulls, 0, sizeof(gb->stride.input_has_nulls));
 	*stride = &gb->stride;
+	return GPUGB_OK;
+}
+
+/* The emulator's memory is host memory: registering only counts the bytes. */
+static GpugbStatus
+emu_host_register(void *ptr, size_t bytes)
+{
+	emu_registered_bytes += bytes;
+	return GPUGB_OK;
+}
+
+static void
+emu_host_unregister(void *ptr, size_t bytes)
+{
+	emu_registered_bytes -= bytes;
+}
+
+/* One column's null bytes, as cuda/append.cu writes them. */
+static void
+emu_append_nulls(uint8 *dst, bool *has_nulls, int64 at, const uint8 *src, bool src_has_nulls,
+				 int64 n)
+{
+	if (src_has_nulls)
+	{
+		if (!*has_nulls)
+			memset(dst, 0, at);
+		memcpy(dst + at, src, n);
+		*has_nulls = true;
+	}
+	else if (*has_nulls)
+		memset(dst + at, 0, n);
+}
+
+/* gpugb_groupby_append: the copy is made at once; the ticket says so later. */
+static GpugbStatus
+emu_append(GpugbGroupBy *handle, GpugbStride *stride, const GpugbStride *src, int *ticket)
+{
+	EmuGroupBy *gb = (EmuGroupBy *) handle;
+	int64		at = stride->nrows;
+	int64		n = src->nrows;
+	int			t;
+
+	*ticket = -1;
+	if (stride != &gb->stride || (at > 0 && !gb->appended) ||
+		n < 0 || n > gb->spec.stride_rows - at)
+	{
+		emu_error = "invalid argument: append to a stride filled on the host or beyond it";
+		return GPUGB_INVALID_ARGUMENT;
+	}
+	if (n == 0)
+		return GPUGB_OK;
+	gb->appended = true;
+	for (int k = 0; k < gb->spec.n_keys; k++)
+	{
+		memcpy(stride->key_values[k] + at, src->key_values[k], n * sizeof(int64));
+		emu_append_nulls(stride->key_nulls[k], &stride->key_has_nulls[k], at,
+						 src->key_nulls[k], src->key_has_nulls[k], n);
+	}
+	for (int i = 0; i < gb->spec.n_inputs; i++)
+	{
+		memcpy(stride->input_values[i] + at, src->input_values[i], n * sizeof(int64));
+		emu_append_nulls(stride->input_nulls[i], &stride->input_has_nulls[i], at,
+						 src->input_nulls[i], src->input_has_nulls[i], n);
+	}
+	stride->nrows += n;
+
+	for (t = 0; t < gb->n_tickets && gb->tickets[t] != 0; t++)
+		;
+	if (t == gb->n_tickets)
+	{
+		int			grown = Max(16, gb->n_tickets * 2);
+		MemoryContext old = MemoryContextSwitchTo(gb->cxt);
+
+		gb->tickets = gb->tickets == NULL ? palloc(grown) : repalloc_huge(gb->tickets, grown);
+		MemoryContextSwitchTo(old);
+		memset(gb->tickets + gb->n_tickets, 0, grown - gb->n_tickets);
+		gb->n_tickets = grown;
+	}
+	gb->tickets[t] = 1;
+	*ticket = t;
+	return GPUGB_OK;
+}
+
+static GpugbStatus
+emu_append_done(GpugbGroupBy *handle, int ticket, bool wait, bool *done)
+{
+	EmuGroupBy *gb = (EmuGroupBy *) handle;
+
+	*done = false;
+	if (ticket == -1)
+	{
+		*done = true;
+		return GPUGB_OK;
+	}
+	if (ticket < 0 || ticket >= gb->n_tickets || gb->tickets[ticket] == 0)
+	{
+		emu_error = "invalid argument: not a ticket in use";
+		return GPUGB_INVALID_ARGUMENT;
+	}
+	if (!wait && gb->tickets[ticket] == 1)
+	{
+		gb->tickets[ticket] = 2;
+		return GPUGB_OK;
+	}
+	gb->tickets[ticket] = 0;
+	*done = true;
 	return GPUGB_OK;
 }
 
@@ -714,7 +841,11 @@ const GpugbDeviceOps gpugb_emulator_ops = {
 	.description = emu_description,
 	.last_error = emu_last_error,
 	.create = emu_create,
+	.host_register = emu_host_register,
+	.host_unregister = emu_host_unregister,
 	.next_stride = emu_next_stride,
+	.append = emu_append,
+	.append_done = emu_append_done,
 	.submit = emu_submit,
 	.finish = emu_finish,
 	.fetch = emu_fetch,
@@ -729,7 +860,11 @@ const GpugbDeviceOps gpugb_cuda_ops = {
 	.description = gpugb_device_description,
 	.last_error = gpugb_last_error,
 	.create = gpugb_groupby_create,
+	.host_register = gpugb_host_register,
+	.host_unregister = gpugb_host_unregister,
 	.next_stride = gpugb_groupby_next_stride,
+	.append = gpugb_groupby_append,
+	.append_done = gpugb_groupby_append_done,
 	.submit = gpugb_groupby_submit,
 	.finish = gpugb_groupby_finish,
 	.fetch = gpugb_groupby_fetch,

@@ -51,8 +51,8 @@
 
 GpugbBackendStats gpugb_backend_stats;
 
-static void
-release_device(GpugbScanState *st)
+void
+gpugb_release_device(GpugbScanState *st)
 {
 	if (st->gb != NULL)
 	{
@@ -66,7 +66,7 @@ release_device(GpugbScanState *st)
 static void
 cleanup_callback(void *arg)
 {
-	release_device((GpugbScanState *) arg);
+	gpugb_release_device((GpugbScanState *) arg);
 }
 
 /* The derived input of that kind from input source, added once. */
@@ -472,7 +472,7 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 static void
 switch_to_fallback(GpugbScanState *st, const char *reason)
 {
-	release_device(st);
+	gpugb_release_device(st);
 	/* Parallel ingest: workers must not wait for slots nobody will take. */
 	if (st->shared)
 		gpugb_shared_abandon(st->shared);
@@ -505,8 +505,8 @@ switch_to_fallback(GpugbScanState *st, const char *reason)
  * A short, stable reason (EXPLAIN, errors, tests) and the device module's
  * own text as the detail.
  */
-static const char *
-device_failure(GpugbScanState *st, const char *what, GpugbStatus status)
+const char *
+gpugb_device_failure(GpugbScanState *st, const char *what, GpugbStatus status)
 {
 	const char *problem;
 
@@ -582,8 +582,8 @@ has_float_sums(GpugbScanState *st)
 }
 
 /* Milliseconds since start. */
-static double
-ms_since(instr_time start)
+double
+gpugb_ms_since(instr_time start)
 {
 	instr_time	now;
 
@@ -596,8 +596,9 @@ ms_since(instr_time start)
  * Appends rows from this process's own input to the stride; times it.
  * Returns NULL, or why a value has no device word.
  */
-static const char *
-fill_from_input(GpugbScanState *st, GpugbStride *stride, int64 capacity, bool *exhausted)
+const char *
+gpugb_fill_from_input(GpugbScanState *st, GpugbStride *stride, int64 capacity,
+					  bool *exhausted)
 {
 	instr_time	start;
 	const char *unfit;
@@ -605,8 +606,19 @@ fill_from_input(GpugbScanState *st, GpugbStride *stride, int64 capacity, bool *e
 	st->input_touched = true;
 	INSTR_TIME_SET_CURRENT(start);
 	gpugb_fill_stride(&st->layout, st->input, stride, capacity, exhausted, &unfit);
-	st->fill_ms += ms_since(start);
+	st->fill_ms += gpugb_ms_since(start);
 	return unfit;
+}
+
+/* Queues a filled stride: text min/max ranks first (textorder.c), then the device. */
+GpugbStatus
+gpugb_submit_stride(GpugbScanState *st, GpugbStride *stride)
+{
+	GpugbStatus status = gpugb_text_ranks_prepare(st, stride);
+
+	if (status == GPUGB_OK)
+		status = st->ops->submit(st->gb, stride);
+	return status;
 }
 
 /* One process reads the whole input and feeds the device. */
@@ -622,139 +634,18 @@ feed_serial(GpugbScanState *st)
 		GpugbStatus status = st->ops->next_stride(st->gb, &stride);
 
 		if (status != GPUGB_OK)
-			return device_failure(st, "aggregating", status);
+			return gpugb_device_failure(st, "aggregating", status);
 		gpugb_stride_begin(&st->layout, stride);
-		unfit = fill_from_input(st, stride, st->spec.stride_rows, &exhausted);
+		unfit = gpugb_fill_from_input(st, stride, st->spec.stride_rows, &exhausted);
 		if (unfit)
 			return unfit;
 		if (stride->nrows > 0)
 		{
-			status = gpugb_text_ranks_prepare(st, stride);
-			if (status == GPUGB_OK)
-				status = st->ops->submit(st->gb, stride);
+			status = gpugb_submit_stride(st, stride);
 			if (status != GPUGB_OK)
-				return device_failure(st, "aggregating", status);
+				return gpugb_device_failure(st, "aggregating", status);
 		}
 	}
-	return NULL;
-}
-
-/*
- * Before the leader waits for workers: all launched workers must have
- * started (WaitForParallelWorkersToAttach raises an error for one that
- * failed to), and one that has exited without reporting its input done
- * would otherwise be waited for forever.
- */
-static void
-wait_for_workers(GpugbScanState *st, int launched, bool *attached)
-{
-	int			stopped = 0;
-
-	if (st->pcxt == NULL || launched == 0)
-		return;
-	if (!*attached)
-	{
-		WaitForParallelWorkersToAttach(st->pcxt);
-		*attached = true;
-	}
-	for (int i = 0; i < launched; i++)
-	{
-		pid_t		pid;
-
-		if (st->pcxt->worker[i].bgwhandle == NULL ||
-			GetBackgroundWorkerPid(st->pcxt->worker[i].bgwhandle, &pid) == BGWH_STOPPED)
-			stopped++;
-	}
-	if (stopped == launched && !gpugb_shared_all_done(st->shared, launched))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("gpugb: a parallel worker exited before it finished reading its share")));
-}
-
-/*
- * The leader under a Gather: appends the slots workers filled in shared
- * memory to its strides and feeds the device; reads its own share of the
- * input while no slot is waiting; sleeps only when it has nothing to do.
- */
-static const char *
-feed_parallel(GpugbScanState *st)
-{
-	int			launched = st->pcxt ? st->pcxt->nworkers_launched : 0;
-	int64		capacity = st->spec.stride_rows;
-	int64		chunk = gpugb_shared_slot_rows(st->shared);
-	bool		own_exhausted = false;
-	bool		attached = false;
-	const char *unfit;
-	GpugbStride *stride = NULL;
-	GpugbStatus status;
-
-	for (;;)
-	{
-		bool		all_done;
-		bool		needs_room;
-		bool		submit = false;
-		instr_time	start;
-
-		if (stride == NULL)
-		{
-			status = st->ops->next_stride(st->gb, &stride);
-			if (status != GPUGB_OK)
-				return device_failure(st, "aggregating", status);
-			gpugb_stride_begin(&st->layout, stride);
-		}
-		unfit = gpugb_shared_unfit(st->shared);
-		if (unfit)
-			return unfit;
-		INSTR_TIME_SET_CURRENT(start);
-		if (gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
-							  &all_done, &needs_room))
-		{
-			st->copy_ms += ms_since(start);
-			st->input_touched = true;
-			submit = stride->nrows == capacity;
-		}
-		else if (needs_room)
-			submit = true;
-		else if (!own_exhausted)
-		{
-			unfit = fill_from_input(st, stride, Min(capacity, stride->nrows + chunk),
-									&own_exhausted);
-			if (unfit)
-				return unfit;
-			submit = stride->nrows == capacity;
-		}
-		else if (all_done)
-			break;
-		else if (stride->nrows > 0)
-			submit = true;		/* keep the GPU busy while we wait */
-		else
-		{
-			INSTR_TIME_SET_CURRENT(start);
-			wait_for_workers(st, launched, &attached);
-			gpugb_shared_wait(st->shared, launched);
-			st->idle_ms += ms_since(start);
-			CHECK_FOR_INTERRUPTS();
-		}
-
-		if (submit)
-		{
-			status = gpugb_text_ranks_prepare(st, stride);
-			if (status == GPUGB_OK)
-				status = st->ops->submit(st->gb, stride);
-			stride = NULL;
-			if (status != GPUGB_OK)
-				return device_failure(st, "aggregating", status);
-		}
-	}
-	if (stride != NULL && stride->nrows > 0)
-	{
-		status = gpugb_text_ranks_prepare(st, stride);
-		if (status == GPUGB_OK)
-			status = st->ops->submit(st->gb, stride);
-		if (status != GPUGB_OK)
-			return device_failure(st, "aggregating", status);
-	}
-	gpugb_shared_worker_times(st->shared, &st->workers_fill_ms, &st->workers_stall_ms);
 	return NULL;
 }
 
@@ -782,19 +673,19 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 		st->spec.stride_rows = Max(st->spec.stride_rows, gpugb_shared_slot_rows(st->shared));
 	status = st->ops->create(&st->spec, &st->gb);
 	if (status != GPUGB_OK)
-		return device_failure(st, "setting up the device", status);
-	st->setup_ms = ms_since(start);
+		return gpugb_device_failure(st, "setting up the device", status);
+	st->setup_ms = gpugb_ms_since(start);
 
 	INSTR_TIME_SET_CURRENT(start);
-	failure = st->shared ? feed_parallel(st) : feed_serial(st);
+	failure = st->shared ? gpugb_feed_parallel(st) : feed_serial(st);
 	if (failure)
 		return failure;
-	st->ingest_ms = ms_since(start);
+	st->ingest_ms = gpugb_ms_since(start);
 
 	INSTR_TIME_SET_CURRENT(start);
 	status = st->ops->finish(st->gb, &st->n_groups);
 	if (status != GPUGB_OK)
-		return device_failure(st, "finishing", status);
+		return gpugb_device_failure(st, "finishing", status);
 
 	allocate_chunk(st);
 	if (has_float_sums(st) || gpugb_interval_needs_check(st))
@@ -805,7 +696,7 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 
 			status = fetch_chunk(st, first);
 			if (status != GPUGB_OK)
-				return device_failure(st, "copying results", status);
+				return gpugb_device_failure(st, "copying results", status);
 			unsafe = gpugb_float_sums_unsafe(st, first, st->chunk_count);
 			if (unsafe == NULL)
 				unsafe = gpugb_interval_results_unsafe(st, first, st->chunk_count);
@@ -814,7 +705,7 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 		}
 	}
 	st->ops->stats(st->gb, &st->stats);
-	st->finish_ms = ms_since(start);
+	st->finish_ms = gpugb_ms_since(start);
 	return NULL;
 }
 
@@ -837,7 +728,7 @@ parallel_fallback(GpugbScanState *st, const char *failure)
 	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,
 			sizeof(gpugb_backend_stats.last_fallback_reason));
 	gpugb_backend_stats.fallbacks++;
-	release_device(st);
+	gpugb_release_device(st);
 	st->spec.device_memory_limit = 0;	/* host memory, not the device's */
 	return aggregate_on_device(st, &gpugb_emulator_ops);
 }
@@ -890,7 +781,7 @@ next_group(ScanState *ss)
 	if (st->next_group >= st->n_groups)
 	{
 		st->phase = GPUGB_PHASE_DONE;
-		release_device(st);
+		gpugb_release_device(st);
 		return slot;
 	}
 
@@ -1066,7 +957,7 @@ gpugb_end(CustomScanState *node)
 {
 	GpugbScanState *st = (GpugbScanState *) node;
 
-	release_device(st);
+	gpugb_release_device(st);
 	ExecEndNode(st->input);
 	if (st->fallback)
 		ExecEndNode(st->fallback);
@@ -1086,7 +977,7 @@ gpugb_rescan(CustomScanState *node)
 {
 	GpugbScanState *st = (GpugbScanState *) node;
 
-	release_device(st);
+	gpugb_release_device(st);
 	rescan_child(&node->ss.ps, st->input);
 	if (st->fallback)
 		rescan_child(&node->ss.ps, st->fallback);

@@ -10,6 +10,7 @@
 #include "postgres.h"
 
 #include "nodes/execnodes.h"
+#include "portability/instr_time.h"
 
 #include "aggcatalog.h"
 #include "gpugb.h"
@@ -147,6 +148,17 @@ typedef struct GpugbScanState
 	double		idle_ms;
 	double		workers_fill_ms;	/* summed over workers */
 	double		workers_stall_ms;	/* summed: workers waiting for a free slot */
+	/*
+	 * Parallel ingest straight from the DSM slots (feed_parallel.c): the
+	 * slot area registered with the device while registered_bytes > 0, and
+	 * what doing so took.
+	 */
+	bool		direct_copy;	/* the last run's slots went to the device directly */
+	void	   *registered_at;
+	size_t		registered_bytes;
+	const struct GpugbDeviceOps *registered_ops;
+	struct dsm_segment *registered_seg;	/* whose detach undoes it */
+	double		register_ms;
 	int			runs;
 	char		fallback_reason[256];
 	char		fallback_detail[512];
@@ -156,6 +168,16 @@ typedef struct GpugbScanState
 /* exec.c */
 extern int	gpugb_derived_input(GpugbScanState *st, GpugbDerivedKind kind, int source);
 extern int	gpugb_add_hidden_agg(GpugbScanState *st, int *n, GpugbAggOp op, int input);
+extern void gpugb_release_device(GpugbScanState *st);
+extern const char *gpugb_device_failure(GpugbScanState *st, const char *what,
+										GpugbStatus status);
+extern const char *gpugb_fill_from_input(GpugbScanState *st, GpugbStride *stride,
+										 int64 capacity, bool *exhausted);
+extern GpugbStatus gpugb_submit_stride(GpugbScanState *st, GpugbStride *stride);
+extern double gpugb_ms_since(instr_time start);
+
+/* feed_parallel.c: the leader under a Gather; NULL, or why it could not finish */
+extern const char *gpugb_feed_parallel(GpugbScanState *st);
 
 /* strides.c */
 extern bool gpugb_datum_to_word(GpugbColumnType type, Datum d, struct GpugbTextDict *dict,

@@ -115,6 +115,9 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (gpugb_heap_reader_checks_quals(st->layout.heap_reader))
 		ExplainPropertyBool("Heap Quals Checked Directly", true, es);
 	ExplainPropertyInteger("Strides", NULL, st->stats.strides, es);
+	/* how workers' slots reached the device (feed_parallel.c) */
+	if (st->info.parallel)
+		ExplainPropertyText("Slot Copy", st->direct_copy ? "direct" : "staged", es);
 	ExplainPropertyInteger("Bytes to Device", "bytes", st->stats.bytes_to_device, es);
 	ExplainPropertyInteger("Hash Table Slots", NULL, st->stats.table_slots, es);
 	ExplainPropertyInteger("Hash Table Grows", NULL, st->stats.table_grows, es);
@@ -127,6 +130,8 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyFloat("Fill Time", "ms", st->fill_ms, 3, es);
 		if (st->info.parallel)
 		{
+			if (st->direct_copy)
+				ExplainPropertyFloat("Slot Register Time", "ms", st->register_ms, 3, es);
 			ExplainPropertyFloat("Leader Copy Time", "ms", st->copy_ms, 3, es);
 			ExplainPropertyFloat("Leader Idle Time", "ms", st->idle_ms, 3, es);
 			ExplainPropertyFloat("Workers Fill Time", "ms", st->workers_fill_ms, 3, es);

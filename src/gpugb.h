@@ -41,6 +41,7 @@ extern bool gpugb_force;
 extern bool gpugb_emulate_device;
 extern bool gpugb_direct_scan;
 extern bool gpugb_parallel;
+extern bool gpugb_direct_slot_copy;
 extern double gpugb_startup_cost;
 extern double gpugb_tuple_cost;
 extern int	gpugb_stride_rows;

@@ -16,6 +16,7 @@ bool		gpugb_force = false;
 bool		gpugb_emulate_device = false;
 bool		gpugb_direct_scan = true;
 bool		gpugb_parallel = true;
+bool		gpugb_direct_slot_copy = true;
 double		gpugb_startup_cost = 2000.0;
 double		gpugb_tuple_cost = 0.0005;
 int			gpugb_stride_rows = 1 << 20;
@@ -50,6 +51,15 @@ gpugb_guc_init(void)
 							 "aggregates on the CPU; if it fails half-way, the leader runs "
 							 "PostgreSQL's own (non-parallel) plan instead.",
 							 &gpugb_parallel, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpugb.direct_slot_copy",
+							 "Copies parallel workers' slots to the GPU straight from shared memory.",
+							 "The leader registers the slots with the device, which then reads "
+							 "them itself; off, the leader copies each slot into its pinned "
+							 "strides first (the slower way, kept to compare and as a fallback "
+							 "where the driver refuses to register).",
+							 &gpugb_direct_slot_copy, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("gpugb.require_gpu",

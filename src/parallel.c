@@ -5,16 +5,19 @@
  * Reading and deforming rows is the CPU's whole share of a GPU GROUP BY, so
  * it must scale like PostgreSQL's own parallel scan.  Under a Gather, every
  * worker pulls its share of a parallel input into fixed-size column slots
- * in the node's DSM segment; the leader copies ready slots into its pinned
- * strides and feeds the GPU, and scans too when no slot is waiting.  Only
- * the leader ever touches CUDA: a CUDA context per worker costs hundreds of
- * milliseconds, and sixteen of them at once serialize in the driver.
+ * in the node's DSM segment; the leader hands ready slots to the device
+ * (feed_parallel.c: straight from the registered segment, or copied into
+ * its pinned strides) and fills slots from its own share when none is
+ * waiting.  Only the leader ever touches CUDA: a CUDA context per worker
+ * costs hundreds of milliseconds, and sixteen of them at once serialize in
+ * the driver.
  *
- * Slot life cycle, under the spinlock: FREE -> FILLING (a worker) -> READY
- * -> TAKEN (the leader, copying) -> FREE.  Every change is broadcast on the
- * condition variable, on which workers wait for a free slot and the leader
- * for a ready one.  The leader is done when every launched worker has
- * reported its input exhausted and no slot is READY.
+ * Slot life cycle, under the spinlock: FREE -> FILLING (a worker, or the
+ * leader) -> READY -> TAKEN (the leader, until the device has read it) ->
+ * FREE.  Every change is broadcast on the condition variable, on which
+ * workers wait for a free slot and the leader for a ready one.  The leader
+ * is done when every launched worker has reported its input exhausted and
+ * no slot is READY.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -182,9 +185,12 @@ slot_stride(GpugbShared *shared, const GpugbInputLayout *layout, int i, GpugbStr
 	}
 }
 
-/* A free slot, now FILLING; or -1 once the leader has abandoned the work. */
+/*
+ * A free slot, now FILLING; or -1 once the leader has abandoned the work,
+ * or (without wait) when no slot is free.
+ */
 static int
-acquire_free_slot(GpugbShared *shared)
+acquire_free_slot(GpugbShared *shared, bool wait)
 {
 	int			found = -1;
 
@@ -201,61 +207,158 @@ acquire_free_slot(GpugbShared *shared)
 				found = i;
 			}
 		SpinLockRelease(&shared->mutex);
-		if (found >= 0 || abandoned)
+		if (found >= 0 || abandoned || !wait)
 			break;
 		ConditionVariableSleep(&shared->cv, PG_WAIT_EXTENSION);
 	}
-	ConditionVariableCancelSleep();
+	if (wait)
+		ConditionVariableCancelSleep();
 	return found;
+}
+
+/*
+ * Fills slot i (FILLING) from this process's input and makes it READY, or
+ * FREE when it got no row.  A worker books its times in the shared totals
+ * and reports its input done; the leader keeps its own books.  Returns
+ * NULL, or why a value has no device word (the slot is then FREE).
+ */
+static const char *
+fill_slot(GpugbShared *shared, const GpugbInputLayout *layout, PlanState *input, int i,
+		  bool *exhausted, bool worker, double stall_ms)
+{
+	instr_time	start,
+				filled;
+	GpugbStride s;
+	const char *unfit;
+
+	INSTR_TIME_SET_CURRENT(start);
+	slot_stride(shared, layout, i, &s);
+	gpugb_stride_begin(layout, &s);
+	gpugb_fill_stride(layout, input, &s, shared->slot_rows, exhausted, &unfit);
+	INSTR_TIME_SET_CURRENT(filled);
+	INSTR_TIME_SUBTRACT(filled, start);
+
+	SpinLockAcquire(&shared->mutex);
+	if (worker)
+	{
+		shared->workers_stall_ms += stall_ms;
+		shared->workers_fill_ms += INSTR_TIME_GET_MILLISEC(filled);
+		/* The leader falls back; this slot and the rest are of no use. */
+		if (unfit)
+			strlcpy(shared->unfit, unfit, sizeof(shared->unfit));
+	}
+	if (unfit)
+	{
+		s.nrows = 0;
+		*exhausted = true;
+	}
+	shared->slots[i].nrows = s.nrows;
+	for (int k = 0; k < layout->n_keys; k++)
+		shared->slots[i].has_nulls[k] = s.key_has_nulls[k];
+	for (int j = 0; j < layout->n_inputs; j++)
+		shared->slots[i].has_nulls[layout->n_keys + j] = s.input_has_nulls[j];
+	shared->slots[i].state = s.nrows > 0 ? GPUGB_SLOT_READY : GPUGB_SLOT_FREE;
+	if (worker && *exhausted)
+		shared->workers_done++;
+	SpinLockRelease(&shared->mutex);
+	ConditionVariableBroadcast(&shared->cv);
+	return unfit;
 }
 
 void
 gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout, PlanState *input)
 {
 	bool		exhausted = false;
-	const char *unfit;
 
 	while (!exhausted)
 	{
 		instr_time	start,
-					acquired,
-					filled;
+					acquired;
 		int			i;
-		GpugbStride s;
 
 		INSTR_TIME_SET_CURRENT(start);
-		i = acquire_free_slot(shared);
+		i = acquire_free_slot(shared, true);
 		INSTR_TIME_SET_CURRENT(acquired);
+		INSTR_TIME_SUBTRACT(acquired, start);
 		if (i < 0)
 			break;
-		slot_stride(shared, layout, i, &s);
-		gpugb_stride_begin(layout, &s);
-		gpugb_fill_stride(layout, input, &s, shared->slot_rows, &exhausted, &unfit);
-		INSTR_TIME_SET_CURRENT(filled);
-		INSTR_TIME_SUBTRACT(filled, acquired);
-		INSTR_TIME_SUBTRACT(acquired, start);
-
-		SpinLockAcquire(&shared->mutex);
-		shared->workers_stall_ms += INSTR_TIME_GET_MILLISEC(acquired);
-		shared->workers_fill_ms += INSTR_TIME_GET_MILLISEC(filled);
-		if (unfit)
-		{
-			/* The leader falls back; this slot and the rest are of no use. */
-			strlcpy(shared->unfit, unfit, sizeof(shared->unfit));
-			s.nrows = 0;
-			exhausted = true;
-		}
-		shared->slots[i].nrows = s.nrows;
-		for (int k = 0; k < layout->n_keys; k++)
-			shared->slots[i].has_nulls[k] = s.key_has_nulls[k];
-		for (int j = 0; j < layout->n_inputs; j++)
-			shared->slots[i].has_nulls[layout->n_keys + j] = s.input_has_nulls[j];
-		shared->slots[i].state = s.nrows > 0 ? GPUGB_SLOT_READY : GPUGB_SLOT_FREE;
-		if (exhausted)
-			shared->workers_done++;
-		SpinLockRelease(&shared->mutex);
-		ConditionVariableBroadcast(&shared->cv);
+		(void) fill_slot(shared, layout, input, i, &exhausted, true,
+						 INSTR_TIME_GET_MILLISEC(acquired));
 	}
+}
+
+bool
+gpugb_shared_fill_one(GpugbShared *shared, const GpugbInputLayout *layout, PlanState *input,
+					  bool *exhausted, const char **unfit)
+{
+	int			i = acquire_free_slot(shared, false);
+
+	*unfit = NULL;
+	if (i < 0)
+		return false;
+	*unfit = fill_slot(shared, layout, input, i, exhausted, false, 0);
+	return true;
+}
+
+int
+gpugb_shared_take_ready(GpugbShared *shared, int64 room, int nworkers_launched,
+						bool *all_done, bool *needs_room)
+{
+	int			found = -1;
+	bool		any_ready = false;
+
+	SpinLockAcquire(&shared->mutex);
+	for (int i = 0; i < shared->nslots; i++)
+	{
+		if (shared->slots[i].state != GPUGB_SLOT_READY)
+			continue;
+		any_ready = true;
+		if (found < 0 && shared->slots[i].nrows <= room)
+		{
+			shared->slots[i].state = GPUGB_SLOT_TAKEN;
+			found = i;
+		}
+	}
+	*all_done = !any_ready && shared->workers_done >= nworkers_launched;
+	*needs_room = any_ready && found < 0;
+	SpinLockRelease(&shared->mutex);
+	return found;
+}
+
+void
+gpugb_shared_slot_view(GpugbShared *shared, const GpugbInputLayout *layout, int i,
+					   GpugbStride *view)
+{
+	slot_stride(shared, layout, i, view);
+	view->nrows = shared->slots[i].nrows;
+	for (int k = 0; k < layout->n_keys; k++)
+		view->key_has_nulls[k] = shared->slots[i].has_nulls[k];
+	for (int j = 0; j < layout->n_inputs; j++)
+		view->input_has_nulls[j] = shared->slots[i].has_nulls[layout->n_keys + j];
+}
+
+void
+gpugb_shared_release(GpugbShared *shared, int i)
+{
+	SpinLockAcquire(&shared->mutex);
+	Assert(shared->slots[i].state == GPUGB_SLOT_TAKEN);
+	shared->slots[i].state = GPUGB_SLOT_FREE;
+	shared->slots[i].nrows = 0;
+	SpinLockRelease(&shared->mutex);
+	ConditionVariableBroadcast(&shared->cv);
+}
+
+void
+gpugb_shared_slot_area(GpugbShared *shared, char **start, Size *bytes)
+{
+	*start = (char *) shared + shared->data_offset;
+	*bytes = (Size) shared->nslots * shared->slot_bytes;
+}
+
+int
+gpugb_shared_slots(GpugbShared *shared)
+{
+	return shared->nslots;
 }
 
 static void
@@ -278,49 +381,24 @@ gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
 				  GpugbStride *stride, int64 capacity, int nworkers_launched,
 				  bool *all_done, bool *needs_room)
 {
-	int			found = -1;
-	bool		any_ready = false;
-	int64		n;
+	int			found = gpugb_shared_take_ready(shared, capacity - stride->nrows,
+												nworkers_launched, all_done, needs_room);
+	GpugbStride view;
 
-	SpinLockAcquire(&shared->mutex);
-	for (int i = 0; i < shared->nslots; i++)
-	{
-		if (shared->slots[i].state != GPUGB_SLOT_READY)
-			continue;
-		any_ready = true;
-		if (found < 0 && stride->nrows + shared->slots[i].nrows <= capacity)
-		{
-			shared->slots[i].state = GPUGB_SLOT_TAKEN;
-			found = i;
-		}
-	}
-	*all_done = !any_ready && shared->workers_done >= nworkers_launched;
-	*needs_room = any_ready && found < 0;
-	SpinLockRelease(&shared->mutex);
 	if (found < 0)
 		return false;
-
-	n = shared->slots[found].nrows;
+	gpugb_shared_slot_view(shared, layout, found, &view);
 	for (int k = 0; k < layout->n_keys; k++)
 		append_column(stride->key_values[k], stride->key_nulls[k], &stride->key_has_nulls[k],
-					  stride->nrows, slot_values(shared, found, k), slot_nulls(shared, found, k),
-					  shared->slots[found].has_nulls[k], n);
+					  stride->nrows, view.key_values[k], view.key_nulls[k],
+					  view.key_has_nulls[k], view.nrows);
 	for (int j = 0; j < layout->n_inputs; j++)
-	{
-		int			c = layout->n_keys + j;
-
 		append_column(stride->input_values[j], stride->input_nulls[j],
 					  &stride->input_has_nulls[j], stride->nrows,
-					  slot_values(shared, found, c), slot_nulls(shared, found, c),
-					  shared->slots[found].has_nulls[c], n);
-	}
-	stride->nrows += n;
-
-	SpinLockAcquire(&shared->mutex);
-	shared->slots[found].state = GPUGB_SLOT_FREE;
-	shared->slots[found].nrows = 0;
-	SpinLockRelease(&shared->mutex);
-	ConditionVariableBroadcast(&shared->cv);
+					  view.input_values[j], view.input_nulls[j],
+					  view.input_has_nulls[j], view.nrows);
+	stride->nrows += view.nrows;
+	gpugb_shared_release(shared, found);
 	return true;
 }
 

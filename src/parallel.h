@@ -35,6 +35,27 @@ extern void gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *l
 extern bool gpugb_shared_take(GpugbShared *shared, const GpugbInputLayout *layout,
 							  GpugbStride *stride, int64 capacity, int nworkers_launched,
 							  bool *all_done, bool *needs_room);
+/*
+ * Leader, taking slots one by one (the direct copy, feed_parallel.c): a
+ * READY slot of at most `room` rows, now TAKEN (or -1, with *all_done and
+ * *needs_room as above); its rows as a stride view into the segment; and
+ * back to FREE once the device has read it.
+ */
+extern int	gpugb_shared_take_ready(GpugbShared *shared, int64 room, int nworkers_launched,
+									bool *all_done, bool *needs_room);
+extern void gpugb_shared_slot_view(GpugbShared *shared, const GpugbInputLayout *layout, int i,
+								   GpugbStride *view);
+extern void gpugb_shared_release(GpugbShared *shared, int i);
+/*
+ * Leader: fills a free slot from its own share of the input and makes it
+ * READY; false when no slot is free.  *unfit: why a value has no device
+ * word, or NULL.
+ */
+extern bool gpugb_shared_fill_one(GpugbShared *shared, const GpugbInputLayout *layout,
+								  PlanState *input, bool *exhausted, const char **unfit);
+/* Where the slots lie (to register them with the device), and how many there are. */
+extern void gpugb_shared_slot_area(GpugbShared *shared, char **start, Size *bytes);
+extern int	gpugb_shared_slots(GpugbShared *shared);
 extern bool gpugb_shared_all_done(GpugbShared *shared, int nworkers_launched);
 /* Leader: tells the workers to stop filling (the GPU path was abandoned). */
 extern void gpugb_shared_abandon(GpugbShared *shared);

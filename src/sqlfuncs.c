@@ -50,7 +50,7 @@ gpugb_memory_in_use(PG_FUNCTION_ARGS)
 
 	gpugb_device_usage(&usage);
 	values[0] = Int64GetDatum(usage.device_bytes);
-	values[1] = Int64GetDatum(usage.pinned_bytes);
+	values[1] = Int64GetDatum(usage.pinned_bytes + gpugb_emulator_registered_bytes());
 	values[2] = Int32GetDatum(usage.streams);
 	values[3] = Int32GetDatum(usage.handles + gpugb_emulator_live_handles());
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));

@@ -43,6 +43,11 @@ if [ "$GPUGB_TEST_MODE" = gpu ]; then
   test/bin/device_selftest --require-gpu
 else
   test/bin/device_selftest
+  # the same cases of appends from registered slots (parallel ingest's direct
+  # copy) against the CPU emulator, which the regress tests run under here
+  make -s -C test/device emulator >/dev/null
+  out=$(test/bin/device_selftest_emu --quick --only append) || { echo "$out" | grep -v '^ok'; exit 1; }
+  echo "$out" | tail -1
 fi
 
 gpugb_cluster_start

@@ -61,6 +61,6 @@ for q in "${queries[@]}"; do
   for s in "${settings[@]}"; do
     echo "gpugb [$s]: $(timed "$gpu $s" "$q") s"
     run_psql "$gpu $s" "EXPLAIN (ANALYZE, TIMING ON) $q" 2>&1 |
-      grep -E "Workers Launched|Strategy Used|Time:|Execution Time" | sed 's/^ */    /'
+      grep -E "Workers Launched|Strategy Used|Slot Copy|Time:|Execution Time" | sed 's/^ */    /'
   done
 done

@@ -155,6 +155,7 @@ gpugb_device_usage(GpugbUsage *usage)
 {
 	memset(usage, 0, sizeof(*usage));
 	usage->handles = gpugb_emulator_live_handles();
+	usage->pinned_bytes = gpugb_emulator_registered_bytes();
 }
 
 const char *
@@ -196,6 +197,30 @@ GpugbStatus
 gpugb_groupby_next_stride(GpugbGroupBy *gb, GpugbStride **stride)
 {
 	return gpugb_emulator_ops.next_stride(gb, stride);
+}
+
+GpugbStatus
+gpugb_host_register(void *ptr, size_t bytes)
+{
+	return gpugb_emulator_ops.host_register(ptr, bytes);
+}
+
+void
+gpugb_host_unregister(void *ptr, size_t bytes)
+{
+	gpugb_emulator_ops.host_unregister(ptr, bytes);
+}
+
+GpugbStatus
+gpugb_groupby_append(GpugbGroupBy *gb, GpugbStride *stride, const GpugbStride *src, int *ticket)
+{
+	return gpugb_emulator_ops.append(gb, stride, src, ticket);
+}
+
+GpugbStatus
+gpugb_groupby_append_done(GpugbGroupBy *gb, int ticket, bool wait, bool *done)
+{
+	return gpugb_emulator_ops.append_done(gb, ticket, wait, done);
 }
 
 GpugbStatus

@@ -21,7 +21,7 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--strategy NAME|auto]
+ *    device_selftest [--require-gpu] [--quick] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -381,6 +381,147 @@ remap(GpugbGroupBy *gb, const RankPlan *rp, int p)
 }
 
 /*
+ * Slots as parallel ingest's DSM holds them (src/parallel.c: every value
+ * column, then every null column), registered with the device, for the
+ * append cases.
+ */
+#define N_SLOTS 4
+
+typedef struct SlotArea
+{
+	int64_t		slot_rows;
+	int			ncols;
+	size_t		slot_bytes;
+	size_t		bytes;
+	char	   *base;
+	int			registered;
+	int			ticket[N_SLOTS];
+	int			busy[N_SLOTS];
+} SlotArea;
+
+static GpugbStatus
+slot_area_init(SlotArea *sa, int n_keys, int64_t stride_rows)
+{
+	void	   *p = NULL;
+
+	memset(sa, 0, sizeof(*sa));
+	sa->slot_rows = stride_rows / 3 + 1;
+	sa->ncols = n_keys + N_INPUTS;
+	sa->slot_bytes = (size_t) sa->slot_rows * 9 * sa->ncols;
+	sa->bytes = (sa->slot_bytes * N_SLOTS + 4095) & ~(size_t) 4095;
+	if (posix_memalign(&p, 4096, sa->bytes) != 0)
+		abort();
+	sa->base = p;
+	GpugbStatus st = gpugb_host_register(sa->base, sa->bytes);
+
+	sa->registered = st == GPUGB_OK;
+	return st;
+}
+
+static void
+slot_area_free(SlotArea *sa)
+{
+	if (sa->registered)
+		gpugb_host_unregister(sa->base, sa->bytes);
+	free(sa->base);
+	sa->base = NULL;
+}
+
+/* A slot whose last copy has finished; waits for one when all are busy. */
+static GpugbStatus
+free_slot(GpugbGroupBy *gb, SlotArea *sa, int *slot)
+{
+	GpugbStatus st;
+
+	for (int wait = 0; wait <= 1; wait++)
+		for (int i = 0; i < N_SLOTS; i++)
+		{
+			int			done = 1;
+
+			if (sa->busy[i])
+			{
+				bool		d = false;
+
+				if ((st = gpugb_groupby_append_done(gb, sa->ticket[i], wait, &d)) != GPUGB_OK)
+					return st;
+				done = d;
+			}
+			if (done)
+			{
+				sa->busy[i] = 0;
+				*slot = i;
+				return GPUGB_OK;
+			}
+		}
+	return GPUGB_CUDA_ERROR;	/* a waited-for ticket that is not done */
+}
+
+/* One column's slice into a slot column; poisoned null bytes when it has none. */
+static bool
+fill_slot_column(int64_t *values, uint8_t *nulls, const int64_t *src, const uint8_t *src_nulls,
+				 int64_t m)
+{
+	bool		has = any_set(src_nulls, m);
+
+	memcpy(values, src, m * 8);
+	/* the device must not read the null bytes of a slot column without NULLs */
+	if (has)
+		memcpy(nulls, src_nulls, m);
+	else
+		memset(nulls, 0xA5, m);
+	return has;
+}
+
+/* Rows [done, done + n) appended to s in slots of random sizes. */
+static GpugbStatus
+append_rows(GpugbGroupBy *gb, GpugbStride *s, const CaseSpec *cs, const Data *d, int64_t done,
+			int64_t n, SlotArea *sa)
+{
+	GpugbStatus st;
+
+	for (int64_t off = 0; off < n;)
+	{
+		int64_t		cap = n - off < sa->slot_rows ? n - off : sa->slot_rows;
+		int64_t		m = 1 + (int64_t) (rnd() % (uint64_t) cap);
+		int			slot;
+		GpugbStride v;
+
+		if ((st = free_slot(gb, sa, &slot)) != GPUGB_OK)
+			return st;
+
+		char	   *base = sa->base + slot * sa->slot_bytes;
+		int64_t    *values = (int64_t *) base;
+		uint8_t    *nulls = (uint8_t *) (base + (size_t) sa->ncols * sa->slot_rows * 8);
+
+		memset(&v, 0, sizeof(v));
+		v.nrows = m;
+		for (int k = 0; k < cs->n_keys; k++)
+		{
+			v.key_values[k] = values + k * sa->slot_rows;
+			v.key_nulls[k] = nulls + k * sa->slot_rows;
+			v.key_has_nulls[k] = fill_slot_column(v.key_values[k], v.key_nulls[k],
+												  d->key[k] + done + off,
+												  d->knull[k] + done + off, m);
+		}
+		for (int i = 0; i < N_INPUTS; i++)
+		{
+			int			c = cs->n_keys + i;
+
+			v.input_values[i] = values + c * sa->slot_rows;
+			v.input_nulls[i] = nulls + c * sa->slot_rows;
+			v.input_has_nulls[i] = fill_slot_column(v.input_values[i], v.input_nulls[i],
+													d->in[i] + done + off,
+													d->innull[i] + done + off, m);
+		}
+		if ((st = gpugb_groupby_append(gb, s, &v, &sa->ticket[slot])) != GPUGB_OK)
+			return st;
+		sa->busy[slot] = 1;
+		off += m;
+	}
+	return GPUGB_OK;
+}
+
+/*
  * Feeds the data through a handle; returns the status of the first failing
  * call.  With rp (remap cases), strides end at the remaps' rows and the
  * remaps come between them, with the strides before still in flight.
@@ -418,8 +559,12 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 		spec.allow_switch = true;
 	}
 
+	SlotArea	sa = {0};
+
 	if ((st = gpugb_groupby_create(&spec, &gb)) != GPUGB_OK)
 		return st;
+	if (cs->append && (st = slot_area_init(&sa, cs->n_keys, spec.stride_rows)) != GPUGB_OK)
+		goto out;
 	for (int64_t done = 0; done < d->nrows;)
 	{
 		GpugbStride *s;
@@ -436,6 +581,14 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 			n = 1 + (int64_t) (rnd() % (uint64_t) n);
 		if (rp != NULL && next_remap < rp->n && done + n > rp->bound[next_remap])
 			n = rp->bound[next_remap] - done;
+		if (cs->append)
+		{
+			if ((st = append_rows(gb, s, cs, d, done, n, &sa)) != GPUGB_OK ||
+				(st = gpugb_groupby_submit(gb, s)) != GPUGB_OK)
+				goto out;
+			done += n;
+			continue;
+		}
 		s->nrows = n;
 		for (int k = 0; k < cs->n_keys; k++)
 		{
@@ -498,7 +651,9 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	}
 out:
 	gpugb_groupby_stats(gb, stats);
-	gpugb_groupby_destroy(gb);
+	gpugb_groupby_destroy(gb);	/* waits for every copy from the slots */
+	if (sa.base != NULL)
+		slot_area_free(&sa);
 	return st;
 }
 
@@ -734,6 +889,7 @@ main(int argc, char **argv)
 	int			require_gpu = 0;
 	int64_t		scale = 1;		/* --quick divides row counts by 10 */
 	int			only_strategy = -2; /* -2: all, -1: auto, else one */
+	const char *only_cases = NULL;	/* --only TEXT: cases whose name has it */
 
 	for (int i = 1; i < argc; i++)
 	{
@@ -741,6 +897,8 @@ main(int argc, char **argv)
 			require_gpu = 1;
 		else if (strcmp(argv[i], "--quick") == 0)
 			scale = 10;
+		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
 				 (strcmp(argv[i + 1], "auto") == 0 || gpugb_strategy_from_name(argv[i + 1]) >= 0))
 		{
@@ -749,7 +907,8 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--strategy NAME|auto]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--strategy NAME|auto] [--only TEXT]\n",
+					argv[0]);
 			return 2;
 		}
 	}
@@ -831,6 +990,11 @@ main(int argc, char **argv)
 		{"remap x3: no keys, 10% null inputs", 33, 2 * M, 0, 1, 0, 0, 0.1, 0, 0, 0, 65536, 0, 0, GPUGB_OK, 0, 0, 0, 3},
 		{"remap x8: estimate 1, g=2000, 1 row strides", 34, 5000, 1, 2000, 0, 0, 0, 0, 0, 1, 1, 0, 0, GPUGB_OK, 1, 0, 0, 8},
 		{"remap x2: empty input", 35, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 0, 2},
+		/* parallel ingest's direct copy: slots of random sizes appended from registered memory */
+		{"append: 1 key, g=1000, 0.1% nulls, 64K strides", 40, 2 * M, 1, 1000, 0, 0.001, 0.001, 0, 0, 0, 65536, 0, 0, GPUGB_OK, 0, 0, 0, 0, 0, 1},
+		{"append: 3 keys, estimate 1, g=1e5, 64K strides (grow+retry)", 41, 2 * M, 3, 100000, 0, 0.01, 0.01, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, 0, 0, 0, 1},
+		{"append: no keys, 10% null inputs, partial strides", 42, M, 0, 1, 0, 0, 0.1, 0, 0, 0, 65536, 1, 0, GPUGB_OK, 0, 0, 0, 0, 0, 1},
+		{"append: ordered, 2 keys, g=1e5, 1% nulls", 43, 2 * M, 2, 100000, 0, 0.01, 0.01, 0, 0, 0, 200000, 0, 0, GPUGB_OK, 0, 0, 1, 0, 0, 1},
 	};
 
 	if (!EMULATOR)
@@ -842,7 +1006,8 @@ main(int argc, char **argv)
 			continue;
 		case_strategy = strategy;
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-			run_case(&cases[i]);
+			if (only_cases == NULL || strstr(cases[i].name, only_cases) != NULL)
+				run_case(&cases[i]);
 	}
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;

@@ -34,6 +34,7 @@ typedef struct CaseSpec
 	int			ordered;		/* ordered output: 1 INT order keys, 2 the first as FLOAT */
 	int			remap;			/* remaps of min/max between strides (RankPlan) */
 	int64_t		check_groups_min;	/* auto: the run-time check must count this many groups */
+	int			append;			/* rows arrive by gpugb_groupby_append from registered slots */
 } CaseSpec;
 
 #define N_INPUTS 4
