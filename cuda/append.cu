@@ -23,6 +23,7 @@
  *  - A ticket's event is recorded after all of the ticket's copies, so
  *    when it has completed the source may be reused.
  */
+#include <new>
 #include <string.h>
 
 #include "groupby_internal.cuh"
@@ -47,6 +48,17 @@ take_ticket(GpugbGroupBy *gb, int *ticket)
 	{
 		cudaEvent_t ev = nullptr;
 
+		try
+		{
+			/* room first: no exception may cross into PostgreSQL */
+			gb->append_events.reserve(t + 1);
+			gb->append_busy.reserve(t + 1);
+		}
+		catch (const std::bad_alloc &)
+		{
+			gpugb_set_error("out of host memory for an append ticket");
+			return GPUGB_OUT_OF_MEMORY;
+		}
 		/* Ordering only: no timing, the cheapest event to record and query. */
 		GPUGB_TRY(GPUGB_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)));
 		gb->acct.events++;

@@ -475,7 +475,11 @@ switch_to_fallback(GpugbScanState *st, const char *reason)
 	gpugb_release_device(st);
 	/* Parallel ingest: workers must not wait for slots nobody will take. */
 	if (st->shared)
+	{
 		gpugb_shared_abandon(st->shared);
+		/* no copy from the slots is left: they need not stay pinned */
+		gpugb_feed_parallel_unregister(st);
+	}
 	strlcpy(st->fallback_reason, reason, sizeof(st->fallback_reason));
 	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,
 			sizeof(gpugb_backend_stats.last_fallback_reason));

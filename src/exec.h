@@ -178,6 +178,8 @@ extern double gpugb_ms_since(instr_time start);
 
 /* feed_parallel.c: the leader under a Gather; NULL, or why it could not finish */
 extern const char *gpugb_feed_parallel(GpugbScanState *st);
+/* After the device handle is gone: the slot area need not stay pinned. */
+extern void gpugb_feed_parallel_unregister(GpugbScanState *st);
 
 /* strides.c */
 extern bool gpugb_datum_to_word(GpugbColumnType type, Datum d, struct GpugbTextDict *dict,

@@ -208,6 +208,12 @@ unregister_slots_now(GpugbScanState *st)
 	unregister_slots(st);
 }
 
+void
+gpugb_feed_parallel_unregister(GpugbScanState *st)
+{
+	unregister_slots_now(st);
+}
+
 /* Registers the slot area with the device; false if it cannot be. */
 static bool
 register_slots(GpugbScanState *st)
@@ -231,12 +237,17 @@ register_slots(GpugbScanState *st)
 	begin = (char *) TYPEALIGN_DOWN(page, start);
 	end = (char *) TYPEALIGN(page, start + bytes);
 
+	/* First: should it fail (out of memory), nothing is registered yet. */
+	on_dsm_detach(seg, on_slots_detach, PointerGetDatum(st));
+	st->registered_seg = seg;
+
 	INSTR_TIME_SET_CURRENT(t0);
 	(void) madvise(begin, end - begin, MADV_POPULATE_WRITE);
 	status = st->ops->host_register(begin, end - begin);
 	st->register_ms = gpugb_ms_since(t0);
 	if (status != GPUGB_OK)
 	{
+		unregister_slots_now(st);	/* the callback; nothing is registered */
 		ereport(DEBUG1,
 				(errmsg("gpugb: copying slots through pinned strides: %s",
 						st->ops->last_error())));
@@ -245,8 +256,6 @@ register_slots(GpugbScanState *st)
 	st->registered_at = begin;
 	st->registered_bytes = end - begin;
 	st->registered_ops = st->ops;
-	st->registered_seg = seg;
-	on_dsm_detach(seg, on_slots_detach, PointerGetDatum(st));
 	return true;
 }
 
@@ -342,6 +351,11 @@ feed_direct(GpugbScanState *st)
 			GpugbStride view;
 			int			ticket;
 
+			/*
+			 * Its rows are the device's now: should the append fail, they
+			 * cannot be given to a rerun (the emulator's), only re-read.
+			 */
+			st->input_touched = true;
 			gpugb_shared_slot_view(st->shared, &st->layout, slot, &view);
 			status = st->ops->append(st->gb, stride, &view, &ticket);
 			if (status != GPUGB_OK)
@@ -350,7 +364,6 @@ feed_direct(GpugbScanState *st)
 			pending[npending].ticket = ticket;
 			npending++;
 			st->copy_ms += gpugb_ms_since(start);
-			st->input_touched = true;
 			submit = stride->nrows == capacity;
 		}
 		else if (needs_room)
@@ -362,17 +375,20 @@ feed_direct(GpugbScanState *st)
 		}
 		else if (own_exhausted && all_done)
 			break;
-		else if (stride->nrows > 0)
-			submit = true;		/* keep the GPU busy while we wait */
 		else if (npending > 0)
 		{
-			/* every free slot is ours, still being copied: wait for the oldest */
+			/*
+			 * A copy frees its slot within microseconds: wait for the
+			 * oldest rather than send the device a part of a stride.
+			 */
 			INSTR_TIME_SET_CURRENT(start);
 			status = release_copied(st, pending, &npending, true);
 			st->idle_ms += gpugb_ms_since(start);
 			if (status != GPUGB_OK)
 				return gpugb_device_failure(st, "copying slots", status);
 		}
+		else if (stride->nrows > 0)
+			submit = true;		/* keep the GPU busy while we wait */
 		else
 			wait_for_slots(st, launched, &attached);
 
@@ -408,6 +424,12 @@ gpugb_feed_parallel(GpugbScanState *st)
 	st->direct_copy = gpugb_direct_slot_copy && !gpugb_text_ranks_needed(&st->layout) &&
 		register_slots(st);
 	failure = st->direct_copy ? feed_direct(st) : feed_staged(st);
+	/*
+	 * The last worker may have met a value with no device word (and dropped
+	 * its slot) after the loop's last look: its rows are missing then.
+	 */
+	if (failure == NULL)
+		failure = gpugb_shared_unfit(st->shared);
 	if (failure == NULL)
 	{
 		/* every copy from the slots has finished: feed_direct waited for them */
