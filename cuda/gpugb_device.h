@@ -167,6 +167,13 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		device_resident;
 	/*
+	 * Rows arrive only through gpugb_groupby_append (parallel ingest's
+	 * direct copy): the strides get device buffers but no pinned host ones
+	 * (cudaHostAlloc costs about 0.5 ms per MB), and a stride may not be
+	 * filled on the host.
+	 */
+	bool		appends_only;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys, the most significant first (ties: in no particular order),
 	 * and fetch hands them out in that order.

@@ -216,7 +216,8 @@ create_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &set->ev_done));
 	if (!spec->device_resident)
 	{
-		GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->host, bytes, "stride buffers"));
+		if (!spec->appends_only)
+			GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->host, bytes, "stride buffers"));
 		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->dev, bytes, "stride buffers"));
 	}
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->retry_list, rows * 4, "retry list"));
@@ -231,8 +232,9 @@ create_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 	memset(&set->stride, 0, sizeof(set->stride));
 	for (int c = 0; c < ncols && !spec->device_resident; c++)
 	{
-		int64_t    *hval = (int64_t *) (hv + (size_t) c * rows * 8);
-		uint8_t    *hnul = (uint8_t *) (hv + nulls_at + (size_t) c * rows);
+		/* no host buffers (appends_only): the caller gets NULL columns */
+		int64_t    *hval = hv ? (int64_t *) (hv + (size_t) c * rows * 8) : nullptr;
+		uint8_t    *hnul = hv ? (uint8_t *) (hv + nulls_at + (size_t) c * rows) : nullptr;
 		int64_t    *dval = (int64_t *) (dv + (size_t) c * rows * 8);
 		uint8_t    *dnul = (uint8_t *) (dv + nulls_at + (size_t) c * rows);
 
@@ -572,6 +574,8 @@ gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride)
 		set->state = GPUGB_SET_FREE;
 		return GPUGB_OK;
 	}
+	if (gb->spec.appends_only && !set->appended)
+		return invalid("a stride filled on the host of an appends_only handle");
 	GPUGB_TRY(gpugb_fail(gb, submit_set(gb, set)));
 	set->state = GPUGB_SET_INFLIGHT;
 	gb->stats.strides++;

@@ -673,8 +673,13 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 		return "no usable GPU";
 	}
 
+	st->spec.appends_only = false;
 	if (st->shared)
+	{
 		st->spec.stride_rows = Max(st->spec.stride_rows, gpugb_shared_slot_rows(st->shared));
+		/* slots copied by the device: its strides need no pinned host buffers */
+		st->spec.appends_only = gpugb_feed_parallel_prepare(st);
+	}
 	status = st->ops->create(&st->spec, &st->gb);
 	if (status != GPUGB_OK)
 		return gpugb_device_failure(st, "setting up the device", status);

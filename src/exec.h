@@ -176,7 +176,12 @@ extern const char *gpugb_fill_from_input(GpugbScanState *st, GpugbStride *stride
 extern GpugbStatus gpugb_submit_stride(GpugbScanState *st, GpugbStride *stride);
 extern double gpugb_ms_since(instr_time start);
 
-/* feed_parallel.c: the leader under a Gather; NULL, or why it could not finish */
+/*
+ * feed_parallel.c: the leader under a Gather.  prepare (before the device
+ * handle is made) registers the slots for the direct copy if it can and
+ * says whether it did; feed returns NULL, or why it could not finish.
+ */
+extern bool gpugb_feed_parallel_prepare(GpugbScanState *st);
 extern const char *gpugb_feed_parallel(GpugbScanState *st);
 /* After the device handle is gone: the slot area need not stay pinned. */
 extern void gpugb_feed_parallel_unregister(GpugbScanState *st);

@@ -285,6 +285,13 @@ release_copied(GpugbScanState *st, PendingSlot *pending, int *npending, bool wai
 	return status;
 }
 
+/*
+ * The leader's own slots are an eighth of a worker's: while it fills one it
+ * hands no ready slot to the device, and a worker with two slots waits for
+ * that (Q1's fill takes about 400 ns a row: 26 ms for a whole slot).
+ */
+#define GPUGB_LEADER_SLOT_SHARE 8
+
 /* Fills a free slot from the leader's own share; false when none is free. */
 static bool
 fill_own_slot(GpugbScanState *st, bool *exhausted, const char **unfit)
@@ -293,7 +300,9 @@ fill_own_slot(GpugbScanState *st, bool *exhausted, const char **unfit)
 	bool		filled;
 
 	INSTR_TIME_SET_CURRENT(start);
-	filled = gpugb_shared_fill_one(st->shared, &st->layout, st->input, exhausted, unfit);
+	filled = gpugb_shared_fill_one(st->shared, &st->layout, st->input,
+								   gpugb_shared_slot_rows(st->shared) / GPUGB_LEADER_SLOT_SHARE,
+								   exhausted, unfit);
 	if (filled)
 	{
 		st->input_touched = true;
@@ -416,13 +425,19 @@ feed_direct(GpugbScanState *st)
 	return NULL;
 }
 
+bool
+gpugb_feed_parallel_prepare(GpugbScanState *st)
+{
+	st->direct_copy = gpugb_direct_slot_copy && !gpugb_text_ranks_needed(&st->layout) &&
+		register_slots(st);
+	return st->direct_copy;
+}
+
 const char *
 gpugb_feed_parallel(GpugbScanState *st)
 {
 	const char *failure;
 
-	st->direct_copy = gpugb_direct_slot_copy && !gpugb_text_ranks_needed(&st->layout) &&
-		register_slots(st);
 	failure = st->direct_copy ? feed_direct(st) : feed_staged(st);
 	/*
 	 * The last worker may have met a value with no device word (and dropped

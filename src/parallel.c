@@ -28,12 +28,19 @@
 #include "storage/condition_variable.h"
 #include "storage/spin.h"
 
+#include "gpugb.h"
 #include "parallel.h"
 #include "textdict.h"
 
-/* Rows per slot, and slots per participant. */
+/*
+ * Rows per slot, and slots per participant: four while the leader copies
+ * each slot on its core (a worker fills ahead while it waits its turn);
+ * two when the device copies them (feed_parallel.c's direct copy frees a
+ * slot within a few hundred microseconds), which halves the area the
+ * leader registers with the device (about 0.2 ms per MB).
+ */
 #define GPUGB_SLOT_ROWS 65536
-#define GPUGB_SLOTS_PER_WORKER 4
+#define GPUGB_SLOTS_PER_WORKER (gpugb_direct_slot_copy ? 2 : 4)
 /* Bound on the DSM data of one node. */
 #define GPUGB_SHARED_MAX_BYTES ((Size) 512 * 1024 * 1024)
 
@@ -224,7 +231,7 @@ acquire_free_slot(GpugbShared *shared, bool wait)
  */
 static const char *
 fill_slot(GpugbShared *shared, const GpugbInputLayout *layout, PlanState *input, int i,
-		  bool *exhausted, bool worker, double stall_ms)
+		  int64 max_rows, bool *exhausted, bool worker, double stall_ms)
 {
 	instr_time	start,
 				filled;
@@ -234,7 +241,7 @@ fill_slot(GpugbShared *shared, const GpugbInputLayout *layout, PlanState *input,
 	INSTR_TIME_SET_CURRENT(start);
 	slot_stride(shared, layout, i, &s);
 	gpugb_stride_begin(layout, &s);
-	gpugb_fill_stride(layout, input, &s, shared->slot_rows, exhausted, &unfit);
+	gpugb_fill_stride(layout, input, &s, Min(max_rows, shared->slot_rows), exhausted, &unfit);
 	INSTR_TIME_SET_CURRENT(filled);
 	INSTR_TIME_SUBTRACT(filled, start);
 
@@ -282,21 +289,21 @@ gpugb_shared_fill_all(GpugbShared *shared, const GpugbInputLayout *layout, PlanS
 		INSTR_TIME_SUBTRACT(acquired, start);
 		if (i < 0)
 			break;
-		(void) fill_slot(shared, layout, input, i, &exhausted, true,
+		(void) fill_slot(shared, layout, input, i, shared->slot_rows, &exhausted, true,
 						 INSTR_TIME_GET_MILLISEC(acquired));
 	}
 }
 
 bool
 gpugb_shared_fill_one(GpugbShared *shared, const GpugbInputLayout *layout, PlanState *input,
-					  bool *exhausted, const char **unfit)
+					  int64 max_rows, bool *exhausted, const char **unfit)
 {
 	int			i = acquire_free_slot(shared, false);
 
 	*unfit = NULL;
 	if (i < 0)
 		return false;
-	*unfit = fill_slot(shared, layout, input, i, exhausted, false, 0);
+	*unfit = fill_slot(shared, layout, input, i, max_rows, exhausted, false, 0);
 	return true;
 }
 

@@ -47,12 +47,13 @@ extern void gpugb_shared_slot_view(GpugbShared *shared, const GpugbInputLayout *
 								   GpugbStride *view);
 extern void gpugb_shared_release(GpugbShared *shared, int i);
 /*
- * Leader: fills a free slot from its own share of the input and makes it
- * READY; false when no slot is free.  *unfit: why a value has no device
- * word, or NULL.
+ * Leader: fills a free slot with up to max_rows rows of its own share of
+ * the input and makes it READY; false when no slot is free.  *unfit: why a
+ * value has no device word, or NULL.
  */
 extern bool gpugb_shared_fill_one(GpugbShared *shared, const GpugbInputLayout *layout,
-								  PlanState *input, bool *exhausted, const char **unfit);
+								  PlanState *input, int64 max_rows, bool *exhausted,
+								  const char **unfit);
 /* Where the slots lie (to register them with the device), and how many there are. */
 extern void gpugb_shared_slot_area(GpugbShared *shared, char **start, Size *bytes);
 extern int	gpugb_shared_slots(GpugbShared *shared);

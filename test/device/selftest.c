@@ -546,6 +546,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.stride_rows = cs->stride_rows ? cs->stride_rows : (1 << 20);
 	spec.device_memory_limit = cs->mem_limit;
 	spec.estimated_rows = (double) cs->nrows;
+	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
 	case_order(cs, &spec);
 	if (case_strategy >= 0)
 		spec.strategy = (GpugbStrategy) case_strategy;
