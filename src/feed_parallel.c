@@ -102,6 +102,37 @@ wait_for_slots(GpugbScanState *st, int launched, bool *attached)
 }
 
 /*
+ * The top of both loops: a stride to fill (a fresh one after a submit),
+ * and the workers' report of a value without a device word.  NULL, or why
+ * the run cannot finish.
+ */
+static const char *
+next_round(GpugbScanState *st, GpugbStride **stride)
+{
+	if (*stride == NULL)
+	{
+		GpugbStatus status = st->ops->next_stride(st->gb, stride);
+
+		if (status != GPUGB_OK)
+			return gpugb_device_failure(st, "aggregating", status);
+		gpugb_stride_begin(&st->layout, *stride);
+	}
+	return gpugb_shared_unfit(st->shared);
+}
+
+/* Submits the stride if it has rows; *stride is NULL after.  NULL, or why it failed. */
+static const char *
+submit_stride(GpugbScanState *st, GpugbStride **stride)
+{
+	GpugbStatus status = GPUGB_OK;
+
+	if (*stride != NULL && (*stride)->nrows > 0)
+		status = gpugb_submit_stride(st, *stride);
+	*stride = NULL;
+	return status == GPUGB_OK ? NULL : gpugb_device_failure(st, "aggregating", status);
+}
+
+/*
  * The leader, staged: appends the slots workers filled to its strides
  * (a copy into pinned memory) and feeds the device; reads its own share of
  * the input while no slot is waiting; sleeps only when it has nothing to do.
@@ -114,9 +145,8 @@ feed_staged(GpugbScanState *st)
 	int64		chunk = gpugb_shared_slot_rows(st->shared);
 	bool		own_exhausted = false;
 	bool		attached = false;
-	const char *unfit;
+	const char *failure;
 	GpugbStride *stride = NULL;
-	GpugbStatus status;
 
 	for (;;)
 	{
@@ -125,16 +155,9 @@ feed_staged(GpugbScanState *st)
 		bool		submit = false;
 		instr_time	start;
 
-		if (stride == NULL)
-		{
-			status = st->ops->next_stride(st->gb, &stride);
-			if (status != GPUGB_OK)
-				return gpugb_device_failure(st, "aggregating", status);
-			gpugb_stride_begin(&st->layout, stride);
-		}
-		unfit = gpugb_shared_unfit(st->shared);
-		if (unfit)
-			return unfit;
+		failure = next_round(st, &stride);
+		if (failure)
+			return failure;
 		INSTR_TIME_SET_CURRENT(start);
 		if (gpugb_shared_take(st->shared, &st->layout, stride, capacity, launched,
 							  &all_done, &needs_room))
@@ -147,10 +170,10 @@ feed_staged(GpugbScanState *st)
 			submit = true;
 		else if (!own_exhausted)
 		{
-			unfit = gpugb_fill_from_input(st, stride, Min(capacity, stride->nrows + chunk),
+			failure = gpugb_fill_from_input(st, stride, Min(capacity, stride->nrows + chunk),
 										  &own_exhausted);
-			if (unfit)
-				return unfit;
+			if (failure)
+				return failure;
 			submit = stride->nrows == capacity;
 		}
 		else if (all_done)
@@ -160,20 +183,11 @@ feed_staged(GpugbScanState *st)
 		else
 			wait_for_slots(st, launched, &attached);
 
-		if (submit)
-		{
-			status = gpugb_submit_stride(st, stride);
-			stride = NULL;
-			if (status != GPUGB_OK)
-				return gpugb_device_failure(st, "aggregating", status);
-		}
+		if (submit && (failure = submit_stride(st, &stride)) != NULL)
+			return failure;
 	}
-	if (stride != NULL && stride->nrows > 0)
-	{
-		status = gpugb_submit_stride(st, stride);
-		if (status != GPUGB_OK)
-			return gpugb_device_failure(st, "aggregating", status);
-	}
+	if ((failure = submit_stride(st, &stride)) != NULL)
+		return failure;
 	return NULL;
 }
 
@@ -326,7 +340,7 @@ feed_direct(GpugbScanState *st)
 	int			npending = 0;
 	bool		own_exhausted = false;
 	bool		attached = false;
-	const char *unfit;
+	const char *failure;
 	GpugbStride *stride = NULL;
 	GpugbStatus status;
 
@@ -338,16 +352,9 @@ feed_direct(GpugbScanState *st)
 		int			slot;
 		instr_time	start;
 
-		if (stride == NULL)
-		{
-			status = st->ops->next_stride(st->gb, &stride);
-			if (status != GPUGB_OK)
-				return gpugb_device_failure(st, "aggregating", status);
-			gpugb_stride_begin(&st->layout, stride);
-		}
-		unfit = gpugb_shared_unfit(st->shared);
-		if (unfit)
-			return unfit;
+		failure = next_round(st, &stride);
+		if (failure)
+			return failure;
 		status = release_copied(st, pending, &npending, false);
 		if (status != GPUGB_OK)
 			return gpugb_device_failure(st, "copying slots", status);
@@ -377,10 +384,10 @@ feed_direct(GpugbScanState *st)
 		}
 		else if (needs_room)
 			submit = true;
-		else if (!own_exhausted && fill_own_slot(st, &own_exhausted, &unfit))
+		else if (!own_exhausted && fill_own_slot(st, &own_exhausted, &failure))
 		{
-			if (unfit)
-				return unfit;
+			if (failure)
+				return failure;
 		}
 		else if (own_exhausted && all_done)
 			break;
@@ -401,20 +408,11 @@ feed_direct(GpugbScanState *st)
 		else
 			wait_for_slots(st, launched, &attached);
 
-		if (submit)
-		{
-			status = gpugb_submit_stride(st, stride);
-			stride = NULL;
-			if (status != GPUGB_OK)
-				return gpugb_device_failure(st, "aggregating", status);
-		}
+		if (submit && (failure = submit_stride(st, &stride)) != NULL)
+			return failure;
 	}
-	if (stride != NULL && stride->nrows > 0)
-	{
-		status = gpugb_submit_stride(st, stride);
-		if (status != GPUGB_OK)
-			return gpugb_device_failure(st, "aggregating", status);
-	}
+	if ((failure = submit_stride(st, &stride)) != NULL)
+		return failure;
 	while (npending > 0)
 	{
 		status = release_copied(st, pending, &npending, true);
