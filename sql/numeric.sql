@@ -90,4 +90,16 @@ RESET gpugb.require_gpu;
 -- Division is not computed by the filler (its result scale is data-dependent).
 EXPLAIN (COSTS OFF) SELECT k, sum(a / 3) FROM nm GROUP BY k;
 RESET gpugb.require_gpu;
+-- Sums on both sides of the int64 limit of their scaled words: below it the
+-- numeric is built by int64_div_fast_to_numeric, beyond it by int128
+-- arithmetic; PostgreSQL's text either way (92 rows fit, 93 do not).  k = 7:
+-- a free numeric sum with its largest display scale (trailing zeros).
+CREATE TABLE nmedge (k int, v numeric(17,2), f numeric);
+INSERT INTO nmedge SELECT n, s * 999999999999999.99, s * 12345.6
+  FROM (VALUES (92, 1), (93, 1), (-92, -1), (-93, -1)) AS c(n, s), generate_series(1, abs(n));
+INSERT INTO nmedge VALUES (7, 0.01, 1.10), (7, 0.02, 2.2), (7, 0.03, 3);
+SELECT q, gpugb_gpu_check(q) FROM (VALUES
+  ('SELECT k, sum(v), avg(v), count(*) FROM nmedge GROUP BY k'),
+  ('SELECT k, sum(f), avg(f), min(f), max(f) FROM nmedge GROUP BY k')
+) AS t(q);
 SELECT * FROM gpugb_memory_in_use();

@@ -151,8 +151,12 @@ int128_to_int8(int64 hi, int64 lo)
 static Datum
 sum_numeric(int64 hi, int64 lo, int scale, int dscale)
 {
-	Datum		sum = gpugb_int128_to_numeric(hi, lo, scale);
+	int128		v = ((int128) hi << 64) | (uint64) lo;
+	Datum		sum;
 
+	if (dscale >= 0 && dscale != scale && v >= PG_INT64_MIN && v <= PG_INT64_MAX)
+		return gpugb_scaled_to_numeric((int64) v, scale, dscale);
+	sum = gpugb_int128_to_numeric(hi, lo, scale);
 	return dscale < 0 || dscale == scale ? sum : gpugb_numeric_with_dscale(sum, dscale);
 }
 

@@ -94,6 +94,22 @@ gpugb_free_value_to_numeric(int64 value, int scale, int dscale)
 {
 	if (value == GPUGB_NUMERIC_NAN_WORD)
 		return gpugb_word_to_numeric(value, 0);
+	return gpugb_scaled_to_numeric(value, scale, dscale);
+}
+
+/*
+ * value / 10^scale as a numeric of display scale dscale.  Where the digits
+ * below dscale are zeros (always, for a sum or a member of a free numeric
+ * group), int64_div_fast_to_numeric builds the same normalized numeric as
+ * numeric_round would, without the round trip through numeric arithmetic.
+ */
+Datum
+gpugb_scaled_to_numeric(int64 value, int scale, int dscale)
+{
+	if (dscale >= 0 && dscale <= scale && scale - dscale < GPUGB_POW10_COUNT &&
+		value % gpugb_pow10[scale - dscale] == 0)
+		return NumericGetDatum(int64_div_fast_to_numeric(value / gpugb_pow10[scale - dscale],
+														 dscale));
 	return gpugb_numeric_with_dscale(NumericGetDatum(int64_div_fast_to_numeric(value, scale)),
 									 dscale);
 }

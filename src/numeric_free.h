@@ -59,6 +59,7 @@ gpugb_free_word_dscale(int64 packed)
 
 extern Datum gpugb_free_value_to_numeric(int64 value, int scale, int dscale);
 extern Datum gpugb_numeric_with_dscale(Datum num, int dscale);
+extern Datum gpugb_scaled_to_numeric(int64 value, int scale, int dscale);
 extern int	gpugb_free_numeric_plan_scale(PlannerInfo *root, Node *expr);
 extern bool gpugb_is_free_numeric(Node *expr);
 extern const char *gpugb_free_numeric_unsupported(PlannerInfo *root, Node *expr);

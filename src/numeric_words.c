@@ -279,8 +279,16 @@ Datum
 gpugb_int128_to_numeric(int64 hi, int64 lo, int scale)
 {
 	int128		v = ((int128) hi << 64) | (uint64) lo;
-	Datum		integral = int128_to_numeric(v);
+	Datum		integral;
 
+	/*
+	 * Most sums fit an int64: PostgreSQL's own int64_div_fast_to_numeric
+	 * builds the same normalized numeric as the multiplication below, at a
+	 * fifth of the cost (it was a fifth of the time spent emitting groups).
+	 */
+	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
+		return NumericGetDatum(int64_div_fast_to_numeric((int64) v, scale));
+	integral = int128_to_numeric(v);
 	if (scale == 0)
 		return integral;
 	return DirectFunctionCall2(numeric_mul, integral,
