@@ -150,8 +150,11 @@ DROP TABLE ktz;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(hour FROM ts), count(*) FROM kt GROUP BY 1;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(isoyear FROM ts), extract(dow FROM ts), date_part('isodow', ts),
   extract(doy FROM ts), count(*) FROM kt GROUP BY 1, 2, 3, 4;
--- Fractional fields (second, epoch, ...) stay with the input plan.
+-- extract's fractional fields second, milliseconds and epoch: exact scaled
+-- microseconds with timestamp_part_common's display scales (6, 3, 6).
+-- date_part's float8 seconds and julian stay with the input plan.
 EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(epoch FROM ts), count(*) FROM kt GROUP BY 1;
+EXPLAIN (COSTS OFF, VERBOSE) SELECT date_part('second', ts), extract(julian FROM ts), count(*) FROM kt GROUP BY 1, 2;
 CREATE TABLE kx AS SELECT * FROM kt WHERE ts NOT IN ('infinity', '-infinity');
 INSERT INTO kx SELECT timestamp '2004-12-20 00:00:00' + i * interval '1 day 1 hour 1 minute', -i
   FROM generate_series(0, 40) i;	-- ISO weeks and years around new year
@@ -169,6 +172,9 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT extract(week FROM ts), extract(isoyear FROM ts), count(*) FROM kx GROUP BY 1, 2'),
   ('SELECT extract(dow FROM ts), extract(isodow FROM ts), count(*) FROM kx GROUP BY 1, 2'),
   ('SELECT extract(doy FROM ts), count(*), min(v) FROM kx GROUP BY 1'),
+  ('SELECT extract(second FROM ts), extract(milliseconds FROM ts), count(*) FROM kx GROUP BY 1, 2'),
+  ('SELECT extract(epoch FROM ts), sum(v) FROM kx GROUP BY 1'),
+  ('SELECT extract(second FROM ts), count(*) FROM kt GROUP BY 1'),
   ('SELECT date_part(''hour'', ts), date_part(''year'', ts), count(*) FROM kt GROUP BY 1, 2'),
   ('SELECT date_part(''isoyear'', ts), date_part(''week'', ts), date_part(''doy'', ts), count(*) FROM kt GROUP BY 1, 2, 3'),
   ('SELECT date_part(''millennium'', ts), date_part(''dow'', ts), count(*) FROM kt GROUP BY 1, 2'),
@@ -184,6 +190,8 @@ SELECT date_part('year', ts), count(*) FROM kt WHERE ts IN ('infinity', '-infini
 SET gpugb.require_gpu = off;
 SELECT extract(year FROM ts), count(*) FROM kt WHERE ts IN ('infinity', '-infinity', '2000-01-01') GROUP BY 1 ORDER BY 1;
 SELECT last_fallback_reason FROM gpugb_backend_stats();
+-- So is an infinite timestamp's epoch (a date's too, below).
+SELECT (gpugb_gpu_check('SELECT extract(epoch FROM ts), count(*) FROM kt WHERE ts IN (''infinity'', ''-infinity'', ''2000-01-01'') GROUP BY 1')).*;
 RESET gpugb.require_gpu;
 DROP TABLE kx;
 
@@ -198,6 +206,7 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT extract(day FROM d), extract(month FROM d), extract(quarter FROM d), count(*) FROM kdt GROUP BY 1, 2, 3'),
   ('SELECT extract(week FROM d), extract(isoyear FROM d), count(*) FROM kdt WHERE d > ''-infinity'' AND d < ''infinity'' GROUP BY 1, 2'),
   ('SELECT extract(dow FROM d), extract(isodow FROM d), extract(doy FROM d), count(*) FROM kdt GROUP BY 1, 2, 3'),
+  ('SELECT extract(epoch FROM d), count(*) FROM kdt WHERE d > ''-infinity'' AND d < ''3000-01-01'' GROUP BY 1'),
   ('SELECT extract(year FROM d), extract(decade FROM d), extract(century FROM d), extract(millennium FROM d), count(*) FROM kdt WHERE d > ''-infinity'' AND d < ''infinity'' GROUP BY 1, 2, 3, 4')
 ) AS t(q);
 SELECT extract(year FROM d) AS y, extract(isoyear FROM d) AS iy, extract(doy FROM d) AS doy, count(*)
@@ -206,6 +215,7 @@ SELECT extract(hour FROM d), count(*) FROM kdt GROUP BY 1;
 SET gpugb.require_gpu = off;
 SELECT extract(millennium FROM d), count(*) FROM kdt WHERE v IN (-1, -4) GROUP BY 1 ORDER BY 1;
 SELECT last_fallback_reason FROM gpugb_backend_stats();
+SELECT (gpugb_gpu_check('SELECT extract(epoch FROM d), count(*) FROM kdt GROUP BY 1')).*;
 RESET gpugb.require_gpu;
 DROP TABLE kdt;
 

@@ -25,6 +25,12 @@
 #include "keyexpr.h"
 #include "numeric_free.h"
 
+/* 1970-01-01 00:00 as a timestamp (SetEpochTimestamp's value) */
+#define GPUGB_UNIX_EPOCH_TIMESTAMP \
+	((int64) (UNIX_EPOCH_JDATE - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY)
+
+static Var *extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t);
+
 /* The operator's kind, and the one integer type of both arguments and result. */
 static GpugbKeyOp
 key_op_of(Oid funcid, Oid *type)
@@ -117,6 +123,9 @@ datetime_unit_call(FuncExpr *func, Oid column_type, bool with_special, int *val)
 	type = DecodeUnits(0, lowunits, val);
 	if (type == UNKNOWN_FIELD && with_special)
 		type = DecodeSpecial(0, lowunits, val);
+	/* epoch is the one RESERV field extract takes; DTK_ codes are distinct */
+	if (type == RESERV && with_special && *val == DTK_EPOCH)
+		return (Var *) column;
 	return type == UNITS ? (Var *) column : NULL;
 }
 
@@ -199,10 +208,55 @@ gpugb_key_transform_zone_holds(const GpugbKeyTransform *t)
 }
 
 /*
+ * extract's display scale for a field: timestamp_part_common builds second
+ * and epoch as microseconds / 10^6 and milliseconds as microseconds / 10^3
+ * (int64_div_fast_to_numeric); every other field, and a date's epoch
+ * (extract_date), is an integer.
+ */
+int
+gpugb_extract_field_dscale(int field, bool date)
+{
+	if (date)
+		return 0;
+	switch (field)
+	{
+		case DTK_SECOND:
+		case DTK_EPOCH:
+			return 6;
+		case DTK_MILLISEC:
+			return 3;
+		default:
+			return 0;
+	}
+}
+
+/*
+ * The display scale of extract(field FROM timestamp or date column) when
+ * the filler computes it (extract_transform), else -1: the key's planned
+ * device scale must hold it (numeric_free.c).
+ */
+int
+gpugb_extract_key_dscale(Node *expr)
+{
+	FuncExpr   *func = (FuncExpr *) expr;
+	GpugbKeyTransform t;
+
+	if (!IsA(expr, FuncExpr) ||
+		(func->funcid != F_EXTRACT_TEXT_TIMESTAMP && func->funcid != F_EXTRACT_TEXT_DATE))
+		return -1;
+	memset(&t, 0, sizeof(t));
+	if (extract_transform(func, func->funcid == F_EXTRACT_TEXT_DATE ?
+						  GPUGB_KEY_EXTRACT_DATE : GPUGB_KEY_EXTRACT, &t) == NULL)
+		return -1;
+	return gpugb_extract_field_dscale((int) t.operand, t.op == GPUGB_KEY_EXTRACT_DATE);
+}
+
+/*
  * extract('field' FROM timestamp column) or date_part('field', ...) of an
  * integer field (see keyexpr.h); the unit parsed as timestamp_part_common
- * parses it.  Seconds, milliseconds, epoch and julian (fractions) stay with
- * the input plan.
+ * parses it.  extract's second, milliseconds and epoch too (exact scaled
+ * microseconds; date_part's float8 arithmetic for them stays with the input
+ * plan, as does julian).
  */
 static Var *
 extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
@@ -221,6 +275,15 @@ extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
 		case DTK_HOUR:
 			/* a date has no time of day: extract_date raises, in the input plan */
 			if (op == GPUGB_KEY_EXTRACT_DATE)
+				return NULL;
+			break;
+		case DTK_SECOND:
+		case DTK_MILLISEC:
+			if (op != GPUGB_KEY_EXTRACT)
+				return NULL;
+			break;
+		case DTK_EPOCH:
+			if (op == GPUGB_KEY_DATE_PART)
 				return NULL;
 			break;
 		case DTK_DAY:
@@ -279,7 +342,13 @@ datetime_field(int field, int64 x, bool date)
 	switch (field)
 	{
 		case DTK_MICROSEC:
+		case DTK_MILLISEC:
+		case DTK_SECOND:
 			return time % USECS_PER_MINUTE;	/* tm_sec * 1000000 + fsec */
+		case DTK_EPOCH:
+			/* seconds of a date (extract_date), microseconds of a timestamp */
+			return date ? (x + POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY :
+				x - GPUGB_UNIX_EPOCH_TIMESTAMP;
 		case DTK_MINUTE:
 			return time / USECS_PER_MINUTE % MINS_PER_HOUR;
 		case DTK_HOUR:
@@ -321,6 +390,8 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 	int64		x = *word;
 	int64		v;
 	int64		scaled;
+	int64		unit;
+	int			dscale;
 	bool		date = t->op == GPUGB_KEY_EXTRACT_DATE;
 
 	/* a date's infinities (DATEVAL_NOBEGIN, DATEVAL_NOEND) act as a timestamp's */
@@ -337,6 +408,7 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 			case DTK_CENTURY:
 			case DTK_MILLENNIUM:
 			case DTK_ISOYEAR:
+			case DTK_EPOCH:
 				if (t->op != GPUGB_KEY_DATE_PART)
 					return false;	/* a numeric Infinity has no free numeric word */
 				*word = gpugb_double_to_word(x == PG_INT64_MIN ? -get_float8_infinity() :
@@ -348,15 +420,26 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 				return true;
 		}
 	}
+	/* timestamp_part_common computes such an epoch in numeric: fall back */
+	if (t->operand == DTK_EPOCH && !date && x >= PG_INT64_MAX + GPUGB_UNIX_EPOCH_TIMESTAMP)
+		return false;
 	v = datetime_field((int) t->operand, x, date);
 	if (t->op == GPUGB_KEY_DATE_PART)
 	{
 		*word = gpugb_double_to_word((double) v);
 		return true;
 	}
-	/* int64_to_numeric: display scale 0; packed at the key's planned scale */
-	return !pg_mul_s64_overflow(v, t->offset, &scaled) &&
-		gpugb_free_word_pack(scaled, 0, word);
+	/*
+	 * v / 10^dscale with that display scale (int64_to_numeric for dscale 0,
+	 * int64_div_fast_to_numeric else), packed at the key's planned scale S
+	 * (offset = 10^S; the planner makes S >= dscale, numeric_free.c)
+	 */
+	dscale = gpugb_extract_field_dscale((int) t->operand, date);
+	unit = gpugb_pow10[dscale];
+	if (t->offset % unit != 0)
+		return false;
+	return !pg_mul_s64_overflow(v, t->offset / unit, &scaled) &&
+		gpugb_free_word_pack(scaled, dscale, word);
 }
 
 /*

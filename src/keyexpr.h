@@ -34,6 +34,9 @@
  * extract's numeric word does not (that falls back).  extract(field FROM
  * date column) is extract_date's: the same fields of the date's midnight,
  * except those of a time of day, which PostgreSQL rejects for a date.
+ * extract's second, milliseconds and epoch are scaled microseconds with
+ * display scales 6, 3 and 6 (a date's epoch: whole seconds); the key's
+ * planned device scale holds them (numeric_free.c).
  *-------------------------------------------------------------------------
  */
 #ifndef GPUGB_KEYEXPR_H
@@ -95,6 +98,8 @@ extern void gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t);
 
 extern bool gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word);
 extern bool gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull);
+extern int	gpugb_extract_field_dscale(int field, bool date);
+extern int	gpugb_extract_key_dscale(Node *expr);
 
 /*
  * Does the filler read the key's column as a timestamp or a date (not as

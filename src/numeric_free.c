@@ -59,6 +59,7 @@
 #include "utils/numeric.h"
 #include "utils/selfuncs.h"
 
+#include "keyexpr.h"
 #include "numeric_free.h"
 
 bool
@@ -298,11 +299,14 @@ plan_scale(PlannerInfo *root, Node *expr, bool *unfit)
 {
 	FreeStats	fs = {0};
 	int			scale = GPUGB_FREE_MAX_SCALE;
+	/* extract(second | milliseconds | epoch ...): its display scale, at least */
+	int			least = Max(gpugb_extract_key_dscale(expr), 0);
 
 	*unfit = false;
 	collect_stats(root, expr, &fs);
 	if (!fs.known)
-		return GPUGB_FREE_DEFAULT_SCALE;
+		return Max(GPUGB_FREE_DEFAULT_SCALE, least);
+	fs.max_digits = Max(fs.max_digits, least);
 	while (scale > fs.max_digits &&
 		   fs.max_abs * 100.0 * (double) gpugb_pow10[scale] >= (double) GPUGB_FREE_VALUE_LIMIT)
 		scale--;

@@ -845,7 +845,7 @@ class QueryGen:
                       'timestamptz'))
         o.append(Expr(f'{e.sql}::timestamp', 'timestamp'))
         field = rng.choice(['day', 'month', 'quarter', 'week', 'year', 'dow', 'isodow', 'doy',
-                            'isoyear', 'decade', 'century'])
+                            'isoyear', 'decade', 'century', 'epoch'])
         o.append(Expr(f'extract({field} FROM {e.sql})', 'numeric_free'))
         o.append(Expr(f"({e.sql} - DATE '2000-01-01')", 'int4', 10 ** 7,
                       bool(e.col and e.col.specials) or e.col is None))
@@ -860,9 +860,11 @@ class QueryGen:
         o = []
         unit = rng.choice(['second', 'minute', 'hour', 'day', 'week', 'month', 'year'])
         o.append(Expr(f'date_trunc({q_lit(unit)}, {e.sql})', t))
-        # integer fields: the filler computes them for a timestamp column (keyexpr.c)
+        # the filler computes these for a timestamp column (keyexpr.c); second,
+        # milliseconds and epoch are fractional (date_part's float8 of them is not)
         field = rng.choice(['minute', 'hour', 'day', 'month', 'quarter', 'week', 'year', 'dow',
-                            'isodow', 'doy', 'isoyear', 'decade', 'century', 'millennium'])
+                            'isodow', 'doy', 'isoyear', 'decade', 'century', 'millennium',
+                            'second', 'milliseconds', 'epoch'])
         o.append(Expr(f'extract({field} FROM {e.sql})', 'numeric_free'))
         o.append(Expr(f'date_part({q_lit(field)}, {e.sql})', 'float8', 10 ** 6))
         o.append(Expr(f'{e.sql}::date', 'date'))
