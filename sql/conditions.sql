@@ -82,10 +82,9 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, count(*), max(tm) FROM ft WHERE tm >= ''01:00'' AND tm < ''20:00:00.5'' GROUP BY k')
 ) AS t(q);
 
--- A numeric CASE ... ELSE or COALESCE inside arithmetic is not computed by
--- the filler (a row's display scale would depend on its arm), but where
--- its type has a scale the scan computes it as a leaf and the filler the
--- rest.
+-- A numeric CASE ... ELSE or COALESCE inside arithmetic whose type has a
+-- scale (arms of one typmod) is a leaf the scan computes; the filler
+-- computes the rest.
 EXPLAIN (COSTS OFF, VERBOSE)
   SELECT k, sum(COALESCE(p, 0::numeric(12, 2)) * p) FROM fc GROUP BY k;
 SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
@@ -107,6 +106,28 @@ SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT k, sum(COALESCE(p * 0.5, v, 0)), sum(COALESCE(p, 0)), stddev_pop(CASE WHEN b THEN p ELSE 0 END) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k'),
   ('SELECT k, sum(CASE WHEN b THEN p * 2 END), max(CASE WHEN v > 0 THEN p * 3 ELSE -100 END) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k')
 ) AS t(q);
+-- Inside arithmetic, the arms differing in scale: the filler computes it on
+-- packed words, each value carrying its row's display scale through the
+-- operators (the larger of a sum's operands', the sum of a product's), so
+-- COALESCE(p, 0) * p shows scale 4 where p is not NULL and 2 where it is.
+-- (max/min over a group whose values tie but differ in scale are left out:
+-- PostgreSQL shows whichever its plan met first or last.)
+EXPLAIN (COSTS OFF, VERBOSE)
+  SELECT k, sum(COALESCE(p, 0) * p), sum((CASE WHEN b THEN p ELSE 1 END) * 3 + 0.5) FROM fc GROUP BY k;
+SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
+  ('SELECT k, sum(COALESCE(p, 0) * 2), sum((CASE WHEN b THEN p ELSE 1 END) * 3 + 0.5), avg(-COALESCE(p, v)) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k'),
+  ('SELECT s % 11, sum(COALESCE(p, 0.001) * COALESCE(p, 2) * 1.5), stddev(p * COALESCE(p, 0)), count(*) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY 1'),
+  ('SELECT k, sum(CASE WHEN v > 0 THEN p * COALESCE(p, 0) ELSE -COALESCE(p, 1) END - 0.25) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY k'),
+  ('SELECT v % 3, sum((CASE WHEN s < 500 THEN p ELSE 0 END) * (CASE WHEN s % 2 = 0 THEN 1.5 ELSE p END)) FROM fc WHERE p IS DISTINCT FROM ''NaN'' GROUP BY 1')
+) AS t(q);
+-- Groups whose rows all take the scale-0 arm show scale 0 (and a NULL operand a NULL).
+SELECT s % 7 AS g, sum((CASE WHEN s < 3 THEN p ELSE 0 END) * 2), sum(COALESCE(p, 0) * v) FROM fc
+  WHERE p IS DISTINCT FROM 'NaN' GROUP BY 1 ORDER BY 1;
+-- A NaN a row reads falls back, as for a CASE that is a whole argument.
+SET gpugb.require_gpu = off;
+SELECT k, sum(COALESCE(p, 0) * 2) FROM fc GROUP BY k ORDER BY k;
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;
 -- Arms of scale 8 at most (values below 2.9e9): beyond, the scan computes it.
 EXPLAIN (COSTS OFF, VERBOSE)
   SELECT k, sum(CASE WHEN v > 0 THEN p * p * p * p ELSE 0 END), sum(CASE WHEN v > 0 THEN p * p * p * p * p ELSE 0 END) FROM fc GROUP BY k;

@@ -46,8 +46,10 @@
  * through: a column's word, FILTERed, or picked by CASE ... ELSE or
  * COALESCE among columns and constants.  A numeric CASE ... ELSE or
  * COALESCE that is a whole aggregate argument or GROUP BY key packs each
- * arm with its own display scale (compile_arm); inside arithmetic, numeric
- * results take only FILTERs (a row's display scale would depend on the arm).
+ * arm with its own display scale (compile_arm); inside numeric arithmetic
+ * the operators then work on packed words (compile_packed_arithmetic), each
+ * row's display scale carried through them as numeric_add and numeric_mul
+ * compute it, so the result shows the scale of the arms the row took.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -220,6 +222,81 @@ compile_integer(Compiler *c, Expr *expr)
 	return false;
 }
 
+static bool is_filter_case(CaseExpr *cs);
+static bool compile_arm(Compiler *c, Expr *arm, int *scale);
+
+/* numeric +, -, * and unary -, + (their functions' oids) */
+static bool
+is_numeric_arithmetic(Expr *expr)
+{
+	OpExpr	   *op = (OpExpr *) expr;
+
+	if (!IsA(expr, OpExpr))
+		return false;
+	set_opfuncid(op);
+	return op->opfuncid == F_NUMERIC_ADD || op->opfuncid == F_NUMERIC_SUB ||
+		op->opfuncid == F_NUMERIC_MUL || op->opfuncid == F_NUMERIC_UMINUS ||
+		op->opfuncid == F_NUMERIC_UPLUS;
+}
+
+/*
+ * Does expr choose among numeric values per row (a CASE ... ELSE or
+ * COALESCE without a type modifier), itself or under numeric arithmetic?
+ * Each row's result then has the display scale of the arms it took, so it
+ * is computed on packed words (GPUGB_HX_PACKED_*), which carry it.
+ */
+static bool
+has_numeric_choice(Expr *expr)
+{
+	ListCell   *lc;
+
+	if (exprType((Node *) expr) != NUMERICOID ||
+		gpugb_column_type(NUMERICOID, exprTypmod((Node *) expr), false).kind !=
+		GPUGB_VALUE_NUMERIC_FREE)
+		return false;
+	if ((IsA(expr, CaseExpr) && !is_filter_case((CaseExpr *) expr)) || IsA(expr, CoalesceExpr))
+		return true;
+	if (!is_numeric_arithmetic(expr))
+		return false;
+	foreach(lc, ((OpExpr *) expr)->args)
+		if (has_numeric_choice(lfirst(lc)))
+			return true;
+	return false;
+}
+
+/*
+ * Numeric arithmetic over a per-row choice, on packed words: every operand
+ * packed with its display scale (compile_arm), then the packed operator.
+ * *scale is the largest display scale a row can get; the program's scale
+ * (packed_scale) is kept at least that, so a product stays exact.
+ */
+static bool
+compile_packed_arithmetic(Compiler *c, OpExpr *op, int *scale)
+{
+	int			left,
+				right = 0;
+
+	if (!compile_arm(c, linitial(op->args), &left))
+		return false;
+	if (list_length(op->args) == 1)
+	{
+		*scale = left;
+		if (op->opfuncid == F_NUMERIC_UMINUS)
+			emit(c, GPUGB_HX_PACKED_NEG, 0, 0, 0);
+	}
+	else
+	{
+		if (!compile_arm(c, lsecond(op->args), &right))
+			return false;
+		*scale = op->opfuncid == F_NUMERIC_MUL ? left + right : Max(left, right);
+		emit(c, op->opfuncid == F_NUMERIC_ADD ? GPUGB_HX_PACKED_ADD :
+			 op->opfuncid == F_NUMERIC_SUB ? GPUGB_HX_PACKED_SUB : GPUGB_HX_PACKED_MUL,
+			 0, 0, 0);
+	}
+	c->packed_scale = Max(c->packed_scale, *scale);
+	return *scale <= GPUGB_HOSTEXPR_MAX_PACKED_SCALE;
+}
+
 /*
  * One result of a CASE ... ELSE or argument of a COALESCE.  Where the
  * Compiler packs (a numeric result whose arms may differ in scale), the
@@ -233,6 +310,9 @@ compile_arm(Compiler *c, Expr *arm, int *scale)
 	bool		packing = c->packing;
 	bool		ok;
 
+	/* an arm with a CASE or COALESCE inside its arithmetic packs as it goes */
+	if (packing && has_numeric_choice(arm))
+		return compile(c, arm, scale);
 	c->packing = false;
 	ok = compile(c, arm, scale);
 	c->packing = packing;
@@ -248,13 +328,14 @@ compile_arm(Compiler *c, Expr *arm, int *scale)
  * Every result is computed for every row (SELECT then keeps one), and so
  * is every condition after the first, which PostgreSQL computes only where
  * the ones before are not true: Compiler.conditional holds them to parts
- * that cannot raise an error.
+ * that cannot raise an error.  *max_scale gets the results' largest scale.
  */
 static bool
-compile_case_arms(Compiler *c, List *arms, int i, Expr *defresult)
+compile_case_arms(Compiler *c, List *arms, int i, Expr *defresult, int *max_scale)
 {
 	CaseWhen   *when = list_nth_node(CaseWhen, arms, i);
-	int			scale;
+	int			scale,
+				else_scale = 0;
 	bool		ok;
 
 	if (!gpugb_hx_compile_condition(c, when->expr))
@@ -262,8 +343,9 @@ compile_case_arms(Compiler *c, List *arms, int i, Expr *defresult)
 	c->conditional++;
 	c->nonstrict++;
 	ok = compile_arm(c, when->result, &scale) &&
-		(i + 1 < list_length(arms) ? compile_case_arms(c, arms, i + 1, defresult) :
-		 compile_arm(c, defresult, &scale));
+		(i + 1 < list_length(arms) ? compile_case_arms(c, arms, i + 1, defresult, &else_scale) :
+		 compile_arm(c, defresult, &else_scale));
+	*max_scale = Max(scale, else_scale);
 	c->conditional--;
 	c->nonstrict--;
 	if (!ok)
@@ -311,7 +393,7 @@ compile_case(Compiler *c, CaseExpr *cs, int *scale)
 	/* a numeric result's display scale depends on the arm each row takes: packed */
 	if (!c->integer && !OidIsValid(c->passthrough) && !c->packing)
 		return false;
-	return compile_case_arms(c, cs->args, 0, cs->defresult);
+	return compile_case_arms(c, cs->args, 0, cs->defresult, scale);
 }
 
 /*
@@ -321,7 +403,7 @@ compile_case(Compiler *c, CaseExpr *cs, int *scale)
  * numeric one's display scale would depend on the argument taken).
  */
 static bool
-compile_coalesce(Compiler *c, CoalesceExpr *ce)
+compile_coalesce(Compiler *c, CoalesceExpr *ce, int *max_scale)
 {
 	int			scale;
 	bool		ok = true;
@@ -335,6 +417,7 @@ compile_coalesce(Compiler *c, CoalesceExpr *ce)
 		if (foreach_current_index(lc) == 1)
 			c->conditional++;
 		ok = ok && compile_arm(c, lfirst(lc), &scale);
+		*max_scale = Max(*max_scale, scale);
 	}
 	if (list_length(ce->args) > 1)
 		c->conditional--;
@@ -510,7 +593,9 @@ compile(Compiler *c, Expr *expr, int *scale)
 								is_filter_case((CaseExpr *) expr)))
 		return compile_case(c, (CaseExpr *) expr, scale);
 	if (IsA(expr, CoalesceExpr) && (c->integer || OidIsValid(c->passthrough) || c->packing))
-		return compile_coalesce(c, (CoalesceExpr *) expr);
+		return compile_coalesce(c, (CoalesceExpr *) expr, scale);
+	if (c->packing && is_numeric_arithmetic(expr) && has_numeric_choice(expr))
+		return compile_packed_arithmetic(c, (OpExpr *) expr, scale);
 	/* a NULL where NULL is a value (an ELSE, a COALESCE argument) */
 	if (IsA(expr, Const) && ((Const *) expr)->constisnull && c->nonstrict > 0)
 	{
@@ -630,16 +715,13 @@ passthrough_result(Expr *expr)
 /*
  * Is expr a numeric CASE ... ELSE (not a FILTER's CASE WHEN c THEN x END)
  * or COALESCE without a type modifier, whose rows take the display scale
- * of their arm?  Its program's result is a packed free numeric word.
+ * of their arm, or numeric arithmetic over one?  Its program's result is a
+ * packed free numeric word.
  */
 bool
 gpugb_hostexpr_packs(Expr *expr)
 {
-	return exprType((Node *) expr) == NUMERICOID &&
-		gpugb_column_type(NUMERICOID, exprTypmod((Node *) expr), false).kind ==
-		GPUGB_VALUE_NUMERIC_FREE &&
-		((IsA(expr, CaseExpr) && !is_filter_case((CaseExpr *) expr)) ||
-		 IsA(expr, CoalesceExpr));
+	return has_numeric_choice(expr);
 }
 
 static void

@@ -71,6 +71,17 @@ typedef enum GpugbHostExprOp
 	GPUGB_HX_SELECT,			/* pops else, then, truth: then where true (CASE ... ELSE) */
 	GPUGB_HX_COALESCE,			/* pops `scale` values: the first that is not NULL */
 	/*
+	 * Numeric arithmetic on packed free numeric words (numeric_free.h) at
+	 * the program's scale, each operand carrying its row's display scale:
+	 * a numeric CASE ... ELSE or COALESCE inside arithmetic.  The display
+	 * scale of a sum or difference is the operands' larger, of a product
+	 * their sum, as numeric_add and numeric_mul give.
+	 */
+	GPUGB_HX_PACKED_ADD,
+	GPUGB_HX_PACKED_SUB,
+	GPUGB_HX_PACKED_MUL,
+	GPUGB_HX_PACKED_NEG,
+	/*
 	 * Float arithmetic on double words, in float4 (`scale` 4) or float8 (8)
 	 * as PostgreSQL's operators compute it; where they raise an ERROR
 	 * (overflow, underflow, division by zero) the fill stops instead.

@@ -425,6 +425,54 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 				else if (__builtin_mul_overflow(stack[top - 1], stack[top], &stack[top - 1])) \
 					return EVAL_OVERFLOW; \
 				break; \
+			case GPUGB_HX_PACKED_ADD: \
+			case GPUGB_HX_PACKED_SUB: \
+			case GPUGB_HX_PACKED_MUL: \
+			{ \
+				T			a = stack[top - 2] >> GPUGB_FREE_DSCALE_BITS; \
+				T			b = stack[top - 1] >> GPUGB_FREE_DSCALE_BITS; \
+				int			da = (int) (stack[top - 2] & GPUGB_FREE_DSCALE_MASK); \
+				int			db = (int) (stack[top - 1] & GPUGB_FREE_DSCALE_MASK); \
+				int			d; \
+\
+				top--; \
+				if (IS_NULL(top - 1) || IS_NULL(top)) \
+				{ \
+					SET_NULL(top - 1, true); \
+					break; \
+				} \
+				if (step->op == GPUGB_HX_PACKED_MUL) \
+				{ \
+					/* \
+					 * (a / 10^S)(b / 10^S) at scale S: exact, as the compiler made \
+					 * S at least the product's largest display scale \
+					 */ \
+					if (__builtin_mul_overflow(a, b, &a) || \
+						a % (T) gpugb_pow10[hx->scale] != 0) \
+						return EVAL_OVERFLOW; \
+					a /= (T) gpugb_pow10[hx->scale]; \
+					d = da + db; \
+				} \
+				else \
+				{ \
+					if (step->op == GPUGB_HX_PACKED_ADD ? __builtin_add_overflow(a, b, &a) : \
+						__builtin_sub_overflow(a, b, &a)) \
+						return EVAL_OVERFLOW; \
+					d = Max(da, db); \
+				} \
+				if (a >= GPUGB_FREE_VALUE_LIMIT || a <= -GPUGB_FREE_VALUE_LIMIT || \
+					d > GPUGB_FREE_MAX_DSCALE) \
+					return EVAL_OVERFLOW; \
+				stack[top - 1] = a * (1 << GPUGB_FREE_DSCALE_BITS) + d; \
+				break; \
+			} \
+			case GPUGB_HX_PACKED_NEG: \
+				/* -(v, d) is (-v, d): the value part negated, the dscale kept */ \
+				if (!IS_NULL(top - 1)) \
+					stack[top - 1] = -(stack[top - 1] >> GPUGB_FREE_DSCALE_BITS) * \
+						(1 << GPUGB_FREE_DSCALE_BITS) + \
+						(stack[top - 1] & GPUGB_FREE_DSCALE_MASK); \
+				break; \
 			case GPUGB_HX_DIV: \
 			case GPUGB_HX_MOD: \
 				/* int4div, int4mod and their kin: strict, then by zero an ERROR */ \
