@@ -904,7 +904,10 @@ class QueryGen:
         e2 = ctx.pick(types=['numeric_free', 'numeric'])
         return [Expr(f'({e.sql} * 2)', 'numeric_free'), Expr(f'round({e.sql}, 1)', 'numeric_free'),
                 Expr(f'abs({e.sql})', 'numeric_free'), Expr(f'(-{e.sql})', 'numeric_free'),
-                Expr(f'({e.sql} + {e2.sql})', 'numeric_free') if e2 else None]
+                Expr(f'({e.sql} + {e2.sql})', 'numeric_free') if e2 else None,
+                # over a CASE or COALESCE: packed arithmetic, per-row display scales
+                Expr(f'({e.sql} * {e2.sql})', 'numeric_free') if e2 else None,
+                Expr(f'COALESCE({e.sql}, 0) * 3 - 0.5', 'numeric_free')]
 
     def t_text(self, ctx, e, depth):
         return [Expr(f'upper({e.sql})', 'text'), Expr(f'substr({e.sql}, 1, 3)', 'text'),
