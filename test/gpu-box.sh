@@ -152,8 +152,20 @@ case "$stage" in
     # The benchmark report (test/bench/report.sh): TPC-H, ClickBench-style and Query B
     # against PostgreSQL and DuckDB (its wheel in .whl); ~20 minutes at the default sizes.
     # $out/docs: BENCHMARKS.md, PNGs, CSVs (for docs/); $out/raw: per-query CSVs, EXPLAINs.
+    # $out/watch.log: memory, disk and the server's active statements every 60 s.  Runs 44
+    # and 46 (2026-11-22) stopped making progress in the Query B section (once right after
+    # atable's ANALYZE began, for 25 minutes) after the TPC-H and hits sections; the next
+    # run shows why.
+    ( while sleep 60; do
+        { date -u +%T; free -g | sed -n 2p; df -h /tmp | tail -1
+          psql -X -At -d postgres -c "SELECT pid, backend_type, wait_event_type, wait_event,
+            now() - query_start, left(query, 80) FROM pg_stat_activity WHERE state <> 'idle'" 2>&1
+        } >> "$out/watch.log"
+      done ) &
+    watch_pid=$!
     GPUGB_REPORT_CMD=${GPUGB_REPORT_CMD:-"OUT=$out bash test/gpu-box.sh report"} OUT=$out \
       test/bench/report.sh 2>&1 | tee "$out/report.log"
+    kill "$watch_pid" 2>/dev/null || true
     ;;
   kernelbench)
     make -s -j"$(nproc)" -C test/kernelbench CUDA_ARCHS=90 >/dev/null
