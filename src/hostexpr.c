@@ -334,7 +334,7 @@ static bool
 compile_case_arms(Compiler *c, List *arms, int i, Expr *defresult, int *max_scale)
 {
 	CaseWhen   *when = list_nth_node(CaseWhen, arms, i);
-	int			scale,
+	int			scale = 0,
 				else_scale = 0;
 	bool		ok;
 
@@ -405,7 +405,7 @@ compile_case(Compiler *c, CaseExpr *cs, int *scale)
 static bool
 compile_coalesce(Compiler *c, CoalesceExpr *ce, int *max_scale)
 {
-	int			scale;
+	int			scale = 0;
 	bool		ok = true;
 	ListCell   *lc;
 
