@@ -154,10 +154,12 @@ sum_numeric(int64 hi, int64 lo, int scale, int dscale)
 	int128		v = ((int128) hi << 64) | (uint64) lo;
 	Datum		sum;
 
-	if (dscale >= 0 && dscale != scale && v >= PG_INT64_MIN && v <= PG_INT64_MAX)
+	if (dscale < 0)
+		dscale = scale;
+	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
 		return gpugb_scaled_to_numeric((int64) v, scale, dscale);
 	sum = gpugb_int128_to_numeric(hi, lo, scale);
-	return dscale < 0 || dscale == scale ? sum : gpugb_numeric_with_dscale(sum, dscale);
+	return dscale == scale ? sum : gpugb_numeric_with_dscale(sum, dscale);
 }
 
 Datum

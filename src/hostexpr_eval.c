@@ -429,11 +429,12 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 			case GPUGB_HX_PACKED_SUB: \
 			case GPUGB_HX_PACKED_MUL: \
 			{ \
-				T			a = stack[top - 2] >> GPUGB_FREE_DSCALE_BITS; \
-				T			b = stack[top - 1] >> GPUGB_FREE_DSCALE_BITS; \
-				int			da = (int) (stack[top - 2] & GPUGB_FREE_DSCALE_MASK); \
-				int			db = (int) (stack[top - 1] & GPUGB_FREE_DSCALE_MASK); \
-				int			d; \
+				/* packed words always fit an int64 (gpugb_free_word_pack made them) */ \
+				T			a = gpugb_free_word_value((int64) stack[top - 2]); \
+				T			b = gpugb_free_word_value((int64) stack[top - 1]); \
+				int			da = gpugb_free_word_dscale((int64) stack[top - 2]); \
+				int			db = gpugb_free_word_dscale((int64) stack[top - 1]); \
+				int64		packed; \
 \
 				top--; \
 				if (IS_NULL(top - 1) || IS_NULL(top)) \
@@ -451,27 +452,30 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 						a % (T) gpugb_pow10[hx->scale] != 0) \
 						return EVAL_OVERFLOW; \
 					a /= (T) gpugb_pow10[hx->scale]; \
-					d = da + db; \
+					da += db; \
 				} \
 				else \
 				{ \
 					if (step->op == GPUGB_HX_PACKED_ADD ? __builtin_add_overflow(a, b, &a) : \
 						__builtin_sub_overflow(a, b, &a)) \
 						return EVAL_OVERFLOW; \
-					d = Max(da, db); \
+					da = Max(da, db); \
 				} \
-				if (a >= GPUGB_FREE_VALUE_LIMIT || a <= -GPUGB_FREE_VALUE_LIMIT || \
-					d > GPUGB_FREE_MAX_DSCALE) \
+				if ((T) (int64) a != a || !gpugb_free_word_pack((int64) a, da, &packed)) \
 					return EVAL_OVERFLOW; \
-				stack[top - 1] = a * (1 << GPUGB_FREE_DSCALE_BITS) + d; \
+				stack[top - 1] = packed; \
 				break; \
 			} \
 			case GPUGB_HX_PACKED_NEG: \
-				/* -(v, d) is (-v, d): the value part negated, the dscale kept */ \
+				/* -(v, d) is (-v, d): the value negated, the display scale kept */ \
 				if (!IS_NULL(top - 1)) \
-					stack[top - 1] = -(stack[top - 1] >> GPUGB_FREE_DSCALE_BITS) * \
-						(1 << GPUGB_FREE_DSCALE_BITS) + \
-						(stack[top - 1] & GPUGB_FREE_DSCALE_MASK); \
+				{ \
+					int64		packed = (int64) stack[top - 1]; \
+\
+					(void) gpugb_free_word_pack(-gpugb_free_word_value(packed), \
+												gpugb_free_word_dscale(packed), &packed); \
+					stack[top - 1] = packed; \
+				} \
 				break; \
 			case GPUGB_HX_DIV: \
 			case GPUGB_HX_MOD: \
