@@ -399,8 +399,9 @@ compile_case(Compiler *c, CaseExpr *cs, int *scale)
 /*
  * COALESCE(a, b, ...): every argument computed, the first not NULL kept.
  * PostgreSQL computes b only where a is NULL, so the arguments after the
- * first are conditional.  Integer and passed-through results only (a
- * numeric one's display scale would depend on the argument taken).
+ * first are conditional.  Integer and passed-through results, and numeric
+ * ones where the Compiler packs (each argument with its own display scale);
+ * *max_scale gets the arguments' largest scale.
  */
 static bool
 compile_coalesce(Compiler *c, CoalesceExpr *ce, int *max_scale)
