@@ -18,7 +18,7 @@ CUDA_SRCS = $(sort $(wildcard cuda/*.cu))
 OBJS      = $(HOST_SRCS:.c=.o) $(CUDA_SRCS:.cu=.o)
 
 # setup.sql first: it creates the helpers the others use.
-REGRESS   = setup plan matrix edge filter conditions numeric numeric_free interval text text_minmax budget fallback parallel strategy keyexpr order float_variance direct_scan
+REGRESS   = setup plan matrix edge filter conditions numeric numeric_free interval text text_minmax budget fallback parallel strategy keyexpr order float_variance direct_scan program_batch
 REGRESS_OPTS = --inputdir=. --load-extension=gpugb
 
 # GPUGB_TEST_MODE=emulator (default; machines without a GPU run the host

@@ -129,6 +129,8 @@ typedef struct GpugbHostExpr
 	bool		packed;			/* a packed free numeric word (a numeric CASE ... ELSE or
 								 * COALESCE whose arms differ in scale): the input is a
 								 * free numeric at the program's scale */
+	bool		batchable;		/* strict, and every step one gpugb_hostexpr_eval_rows
+								 * runs a batch of rows at a time */
 	GpugbHostExprStep steps[GPUGB_HOSTEXPR_MAX_STEPS];
 } GpugbHostExpr;
 
@@ -150,5 +152,17 @@ extern void gpugb_hostexpr_decode(List *program, int scale, Oid result_type, Gpu
 extern bool gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words,
 								const bool *nulls, const GpugbColumnType *column_types,
 								int64 *word, bool *result_isnull);
+
+/*
+ * gpugb_hostexpr_eval over n (at most GPUGB_HOSTEXPR_BATCH) rows: row r's
+ * columns at words + r * row_stride (and nulls likewise); row r's result in
+ * word[r] / result_isnull[r], fits[r] false where gpugb_hostexpr_eval would
+ * return false.  The same results, a step at a time over all the rows.
+ */
+#define GPUGB_HOSTEXPR_BATCH 64
+extern void gpugb_hostexpr_eval_rows(const GpugbHostExpr *hx, const int64 *words,
+									 const bool *nulls, int row_stride, int n,
+									 const GpugbColumnType *column_types, int64 *word,
+									 bool *result_isnull, bool *fits);
 
 #endif							/* GPUGB_HOSTEXPR_H */

@@ -159,6 +159,26 @@ gpugb_hostexpr_decode(List *program, int scale, Oid result_type, GpugbHostExpr *
 			hx->steps[i].op == GPUGB_HX_NULL || hx->steps[i].op == GPUGB_HX_DIV ||
 			hx->steps[i].op == GPUGB_HX_MOD || hx->steps[i].op >= GPUGB_HX_FLOAT_ADD)
 			hx->strict = false;
+	hx->batchable = hx->strict;
+	for (int i = 0; i < hx->nsteps; i++)
+		switch (hx->steps[i].op)
+		{
+			case GPUGB_HX_COLUMN:
+			case GPUGB_HX_CONST:
+			case GPUGB_HX_CONST_ADD_COL:
+			case GPUGB_HX_CONST_SUB_COL:
+			case GPUGB_HX_MUL_COL:
+			case GPUGB_HX_ADD:
+			case GPUGB_HX_SUB:
+			case GPUGB_HX_MUL:
+			case GPUGB_HX_NEG:
+			case GPUGB_HX_RANGE:
+			case GPUGB_HX_FILTER:
+			case GPUGB_HX_FILTER_CMP:
+				break;
+			default:
+				hx->batchable = false;
+		}
 }
 
 
@@ -649,6 +669,28 @@ DEFINE_EVAL(eval_strict_int64, int64, 0)
 DEFINE_EVAL(eval_strict_int128, int128, 0)
 
 /*
+ * A program's int64 result (not NULL) as its word: false where it has none
+ * (a NaN in a packed program, a numeric beyond 18 digits).
+ */
+static inline bool
+result_word(const GpugbHostExpr *hx, int64 v64, bool nan, int64 *word)
+{
+	if (nan)
+	{
+		/* NaN marks the whole row, whichever arm it was in: PostgreSQL's plan answers */
+		if (hx->packed)
+			return false;
+		*word = GPUGB_NUMERIC_NAN_WORD;
+		return true;
+	}
+	if (!hx->integer && !hx->packed && (v64 <= -gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE] ||
+						 v64 >= gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE]))
+		return false;
+	*word = v64;
+	return true;
+}
+
+/*
  * Evaluates the expression over one row of the child: words/nulls are its
  * columns after the keys, as device words.  Returns false if the result
  * does not fit a word; else *word or *result_isnull.  NULL and NaN
@@ -682,17 +724,191 @@ gpugb_hostexpr_eval(const GpugbHostExpr *hx, const int64 *words, const bool *nul
 	*result_isnull = status == EVAL_NULL;
 	if (status == EVAL_NULL)
 		return true;
-	if (nan)
+	return result_word(hx, v64, nan, word);
+}
+
+/*
+ * The batch evaluator: each step over all n rows before the next step, in
+ * loops the compiler keeps tight (a row-by-row interpreter pays its
+ * dispatch for every step of every row: TPC-H Q1's two products were about
+ * 12 % of its fill in a local profile).  Only strict programs of the steps
+ * `batchable` lists; a row that overflows on the way (or meets RANGE's
+ * bound) is evaluated again by gpugb_hostexpr_eval, which then settles it
+ * exactly as it always does (int128, or no word).  Without an overflow the
+ * steps compute what eval_strict_int64 computes, so the results are the
+ * same: NULL operands read as 0 (the row's result is NULL), a numeric NaN
+ * reads as 0 and marks the row, FILTER makes the row's result NULL.
+ */
+#define ROW_NULL	0x01		/* an operand was NULL: the result is NULL */
+#define ROW_NAN		0x02		/* an operand was NaN */
+#define ROW_FILTERED 0x04		/* a FILTER's condition was not true: NULL */
+#define ROW_AGAIN	0x08		/* overflowed: gpugb_hostexpr_eval decides */
+
+void
+gpugb_hostexpr_eval_rows(const GpugbHostExpr *hx, const int64 *words, const bool *nulls,
+						 int row_stride, int n, const GpugbColumnType *column_types,
+						 int64 *word, bool *result_isnull, bool *fits)
+{
+	int64		stack[GPUGB_HOSTEXPR_MAX_STEPS][GPUGB_HOSTEXPR_BATCH];
+	uint8		state[GPUGB_HOSTEXPR_BATCH];
+	int			top = 0;
+
+	Assert(n <= GPUGB_HOSTEXPR_BATCH);
+	if (!hx->batchable)
 	{
-		/* NaN marks the whole row, whichever arm it was in: PostgreSQL's plan answers */
-		if (hx->packed)
-			return false;
-		*word = GPUGB_NUMERIC_NAN_WORD;
-		return true;
+		for (int r = 0; r < n; r++)
+			fits[r] = gpugb_hostexpr_eval(hx, words + r * row_stride, nulls + r * row_stride,
+										  column_types, &word[r], &result_isnull[r]);
+		return;
 	}
-	if (!hx->integer && !hx->packed && (v64 <= -gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE] ||
-						 v64 >= gpugb_pow10[GPUGB_HOSTEXPR_MAX_SCALE]))
-		return false;
-	*word = v64;
-	return true;
+	memset(state, 0, n);
+	for (int i = 0; i < hx->nsteps; i++)
+	{
+		const GpugbHostExprStep *step = &hx->steps[i];
+		int			c = step->column;
+		bool		numeric = (step->op == GPUGB_HX_COLUMN ||
+							   step->op == GPUGB_HX_CONST_ADD_COL ||
+							   step->op == GPUGB_HX_CONST_SUB_COL ||
+							   step->op == GPUGB_HX_MUL_COL) &&
+			column_types[c].kind == GPUGB_VALUE_NUMERIC;
+
+/* column c of row r as column_word reads it, and its flags into state[r] */
+#define ROW_COLUMN(r, w) \
+	do { \
+		bool		isnull_ = nulls[(r) * row_stride + c]; \
+		bool		isnan_ = numeric && !isnull_ && \
+			words[(r) * row_stride + c] == GPUGB_NUMERIC_NAN_WORD; \
+\
+		(w) = isnull_ || isnan_ ? 0 : words[(r) * row_stride + c]; \
+		state[r] |= (isnull_ ? ROW_NULL : 0) | (isnan_ ? ROW_NAN : 0); \
+	} while (0)
+
+		switch (step->op)
+		{
+			case GPUGB_HX_COLUMN:
+				for (int r = 0; r < n; r++)
+					ROW_COLUMN(r, stack[top][r]);
+				top++;
+				break;
+			case GPUGB_HX_CONST:
+				for (int r = 0; r < n; r++)
+					stack[top][r] = step->value;
+				top++;
+				break;
+			case GPUGB_HX_CONST_ADD_COL:
+			case GPUGB_HX_CONST_SUB_COL:
+				{
+					bool		add = step->op == GPUGB_HX_CONST_ADD_COL;
+					int64		shift = gpugb_pow10[step->scale];
+
+					for (int r = 0; r < n; r++)
+					{
+						int64		a = step->value;
+						int64		b;
+						bool		overflow;
+
+						ROW_COLUMN(r, b);
+						overflow = step->scale > 0 && __builtin_mul_overflow(b, shift, &b);
+						overflow |= add ? __builtin_add_overflow(a, b, &a) :
+							__builtin_sub_overflow(a, b, &a);
+						/* a NULL column pushes 0 unchecked, as eval_strict_int64 does */
+						stack[top][r] = nulls[r * row_stride + c] ? 0 : a;
+						if (overflow && !nulls[r * row_stride + c])
+							state[r] |= ROW_AGAIN;
+					}
+					top++;
+					break;
+				}
+			case GPUGB_HX_MUL_COL:
+				for (int r = 0; r < n; r++)
+				{
+					int64		b;
+
+					ROW_COLUMN(r, b);
+					/* a NULL column leaves the operand as it is */
+					if (!nulls[r * row_stride + c] &&
+						__builtin_mul_overflow(stack[top - 1][r], b, &stack[top - 1][r]))
+						state[r] |= ROW_AGAIN;
+				}
+				break;
+			case GPUGB_HX_ADD:
+			case GPUGB_HX_SUB:
+				{
+					bool		add = step->op == GPUGB_HX_ADD;
+					int64		left_shift = gpugb_pow10[step->column];
+					int64		right_shift = gpugb_pow10[step->scale];
+
+					top--;
+					for (int r = 0; r < n; r++)
+					{
+						int64		a = stack[top - 1][r];
+						int64		b = stack[top][r];
+						bool		overflow;
+
+						overflow = step->column > 0 && __builtin_mul_overflow(a, left_shift, &a);
+						overflow |= step->scale > 0 && __builtin_mul_overflow(b, right_shift, &b);
+						overflow |= add ? __builtin_add_overflow(a, b, &a) :
+							__builtin_sub_overflow(a, b, &a);
+						stack[top - 1][r] = a;
+						if (overflow)
+							state[r] |= ROW_AGAIN;
+					}
+					break;
+				}
+			case GPUGB_HX_MUL:
+				top--;
+				for (int r = 0; r < n; r++)
+					if (__builtin_mul_overflow(stack[top - 1][r], stack[top][r],
+											   &stack[top - 1][r]))
+						state[r] |= ROW_AGAIN;
+				break;
+			case GPUGB_HX_NEG:
+				for (int r = 0; r < n; r++)
+					if (__builtin_sub_overflow((int64) 0, stack[top - 1][r], &stack[top - 1][r]))
+						state[r] |= ROW_AGAIN;
+				break;
+			case GPUGB_HX_RANGE:
+				if (step->scale < 64)
+				{
+					int64		bound = (int64) 1 << (step->scale - 1);
+
+					for (int r = 0; r < n; r++)
+						if (stack[top - 1][r] < -bound || stack[top - 1][r] > bound - 1)
+							state[r] |= ROW_AGAIN;
+				}
+				break;
+			case GPUGB_HX_FILTER:
+				for (int r = 0; r < n; r++)
+					if (nulls[r * row_stride + c] || words[r * row_stride + c] == 0)
+						state[r] |= ROW_FILTERED;
+				break;
+			case GPUGB_HX_FILTER_CMP:
+				for (int r = 0; r < n; r++)
+					if (nulls[r * row_stride + c] ||
+						!compare_words(words[r * row_stride + c], step->value, step->scale))
+						state[r] |= ROW_FILTERED;
+				break;
+			default:
+				elog(ERROR, "gpugb: host expression step %d in a batch", (int) step->op);
+		}
+#undef ROW_COLUMN
+	}
+	Assert(top == 1);
+	for (int r = 0; r < n; r++)
+	{
+		if (unlikely(state[r] & ROW_AGAIN))
+			fits[r] = gpugb_hostexpr_eval(hx, words + r * row_stride, nulls + r * row_stride,
+										  column_types, &word[r], &result_isnull[r]);
+		else if (state[r] & (ROW_NULL | ROW_FILTERED))
+		{
+			result_isnull[r] = true;
+			word[r] = 0;
+			fits[r] = true;
+		}
+		else
+		{
+			result_isnull[r] = false;
+			fits[r] = result_word(hx, stack[0][r], (state[r] & ROW_NAN) != 0, &word[r]);
+		}
+	}
 }

@@ -411,17 +411,36 @@ key_read_type(const GpugbInputLayout *layout, int k)
 }
 
 /*
+ * Rows whose input programs are still to run: their child columns' words,
+ * kept by fill_row for gpugb_hostexpr_eval_rows (see fill_batch_programs).
+ */
+typedef struct ProgramBatch
+{
+	int			n;				/* rows kept */
+	int64		first_row;		/* the stride row of the first */
+	/* row r's child column c at [r * n_child_columns + c]: a few cache lines */
+	int64		words[GPUGB_HOSTEXPR_BATCH * GPUGB_MAX_INPUTS];
+	bool		nulls[GPUGB_HOSTEXPR_BATCH * GPUGB_MAX_INPUTS];
+} ProgramBatch;
+
+/*
  * Row `row` of the stride from the child's columns (values/nulls in the
  * child's target list order).  False, with *unfit set to why, for a value
  * with no device word: the row is then left out and the caller falls back.
+ * With a batch (a layout that batches_programs), the input programs are
+ * left for fill_batch_programs: the row's child words go to the batch.
  */
 static inline bool
 fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
-		 GpugbStride *stride, int64 row, const char **unfit)
+		 GpugbStride *stride, int64 row, const char **unfit, ProgramBatch *batch)
 {
 	int			n_keys = layout->n_sql_keys;
-	int64		child_words[GPUGB_MAX_INPUTS];
-	bool		child_nulls[GPUGB_MAX_INPUTS];
+	int64		row_words[GPUGB_MAX_INPUTS];
+	bool		row_nulls[GPUGB_MAX_INPUTS];
+	int64	   *child_words = batch ?
+		batch->words + batch->n * layout->n_child_columns : row_words;
+	bool	   *child_nulls = batch ?
+		batch->nulls + batch->n * layout->n_child_columns : row_nulls;
 	/* per key: a free numeric's packed word, a char's trailing spaces (derived inputs) */
 	int64		key_packed[GPUGB_MAX_KEYS];
 
@@ -477,6 +496,8 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 			isnull = child_nulls[layout->input_column[i]];
 			word = child_words[layout->input_column[i]];
 		}
+		else if (batch != NULL)
+			continue;			/* fill_batch_programs */
 		else if (unlikely(!gpugb_hostexpr_eval(layout->input_expr[i], child_words,
 											   child_nulls, layout->child_types,
 											   &word, &isnull)))
@@ -486,6 +507,12 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 	}
 	if (unlikely(*unfit != NULL))
 		return false;
+	if (batch != NULL)
+	{
+		if (batch->n++ == 0)
+			batch->first_row = row;
+		return true;			/* no derived inputs: gpugb_layout_batches_programs */
+	}
 	for (int d = layout->n_child_inputs; d < layout->n_inputs; d++)
 	{
 		if (layout->derived_kind[d] < GPUGB_DERIVED_INTERVAL)
@@ -495,6 +522,66 @@ fill_row(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
 			*unfit = "an interval value's span is too large for its minimum or maximum";
 	}
 	return *unfit == NULL;
+}
+
+/*
+ * The batch's input programs, a program at a time over all its rows, into
+ * the stride; empties the batch.  False, with *unfit set, where a row's
+ * result has no word: *rows_done is then the rows before the first such
+ * one (the caller falls back), else every row of the batch.
+ */
+static bool
+fill_batch_programs(const GpugbInputLayout *layout, ProgramBatch *batch, GpugbStride *stride,
+					int *rows_done, const char **unfit)
+{
+	int			n = batch->n;
+	int			first_unfit = n;
+
+	for (int i = 0; i < layout->n_child_inputs; i++)
+	{
+		int64		word[GPUGB_HOSTEXPR_BATCH];
+		bool		isnull[GPUGB_HOSTEXPR_BATCH];
+		bool		fits[GPUGB_HOSTEXPR_BATCH];
+
+		if (layout->input_expr[i] == NULL)
+			continue;
+		gpugb_hostexpr_eval_rows(layout->input_expr[i], batch->words, batch->nulls,
+								 layout->n_child_columns, n,
+								 layout->child_types, word, isnull, fits);
+		for (int r = 0; r < n; r++)
+		{
+			if (unlikely(!fits[r]))
+			{
+				if (r < first_unfit)
+				{
+					first_unfit = r;
+					*unfit = hostexpr_unfit_reason(layout->input_expr[i]);
+				}
+				break;
+			}
+			store_word(stride->input_values[i], stride->input_nulls[i],
+					   &stride->input_has_nulls[i], batch->first_row + r, word[r], isnull[r]);
+		}
+	}
+	batch->n = 0;
+	*rows_done = first_unfit;
+	return first_unfit == n;
+}
+
+/*
+ * Are the layout's input programs better run a batch of rows at a time:
+ * some program the batch evaluator takes, and no derived input (those are
+ * computed per row from the inputs' words, after the programs)?
+ */
+bool
+gpugb_layout_batches_programs(const GpugbInputLayout *layout)
+{
+	if (layout->n_inputs != layout->n_child_inputs)
+		return false;
+	for (int i = 0; i < layout->n_child_inputs; i++)
+		if (layout->input_expr[i] != NULL && layout->input_expr[i]->batchable)
+			return true;
+	return false;
 }
 
 /*
@@ -670,46 +757,74 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 		if (input->instrument)
 			InstrStopNode(input->instrument, row - first);
 	}
-	else if (layout->heap_reader != NULL && gpugb_heap_reader_usable(layout->heap_reader))
+	else
 	{
-		Datum		values[GPUGB_MAX_KEYS + GPUGB_MAX_INPUTS];
-		bool		nulls[GPUGB_MAX_KEYS + GPUGB_MAX_INPUTS];
+		bool		direct = layout->heap_reader != NULL &&
+			gpugb_heap_reader_usable(layout->heap_reader);
+		int			n_cols = layout->n_sql_keys + layout->n_child_columns;
+		/* on the stack: a GpuGroupAgg under this one's child has its own */
+		ProgramBatch batch_space;
+		ProgramBatch *batch = layout->batches_programs ? &batch_space : NULL;
 
-		if (input->instrument)
+		batch_space.n = 0;
+		if (direct && input->instrument)
 			InstrStartNode(input->instrument);
 		while (row < capacity)
 		{
-			if (!gpugb_heap_reader_next(layout->heap_reader, values, nulls))
+			Datum		values_direct[GPUGB_MAX_KEYS + GPUGB_MAX_INPUTS];
+			bool		nulls_direct[GPUGB_MAX_KEYS + GPUGB_MAX_INPUTS];
+			const Datum *values = values_direct;
+			const bool *nulls = nulls_direct;
+			int			rows_done;
+
+			if (direct)
 			{
-				*exhausted = true;
-				break;
+				if (!gpugb_heap_reader_next(layout->heap_reader, values_direct, nulls_direct))
+				{
+					*exhausted = true;
+					break;
+				}
 			}
-			if (unlikely(!fill_row(layout, values, nulls, stride, row, unfit)))
+			else
+			{
+				TupleTableSlot *slot = ExecProcNode(input);
+
+				if (TupIsNull(slot))
+				{
+					*exhausted = true;
+					break;
+				}
+				slot_getsomeattrs(slot, n_cols);
+				values = slot->tts_values;
+				nulls = slot->tts_isnull;
+			}
+			if (unlikely(!fill_row(layout, values, nulls, stride, row, unfit, batch)))
 				break;
 			row++;
+			if (batch != NULL && batch->n == GPUGB_HOSTEXPR_BATCH &&
+				unlikely(!fill_batch_programs(layout, batch, stride, &rows_done, unfit)))
+			{
+				row -= GPUGB_HOSTEXPR_BATCH - rows_done;
+				break;
+			}
 		}
-		if (input->instrument)
-			InstrStopNode(input->instrument, row - first);
-	}
-	else
-	{
-		int			n_cols = layout->n_sql_keys + layout->n_child_columns;
-
-		while (row < capacity)
+		if (batch != NULL && batch->n > 0)
 		{
-			TupleTableSlot *slot = ExecProcNode(input);
+			/* the rows before the end, or before a row fill_row found unfit */
+			int			kept = batch->n;
+			int			rows_done;
+			const char *row_unfit = *unfit;
 
-			if (TupIsNull(slot))
+			if (!fill_batch_programs(layout, batch, stride, &rows_done, unfit))
 			{
-				*exhausted = true;
-				break;
+				row -= kept - rows_done;
+				*exhausted = false;
 			}
-			slot_getsomeattrs(slot, n_cols);
-			if (unlikely(!fill_row(layout, slot->tts_values, slot->tts_isnull, stride, row,
-								   unfit)))
-				break;
-			row++;
+			else
+				*unfit = row_unfit;
 		}
+		if (direct && input->instrument)
+			InstrStopNode(input->instrument, row - first);
 	}
 	stride->nrows = row;
 	CHECK_FOR_INTERRUPTS();
