@@ -105,9 +105,11 @@ SELECT date_trunc('quarter', ts) AS quarter, count(*) FROM kt WHERE ts >= '2008-
   OR ts = '2024-02-29 12:00:00' GROUP BY 1 ORDER BY 1;
 -- date_trunc of a timestamptz column (up to a year), where the session's
 -- TimeZone is one fixed offset (UTC, SET TIME ZONE 5.5): the same floor in
--- local time.  A zone with daylight saving (the tests' PST8PDT, Berlin)
--- leaves it to the input plan; a prepared plan run under another zone
--- falls back, so PostgreSQL's plan answers.
+-- local time; a prepared plan of a fixed offset run under another zone
+-- falls back, so PostgreSQL's plan answers.  Under a zone with daylight
+-- saving or a history of offsets (the tests' PST8PDT, Berlin) the filler
+-- computes it too, as timestamptz_trunc does (zonetrunc.c), in the zone of
+-- execution.
 CREATE TABLE ktz (t timestamptz, v int4);
 INSERT INTO ktz SELECT timestamptz '2024-03-09 00:00:00+00' + i * interval '7 minutes 13.000123 seconds', i
   FROM generate_series(1, 20000) i;
@@ -142,6 +144,48 @@ RESET plan_cache_mode;
 RESET TimeZone;
 DEALLOCATE ktz_day;
 DROP TABLE ktz;
+
+-- Zones with transitions: instants spread over 1890-2050 and instants
+-- around every half hour of the weekends of the months where zones change
+-- (a microsecond before, at, after), so that rows fall just before, in and
+-- after skipped and repeated local hours, and on midnights that a
+-- transition skips (America/Havana, America/Sao_Paulo until 2019).
+CREATE TABLE kdst (t timestamptz, v int4);
+INSERT INTO kdst SELECT timestamptz '1890-01-01 00:00:00+00' + (i * 7919 % 20000) * interval '2 days 10 hours 7 minutes 1.000003 seconds', i
+  FROM generate_series(1, 20000) i;
+INSERT INTO kdst SELECT d + h * interval '30 minutes' + e * interval '1 microsecond', e
+  FROM generate_series(timestamptz '2005-01-01 00:00+00', '2024-01-01', interval '1 day') d,
+    generate_series(0, 47) h, (VALUES (-1), (0), (1)) x(e)
+  WHERE extract(month FROM d) IN (3, 4, 10, 11) AND extract(dow FROM d) = 0;
+INSERT INTO kdst VALUES (NULL, 1), ('infinity', 2), ('-infinity', 3), ('0044-03-15 12:00:00+00 BC', 4),
+  ('294270-01-01 00:00:00+00', 5);
+ANALYZE kdst;
+SET TimeZone = 'Europe/Berlin';
+EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('day', t), count(*) FROM kdst GROUP BY 1;
+SELECT z, u, gpugb_gpu_check(format('SELECT date_trunc(%L, t), count(*), sum(v) FROM kdst GROUP BY 1', u)) AS "(mismatches, gpu runs)"
+  FROM unnest(ARRAY['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'America/Havana',
+                    'America/Sao_Paulo', 'Asia/Tehran', 'Pacific/Apia']) z,
+  LATERAL set_config('TimeZone', z, false) s,
+  unnest(ARRAY['microseconds', 'milliseconds', 'second', 'minute', 'hour', 'day', 'week', 'month',
+               'quarter', 'year']) u
+  ORDER BY 1, 2;
+-- A plan made under one zone computes in the zone of its execution, as
+-- date_trunc does: no fallback.
+SET TimeZone = 'Europe/Berlin';
+PREPARE kdst_day AS SELECT date_trunc('day', t) AS d, count(*) AS n FROM kdst GROUP BY 1;
+SET plan_cache_mode = force_generic_plan;
+SET TimeZone = 'America/New_York';
+CREATE TEMP TABLE kdst_ny AS EXECUTE kdst_day;
+SET gpugb.enabled = off;
+SELECT count(*) AS differences FROM (
+  (SELECT * FROM kdst_ny EXCEPT ALL SELECT date_trunc('day', t), count(*) FROM kdst GROUP BY 1)
+  UNION ALL
+  (SELECT date_trunc('day', t), count(*) FROM kdst GROUP BY 1 EXCEPT ALL SELECT * FROM kdst_ny)) x;
+RESET gpugb.enabled;
+RESET plan_cache_mode;
+RESET TimeZone;
+DEALLOCATE kdst_day;
+DROP TABLE kdst;
 
 -- extract(field FROM timestamp) (numeric) and date_part('field',
 -- timestamp) (float8) of the integer fields: the filler computes them as

@@ -143,10 +143,22 @@ date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t, Oid type)
 
 	if (column == NULL)
 		return NULL;
-	/* a timestamptz is truncated in the session's zone: only a fixed offset */
+	/*
+	 * A timestamptz is truncated in the session's zone: a fixed offset is
+	 * folded in here; another zone (daylight saving, a history of offsets)
+	 * is read at run time, as timestamptz_trunc reads it (zonetrunc.c).
+	 */
 	if (type == TIMESTAMPTZOID &&
 		(session_timezone == NULL || !pg_get_timezone_offset(session_timezone, &gmtoff)))
-		return NULL;
+	{
+		if (!gpugb_zone_trunc_unit(val))
+			return NULL;		/* decade, century, millennium: the input plan */
+		t->op = GPUGB_KEY_TRUNC_ZONED;
+		t->operand = val;
+		t->min = MIN_TIMESTAMP;
+		t->max = END_TIMESTAMP - 1;
+		return (Var *) column;
+	}
 	t->op = GPUGB_KEY_TRUNC;
 	t->offset = 0;				/* 2000-01-01 00:00, a day boundary */
 	switch (val)

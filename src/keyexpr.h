@@ -22,9 +22,9 @@
  * timestamptz, where the session's TimeZone is one fixed offset from UTC
  * (UTC itself, or SET TIME ZONE 5.5): the same floor in local time, which
  * timestamptz_trunc computes with the zone's offset (for a fixed offset,
- * the offset before and after truncating is one);
- * zones with daylight saving or a history of offsets stay with the input
- * plan.  Its per-row cost in
+ * the offset before and after truncating is one); under a zone with
+ * daylight saving or a history of offsets, zonetrunc.c's exact
+ * computation in the TimeZone of execution.  Its per-row cost in
  * PostgreSQL is a function call that lower-cases and looks up the unit
  * string for every row.  extract(field FROM timestamp column) (a numeric)
  * and date_part('field', timestamp column) (a float8) of the integer
@@ -48,6 +48,7 @@
 #include "nodes/primnodes.h"
 
 #include "fastmod.h"
+#include "zonetrunc.h"
 
 typedef enum GpugbKeyOp
 {
@@ -60,7 +61,9 @@ typedef enum GpugbKeyOp
 	GPUGB_KEY_TRUNC_MONTHS,		/* the first day of a block of operand months */
 	GPUGB_KEY_EXTRACT,			/* field operand (a DTK_ code) as a free numeric word */
 	GPUGB_KEY_DATE_PART,		/* field operand as a float8 word */
-	GPUGB_KEY_EXTRACT_DATE		/* EXTRACT of a date column (no time of day) */
+	GPUGB_KEY_EXTRACT_DATE,		/* EXTRACT of a date column (no time of day) */
+	GPUGB_KEY_TRUNC_ZONED		/* date_trunc of a timestamptz in the session's TimeZone,
+								 * unit operand (a DTK_ code): zonetrunc.c */
 } GpugbKeyOp;
 
 typedef struct GpugbKeyTransform
@@ -170,6 +173,8 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 		case GPUGB_KEY_DATE_PART:
 		case GPUGB_KEY_EXTRACT_DATE:
 			return gpugb_key_extract(t, word, isnull);
+		case GPUGB_KEY_TRUNC_ZONED:
+			return gpugb_zone_trunc((int) t->operand, t->min, t->max, word);
 		default:
 			return false;
 	}

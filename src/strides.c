@@ -292,6 +292,7 @@ key_transform_unfit_reason(const GpugbKeyTransform *transform)
 	{
 		case GPUGB_KEY_TRUNC:
 		case GPUGB_KEY_TRUNC_MONTHS:
+		case GPUGB_KEY_TRUNC_ZONED:
 			return "a date_trunc GROUP BY key is out of the timestamp range";
 		case GPUGB_KEY_EXTRACT:
 		case GPUGB_KEY_EXTRACT_DATE:
