@@ -110,3 +110,18 @@ SELECT gpugb_mismatches('SELECT id, f, count(*) FROM ONLY fd_parent GROUP BY id'
 SELECT q, (gpugb_gpu_check(q)).* FROM (VALUES
   ('SELECT id, x, count(*) FROM ONLY fd_parent GROUP BY id')
 ) AS t(q);
+
+-- An error of the input plan (here interval_mul's "interval out of range")
+-- is PostgreSQL's own: GpuGroupAgg reads every input row, as a HashAggregate
+-- does, so it raises it as PostgreSQL's plans that read every row do.  (qgen
+-- seed 504901 query 417: under ORDER BY ... LIMIT, PostgreSQL's plan was a
+-- GroupAggregate under an Incremental Sort that stopped before that row.)
+CREATE TABLE iv_err (k int, iv interval);
+INSERT INTO iv_err SELECT i % 7, i * interval '1 minute' FROM generate_series(1, 5000) i;
+INSERT INTO iv_err VALUES (3, '178000000 years');
+ANALYZE iv_err;
+SELECT k, count(iv * 2) FROM iv_err GROUP BY k;
+SET gpugb.enabled = off;
+SELECT k, count(iv * 2) FROM iv_err GROUP BY k;
+RESET gpugb.enabled;
+DROP TABLE iv_err;

@@ -159,6 +159,14 @@ INSERT INTO kdst SELECT d + h * interval '30 minutes' + e * interval '1 microsec
   WHERE extract(month FROM d) IN (3, 4, 10, 11) AND extract(dow FROM d) = 0;
 INSERT INTO kdst VALUES (NULL, 1), ('infinity', 2), ('-infinity', 3), ('0044-03-15 12:00:00+00 BC', 4),
   ('294270-01-01 00:00:00+00', 5);
+-- The last transition of Berlin's and New York's tables (PostgreSQL extends
+-- their rules to 2769) and instants after it, where PostgreSQL goes on
+-- applying the rules (400-year cycles): at exactly that instant the next
+-- transition is not in the table, which must not read as "no more
+-- transitions" for the rows after.
+INSERT INTO kdst VALUES ('2769-10-26 01:00:00.5+00', 6), ('2769-11-02 06:00:00+00', 7),
+  ('2770-07-01 22:30+00', 8), ('3170-07-01 22:30+00', 9), ('5000-07-01 22:30+00', 10),
+  ('2770-07-02 03:30+00', 11), ('3170-07-02 03:30+00', 12);
 ANALYZE kdst;
 SET TimeZone = 'Europe/Berlin';
 EXPLAIN (COSTS OFF, VERBOSE) SELECT date_trunc('day', t), count(*) FROM kdst GROUP BY 1;

@@ -112,23 +112,38 @@ offset_from_zone(pg_time_t s, long int *gmtoff)
 	tm = pg_localtime(&s, cached_zone);
 	if (tm == NULL || tm->tm_gmtoff != before_gmtoff)
 		return false;
+	*gmtoff = before_gmtoff;
 	if (found == 0)
-		boundary = PG_INT64_MAX;	/* no transition after s */
+	{
+		pg_time_t	next = s + 1;
+
+		/*
+		 * "No transition after s" is also the answer exactly at the last
+		 * transition of the zone's table (and at it plus 400-year cycles),
+		 * where the instants after s may still follow the zone's rules
+		 * (goahead): trust it only if the next second says so too, else
+		 * cache nothing.
+		 */
+		if (pg_next_dst_boundary(&next, &before_gmtoff, &before_isdst, &boundary,
+								 &after_gmtoff, &after_isdst, cached_zone) != 0 ||
+			before_gmtoff != *gmtoff)
+			return true;
+		boundary = PG_INT64_MAX;
+	}
 	else if (boundary <= s)
 		return false;
-	*gmtoff = before_gmtoff;
 	/* the same range, met above its lowest known instant: it grows down */
 	for (int i = 0; i < n_ranges; i++)
-		if (ranges[i].hi == boundary && ranges[i].gmtoff == before_gmtoff)
+		if (ranges[i].hi == boundary && ranges[i].gmtoff == *gmtoff)
 		{
 			ranges[i].lo = Min(ranges[i].lo, s);
 			return true;
 		}
 	if (n_ranges < OFFSET_RANGES)
-		ranges[n_ranges++] = (OffsetRange) {s, boundary, before_gmtoff};
+		ranges[n_ranges++] = (OffsetRange) {s, boundary, *gmtoff};
 	else
 	{
-		ranges[next_replaced] = (OffsetRange) {s, boundary, before_gmtoff};
+		ranges[next_replaced] = (OffsetRange) {s, boundary, *gmtoff};
 		next_replaced = (next_replaced + 1) % OFFSET_RANGES;
 	}
 	return true;

@@ -145,6 +145,8 @@ EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer th
                                 r'|date_trunc GROUP BY key is out of the timestamp range'
                                 r'|extract GROUP BY key is infinite or too large')
 REQUIRE_GPU_ERROR = 'gpugb: GPU aggregation did not finish: '
+# The generated ORDER BY every output LIMIT n at a query's end (Generator.query).
+LIMIT_TAIL = re.compile(r'\n ORDER BY [0-9, ]+ LIMIT \d+$')
 FLOAT_OVERFLOW = 'value out of range: overflow'
 # Errors the input scan raises while computing a row's expressions, whose first occurrence depends
 # on the row order of the plan (see the comparison of errors in main).
@@ -1417,6 +1419,7 @@ class Outcome:
         self.off = None
         self.on = None
         self.retry = None         # gpugb on, require_gpu off, after a run-time fallback
+        self.unlimited = None     # gpugb off without the LIMIT, after an error of gpugb on only
         self.plan = []
         self.stats0 = None
         self.stats1 = None
@@ -1465,6 +1468,12 @@ class Runner:
 
     def query_script(self, q, retry=False):
         s = [q.settings_sql()]
+        if retry == 'unlimited':
+            s.append(f'SET gpugb.enabled = off;\n{q.prepare_sql()}'
+                     f'\\echo {MARK}unlimited:{q.index}\n{q.run_sql()}')
+            s.append(self.end_marks('unlimited'))
+            s.append(f'{q.deallocate_sql()}SET gpugb.enabled = on;\n')
+            return ''.join(s)
         if retry:
             s.append(f'SET gpugb.enabled = on;\nSET gpugb.require_gpu = off;\n{q.prepare_sql()}'
                      f'\\echo {MARK}retry:{q.index}\n{q.run_sql()}')
@@ -1549,7 +1558,7 @@ class Runner:
             if o is None:
                 o = res[idx] = Outcome(qmap[idx])
             run = None
-            if tag in ('off', 'on', 'retry'):
+            if tag in ('off', 'on', 'retry', 'unlimited'):
                 run = Run()
                 run.text = body
                 setattr(o, tag, run)
@@ -1888,6 +1897,27 @@ def main(argv):
             r = res.get(o.q.index)
             o.retry = r.retry if r is not None else None
 
+    # An error with gpugb on only, in a query whose ORDER BY ... LIMIT let PostgreSQL's
+    # plan stop reading early (a GroupAggregate under an Incremental Sort, seed 504901
+    # q417): a plan that reads every row, as GpuGroupAgg and PostgreSQL's own
+    # HashAggregate do, meets rows that raise.  Run gpugb off without the LIMIT: the
+    # same error there is the data's, not gpugb's.
+    erred = [o for o in outcomes.values()
+             if o.on is not None and o.on.error and not o.on.error.startswith(REQUIRE_GPU_ERROR)
+             and o.off is not None and o.off.done and not o.off.error
+             and LIMIT_TAIL.search(o.q.sql)]
+    if erred:
+        unlimited = []
+        for o in erred:
+            u = copy.copy(o.q)
+            u.sql = LIMIT_TAIL.sub('', o.q.sql)
+            u.cursor = None
+            unlimited.append(u)
+        res, rc, err = runner.run_batch(unlimited, retry='unlimited')
+        for o in erred:
+            r = res.get(o.q.index)
+            o.unlimited = r.unlimited if r is not None else None
+
     # Verdicts.
     n_gpu = n_declined = n_both_err = n_not_run = 0
     fallback_reasons = collections.Counter()
@@ -1954,6 +1984,10 @@ def main(argv):
                     both_errors['float overflow in one order of rows only'] += 1
                 elif off.error:
                     problem = f'gpugb off raised an error, gpugb on did not: {off.error}'
+                elif (on.error and o.unlimited is not None and o.unlimited.done and
+                      o.unlimited.error == on.error):
+                    n_both_err += 1
+                    both_errors[f'{on.error} (gpugb off too, once its LIMIT is removed)'] += 1
                 elif on.error:
                     problem = f'gpugb on raised an error, gpugb off did not: {on.error}'
                 else:
