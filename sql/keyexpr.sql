@@ -204,7 +204,9 @@ EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(isoyear FROM ts), extract(dow FROM t
   extract(doy FROM ts), count(*) FROM kt GROUP BY 1, 2, 3, 4;
 -- extract's fractional fields second, milliseconds and epoch: exact scaled
 -- microseconds with timestamp_part_common's display scales (6, 3, 6).
--- date_part's float8 seconds and julian stay with the input plan.
+-- date_part's float8 of second, milliseconds, epoch and julian too, with
+-- timestamp_part_common's float8 expressions; extract(julian) (a numeric
+-- division) stays with the input plan.
 EXPLAIN (COSTS OFF, VERBOSE) SELECT extract(epoch FROM ts), count(*) FROM kt GROUP BY 1;
 EXPLAIN (COSTS OFF, VERBOSE) SELECT date_part('second', ts), extract(julian FROM ts), count(*) FROM kt GROUP BY 1, 2;
 CREATE TABLE kx AS SELECT * FROM kt WHERE ts NOT IN ('infinity', '-infinity');
@@ -231,7 +233,11 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT date_part(''isoyear'', ts), date_part(''week'', ts), date_part(''doy'', ts), count(*) FROM kt GROUP BY 1, 2, 3'),
   ('SELECT date_part(''millennium'', ts), date_part(''dow'', ts), count(*) FROM kt GROUP BY 1, 2'),
   ('SELECT extract(hour FROM ts), count(*) FROM kt GROUP BY 1'),
-  ('SELECT extract(month FROM ts), count(*) FROM kt GROUP BY 1 ORDER BY 1')
+  ('SELECT extract(month FROM ts), count(*) FROM kt GROUP BY 1 ORDER BY 1'),
+  ('SELECT date_part(''second'', ts), date_part(''milliseconds'', ts), count(*) FROM kx GROUP BY 1, 2'),
+  ('SELECT date_part(''epoch'', ts), sum(v) FROM kx GROUP BY 1'),
+  ('SELECT date_part(''julian'', ts), count(*) FROM kx GROUP BY 1'),
+  ('SELECT date_part(''second'', ts), date_part(''epoch'', ts), date_part(''julian'', ts), count(*) FROM kt GROUP BY 1, 2, 3')
 ) AS t(q);
 SELECT extract(year FROM ts) AS y, extract(isoyear FROM ts) AS iy, extract(week FROM ts) AS w,
        extract(century FROM ts) AS c, count(*)

@@ -267,8 +267,8 @@ gpugb_extract_key_dscale(Node *expr)
  * extract('field' FROM timestamp column) or date_part('field', ...) of an
  * integer field (see keyexpr.h); the unit parsed as timestamp_part_common
  * parses it.  extract's second, milliseconds and epoch too (exact scaled
- * microseconds; date_part's float8 arithmetic for them stays with the input
- * plan, as does julian).
+ * microseconds), and date_part's float8 of them and of julian
+ * (date_part_fraction: timestamp_part_common's float8 arithmetic).
  */
 static Var *
 extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
@@ -291,11 +291,15 @@ extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
 			break;
 		case DTK_SECOND:
 		case DTK_MILLISEC:
-			if (op != GPUGB_KEY_EXTRACT)
+			/* a date has no time of day: extract_date raises, in the input plan */
+			if (op == GPUGB_KEY_EXTRACT_DATE)
 				return NULL;
 			break;
 		case DTK_EPOCH:
-			if (op == GPUGB_KEY_DATE_PART)
+			break;
+		case DTK_JULIAN:
+			/* extract's numeric julian divides in numeric: the input plan */
+			if (op != GPUGB_KEY_DATE_PART)
 				return NULL;
 			break;
 		case DTK_DAY:
@@ -396,6 +400,51 @@ datetime_field(int field, int64 x, bool date)
 	return 0;
 }
 
+/*
+ * date_part's float8 of a finite timestamp x for second, milliseconds, epoch
+ * and julian: timestamp_part_common's own expressions (retnumeric false),
+ * over the same fields (tm_sec and fsec from the floored calendar split),
+ * so the double is bit for bit PostgreSQL's.
+ */
+static double
+date_part_fraction(int field, int64 x)
+{
+	int			y,
+				m,
+				d;
+	int64		time;
+	int			hour,
+				min,
+				sec;
+	int32		fsec;
+
+	if (field == DTK_EPOCH)
+	{
+		/* "try to avoid precision loss in subtraction", as PostgreSQL does */
+		if (x < PG_INT64_MAX + GPUGB_UNIX_EPOCH_TIMESTAMP)
+			return (x - GPUGB_UNIX_EPOCH_TIMESTAMP) / 1000000.0;
+		return ((double) x - GPUGB_UNIX_EPOCH_TIMESTAMP) / 1000000.0;
+	}
+	split_timestamp(x, &y, &m, &d, &time);
+	hour = (int) (time / USECS_PER_HOUR);
+	min = (int) (time / USECS_PER_MINUTE % MINS_PER_HOUR);
+	sec = (int) (time / USECS_PER_SEC % SECS_PER_MINUTE);
+	fsec = (int32) (time % USECS_PER_SEC);
+	switch (field)
+	{
+		case DTK_MILLISEC:
+			return sec * 1000.0 + fsec / 1000.0;
+		case DTK_SECOND:
+			return sec + fsec / 1000000.0;
+		case DTK_JULIAN:
+			return date2j(y, m, d) +
+				((((hour * MINS_PER_HOUR) + min) * SECS_PER_MINUTE) +
+				 sec + (fsec / 1000000.0)) / (double) SECS_PER_DAY;
+	}
+	elog(ERROR, "gpugb: unexpected date_part field %d", field);
+	return 0;
+}
+
 bool
 gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 {
@@ -421,6 +470,7 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 			case DTK_MILLENNIUM:
 			case DTK_ISOYEAR:
 			case DTK_EPOCH:
+			case DTK_JULIAN:
 				if (t->op != GPUGB_KEY_DATE_PART)
 					return false;	/* a numeric Infinity has no free numeric word */
 				*word = gpugb_double_to_word(x == PG_INT64_MIN ? -get_float8_infinity() :
@@ -431,6 +481,13 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 				*word = 0;
 				return true;
 		}
+	}
+	if (t->op == GPUGB_KEY_DATE_PART &&
+		(t->operand == DTK_SECOND || t->operand == DTK_MILLISEC ||
+		 t->operand == DTK_EPOCH || t->operand == DTK_JULIAN))
+	{
+		*word = gpugb_double_to_word(date_part_fraction((int) t->operand, x));
+		return true;
 	}
 	/* timestamp_part_common computes such an epoch in numeric: fall back */
 	if (t->operand == DTK_EPOCH && !date && x >= PG_INT64_MAX + GPUGB_UNIX_EPOCH_TIMESTAMP)

@@ -36,7 +36,9 @@
  * except those of a time of day, which PostgreSQL rejects for a date.
  * extract's second, milliseconds and epoch are scaled microseconds with
  * display scales 6, 3 and 6 (a date's epoch: whole seconds); the key's
- * planned device scale holds them (numeric_free.c).
+ * planned device scale holds them (numeric_free.c).  date_part's float8 of
+ * second, milliseconds, epoch and julian is timestamp_part_common's float8
+ * arithmetic on the same fields.
  *-------------------------------------------------------------------------
  */
 #ifndef GPUGB_KEYEXPR_H
