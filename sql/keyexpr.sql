@@ -177,6 +177,11 @@ SELECT z, u, gpugb_gpu_check(format('SELECT date_trunc(%L, t), count(*), sum(v) 
   unnest(ARRAY['microseconds', 'milliseconds', 'second', 'minute', 'hour', 'day', 'week', 'month',
                'quarter', 'year']) u
   ORDER BY 1, 2;
+-- t::date (timestamptz_date): the local day in the zone of execution.
+EXPLAIN (COSTS OFF, VERBOSE) SELECT t::date, count(*) FROM kdst GROUP BY 1;
+SELECT z, gpugb_gpu_check('SELECT t::date, count(*), sum(v) FROM kdst GROUP BY 1') AS "(mismatches, gpu runs)"
+  FROM unnest(ARRAY['UTC', '5.5', 'Europe/Berlin', 'America/Havana', 'Australia/Lord_Howe', 'Pacific/Apia']) z,
+  LATERAL set_config('TimeZone', z, false) s;
 -- A plan made under one zone computes in the zone of its execution, as
 -- date_trunc does: no fallback.
 SET TimeZone = 'Europe/Berlin';
@@ -237,8 +242,12 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT date_part(''second'', ts), date_part(''milliseconds'', ts), count(*) FROM kx GROUP BY 1, 2'),
   ('SELECT date_part(''epoch'', ts), sum(v) FROM kx GROUP BY 1'),
   ('SELECT date_part(''julian'', ts), count(*) FROM kx GROUP BY 1'),
-  ('SELECT date_part(''second'', ts), date_part(''epoch'', ts), date_part(''julian'', ts), count(*) FROM kt GROUP BY 1, 2, 3')
+  ('SELECT date_part(''second'', ts), date_part(''epoch'', ts), date_part(''julian'', ts), count(*) FROM kt GROUP BY 1, 2, 3'),
+  ('SELECT ts::date, count(*) FROM kx GROUP BY 1'),
+  ('SELECT date(ts), sum(v) FROM kt GROUP BY 1')
 ) AS t(q);
+-- ts::date (timestamp_date): the day, floored; infinities are the date's.
+EXPLAIN (COSTS OFF, VERBOSE) SELECT ts::date, count(*) FROM kt GROUP BY 1;
 SELECT extract(year FROM ts) AS y, extract(isoyear FROM ts) AS iy, extract(week FROM ts) AS w,
        extract(century FROM ts) AS c, count(*)
   FROM kx WHERE v BETWEEN 20 AND 32 GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3;

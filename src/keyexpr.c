@@ -570,6 +570,22 @@ gpugb_key_transform(Expr *key, GpugbKeyTransform *t)
 				return date_trunc_transform((FuncExpr *) key, t, TIMESTAMPOID);
 			case F_DATE_TRUNC_TEXT_TIMESTAMPTZ:
 				return date_trunc_transform((FuncExpr *) key, t, TIMESTAMPTZOID);
+			case F_DATE_TIMESTAMP:
+			case F_DATE_TIMESTAMPTZ:
+				{
+					Node	   *arg = list_length(args) == 1 ? linitial(args) : NULL;
+					Oid			from = funcid == F_DATE_TIMESTAMP ? TIMESTAMPOID : TIMESTAMPTZOID;
+
+					/* ts::date: the filler floors the column's (local) time to its day */
+					if (arg == NULL || !IsA(arg, Var) || ((Var *) arg)->varlevelsup != 0 ||
+						exprType(arg) != from)
+						return NULL;
+					t->op = GPUGB_KEY_TO_DATE;
+					t->operand = from == TIMESTAMPTZOID;
+					t->min = PG_INT32_MIN + 1;	/* a finite date; the infinities are set apart */
+					t->max = PG_INT32_MAX - 1;
+					return (Var *) arg;
+				}
 			case F_EXTRACT_TEXT_TIMESTAMP:
 				return extract_transform((FuncExpr *) key, GPUGB_KEY_EXTRACT, t);
 			case F_DATE_PART_TEXT_TIMESTAMP:

@@ -47,6 +47,7 @@
 #include "postgres.h"
 
 #include "common/int.h"
+#include "datatype/timestamp.h"
 #include "nodes/primnodes.h"
 
 #include "fastmod.h"
@@ -64,8 +65,10 @@ typedef enum GpugbKeyOp
 	GPUGB_KEY_EXTRACT,			/* field operand (a DTK_ code) as a free numeric word */
 	GPUGB_KEY_DATE_PART,		/* field operand as a float8 word */
 	GPUGB_KEY_EXTRACT_DATE,		/* EXTRACT of a date column (no time of day) */
-	GPUGB_KEY_TRUNC_ZONED		/* date_trunc of a timestamptz in the session's TimeZone,
+	GPUGB_KEY_TRUNC_ZONED,		/* date_trunc of a timestamptz in the session's TimeZone,
 								 * unit operand (a DTK_ code): zonetrunc.c */
+	GPUGB_KEY_TO_DATE			/* timestamp::date (operand 0) or timestamptz::date in the
+								 * session's TimeZone (operand 1) */
 } GpugbKeyOp;
 
 typedef struct GpugbKeyTransform
@@ -177,6 +180,19 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 			return gpugb_key_extract(t, word, isnull);
 		case GPUGB_KEY_TRUNC_ZONED:
 			return gpugb_zone_trunc((int) t->operand, t->min, t->max, word);
+		case GPUGB_KEY_TO_DATE:
+			/* timestamp_date, timestamptz_date: the (local) day, floored */
+			if (x == PG_INT64_MIN || x == PG_INT64_MAX)
+			{
+				*word = x == PG_INT64_MIN ? PG_INT32_MIN : PG_INT32_MAX;	/* DATE_NOBEGIN, NOEND */
+				return true;
+			}
+			if (t->operand != 0 && !gpugb_zone_local(x, &x))
+				return false;
+			r = x / USECS_PER_DAY;
+			if (x % USECS_PER_DAY < 0)
+				r--;
+			break;
 		default:
 			return false;
 	}

@@ -294,6 +294,8 @@ key_transform_unfit_reason(const GpugbKeyTransform *transform)
 		case GPUGB_KEY_TRUNC_MONTHS:
 		case GPUGB_KEY_TRUNC_ZONED:
 			return "a date_trunc GROUP BY key is out of the timestamp range";
+		case GPUGB_KEY_TO_DATE:
+			return "a timestamp's date GROUP BY key is out of the date range";
 		case GPUGB_KEY_EXTRACT:
 		case GPUGB_KEY_EXTRACT_DATE:
 			return "an extract GROUP BY key is infinite or too large for its numeric word";

@@ -207,18 +207,16 @@ floor_to(int64 x, int64 unit, int64 origin)
 	return r * unit + origin;
 }
 
-bool
-gpugb_zone_trunc(int unit, int64 min, int64 max, int64 *word)
+/*
+ * The UTC offset (microseconds) timestamp2tm applies to the finite
+ * timestamptz x in the session's TimeZone; false if it cannot be read.
+ */
+static bool
+offset_of(int64 x, int64 *shift)
 {
-	int64		x = *word;
 	pg_time_t	s;
 	long int	gmtoff;
-	int64		local;
-	int64		shift;
-	int64		r;
 
-	if (x == PG_INT64_MIN || x == PG_INT64_MAX)
-		return true;			/* infinities: unchanged, as TIMESTAMP_NOT_FINITE */
 	if (unlikely(session_timezone != cached_zone))
 		use_zone(session_timezone);
 	if (cached_zone == NULL)
@@ -230,8 +228,29 @@ gpugb_zone_trunc(int unit, int64 min, int64 max, int64 *word)
 	s += (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
 	if (!offset_at(s, &gmtoff))
 		return false;
-	shift = (int64) gmtoff * USECS_PER_SEC;
-	if (pg_add_s64_overflow(x, shift, &local))
+	*shift = (int64) gmtoff * USECS_PER_SEC;
+	return true;
+}
+
+bool
+gpugb_zone_local(int64 x, int64 *local)
+{
+	int64		shift;
+
+	return offset_of(x, &shift) && !pg_add_s64_overflow(x, shift, local);
+}
+
+bool
+gpugb_zone_trunc(int unit, int64 min, int64 max, int64 *word)
+{
+	int64		x = *word;
+	int64		local;
+	int64		shift;
+	int64		r;
+
+	if (x == PG_INT64_MIN || x == PG_INT64_MAX)
+		return true;			/* infinities: unchanged, as TIMESTAMP_NOT_FINITE */
+	if (!offset_of(x, &shift) || pg_add_s64_overflow(x, shift, &local))
 		return false;
 	switch (unit)
 	{

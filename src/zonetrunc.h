@@ -24,4 +24,11 @@ extern bool gpugb_zone_trunc_unit(int unit);
  */
 extern bool gpugb_zone_trunc(int unit, int64 min, int64 max, int64 *word);
 
+/*
+ * The local time (a timestamp of the local fields) of the finite
+ * timestamptz x in the session's TimeZone, as timestamp2tm computes it;
+ * false where the zone's data cannot be read so (the caller falls back).
+ */
+extern bool gpugb_zone_local(int64 x, int64 *local);
+
 #endif							/* GPUGB_ZONETRUNC_H */
