@@ -54,4 +54,13 @@ RESET gpugb.require_gpu;
 SELECT q, gpugb_gpu_check(q) FROM (VALUES
   ('SELECT k, sum(a * (1 - d)), sum(i4 * 3 - 1) FILTER (WHERE d > 0.05) FROM (SELECT * FROM pb ORDER BY i4 LIMIT 4000) s GROUP BY k')
 ) v(q);
+
+-- An integer cast to numeric as a whole argument (i::numeric): a program
+-- too, so the scan projects the plain column instead of building a numeric
+-- per row.
+EXPLAIN (COSTS OFF, VERBOSE) SELECT k, sum(i4::numeric), avg(i8::numeric) FROM pb GROUP BY k;
+SELECT q, gpugb_gpu_check(q) FROM (VALUES
+  ('SELECT k, sum(i4::numeric), avg(i4::numeric), min(k::numeric), variance(i4::numeric), count(i4::numeric) FROM pb GROUP BY k'),
+  ('SELECT k, sum(i4::numeric) FILTER (WHERE d > 0.05), stddev(k::numeric) FROM pb GROUP BY k')
+) v(q);
 DROP TABLE pb;

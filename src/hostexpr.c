@@ -787,11 +787,14 @@ collect_leaves(Expr *expr, bool pack_top, List **leaves, int *scale)
 		*scale != gpugb_numeric_scale(typmod))
 		return false;
 	/*
-	 * One step: a lone leaf is a column the child projects anyway; only an
-	 * integer program of a leaf under a cast, or of one constant, is worth it.
-	 * (A packed key's PACK is a step: i::numeric is two.)
+	 * One step: a lone leaf is a column the child projects anyway; only a
+	 * program of a leaf under a cast (v::int8, i::numeric: the scan would
+	 * build a numeric per row for the filler to take apart again), or an
+	 * integer program of one constant, is worth it.  (A packed key's PACK
+	 * is a step: i::numeric is two.)
 	 */
-	if (c.nsteps < 2 && (!c.integer || list_member(c.leaves, expr)))
+	if (c.nsteps < 2 &&
+		(list_member(c.leaves, expr) || (!c.integer && !IsA(expr, FuncExpr))))
 		return false;
 	foreach(lc, c.leaves)
 		if (!list_member(*leaves, lfirst(lc)))
