@@ -79,17 +79,6 @@ gpugb_numeric_scale(int32 typmod)
 	return scale;
 }
 
-/*
- * v * 10^scale of a numeric Datum as an int64; false if v is not a number
- * or does not fit (more fractional digits than scale, or too large).
- */
-bool
-gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
-{
-	int			dscale;
-
-	return gpugb_numeric_to_word_dscale(datum, scale, word, &dscale);
-}
 
 /*
  * v / 10^e and its remainder.  The common exponents are constants, so the
@@ -124,11 +113,14 @@ divide_by_pow10(uint64 v, int e, uint64 *remainder)
 }
 
 /*
- * The same, and the value's display scale (0 for NaN): numeric without a
- * type modifier keeps each value's own (numeric_free.c).
+ * v * 10^scale of a numeric Datum as an int64; false if v is not a number
+ * or does not fit (more fractional digits than scale, or too large).  With
+ * the value's display scale (0 for NaN): numeric without a
+ * type modifier keeps each value's own (numeric_free.c).  Inlined into
+ * both entry points: the filler calls gpugb_numeric_to_word once per value.
  */
-bool
-gpugb_numeric_to_word_dscale(Datum datum, int scale, int64 *word, int *dscale)
+static pg_attribute_always_inline bool
+numeric_to_word(Datum datum, int scale, int64 *word, int *dscale)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
 	struct varlena *detoasted = NULL;
@@ -235,6 +227,20 @@ done:
 	if (detoasted)
 		pfree(detoasted);
 	return ok;
+}
+
+bool
+gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
+{
+	int			dscale;
+
+	return numeric_to_word(datum, scale, word, &dscale);
+}
+
+bool
+gpugb_numeric_to_word_dscale(Datum datum, int scale, int64 *word, int *dscale)
+{
+	return numeric_to_word(datum, scale, word, dscale);
 }
 
 /* The numeric v / 10^scale, with display scale `scale`, as numeric(p, s) shows it. */
