@@ -28,24 +28,6 @@
 
 #include "numeric_words.h"
 
-/* The on-disk header bits of numeric.c (stable: pg_upgrade relies on them). */
-#define NUM_SIGN_MASK			0xC000
-#define NUM_NEG					0x4000
-#define NUM_SHORT				0x8000
-#define NUM_SPECIAL				0xC000
-#define NUM_EXT_SIGN_MASK		0xF000
-#define NUM_NAN					0xC000
-#define NUM_SHORT_SIGN_MASK		0x2000
-#define NUM_SHORT_WEIGHT_SIGN	0x0040
-#define NUM_SHORT_WEIGHT_MASK	0x003F
-#define NUM_SHORT_DSCALE_MASK	0x1F80
-#define NUM_SHORT_DSCALE_SHIFT	7
-#define NUM_DSCALE_MASK			0x3FFF
-#define NUM_DEC_DIGITS			4
-#define NUM_NBASE				10000
-
-#define MAX_PRECISION			18
-
 const int64 gpugb_pow10[GPUGB_POW10_COUNT] = {
 	INT64CONST(1), INT64CONST(10), INT64CONST(100), INT64CONST(1000),
 	INT64CONST(10000), INT64CONST(100000), INT64CONST(1000000),
@@ -74,173 +56,24 @@ gpugb_numeric_scale(int32 typmod)
 	 * as v * 10^10 like numeric(18, 10), and a value beyond 18 digits at that
 	 * scale simply has no word (the query falls back at run time).
 	 */
-	if (precision < 1 || scale < 0 || scale > precision || scale > MAX_PRECISION)
+	if (precision < 1 || scale < 0 || scale > precision || scale > GPUGB_NUMERIC_MAX_PRECISION)
 		return -1;
 	return scale;
 }
 
-
-/*
- * v / 10^e and its remainder.  The common exponents are constants, so the
- * compiler divides by multiplying: a 64-bit idiv per numeric value was
- * 40 % of this module's time in a local profile of TPC-H Q1's fill.
- */
-static inline uint64
-divide_by_pow10(uint64 v, int e, uint64 *remainder)
-{
-	uint64		q;
-
-	switch (e)
-	{
-		case 1:
-			q = v / 10;
-			break;
-		case 2:
-			q = v / 100;
-			break;
-		case 3:
-			q = v / 1000;
-			break;
-		case 4:
-			q = v / 10000;
-			break;
-		default:
-			q = v / (uint64) gpugb_pow10[e];
-			break;
-	}
-	*remainder = v - q * (uint64) gpugb_pow10[e];
-	return q;
-}
-
-/*
- * v * 10^scale of a numeric Datum as an int64; false if v is not a number
- * or does not fit (more fractional digits than scale, or too large).  With
- * the value's display scale (0 for NaN): numeric without a
- * type modifier keeps each value's own (numeric_free.c).  Inlined into
- * both entry points: the filler calls gpugb_numeric_to_word once per value.
- */
-static pg_attribute_always_inline bool
-numeric_to_word(Datum datum, int scale, int64 *word, int *dscale)
-{
-	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
-	struct varlena *detoasted = NULL;
-	const char *data;
-	uint16		header;
-	const char *digits;
-	int			ndigits;
-	int			weight;
-	bool		negative;
-	int128		acc = 0;
-	int			exponent;
-	bool		ok = true;
-
-	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
-		raw = detoasted = pg_detoast_datum(raw);	/* compressed or external: rare */
-	/* A short (1-byte) varlena header leaves the data unaligned: memcpy. */
-	data = VARDATA_ANY(raw);
-	memcpy(&header, data, sizeof(header));
-
-	*dscale = 0;
-	if ((header & NUM_SIGN_MASK) == NUM_SPECIAL)
-	{
-		ok = (header & NUM_EXT_SIGN_MASK) == NUM_NAN;	/* not +-Infinity */
-		*word = GPUGB_NUMERIC_NAN_WORD;
-		goto done;
-	}
-	if ((header & NUM_SIGN_MASK) == NUM_SHORT)
-	{
-		negative = (header & NUM_SHORT_SIGN_MASK) != 0;
-		*dscale = (header & NUM_SHORT_DSCALE_MASK) >> NUM_SHORT_DSCALE_SHIFT;
-		weight = (header & NUM_SHORT_WEIGHT_SIGN) ?
-			(int) (~NUM_SHORT_WEIGHT_MASK | (header & NUM_SHORT_WEIGHT_MASK)) :
-			(int) (header & NUM_SHORT_WEIGHT_MASK);
-		digits = data + sizeof(uint16);
-	}
-	else
-	{
-		int16		long_weight;
-
-		negative = (header & NUM_SIGN_MASK) == NUM_NEG;
-		*dscale = header & NUM_DSCALE_MASK;
-		memcpy(&long_weight, data + sizeof(uint16), sizeof(int16));
-		weight = long_weight;
-		digits = data + 2 * sizeof(uint16);
-	}
-	ndigits = (VARSIZE_ANY_EXHDR(raw) - (digits - data)) / sizeof(int16);
-
-	/* value = digits as an integer * NBASE^(weight - ndigits + 1) */
-	exponent = (weight - ndigits + 1) * NUM_DEC_DIGITS + scale;
-	if (ndigits <= 4 && exponent >= -MAX_PRECISION && exponent <= MAX_PRECISION)
-	{
-		/* the common case, in int64: at most 16 digits, one scaling */
-		int64		v = 0;
-
-		for (int i = 0; i < ndigits; i++)
-		{
-			int16		digit;
-
-			memcpy(&digit, digits + i * sizeof(int16), sizeof(digit));
-			v = v * NUM_NBASE + digit;
-		}
-		if (exponent >= 0)
-		{
-			ok = v < gpugb_pow10[MAX_PRECISION - exponent];
-			v *= ok ? gpugb_pow10[exponent] : 0;
-		}
-		else
-		{
-			uint64		remainder;
-
-			v = (int64) divide_by_pow10((uint64) v, -exponent, &remainder);
-			ok = remainder == 0;	/* a digit beyond the scale: not exact */
-		}
-		*word = ok ? (negative ? -v : v) : 0;
-		goto done;
-	}
-	/*
-	 * Up to 9 base-10000 digits (36 decimal ones, int128 holds 38): the
-	 * value may carry padding zeros in its last digit that the scaling
-	 * below divides away, so the bound is checked only after that.
-	 */
-	ok = ndigits <= 9;
-	for (int i = 0; i < ndigits && ok; i++)
-	{
-		int16		digit;
-
-		memcpy(&digit, digits + i * sizeof(int16), sizeof(digit));
-		acc = acc * NUM_NBASE + digit;
-	}
-	for (; ok && exponent > 0; exponent--)
-	{
-		acc *= 10;
-		ok = acc < (int128) gpugb_pow10[MAX_PRECISION];
-	}
-	for (; ok && exponent < 0; exponent++)
-	{
-		ok = acc % 10 == 0;		/* a digit beyond the scale: not exact */
-		acc /= 10;
-	}
-	ok = ok && acc < (int128) gpugb_pow10[MAX_PRECISION];
-	*word = ok ? (int64) (negative ? -acc : acc) : 0;
-
-done:
-	if (detoasted)
-		pfree(detoasted);
-	return ok;
-}
 
 bool
 gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 {
 	int			dscale;
 
-	return numeric_to_word(datum, scale, word, &dscale);
+	return gpugb_numeric_to_word_inline(datum, scale, word, &dscale);
 }
 
 bool
 gpugb_numeric_to_word_dscale(Datum datum, int scale, int64 *word, int *dscale)
 {
-	return numeric_to_word(datum, scale, word, dscale);
+	return gpugb_numeric_to_word_inline(datum, scale, word, dscale);
 }
 
 /* The numeric v / 10^scale, with display scale `scale`, as numeric(p, s) shows it. */

@@ -101,7 +101,7 @@ pack_short_bytes(const char *data, int len, int words, int64 *word)
  * its trailing spaces, so they are dropped first (finalize.c pads the key
  * again).
  */
-static inline bool
+static pg_attribute_always_inline bool
 short_text_to_words(Datum d, bool blank_padded, int words, GpugbTextDict *dict, int64 *word)
 {
 	struct varlena *detoasted;
@@ -189,7 +189,11 @@ datum_to_word(GpugbColumnType type, Datum d, GpugbTextDict *dict, int64 *word)
 			*word = gpugb_double_to_word(DatumGetFloat8(d));
 			return true;
 		case GPUGB_VALUE_NUMERIC:
-			return gpugb_numeric_to_word(d, type.scale, word);
+			{
+				int			dscale;
+
+				return gpugb_numeric_to_word_inline(d, type.scale, word, &dscale);
+			}
 		case GPUGB_VALUE_NUMERIC_FREE:
 			return gpugb_free_numeric_to_word(d, type.scale, word);
 		case GPUGB_VALUE_SHORT_TEXT:
