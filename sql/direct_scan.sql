@@ -241,6 +241,22 @@ SELECT q, (ds_check(q)).* FROM (VALUES
   ('SELECT n, count(*), sum(big) FROM dv GROUP BY n'),
   ('SELECT s, count(*), sum(n), max(big) FROM dv GROUP BY s')
 ) v(q);
+-- Layouts with by-reference columns are filled a page of rows at a time,
+-- a column at a time (fill_rows_by_column): text keys long enough for the
+-- dictionary, text min/max, numeric programs, a date and a char key; and a
+-- numeric(30, 2) value beyond 18 digits in the middle of a page, which
+-- sends the query to PostgreSQL's plan (no direct_rows: the node's own
+-- plan answered), and the same query without those rows.
+SELECT q, (ds_check(q)).* FROM (VALUES
+  ('SELECT t2, count(*), sum(n), min(t1), max(c) FROM dv GROUP BY t2'),
+  ('SELECT d, c, count(*), sum(n * 2 - big), avg(n) FROM dv GROUP BY d, c'),
+  ('SELECT c, count(*), sum(n2) FROM dv WHERE a % 101 <> 0 GROUP BY c')
+) v(q);
+SET gpugb.require_gpu = off;
+SELECT q, (ds_check(q)).* FROM (VALUES
+  ('SELECT c, count(*), sum(n2), max(t2) FROM dv GROUP BY c')
+) v(q);
+RESET gpugb.require_gpu;
 SELECT q, (dsq_check(q)).* FROM (VALUES
   ('SELECT c, count(*), sum(n) FROM dv WHERE d <= date ''2020-10-01'' GROUP BY c'),
   ('SELECT c, count(*), sum(n) FROM dv WHERE d <= timestamp ''2020-10-01 12:00'' GROUP BY c'),

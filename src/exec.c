@@ -444,6 +444,7 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 	st->layout.heap_reader =
 		gpugb_heap_reader_create(st->input, st->layout.n_sql_keys + st->layout.n_child_columns);
 	st->layout.fills_plainly = gpugb_layout_fills_plainly(&st->layout);
+	st->layout.fills_by_column = gpugb_layout_fills_by_column(&st->layout);
 	st->layout.batches_programs = gpugb_layout_batches_programs(&st->layout);
 
 	/*

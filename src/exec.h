@@ -85,6 +85,8 @@ typedef struct GpugbInputLayout
 	struct GpugbHeapReader *heap_reader;
 	/* every word a plain conversion: filled in batches (gpugb_layout_fills_plainly) */
 	bool		fills_plainly;
+	/* else, where the rows come from a heap reader, a column at a time (gpugb_layout_fills_by_column) */
+	bool		fills_by_column;
 	/* input programs evaluated a batch of rows at a time (gpugb_layout_batches_programs) */
 	bool		batches_programs;
 	/* a key was planned for another TimeZone (keyexpr.h, zoned): fall back */
@@ -192,6 +194,7 @@ extern void gpugb_feed_parallel_unregister(GpugbScanState *st);
 extern bool gpugb_datum_to_word(GpugbColumnType type, Datum d, struct GpugbTextDict *dict,
 								int64 *word);
 extern bool gpugb_layout_fills_plainly(const GpugbInputLayout *layout);
+extern bool gpugb_layout_fills_by_column(const GpugbInputLayout *layout);
 extern bool gpugb_layout_batches_programs(const GpugbInputLayout *layout);
 extern void gpugb_stride_begin(const GpugbInputLayout *layout, GpugbStride *stride);
 extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,

@@ -576,14 +576,22 @@ locate_attributes(GpugbHeapReader *r, HeapTupleHeader td, const char **ptrs)
 	}
 }
 
+/* What read_row found */
+#define READ_END 0				/* the end of the scan */
+#define READ_ROW 1				/* a row */
+#define READ_PAGE_END (-1)		/* the end of the page (page_bound only) */
+
 /*
- * The next visible row into values/isnull, or false at the end of the
- * scan.  qual: ExecQual's, unless the reader checks the quals itself.
- * Inlined into both callers, so a batch reads its rows without a call
- * per row.
+ * The next visible row into values/isnull (READ_ROW), or READ_END at the
+ * end of the scan.  qual: ExecQual's, unless the reader checks the quals
+ * itself.  page_bound: READ_PAGE_END where the scan's page has no more
+ * rows, instead of moving on to the next page (which lets go of it: rows
+ * read before may point into it).  Inlined into every caller, so a batch
+ * reads its rows without a call per row.
  */
-static pg_attribute_always_inline bool
-read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, Datum *values, bool *isnull)
+static pg_attribute_always_inline int
+read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, bool page_bound,
+		 Datum *values, bool *isnull)
 {
 	SeqScanState *node = r->scan_state;
 
@@ -599,11 +607,13 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, Datum *values, 
 		/* rs_cindex: the last returned tuple's index in rs_vistuples */
 		while (!scan->rs_inited || scan->rs_cindex + 1 >= scan->rs_ntuples)
 		{
+			if (page_bound && scan->rs_inited)
+				return READ_PAGE_END;
 			if (!next_page(scan))
 			{
 				/* as heap_getnextslot at the end: the slot lets go of its page */
 				ExecClearTuple(node->ss.ss_ScanTupleSlot);
-				return false;
+				return READ_END;
 			}
 			CHECK_FOR_INTERRUPTS();
 			page = BufferGetPage(scan->rs_cbuf);
@@ -646,7 +656,7 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, Datum *values, 
 					values[c] = p == NULL ? (Datum) 0 : fetch_att(p, att->attbyval, att->attlen);
 				}
 				r->rows++;
-				return true;
+				return READ_ROW;
 			}
 		}
 
@@ -693,7 +703,7 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, Datum *values, 
 			memcpy(values, projected->tts_values, r->n_columns * sizeof(Datum));
 			memcpy(isnull, projected->tts_isnull, r->n_columns * sizeof(bool));
 			r->rows++;
-			return true;
+			return READ_ROW;
 		}
 		slot_getsomeattrs(slot, r->max_attno);
 		for (int c = 0; c < r->n_columns; c++)
@@ -702,7 +712,7 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, Datum *values, 
 			isnull[c] = slot->tts_isnull[r->attnos[c] - 1];
 		}
 		r->rows++;
-		return true;
+		return READ_ROW;
 	}
 }
 
@@ -715,12 +725,16 @@ reader_qual(GpugbHeapReader *r)
 bool
 gpugb_heap_reader_next(GpugbHeapReader *r, Datum *values, bool *isnull)
 {
-	return read_row(r, begin_read(r), reader_qual(r), values, isnull);
+	return read_row(r, begin_read(r), reader_qual(r), false, values, isnull) == READ_ROW;
 }
 
-int
-gpugb_heap_reader_next_batch(GpugbHeapReader *r, int max, const Datum **values,
-							 const bool **isnull, bool *end)
+/*
+ * Up to max rows into the reader's batch arrays; with one_page, only rows
+ * of one page (the first row may move on to the next).
+ */
+static pg_attribute_always_inline int
+read_batch(GpugbHeapReader *r, int max, bool one_page, const Datum **values,
+		   const bool **isnull, bool *end)
 {
 	HeapScanDesc scan = begin_read(r);
 	ExprState  *qual = reader_qual(r);
@@ -730,8 +744,13 @@ gpugb_heap_reader_next_batch(GpugbHeapReader *r, int max, const Datum **values,
 	*end = false;
 	while (n < max)
 	{
-		if (!read_row(r, scan, qual, r->batch_values + n * r->n_columns,
-					  r->batch_isnull + n * r->n_columns))
+		int			found = read_row(r, scan, qual, one_page && n > 0,
+									 r->batch_values + n * r->n_columns,
+									 r->batch_isnull + n * r->n_columns);
+
+		if (found == READ_PAGE_END)
+			break;
+		if (found == READ_END)
 		{
 			/* the scan has reset itself: another call would read it again */
 			*end = true;
@@ -742,6 +761,27 @@ gpugb_heap_reader_next_batch(GpugbHeapReader *r, int max, const Datum **values,
 	*values = r->batch_values;
 	*isnull = r->batch_isnull;
 	return n;
+}
+
+int
+gpugb_heap_reader_next_batch(GpugbHeapReader *r, int max, const Datum **values,
+							 const bool **isnull, bool *end)
+{
+	return read_batch(r, max, false, values, isnull, end);
+}
+
+int
+gpugb_heap_reader_next_page_batch(GpugbHeapReader *r, int max, const Datum **values,
+								  const bool **isnull, bool *end)
+{
+	Assert(!r->project);
+	return read_batch(r, max, true, values, isnull, end);
+}
+
+bool
+gpugb_heap_reader_projects(GpugbHeapReader *reader)
+{
+	return reader->project;
 }
 
 int64

@@ -46,6 +46,18 @@ extern int	gpugb_heap_reader_next_batch(GpugbHeapReader *reader, int max,
 										 const Datum **values, const bool **isnull,
 										 bool *end);
 
+/*
+ * The same, with rows of one page only (the first row of a call may move
+ * on to the next page), so by-reference Datums (pointers into the page,
+ * which the scan keeps pinned until it moves on) stay valid until the
+ * next call.  Not for a reader that projects (its values live in memory
+ * reset per row).
+ */
+extern bool gpugb_heap_reader_projects(GpugbHeapReader *reader);
+extern int	gpugb_heap_reader_next_page_batch(GpugbHeapReader *reader, int max,
+											  const Datum **values, const bool **isnull,
+											  bool *end);
+
 /* Does the reader check the scan's quals itself (EXPLAIN ANALYZE)? */
 extern bool gpugb_heap_reader_checks_quals(GpugbHeapReader *reader);
 

@@ -600,6 +600,109 @@ fill_batch_programs(const GpugbInputLayout *layout, ProgramBatch *batch, GpugbSt
 }
 
 /*
+ * Rows row .. row + n - 1 of the stride from a batch of the child's rows
+ * (row i's column c at values[i * n_columns + c], by-reference Datums
+ * valid for the whole batch), a column at a time: each column's kind is
+ * dispatched on once per batch instead of once per row, and the input
+ * programs run over the batch (fill_batch_programs).  For a layout that
+ * fills_by_column.  Returns the rows filled: n, or the rows before the
+ * first with a value without a word (*unfit set to why; the caller falls
+ * back, as from fill_row).
+ */
+static int
+fill_rows_by_column(const GpugbInputLayout *layout, const Datum *values, const bool *nulls,
+					int n_columns, GpugbStride *stride, int64 row, int n, const char **unfit)
+{
+	int			n_keys = layout->n_sql_keys;
+	int			n_child = layout->n_child_columns;
+	int			first_unfit = n;
+	int			rows_done;
+	int64		key_packed[GPUGB_MAX_KEYS]; /* for derived inputs: none here */
+	ProgramBatch batch;
+
+	for (int k = 0; k < n_keys; k++)
+	{
+		GpugbColumnType type = key_read_type(layout, k);
+		const GpugbKeyTransform *transform = &layout->key_transforms[k];
+
+		for (int i = 0; i < first_unfit; i++)
+		{
+			const Datum *row_values = values + i * n_columns;
+			bool		isnull = nulls[i * n_columns + k];
+			int64		words[2] = {0, 0};
+			const char *reason = NULL;
+
+			/* GROUP BY mod(x, c), date_trunc(u, ts) and the like: the child projected x */
+			if (!isnull &&
+				unlikely(!datum_to_word(type, row_values[k], layout->text_dict, words)))
+				reason = unfit_reason(layout->key_types[k]);
+			else if (transform->op != GPUGB_KEY_PLAIN && !isnull &&
+					 unlikely(!gpugb_key_transform_apply(transform, &words[0], &isnull)))
+				reason = key_transform_unfit_reason(transform);
+			if (unlikely(reason != NULL))
+			{
+				*unfit = reason;
+				first_unfit = i;
+				break;
+			}
+			store_key(layout, row_values, stride, row + i, k, words, isnull, key_packed);
+		}
+	}
+	/* each child column becomes a word once, however many inputs use it */
+	for (int c = 0; c < n_child; c++)
+	{
+		GpugbColumnType type = layout->child_types[c];
+
+		for (int i = 0; i < first_unfit; i++)
+		{
+			bool		isnull = nulls[i * n_columns + n_keys + c];
+			int64		words[2] = {0, 0};	/* room for datum_to_word's two-word kinds */
+
+			if (!isnull &&
+				unlikely(!datum_to_word(type, values[i * n_columns + n_keys + c],
+										layout->text_dict, words)))
+			{
+				*unfit = unfit_reason(type);
+				first_unfit = i;
+				break;
+			}
+			batch.words[i * n_child + c] = words[0];
+			batch.nulls[i * n_child + c] = isnull;
+		}
+	}
+	for (int j = 0; j < layout->n_child_inputs; j++)
+	{
+		int			c = layout->input_column[j];
+
+		if (layout->input_expr[j] != NULL)
+			continue;
+		for (int i = 0; i < first_unfit; i++)
+			store_word(stride->input_values[j], stride->input_nulls[j],
+					   &stride->input_has_nulls[j], row + i,
+					   batch.words[i * n_child + c], batch.nulls[i * n_child + c]);
+	}
+	if (first_unfit == 0)
+		return 0;
+	batch.n = first_unfit;
+	batch.first_row = row;
+	if (!fill_batch_programs(layout, &batch, stride, &rows_done, unfit))
+		return rows_done;
+	return first_unfit;
+}
+
+/*
+ * Is the layout filled a column at a time (fill_rows_by_column): no key
+ * computed by a program and no derived input (both are made per row from
+ * the row's other words), and not filled plainly (that is faster still)?
+ */
+bool
+gpugb_layout_fills_by_column(const GpugbInputLayout *layout)
+{
+	return !layout->fills_plainly && layout->n_key_exprs == 0 &&
+		layout->n_inputs == layout->n_child_inputs;
+}
+
+/*
  * Are the layout's input programs better run a batch of rows at a time:
  * some program the batch evaluator takes, and no derived input (those are
  * computed per row from the inputs' words, after the programs)?
@@ -779,6 +882,38 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 										  unfit)))
 				break;
 			row += n;
+			if (end)
+			{
+				*exhausted = true;
+				break;
+			}
+		}
+		if (input->instrument)
+			InstrStopNode(input->instrument, row - first);
+	}
+	else if (layout->fills_by_column && layout->heap_reader != NULL &&
+			 gpugb_heap_reader_usable(layout->heap_reader) &&
+			 !gpugb_heap_reader_projects(layout->heap_reader))
+	{
+		int			n_columns = layout->n_sql_keys + layout->n_child_columns;
+
+		if (input->instrument)
+			InstrStartNode(input->instrument);
+		while (row < capacity)
+		{
+			const Datum *values;
+			const bool *nulls;
+			bool		end;
+			int			n = gpugb_heap_reader_next_page_batch(layout->heap_reader,
+															  (int) Min(capacity - row,
+																		GPUGB_HEAP_READ_BATCH),
+															  &values, &nulls, &end);
+			int			done = fill_rows_by_column(layout, values, nulls, n_columns, stride,
+												   row, n, unfit);
+
+			row += done;
+			if (unlikely(done < n))
+				break;
 			if (end)
 			{
 				*exhausted = true;
