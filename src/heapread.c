@@ -435,12 +435,15 @@ gpugb_heap_reader_usable(GpugbHeapReader *r)
  * touch of each tuple is the reader's, and without a prefetch every row
  * waits for memory (perf: two thirds of a count(*)'s reader time on the
  * tuple header's load).  Tuples lie at falling addresses in the page,
- * which the hardware prefetchers follow poorly.
+ * which the hardware prefetchers follow poorly.  12 rather than 6, and
+ * every line of the tuple rather than its first and last (TPC-H Q1's
+ * numerics lie in a lineitem tuple's middle line): Q1's local serial fill
+ * from shared buffers went from about 635 to 570 ms.
  */
-#define GPUGB_TUPLE_PREFETCH 6
+#define GPUGB_TUPLE_PREFETCH 12
 
 /*
- * Asks for the cache lines of visible tuple i of the scan's page, if any.
+ * Asks for every cache line of visible tuple i of the scan's page, if any.
  * A macro: GCC 12 at -O2 deleted every call to a static function whose
  * only effect was a prefetch (seen in its assembly: no prefetcht0 left),
  * as a call without effects.
@@ -453,7 +456,8 @@ gpugb_heap_reader_usable(GpugbHeapReader *r)
 			char	   *start_ = (char *) (page) + ItemIdGetOffset(lp_); \
 			char	   *last_ = start_ + ItemIdGetLength(lp_) - 1; \
 			\
-			__builtin_prefetch(start_); \
+			for (char *line_ = start_; line_ < last_; line_ += 64) \
+				__builtin_prefetch(line_); \
 			__builtin_prefetch(last_); \
 		} \
 	} while (0)
