@@ -624,6 +624,13 @@ fill_rows_by_column(const GpugbInputLayout *layout, const Datum *values, const b
 	{
 		GpugbColumnType type = key_read_type(layout, k);
 		const GpugbKeyTransform *transform = &layout->key_transforms[k];
+		GpugbValueKind kind = layout->key_types[k].kind;
+		int			w = layout->key_word[k];
+		/* store_key's words unchanged: no float -0, no free numeric, no char's spaces */
+		bool		stores_plainly = kind != GPUGB_VALUE_FLOAT4 && kind != GPUGB_VALUE_FLOAT8 &&
+			kind != GPUGB_VALUE_NUMERIC_FREE &&
+			!gpugb_key_is_unpadded_bpchar(layout->key_types[k]) &&
+			type.words == layout->key_types[k].words;
 
 		for (int i = 0; i < first_unfit; i++)
 		{
@@ -645,7 +652,14 @@ fill_rows_by_column(const GpugbInputLayout *layout, const Datum *values, const b
 				first_unfit = i;
 				break;
 			}
-			store_key(layout, row_values, stride, row + i, k, words, isnull, key_packed);
+			if (stores_plainly)
+			{
+				for (int j = 0; j < type.words; j++)
+					store_word(stride->key_values[w + j], stride->key_nulls[w + j],
+							   &stride->key_has_nulls[w + j], row + i, words[j], isnull);
+			}
+			else
+				store_key(layout, row_values, stride, row + i, k, words, isnull, key_packed);
 		}
 	}
 	/* each child column becomes a word once, however many inputs use it */
