@@ -143,22 +143,6 @@ date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t, Oid type)
 
 	if (column == NULL)
 		return NULL;
-	/*
-	 * A timestamptz is truncated in the session's zone: a fixed offset is
-	 * folded in here; another zone (daylight saving, a history of offsets)
-	 * is read at run time, as timestamptz_trunc reads it (zonetrunc.c).
-	 */
-	if (type == TIMESTAMPTZOID &&
-		(session_timezone == NULL || !pg_get_timezone_offset(session_timezone, &gmtoff)))
-	{
-		if (!gpugb_zone_trunc_unit(val))
-			return NULL;		/* decade, century, millennium: the input plan */
-		t->op = GPUGB_KEY_TRUNC_ZONED;
-		t->operand = val;
-		t->min = MIN_TIMESTAMP;
-		t->max = END_TIMESTAMP - 1;
-		return (Var *) column;
-	}
 	t->op = GPUGB_KEY_TRUNC;
 	t->offset = 0;				/* 2000-01-01 00:00, a day boundary */
 	switch (val)
@@ -199,7 +183,15 @@ date_trunc_transform(FuncExpr *func, GpugbKeyTransform *t, Oid type)
 	}
 	t->min = MIN_TIMESTAMP;
 	t->max = END_TIMESTAMP - 1;
-	if (type == TIMESTAMPTZOID)
+	/*
+	 * A timestamptz is truncated in the session's zone: a fixed offset is
+	 * folded in here; another zone (daylight saving, a history of offsets)
+	 * is read at run time, as timestamptz_trunc reads it (zone_dst).
+	 */
+	if (type == TIMESTAMPTZOID &&
+		(session_timezone == NULL || !pg_get_timezone_offset(session_timezone, &gmtoff)))
+		t->zone_dst = true;
+	else if (type == TIMESTAMPTZOID)
 	{
 		/* local = UTC + gmtoff: floor(x + g - off) + off - g */
 		t->zoned = true;
@@ -330,10 +322,8 @@ extract_transform(FuncExpr *func, GpugbKeyOp op, GpugbKeyTransform *t)
 static void
 split_timestamp(int64 x, int *year, int *month, int *day, int64 *time)
 {
-	int64		days = x / USECS_PER_DAY;
+	int64		days = gpugb_floor_to(x, USECS_PER_DAY, 0) / USECS_PER_DAY;
 
-	if (x % USECS_PER_DAY < 0)
-		days--;
 	*time = x - days * USECS_PER_DAY;
 	j2date((int) (days + POSTGRES_EPOCH_JDATE), year, month, day);
 }
@@ -512,29 +502,76 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 }
 
 /*
- * A month, quarter or year: the first day of the block of operand months
- * holding the timestamp's calendar day (the day floored, as timestamp2tm).
+ * The first day (its midnight) of the block of operand months holding the
+ * calendar day of the timestamp local (the day floored, as timestamp2tm);
+ * false outside the timestamp range.
  */
-bool
-gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word)
+static bool
+month_block_start(const GpugbKeyTransform *t, int64 local, int64 *start)
 {
-	int64		x = *word;
 	int64		time;
-	int64		r;
 	int			year,
 				month,
 				day;
+
+	if (local < t->min || local > t->max)
+		return false;
+	split_timestamp(local, &year, &month, &day, &time);
+	month = (month - 1) / (int) t->operand * (int) t->operand + 1;
+	*start = ((int64) date2j(year, month, 1) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY;
+	return true;
+}
+
+/* A month, quarter or year: month_block_start, in a timestamptz's zone */
+bool
+gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word)
+{
+	int64		r;
 	/* a timestamptz: the calendar of its fixed-offset zone (local = UTC + offset) */
 	int64		shift = t->zoned ? (int64) t->zone_gmtoff * USECS_PER_SEC : 0;
 
-	if (x == PG_INT64_MIN || x == PG_INT64_MAX)
+	if (*word == PG_INT64_MIN || *word == PG_INT64_MAX)
 		return true;			/* infinities: unchanged */
-	x += shift;
-	if (x < t->min || x > t->max)
+	if (t->zone_dst)
+		return gpugb_key_trunc_zoned(t, word);
+	if (!month_block_start(t, *word + shift, &r))
 		return false;
-	split_timestamp(x, &year, &month, &day, &time);
-	month = (month - 1) / (int) t->operand * (int) t->operand + 1;
-	r = ((int64) date2j(year, month, 1) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY - shift;
+	r -= shift;
+	if (r < t->min || r > t->max)
+		return false;
+	*word = r;
+	return true;
+}
+
+/*
+ * TRUNC or TRUNC_MONTHS of the finite timestamptz *word in the session's
+ * TimeZone (zone_dst), as timestamptz_trunc computes it: the local time
+ * with the UTC offset in effect at the instant (zonetrunc.c), truncated;
+ * up to an hour turned back with that same offset, from a day up with the
+ * offset DetermineTimeZoneOffset finds for the truncated local midnight.
+ * False where PostgreSQL would raise "timestamp out of range" (or the
+ * zone's data cannot be read as pg_localtime reads it): the caller falls
+ * back.
+ */
+bool
+gpugb_key_trunc_zoned(const GpugbKeyTransform *t, int64 *word)
+{
+	int64		x = *word;
+	int64		shift;
+	int64		local;
+	int64		r;
+
+	if (!gpugb_zone_offset(x, &shift) || pg_add_s64_overflow(x, shift, &local))
+		return false;
+	if (t->op == GPUGB_KEY_TRUNC_MONTHS)
+	{
+		if (!month_block_start(t, local, &local) || !gpugb_zone_midnight(local, &r))
+			return false;
+	}
+	else if (t->operand <= USECS_PER_HOUR)
+		r = gpugb_floor_to(local, t->operand, t->offset) - shift;
+	else if (!gpugb_zone_midnight(gpugb_floor_to(local, t->operand, t->offset), &r))
+		return false;			/* a day or a week */
 	if (r < t->min || r > t->max)
 		return false;
 	*word = r;
@@ -621,13 +658,13 @@ List *
 gpugb_key_transform_to_list(const GpugbKeyTransform *t)
 {
 	/* int64s as Strings: an Integer node holds an int */
-	return lappend(lappend(list_make5(makeInteger(t->op),
-									  makeString(psprintf(INT64_FORMAT, t->operand)),
-									  makeString(psprintf(INT64_FORMAT, t->offset)),
-									  makeString(psprintf(INT64_FORMAT, t->min)),
-									  makeString(psprintf(INT64_FORMAT, t->max))),
-					   makeInteger(t->zoned)),
-				   makeInteger(t->zone_gmtoff));
+	return list_concat(list_make5(makeInteger(t->op),
+								  makeString(psprintf(INT64_FORMAT, t->operand)),
+								  makeString(psprintf(INT64_FORMAT, t->offset)),
+								  makeString(psprintf(INT64_FORMAT, t->min)),
+								  makeString(psprintf(INT64_FORMAT, t->max))),
+					   list_make3(makeInteger(t->zoned), makeInteger(t->zone_gmtoff),
+								  makeInteger(t->zone_dst)));
 }
 
 static int64
@@ -646,5 +683,6 @@ gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t)
 	t->max = string_int64(list_nth(list, 4));
 	t->zoned = intVal(list_nth(list, 5)) != 0;
 	t->zone_gmtoff = intVal(list_nth(list, 6));
+	t->zone_dst = intVal(list_nth(list, 7)) != 0;
 	t->mod = gpugb_fastmod_prepare(t->op == GPUGB_KEY_MOD ? t->operand : 0);
 }

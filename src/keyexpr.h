@@ -62,11 +62,10 @@ typedef enum GpugbKeyOp
 	GPUGB_KEY_MUL,
 	GPUGB_KEY_TRUNC,			/* floor to offset + k * operand (date_trunc up to week) */
 	GPUGB_KEY_TRUNC_MONTHS,		/* the first day of a block of operand months */
+	/* (both: of a timestamptz's local time where zone_dst, gpugb_key_trunc_zoned) */
 	GPUGB_KEY_EXTRACT,			/* field operand (a DTK_ code) as a free numeric word */
 	GPUGB_KEY_DATE_PART,		/* field operand as a float8 word */
 	GPUGB_KEY_EXTRACT_DATE,		/* EXTRACT of a date column (no time of day) */
-	GPUGB_KEY_TRUNC_ZONED,		/* date_trunc of a timestamptz in the session's TimeZone,
-								 * unit operand (a DTK_ code): zonetrunc.c */
 	GPUGB_KEY_TO_DATE			/* timestamp::date (operand 0) or timestamptz::date in the
 								 * session's TimeZone (operand 1) */
 } GpugbKeyOp;
@@ -86,6 +85,13 @@ typedef struct GpugbKeyTransform
 	 */
 	bool		zoned;
 	int32		zone_gmtoff;
+	/*
+	 * date_trunc of a timestamptz under a TimeZone with daylight saving or
+	 * a history of offsets: TRUNC or TRUNC_MONTHS of the local time, whose
+	 * offset is read per row at run time (zonetrunc.c), as
+	 * timestamptz_trunc reads it
+	 */
+	bool		zone_dst;
 	/* MOD: the operand prepared for gpugb_fastmod_s32 (set when decoded; not serialized) */
 	GpugbFastMod mod;
 } GpugbKeyTransform;
@@ -105,6 +111,18 @@ extern List *gpugb_key_transform_to_list(const GpugbKeyTransform *t);
 extern void gpugb_key_transform_from_list(List *list, GpugbKeyTransform *t);
 
 extern bool gpugb_key_trunc_months(const GpugbKeyTransform *t, int64 *word);
+extern bool gpugb_key_trunc_zoned(const GpugbKeyTransform *t, int64 *word);
+
+/* floor(x - origin, unit) + origin, for unit > 0: date_trunc's arithmetic */
+static inline int64
+gpugb_floor_to(int64 x, int64 unit, int64 origin)
+{
+	int64		r = (x - origin) / unit;
+
+	if ((x - origin) % unit < 0)
+		r--;					/* floor, not C's truncation */
+	return r * unit + origin;
+}
 extern bool gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull);
 extern int	gpugb_extract_field_dscale(int field, bool date);
 extern int	gpugb_extract_key_dscale(Node *expr);
@@ -167,10 +185,9 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 			/* -infinity and infinity are INT64_MIN and INT64_MAX: unchanged */
 			if (x == PG_INT64_MIN || x == PG_INT64_MAX)
 				return true;
-			r = (x - t->offset) / t->operand;
-			if ((x - t->offset) % t->operand < 0)
-				r--;			/* floor, not C's truncation */
-			r = r * t->operand + t->offset;
+			if (t->zone_dst)
+				return gpugb_key_trunc_zoned(t, word);
+			r = gpugb_floor_to(x, t->operand, t->offset);
 			break;
 		case GPUGB_KEY_TRUNC_MONTHS:
 			return gpugb_key_trunc_months(t, word);
@@ -178,8 +195,6 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 		case GPUGB_KEY_DATE_PART:
 		case GPUGB_KEY_EXTRACT_DATE:
 			return gpugb_key_extract(t, word, isnull);
-		case GPUGB_KEY_TRUNC_ZONED:
-			return gpugb_zone_trunc((int) t->operand, t->min, t->max, word);
 		case GPUGB_KEY_TO_DATE:
 			/* timestamp_date, timestamptz_date: the (local) day, floored */
 			if (x == PG_INT64_MIN || x == PG_INT64_MAX)
@@ -189,9 +204,7 @@ gpugb_key_transform_apply(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 			}
 			if (t->operand != 0 && !gpugb_zone_local(x, &x))
 				return false;
-			r = x / USECS_PER_DAY;
-			if (x % USECS_PER_DAY < 0)
-				r--;
+			r = gpugb_floor_to(x, USECS_PER_DAY, 0) / USECS_PER_DAY;
 			break;
 		default:
 			return false;

@@ -320,7 +320,6 @@ key_transform_unfit_reason(const GpugbKeyTransform *transform)
 	{
 		case GPUGB_KEY_TRUNC:
 		case GPUGB_KEY_TRUNC_MONTHS:
-		case GPUGB_KEY_TRUNC_ZONED:
 			return "a date_trunc GROUP BY key is out of the timestamp range";
 		case GPUGB_KEY_TO_DATE:
 			return "a timestamp's date GROUP BY key is out of the date range";

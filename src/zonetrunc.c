@@ -1,31 +1,33 @@
 /*-------------------------------------------------------------------------
  * zonetrunc.c
- *    date_trunc('unit', timestamptz) in a TimeZone with daylight saving or a
- *    history of offsets (Europe/Berlin, America/New_York, PST8PDT), the
- *    day-by-day reporting key, without PostgreSQL's per-row function call.
+ *    A timestamptz's local time in a TimeZone with daylight saving or a
+ *    history of offsets (Europe/Berlin, America/New_York, PST8PDT), read as
+ *    timestamp2tm and timestamptz_trunc read it, without PostgreSQL's
+ *    per-row function call: for date_trunc('unit', timestamptz) and
+ *    timestamptz::date GROUP BY keys (keyexpr.c, zone_dst; TO_DATE).
  *
  * timestamptz_trunc (timestamp.c) turns the instant into local fields with
  * the UTC offset in effect then (timestamp2tm, pg_localtime), truncates the
  * fields, and turns them back: up to an hour with that same offset, from a
  * day up (day, week, month, quarter, year) with the offset that
  * DetermineTimeZoneOffset finds for the truncated local time, which
- * settles local times that a transition skips or repeats.  So, exactly:
+ * settles local times that a transition skips or repeats.  This file gives
+ * the two zone lookups, exactly:
  *
- *   - the offset at an instant comes from a few cached ranges of instants
- *     over which the zone keeps one offset (pg_next_dst_boundary gives the
- *     next transition after an instant; a range grows down as earlier
- *     instants of it are met); on each miss, pg_localtime's offset for the
- *     instant must be the one the range says, else the row falls back;
- *   - up to an hour: floor(instant + offset, unit) - offset;
- *   - from a day up: the truncated local time (a local midnight) is
- *     floored arithmetically, and its instant is PostgreSQL's own
- *     DetermineTimeZoneOffset and tm2timestamp, cached per local midnight
- *     (a year of daily rows has 365 of them).
+ *   - the offset at an instant (gpugb_zone_offset) comes from a few cached
+ *     ranges of instants over which the zone keeps one offset
+ *     (pg_next_dst_boundary gives the next transition after an instant; a
+ *     range grows down as earlier instants of it are met); on each miss,
+ *     pg_localtime's offset for the instant must be the one the range
+ *     says, else the row falls back;
+ *   - the instant of a local midnight (gpugb_zone_midnight) is
+ *     PostgreSQL's own DetermineTimeZoneOffset and tm2timestamp, cached per
+ *     local midnight (a year of daily rows has 365 of them).
  *
- * The caches are the backend's, for the session's TimeZone (pg_tzset keeps
+ * The truncation arithmetic is keyexpr's (gpugb_key_trunc_zoned).  The
+ * caches are the backend's, for the session's TimeZone (pg_tzset keeps
  * every zone it loaded for the backend's life, so the pointer identifies
- * it); a new TimeZone empties them.  Decades, centuries and millennia stay
- * with the input plan.
+ * it); a new TimeZone empties them.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -62,27 +64,6 @@ static OffsetRange ranges[OFFSET_RANGES];
 static int	n_ranges = 0;
 static int	next_replaced = 0;
 static LocalMidnight midnights[LOCAL_MIDNIGHTS];
-
-bool
-gpugb_zone_trunc_unit(int unit)
-{
-	switch (unit)
-	{
-		case DTK_MICROSEC:
-		case DTK_MILLISEC:
-		case DTK_SECOND:
-		case DTK_MINUTE:
-		case DTK_HOUR:
-		case DTK_DAY:
-		case DTK_WEEK:
-		case DTK_MONTH:
-		case DTK_QUARTER:
-		case DTK_YEAR:
-			return true;
-		default:
-			return false;
-	}
-}
 
 static void
 use_zone(pg_tz *zone)
@@ -169,9 +150,8 @@ offset_at(pg_time_t s, long int *gmtoff)
 	return offset_from_zone(s, gmtoff);
 }
 
-/* The instant of a local midnight, as timestamptz_trunc computes it (redotz). */
-static bool
-midnight_instant(int64 local, int64 *instant)
+bool
+gpugb_zone_midnight(int64 local, int64 *instant)
 {
 	LocalMidnight *m = &midnights[(uint64) (local / USECS_PER_DAY) & (LOCAL_MIDNIGHTS - 1)];
 	struct pg_tm tm;
@@ -196,23 +176,8 @@ midnight_instant(int64 local, int64 *instant)
 	return true;
 }
 
-/* floor(x / unit) * unit + origin's remainder, for unit > 0 */
-static inline int64
-floor_to(int64 x, int64 unit, int64 origin)
-{
-	int64		r = (x - origin) / unit;
-
-	if ((x - origin) % unit < 0)
-		r--;
-	return r * unit + origin;
-}
-
-/*
- * The UTC offset (microseconds) timestamp2tm applies to the finite
- * timestamptz x in the session's TimeZone; false if it cannot be read.
- */
-static bool
-offset_of(int64 x, int64 *shift)
+bool
+gpugb_zone_offset(int64 x, int64 *shift)
 {
 	pg_time_t	s;
 	long int	gmtoff;
@@ -237,69 +202,5 @@ gpugb_zone_local(int64 x, int64 *local)
 {
 	int64		shift;
 
-	return offset_of(x, &shift) && !pg_add_s64_overflow(x, shift, local);
-}
-
-bool
-gpugb_zone_trunc(int unit, int64 min, int64 max, int64 *word)
-{
-	int64		x = *word;
-	int64		local;
-	int64		shift;
-	int64		r;
-
-	if (x == PG_INT64_MIN || x == PG_INT64_MAX)
-		return true;			/* infinities: unchanged, as TIMESTAMP_NOT_FINITE */
-	if (!offset_of(x, &shift) || pg_add_s64_overflow(x, shift, &local))
-		return false;
-	switch (unit)
-	{
-		case DTK_MICROSEC:
-			r = x;
-			break;
-		case DTK_MILLISEC:
-			r = floor_to(local, 1000, 0) - shift;
-			break;
-		case DTK_SECOND:
-			r = floor_to(local, USECS_PER_SEC, 0) - shift;
-			break;
-		case DTK_MINUTE:
-			r = floor_to(local, USECS_PER_MINUTE, 0) - shift;
-			break;
-		case DTK_HOUR:
-			r = floor_to(local, USECS_PER_HOUR, 0) - shift;
-			break;
-		case DTK_DAY:
-			if (!midnight_instant(floor_to(local, USECS_PER_DAY, 0), &r))
-				return false;
-			break;
-		case DTK_WEEK:
-			/* ISO weeks start on Monday; 2000-01-03 was one */
-			if (!midnight_instant(floor_to(local, 7 * USECS_PER_DAY, 2 * USECS_PER_DAY), &r))
-				return false;
-			break;
-		case DTK_MONTH:
-		case DTK_QUARTER:
-		case DTK_YEAR:
-			{
-				int			months = unit == DTK_MONTH ? 1 : unit == DTK_QUARTER ? 3 : MONTHS_PER_YEAR;
-				int64		days = floor_to(local, USECS_PER_DAY, 0) / USECS_PER_DAY;
-				int			year,
-							month,
-							day;
-
-				j2date((int) (days + POSTGRES_EPOCH_JDATE), &year, &month, &day);
-				month = (month - 1) / months * months + 1;
-				if (!midnight_instant(((int64) date2j(year, month, 1) - POSTGRES_EPOCH_JDATE) *
-									  USECS_PER_DAY, &r))
-					return false;
-				break;
-			}
-		default:
-			return false;
-	}
-	if (r < min || r > max)
-		return false;
-	*word = r;
-	return true;
+	return gpugb_zone_offset(x, &shift) && !pg_add_s64_overflow(x, shift, local);
 }

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  * zonetrunc.h
- *    date_trunc('unit', timestamptz column) under a TimeZone with daylight
- *    saving or a history of offsets, computed by the stride filler as
- *    timestamptz_trunc computes it (see zonetrunc.c).
+ *    A timestamptz's local time under a TimeZone with daylight saving or a
+ *    history of offsets, read as timestamp2tm and timestamptz_trunc read it
+ *    (see zonetrunc.c).
  *-------------------------------------------------------------------------
  */
 #ifndef GPUGB_ZONETRUNC_H
@@ -11,18 +11,20 @@
 #include "postgres.h"
 
 /*
- * Is unit (a DTK_ code, as DecodeUnits gives it) one gpugb_zone_trunc
- * computes: microseconds to year?
+ * The UTC offset (microseconds east) that timestamp2tm applies to the
+ * finite timestamptz x in the session's TimeZone; false where the zone's
+ * data cannot be read the way pg_localtime reads it (the caller falls back).
  */
-extern bool gpugb_zone_trunc_unit(int unit);
+extern bool gpugb_zone_offset(int64 x, int64 *shift);
 
 /*
- * date_trunc(unit, *word) of the timestamptz *word in the session's
- * TimeZone, into *word; false where PostgreSQL would raise "timestamp out
- * of range" (or the zone's data cannot be read the way pg_localtime reads
- * it): the caller falls back to PostgreSQL's plan.
+ * The instant of the local midnight `local` (a timestamp of local fields)
+ * in the session's TimeZone, as timestamptz_trunc computes it from a day up
+ * (DetermineTimeZoneOffset, tm2timestamp); false where PostgreSQL would
+ * raise "timestamp out of range".  Call gpugb_zone_offset first (it sets
+ * the zone up).
  */
-extern bool gpugb_zone_trunc(int unit, int64 min, int64 max, int64 *word);
+extern bool gpugb_zone_midnight(int64 local, int64 *instant);
 
 /*
  * The local time (a timestamp of the local fields) of the finite
