@@ -149,28 +149,6 @@ integer_word(const char *p, int16 len)
 	}
 }
 
-/* word compares (GpugbHostExprCmp cmp) true with value: hostexpr_eval.c's TRUTH_CMP */
-static inline bool
-compare_integer_words(int64 word, int64 value, int cmp)
-{
-	switch ((GpugbHostExprCmp) cmp)
-	{
-		case GPUGB_HX_LT:
-			return word < value;
-		case GPUGB_HX_LE:
-			return word <= value;
-		case GPUGB_HX_EQ:
-			return word == value;
-		case GPUGB_HX_GE:
-			return word >= value;
-		case GPUGB_HX_GT:
-			return word > value;
-		case GPUGB_HX_NE:
-			return word != value;
-	}
-	return false;
-}
-
 /*
  * Compiles the scan's quals for the reader where every one is made of
  * truth steps over plain columns of the scanned table of kinds whose word
@@ -291,7 +269,7 @@ quals_pass(GpugbHeapReader *r, const char **ptrs, TupleTableSlot *slot)
 
 			/* NULL compares to NULL, which a qual takes as false */
 			if (p == NULL ||
-				!compare_integer_words(integer_word(p, r->qual_atts[c]->attlen),
+				!gpugb_hostexpr_compare_words(integer_word(p, r->qual_atts[c]->attlen),
 									   step->value, step->scale))
 				return 0;
 			continue;

@@ -109,6 +109,28 @@ typedef enum GpugbHostExprCmp
 	GPUGB_HX_NE
 } GpugbHostExprCmp;
 
+/* word compares (GpugbHostExprCmp cmp) true with value: TRUTH_CMP's integer order */
+static inline bool
+gpugb_hostexpr_compare_words(int64 word, int64 value, int cmp)
+{
+	switch ((GpugbHostExprCmp) cmp)
+	{
+		case GPUGB_HX_LT:
+			return word < value;
+		case GPUGB_HX_LE:
+			return word <= value;
+		case GPUGB_HX_EQ:
+			return word == value;
+		case GPUGB_HX_GE:
+			return word >= value;
+		case GPUGB_HX_GT:
+			return word > value;
+		case GPUGB_HX_NE:
+			return word != value;
+	}
+	return false;
+}
+
 typedef struct GpugbHostExprStep
 {
 	GpugbHostExprOp op;

@@ -209,34 +209,13 @@ column_word(int column, const int64 *words, const bool *nulls,
 	return w;
 }
 
-static inline bool
-compare_words(int64 word, int64 value, int cmp)
-{
-	switch ((GpugbHostExprCmp) cmp)
-	{
-		case GPUGB_HX_LT:
-			return word < value;
-		case GPUGB_HX_LE:
-			return word <= value;
-		case GPUGB_HX_EQ:
-			return word == value;
-		case GPUGB_HX_GE:
-			return word >= value;
-		case GPUGB_HX_GT:
-			return word > value;
-		case GPUGB_HX_NE:
-			return word != value;
-	}
-	return false;
-}
-
 /* A numeric word against a number at its scale: NaN is above every number (numeric_cmp). */
 static inline bool
 compare_numeric_words(int64 word, int64 value, int cmp)
 {
 	if (word == GPUGB_NUMERIC_NAN_WORD)
 		return cmp == GPUGB_HX_GT || cmp == GPUGB_HX_GE || cmp == GPUGB_HX_NE;
-	return compare_words(word, value, cmp);
+	return gpugb_hostexpr_compare_words(word, value, cmp);
 }
 
 /* float8_cmp_internal's order: NaN equal to NaN and above every number; -0 = 0 */
@@ -253,7 +232,7 @@ compare_float_words(int64 aw, int64 bw, int cmp)
 		order = -1;
 	else
 		order = a < b ? -1 : a > b ? 1 : 0;
-	return compare_words(order, 0, cmp);
+	return gpugb_hostexpr_compare_words(order, 0, cmp);
 }
 
 /*
@@ -536,7 +515,7 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 				break; \
 			case GPUGB_HX_FILTER_CMP: \
 				if (nulls[step->column] || \
-					!compare_words(words[step->column], step->value, step->scale)) \
+					!gpugb_hostexpr_compare_words(words[step->column], step->value, step->scale)) \
 					return EVAL_NULL; \
 				break; \
 			case GPUGB_HX_RANGE: \
@@ -548,11 +527,11 @@ NAME(const GpugbHostExpr *hx, const int64 *words, const bool *nulls, \
 				break; \
 			case GPUGB_HX_TRUTH_CMP: \
 				PUSH(!nulls[step->column] && \
-					 compare_words(words[step->column], step->value, step->scale), false); \
+					 gpugb_hostexpr_compare_words(words[step->column], step->value, step->scale), false); \
 				break; \
 			case GPUGB_HX_TRUTH_CMP_COLUMNS: \
 				PUSH(!nulls[step->column] && !nulls[step->value] && \
-					 compare_words(words[step->column], words[step->value], step->scale), false); \
+					 gpugb_hostexpr_compare_words(words[step->column], words[step->value], step->scale), false); \
 				break; \
 			case GPUGB_HX_TRUTH_NUMERIC_CMP: \
 				PUSH(!nulls[step->column] && \
@@ -885,7 +864,7 @@ gpugb_hostexpr_eval_rows(const GpugbHostExpr *hx, const int64 *words, const bool
 			case GPUGB_HX_FILTER_CMP:
 				for (int r = 0; r < n; r++)
 					if (nulls[r * row_stride + c] ||
-						!compare_words(words[r * row_stride + c], step->value, step->scale))
+						!gpugb_hostexpr_compare_words(words[r * row_stride + c], step->value, step->scale))
 						state[r] |= ROW_FILTERED;
 				break;
 			default:

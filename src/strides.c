@@ -847,6 +847,48 @@ fill_rows_plain(const GpugbInputLayout *layout, const Datum *values, const bool 
 }
 
 /*
+ * gpugb_fill_stride's batches from the heap reader: by_column, a page of
+ * rows at a time into fill_rows_by_column, else (a plain layout) into
+ * fill_rows_plain.  Returns the stride's rows after.
+ */
+static int64
+fill_from_reader(const GpugbInputLayout *layout, PlanState *input, GpugbStride *stride,
+				 int64 row, int64 capacity, bool by_column, bool *exhausted,
+				 const char **unfit)
+{
+	int			n_columns = layout->n_sql_keys + layout->n_child_columns;
+	int64		first = row;
+
+	if (input->instrument)
+		InstrStartNode(input->instrument);
+	while (row < capacity)
+	{
+		const Datum *values;
+		const bool *nulls;
+		bool		end;
+		int			max = (int) Min(capacity - row, GPUGB_HEAP_READ_BATCH);
+		int			n = by_column ?
+			gpugb_heap_reader_next_page_batch(layout->heap_reader, max, &values, &nulls, &end) :
+			gpugb_heap_reader_next_batch(layout->heap_reader, max, &values, &nulls, &end);
+		int			done = by_column ?
+			fill_rows_by_column(layout, values, nulls, n_columns, stride, row, n, unfit) :
+			fill_rows_plain(layout, values, nulls, n_columns, stride, row, n, unfit) ? n : 0;
+
+		row += done;
+		if (unlikely(done < n))
+			break;
+		if (end)
+		{
+			*exhausted = true;
+			break;
+		}
+	}
+	if (input->instrument)
+		InstrStopNode(input->instrument, row - first);
+	return row;
+}
+
+/*
  * Appends rows from the child until the stride holds capacity rows; sets
  * *exhausted when the child has no more.  Returns the rows appended.  A
  * value with no device word (a numeric(p, s) that does not match its
@@ -876,66 +918,11 @@ gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 	}
 	if (layout->fills_plainly && layout->heap_reader != NULL &&
 		gpugb_heap_reader_usable(layout->heap_reader))
-	{
-		int			n_columns = layout->n_sql_keys + layout->n_child_columns;
-
-		if (input->instrument)
-			InstrStartNode(input->instrument);
-		while (row < capacity)
-		{
-			const Datum *values;
-			const bool *nulls;
-			bool		end;
-			int			n = gpugb_heap_reader_next_batch(layout->heap_reader,
-														 (int) Min(capacity - row,
-																   GPUGB_HEAP_READ_BATCH),
-														 &values, &nulls, &end);
-
-			if (unlikely(!fill_rows_plain(layout, values, nulls, n_columns, stride, row, n,
-										  unfit)))
-				break;
-			row += n;
-			if (end)
-			{
-				*exhausted = true;
-				break;
-			}
-		}
-		if (input->instrument)
-			InstrStopNode(input->instrument, row - first);
-	}
+		row = fill_from_reader(layout, input, stride, row, capacity, false, exhausted, unfit);
 	else if (layout->fills_by_column && layout->heap_reader != NULL &&
 			 gpugb_heap_reader_usable(layout->heap_reader) &&
 			 !gpugb_heap_reader_projects(layout->heap_reader))
-	{
-		int			n_columns = layout->n_sql_keys + layout->n_child_columns;
-
-		if (input->instrument)
-			InstrStartNode(input->instrument);
-		while (row < capacity)
-		{
-			const Datum *values;
-			const bool *nulls;
-			bool		end;
-			int			n = gpugb_heap_reader_next_page_batch(layout->heap_reader,
-															  (int) Min(capacity - row,
-																		GPUGB_HEAP_READ_BATCH),
-															  &values, &nulls, &end);
-			int			done = fill_rows_by_column(layout, values, nulls, n_columns, stride,
-												   row, n, unfit);
-
-			row += done;
-			if (unlikely(done < n))
-				break;
-			if (end)
-			{
-				*exhausted = true;
-				break;
-			}
-		}
-		if (input->instrument)
-			InstrStopNode(input->instrument, row - first);
-	}
+		row = fill_from_reader(layout, input, stride, row, capacity, true, exhausted, unfit);
 	else
 	{
 		bool		direct = layout->heap_reader != NULL &&
