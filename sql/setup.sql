@@ -35,6 +35,17 @@ BEGIN
   RETURN gpugb_diff_rows();
 END $$;
 
+-- Rows on which a table holding gpugb's result (a prepared plan's, kept
+-- with CREATE TABLE AS EXECUTE) and PostgreSQL's result of query differ.
+CREATE FUNCTION gpugb_table_mismatches(result_table regclass, query text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('gpugb.enabled', 'off', true);
+  EXECUTE 'CREATE TEMP TABLE gpugb_expected AS SELECT q::text AS r FROM (' || query || ') q';
+  EXECUTE format('CREATE TEMP TABLE gpugb_actual AS SELECT q::text AS r FROM %s q', result_table);
+  RETURN gpugb_diff_rows();
+END $$;
+
 -- gpugb_mismatches(query), and how many GPU runs the query made with
 -- gpugb on (0: it was declined or fell back).
 CREATE FUNCTION gpugb_gpu_check(q text, OUT mismatches bigint, OUT gpu_runs bigint)
