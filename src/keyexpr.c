@@ -503,8 +503,10 @@ gpugb_key_extract(const GpugbKeyTransform *t, int64 *word, bool *isnull)
 
 /*
  * The first day (its midnight) of the block of operand months holding the
- * calendar day of the timestamp local (the day floored, as timestamp2tm);
- * false outside the timestamp range.
+ * calendar day of the local time `local` (the day floored, as
+ * timestamp2tm); false where timestamp2tm would fail.  A local time may lie
+ * up to a day past the timestamp range, as a zone east of UTC shows its
+ * last instants, whose truncation is in range again (the caller checks).
  */
 static bool
 month_block_start(const GpugbKeyTransform *t, int64 local, int64 *start)
@@ -514,7 +516,7 @@ month_block_start(const GpugbKeyTransform *t, int64 local, int64 *start)
 				month,
 				day;
 
-	if (local < t->min || local > t->max)
+	if (local < t->min || local > t->max + USECS_PER_DAY)
 		return false;
 	split_timestamp(local, &year, &month, &day, &time);
 	month = (month - 1) / (int) t->operand * (int) t->operand + 1;
