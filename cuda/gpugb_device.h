@@ -259,6 +259,12 @@ extern GpugbStatus gpugb_device_probe(void);
 extern bool gpugb_device_probe_async(void);	/* false: no thread was started */
 /* Waits for a probe thread, if one runs; never starts CUDA itself. */
 extern void gpugb_device_probe_join(void);
+/*
+ * Initializes the CUDA driver in this process without creating a context
+ * (for a process that only keeps the driver warm for others); returns the
+ * number of devices, or -1 where there is no driver.
+ */
+extern int	gpugb_device_driver_init(void);
 /* Human-readable device description, or why there is none; static storage. */
 extern const char *gpugb_device_description(void);
 /* Text of the most recent failure in this process; static storage. */

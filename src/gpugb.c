@@ -5,7 +5,8 @@
  * Nothing here touches CUDA: when the library is preloaded, _PG_init runs
  * in the postmaster, and a CUDA context created before fork() is unusable
  * in the children.  The device is opened per backend: lazily, or right
- * after authentication (preinit.c).
+ * after authentication (preinit.c); a background worker keeps the driver
+ * initialised for them (keeper.c).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -23,6 +24,7 @@ _PG_init(void)
 {
 	gpugb_budget_init();		/* before gpugb_guc_init reserves the prefix */
 	gpugb_preinit_init();
+	gpugb_keeper_init();
 	gpugb_guc_init();
 	gpugb_plan_init();
 	gpugb_planner_init();

@@ -56,6 +56,10 @@ extern void gpugb_guc_init(void);
 extern bool gpugb_preinit_device;
 extern void gpugb_preinit_init(void);
 
+/* keeper.c */
+extern bool gpugb_device_keeper;
+extern void gpugb_keeper_init(void);
+
 /* budget.c */
 extern int	gpugb_max_device_memory_mb;
 extern void gpugb_budget_init(void);

@@ -65,6 +65,18 @@ gpugb_preinit_init(void)
 							 "session then holds a CUDA context from its start.",
 							 &gpugb_preinit_device, true, PGC_SIGHUP, 0,
 							 NULL, NULL, NULL);
+	/*
+	 * CUDA gives each context 8 hardware work queues by default, and
+	 * creating them is half of a context's start-up on the GPU box (about
+	 * 110 ms with 8, 55 ms with 1: test/bench/cuda_startup.cu).  A handle
+	 * uses GPUGB_N_SETS streams at once (cuda/groupby_internal.cuh), two,
+	 * and needs no more queues than that to overlap one stride's copy with
+	 * the other's kernels.  An environment that sets the variable wins.
+	 * Set here, before any CUDA call: in the postmaster when preloaded (its
+	 * children inherit it), else in the backend that loads the library.
+	 */
+	setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
+
 	prev_client_auth_hook = ClientAuthentication_hook;
 	ClientAuthentication_hook = start_device_after_auth;
 }
