@@ -250,6 +250,18 @@ gpugb_device_driver_init(void)
 	return count;
 }
 
+GPUGB_API bool
+gpugb_device_probe_pending(void)
+{
+	return probe_thread != nullptr && !probed;
+}
+
+GPUGB_API bool
+gpugb_device_properties_known(void)
+{
+	return props_ready.load(std::memory_order_acquire);
+}
+
 GPUGB_API void
 gpugb_device_probe_join(void)
 {

@@ -259,6 +259,8 @@ extern GpugbStatus gpugb_device_probe(void);
 extern bool gpugb_device_probe_async(void);	/* false: no thread was started */
 /* Waits for a probe thread, if one runs; never starts CUDA itself. */
 extern void gpugb_device_probe_join(void);
+/* Is a probe thread started and not yet finished?  Never waits. */
+extern bool gpugb_device_probe_pending(void);
 /*
  * Initializes the CUDA driver in this process without creating a context
  * (for a process that only keeps the driver warm for others); returns the
@@ -285,6 +287,8 @@ typedef struct GpugbDeviceProps
 
 /* Fills *props from the device (after a successful probe) or H200 defaults. */
 extern void gpugb_device_properties(GpugbDeviceProps *props);
+/* Are they the device's (a probe succeeded), not the defaults?  Never waits. */
+extern bool gpugb_device_properties_known(void);
 extern void gpugb_device_usage(GpugbUsage *usage);
 
 /*

@@ -397,6 +397,7 @@ build_device_spec(GpugbScanState *st)
 	spec->estimated_rows = Max(0.0, info->estimated_rows);
 	gpugb_spec_choose(spec, gpugb_strategy, &st->strategy_choice);
 	spec->strategy = st->strategy_choice.strategy;
+	st->strategy_props_known = gpugb_device_properties_known();
 	spec->allow_switch = gpugb_strategy == GPUGB_STRATEGY_AUTO;
 }
 
@@ -673,6 +674,17 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 	{
 		strlcpy(st->fallback_detail, st->ops->description(), sizeof(st->fallback_detail));
 		return "no usable GPU";
+	}
+	if (!st->strategy_props_known && gpugb_device_properties_known())
+	{
+		/*
+		 * The node began while the session's start-up thread was still
+		 * probing (the planner does not wait for it), so the strategy was
+		 * chosen for the default device: choose again for this one.
+		 */
+		gpugb_spec_choose(&st->spec, gpugb_strategy, &st->strategy_choice);
+		st->spec.strategy = st->strategy_choice.strategy;
+		st->strategy_props_known = true;
 	}
 
 	st->spec.appends_only = false;

@@ -122,6 +122,8 @@ typedef struct GpugbScanState
 	int			key_blanks_agg[GPUGB_MAX_KEYS];	/* char without a length: its spaces */
 	int			key_negzero_agg[GPUGB_MAX_KEYS];	/* a float: did a member show -0 */
 	GpugbStrategyChoice strategy_choice;	/* spec.strategy, and why (EXPLAIN) */
+	bool		strategy_props_known;	/* chosen with the device's properties,
+										 * not the defaults */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
 	struct GpugbShared *shared;	/* parallel ingest: slots in DSM, or NULL */

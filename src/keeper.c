@@ -14,7 +14,8 @@
  * memory and runs nothing on the GPU.
  *
  * Registered from _PG_init when gpugb is in shared_preload_libraries and
- * gpugb.device_keeper is on.  Where there is no driver or no device it
+ * gpugb.device_keeper is on; it takes one of max_worker_processes, and
+ * pg_stat_activity shows it (backend_type "gpugb device keeper").  Where there is no driver or no device it
  * logs why and exits for good (exit code 0 unregisters a worker).
  *-------------------------------------------------------------------------
  */
@@ -42,6 +43,8 @@ gpugb_keeper_main(Datum arg)
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
+	/* No database: only so that pg_stat_activity shows the worker. */
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
 
 	devices = gpugb_device_driver_init();
 	if (devices <= 0)
@@ -77,8 +80,8 @@ gpugb_keeper_init(void)
 		return;
 
 	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
-	worker.bgw_start_time = BgWorkerStart_PostmasterStart;
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
 	worker.bgw_restart_time = 10;
 	snprintf(worker.bgw_library_name, BGW_MAXLEN, "gpugb");
 	snprintf(worker.bgw_function_name, BGW_MAXLEN, "gpugb_keeper_main");

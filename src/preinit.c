@@ -9,10 +9,13 @@
  * its planning.  When gpugb is preloaded, a backend starts the probe on a
  * thread of its own as soon as the client has authenticated
  * (ClientAuthentication_hook), so the start-up overlaps the rest of the
- * connection and whatever the client does before its first GROUP BY; the
- * first probe joins the thread.  The cost: every connection holds a CUDA
- * context (device memory) from the start, even if it never groups;
- * turn the setting off where many idle connections matter more.
+ * connection and whatever the client does before its first GROUP BY.  The
+ * planner does not wait for the thread (planner.c, device_starting); the
+ * executor joins it before its first device call, so a client that groups
+ * at once still overlaps its planning and, in a parallel plan, the
+ * workers' first strides with the start-up.  The cost: every connection
+ * holds a CUDA context (device memory) from the start, even if it never
+ * groups; turn the setting off where many idle connections matter more.
  *
  * The thread is joined before the backend exits (on_proc_exit), so process
  * exit never tears CUDA down under a probe in progress.

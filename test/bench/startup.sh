@@ -35,10 +35,14 @@ QUERY="SELECT k, count(*), sum(v) FROM stable GROUP BY k"
 session_times() {
   local pre=()
   [ "$1" != 0 ] && pre=(-c "SELECT pg_sleep($1)")
+  # ON_ERROR_STOP: a fallback (an error under require_gpu) stops the script.
   PGOPTIONS="-c gpugb.force=on -c gpugb.require_gpu=on -c max_parallel_workers_per_gather=0 $EXTRA" \
-    psql -X -q -d "$DB" -o /dev/null "${pre[@]}" -c '\timing on' -c "$QUERY" -c "$QUERY" 2>&1 |
+    psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -o /dev/null "${pre[@]}" -c '\timing on' -c "$QUERY" -c "$QUERY" 2>&1 |
     awk '/^Time:/ {printf "%s ", $2}'
 }
+
+keepers=$(psql -X -At -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'gpugb device keeper'")
+echo "gpugb device keeper processes: $keepers"
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
