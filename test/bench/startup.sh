@@ -10,6 +10,10 @@
 # first and second times and first - second: the start-up cost the
 # session's first query still pays.  Target: <= 100 ms.
 #
+# The GROUP BY runs in one process (WORKERS=0) over ROWS rows by default;
+# WORKERS=16 ROWS=30000000 times the parallel-ingest plan instead, where
+# the workers' first strides can overlap the leader's CUDA start-up.
+#
 # On the GPU box (gpugb preloaded, the server of test/gpu-box.sh):
 #   test/bench/startup.sh
 set -euo pipefail
@@ -17,6 +21,7 @@ cd "$(dirname "$0")/../.."
 export PGHOST=${PGHOST:-/tmp} PGPORT=${PGPORT:-5433} PGUSER=${PGUSER:-pg}
 DB=${DB:-gpugb_bench}
 ROWS=${ROWS:-1000000}
+WORKERS=${WORKERS:-0}
 SESSIONS=${SESSIONS:-10}
 PAUSE=${PAUSE:-1}
 EXTRA=${EXTRA:-}
@@ -29,6 +34,7 @@ fi
 q -c "DROP TABLE IF EXISTS stable" \
   -c "CREATE UNLOGGED TABLE stable AS SELECT (random() * 1000)::int AS k, (random() * 1e6)::int AS v
         FROM generate_series(1, $ROWS)" -c "VACUUM ANALYZE stable"
+[ "$WORKERS" -gt 0 ] && q -c "ALTER TABLE stable SET (parallel_workers = $WORKERS)"
 QUERY="SELECT k, count(*), sum(v) FROM stable GROUP BY k"
 
 # Milliseconds of the session's two GROUP BYs (after pausing $1 s).
@@ -36,13 +42,13 @@ session_times() {
   local pre=()
   [ "$1" != 0 ] && pre=(-c "SELECT pg_sleep($1)")
   # ON_ERROR_STOP: a fallback (an error under require_gpu) stops the script.
-  PGOPTIONS="-c gpugb.force=on -c gpugb.require_gpu=on -c max_parallel_workers_per_gather=0 $EXTRA" \
+  PGOPTIONS="-c gpugb.force=on -c gpugb.require_gpu=on -c max_parallel_workers_per_gather=$WORKERS $EXTRA" \
     psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -o /dev/null "${pre[@]}" -c '\timing on' -c "$QUERY" -c "$QUERY" 2>&1 |
     awk '/^Time:/ {printf "%s ", $2}'
 }
 
 keepers=$(psql -X -At -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'gpugb device keeper'")
-echo "gpugb device keeper processes: $keepers"
+echo "gpugb device keeper processes: $keepers; $ROWS rows, max_parallel_workers_per_gather $WORKERS"
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
