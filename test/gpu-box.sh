@@ -23,9 +23,14 @@
 #   bash test/gpu-box.sh kernelbench  the strategies' kernel benchmark, no PostgreSQL (test/kernelbench)
 #   bash test/gpu-box.sh report       PostgreSQL vs gpugb vs DuckDB report (test/bench/report.sh): TPC-H SF 10,
 #                                     ClickBench-style hits, Query B; docs/ files in $OUT/docs; needs DuckDB's
-#                                     wheel in .whl (carried) or duckdb importable; ~20 min: run it in the
-#                                     background (nohup ... &) and collect $OUT later; pass GIT_COMMIT=<sha>
-#                                     where the tree on the box has no .git
+#                                     wheel in .whl (carried) or duckdb importable; about 15 min, more than
+#                                     one device call (10 min at most): start it with setsid (setsid nohup
+#                                     bash test/gpu-box.sh report ... &) and collect its OUT in later calls on
+#                                     the warm machine.  The device tool kills whatever a call leaves running
+#                                     except processes in a session of their own: the report runs 44 and 46
+#                                     (nohup only) "stalled" exactly when their first call returned, and so
+#                                     did session 14's run 5.  Pass GIT_COMMIT=<sha> where the tree on the
+#                                     box has no .git
 # Each stage sets up what it needs, so either can come first; the server and
 # the built extension stay for the next call while the machine is warm.
 set -euo pipefail
@@ -153,9 +158,8 @@ case "$stage" in
     # against PostgreSQL and DuckDB (its wheel in .whl); ~20 minutes at the default sizes.
     # $out/docs: BENCHMARKS.md, PNGs, CSVs (for docs/); $out/raw: per-query CSVs, EXPLAINs.
     # $out/watch.log: memory, disk and the server's active statements every 60 s.  Runs 44
-    # and 46 (2026-11-22) stopped making progress in the Query B section (once right after
-    # atable's ANALYZE began, for 25 minutes) after the TPC-H and hits sections; the next
-    # run shows why.
+    # and 46 (2026-11-22) and 2026-11-27's run 5 stopped making progress when the device
+    # call that started them returned (it kills what a call leaves running, bar setsid).
     ( while sleep 60; do
         { date -u +%T; free -g | sed -n 2p; df -h /tmp | tail -1
           psql -X -At -d postgres -c "SELECT pid, backend_type, wait_event_type, wait_event,
