@@ -42,6 +42,7 @@ gpugb_keeper_main(Datum arg)
 	int			devices;
 
 	pqsignal(SIGTERM, die);
+	pqsignal(SIGHUP, SIG_IGN);	/* a reload changes nothing the keeper uses */
 	BackgroundWorkerUnblockSignals();
 	/* No database: only so that pg_stat_activity shows the worker. */
 	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
