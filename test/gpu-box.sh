@@ -24,9 +24,8 @@
 #   bash test/gpu-box.sh report       PostgreSQL vs gpugb vs DuckDB report (test/bench/report.sh): TPC-H SF 10,
 #                                     ClickBench-style hits, Query B; docs/ files in $OUT/docs; needs DuckDB's
 #                                     wheel in .whl (carried) or duckdb importable; about 15 min, more than
-#                                     one device call (10 min at most): start it with setsid (setsid nohup
-#                                     bash test/gpu-box.sh report ... &) and collect its OUT in later calls on
-#                                     the warm machine.  The device tool kills whatever a call leaves running
+#                                     one device call (10 min at most): run it through test/gpu-box-job.sh
+#                                     (setsid; call it again on the warm machine until JOB-DONE).  The device tool kills whatever a call leaves running
 #                                     except processes in a session of their own: the report runs 44 and 46
 #                                     (nohup only) "stalled" exactly when their first call returned, and so
 #                                     did session 14's run 5.  Pass GIT_COMMIT=<sha> where the tree on the
