@@ -25,8 +25,9 @@
 #                                     ClickBench-style hits, Query B; docs/ files in $OUT/docs; needs DuckDB's
 #                                     wheel in .whl (carried) or duckdb importable; about 15 min, more than
 #                                     one device call (10 min at most): run it through test/gpu-box-job.sh
-#                                     (setsid; call it again on the warm machine until JOB-DONE).  The device tool kills whatever a call leaves running
-#                                     except processes in a session of their own: the report runs 44 and 46
+#                                     (setsid; call it again on the warm machine until JOB-DONE).  The device
+#                                     tool kills whatever a call leaves running except processes in a session
+#                                     of their own: the report runs 44 and 46
 #                                     (nohup only) "stalled" exactly when their first call returned, and so
 #                                     did session 14's run 5.  Pass GIT_COMMIT=<sha> where the tree on the
 #                                     box has no .git
