@@ -169,6 +169,25 @@ probe_once(void)
 }
 
 /*
+ * CUDA gives each context 8 hardware work queues by default, and creating
+ * them is half of a context's start-up on the GPU box (with the keeper up:
+ * about 140 ms with 8, 75 ms with 2, 60 ms with 1; test/bench/cuda_startup.cu).
+ * One queue serializes the work of a handle's two streams (GPUGB_N_SETS) in
+ * submission order; gpugb's strides are filled by the CPU far more slowly
+ * than the device copies and aggregates them, and TPC-H Q1 at SF 10 took the
+ * same time with 1, 2 and 8 queues (docs/startup-2026-11-27.md).  Set in
+ * this process only, before its first CUDA call (the runtime reads it when
+ * it creates the context), and only where the environment does not set it.
+ * Called with no CUDA thread of this module running (setenv is not safe
+ * against a concurrent getenv).
+ */
+static void
+limit_work_queues(void)
+{
+	setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
+}
+
+/*
  * The probe runs once per process, either on the caller's thread or on a
  * start-up thread (gpugb_device_probe_async) whose work the first caller
  * joins.  call_once makes both paths one: whichever runs first does the
@@ -194,6 +213,7 @@ gpugb_device_probe_async(void)
 
 	if (probe_thread != nullptr || probed)
 		return false;
+	limit_work_queues();
 	/*
 	 * The thread must never take a signal meant for the backend (cancel,
 	 * latch wake-ups): it starts with every signal blocked, as CUDA's own
@@ -218,8 +238,10 @@ gpugb_device_probe_async(void)
  * with no context: for the device keeper (src/keeper.c), a process that
  * stays up so that every backend's own cuInit finds the driver already
  * initialised (about 10 ms on the GPU box instead of 100).  Runs on a
- * thread with every signal blocked, so any thread the driver starts never
- * takes the calling process's signals.
+ * thread started with every signal blocked, so any thread the driver
+ * starts never takes the calling process's signals; the caller's own mask
+ * is back while it waits, so its signals (shutdown) are taken meanwhile
+ * and acted on once the driver returns.
  */
 GPUGB_API int
 gpugb_device_driver_init(void)
@@ -227,26 +249,29 @@ gpugb_device_driver_init(void)
 	int			count = -1;
 	sigset_t	all,
 				old;
+	std::thread *init = nullptr;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	try
 	{
-		std::thread init([&count] {
+		init = new std::thread([&count] {
 			if (cudaGetDeviceCount(&count) != cudaSuccess)
 			{
 				(void) cudaGetLastError();
 				count = -1;
 			}
 		});
-
-		init.join();
 	}
 	catch (...)
 	{
-		count = -1;
+		init = nullptr;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, nullptr);
+	if (init == nullptr)
+		return -1;
+	init->join();
+	delete init;
 	return count;
 }
 
@@ -277,6 +302,8 @@ GPUGB_API GpugbStatus
 gpugb_device_probe(void)
 {
 	gpugb_device_probe_join();
+	if (!probed)
+		limit_work_queues();
 	std::call_once(probe_flag, run_probe);
 	return probe_status;
 }

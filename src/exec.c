@@ -395,10 +395,11 @@ build_device_spec(GpugbScanState *st)
 	 * then correct from what the first two strides show.
 	 */
 	spec->estimated_rows = Max(0.0, info->estimated_rows);
-	gpugb_spec_choose(spec, gpugb_strategy, &st->strategy_choice);
+	st->strategy_forced = gpugb_strategy;
+	gpugb_spec_choose(spec, st->strategy_forced, &st->strategy_choice);
 	spec->strategy = st->strategy_choice.strategy;
 	st->strategy_props_known = gpugb_device_properties_known();
-	spec->allow_switch = gpugb_strategy == GPUGB_STRATEGY_AUTO;
+	spec->allow_switch = st->strategy_forced == GPUGB_STRATEGY_AUTO;
 }
 
 /* Can a GROUP BY key be a text longer than its words (textdict.c)? */
@@ -427,6 +428,14 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 
 	gpugb_plan_info_decode(cscan, &st->info);
+	/*
+	 * A plain EXPLAIN never runs the node, so it would show the strategy
+	 * chosen for the default device if the session's start-up thread were
+	 * still probing (the planner does not wait for it): wait for it here.
+	 */
+	if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) &&
+		gpugb_current_device_ops() == &gpugb_cuda_ops && gpugb_device_probe_pending())
+		(void) gpugb_device_probe();
 	build_device_spec(st);
 
 	/*
@@ -675,14 +684,15 @@ aggregate_on_device(GpugbScanState *st, const GpugbDeviceOps *ops)
 		strlcpy(st->fallback_detail, st->ops->description(), sizeof(st->fallback_detail));
 		return "no usable GPU";
 	}
-	if (!st->strategy_props_known && gpugb_device_properties_known())
+	if (ops == &gpugb_cuda_ops && !st->strategy_props_known && gpugb_device_properties_known())
 	{
 		/*
 		 * The node began while the session's start-up thread was still
 		 * probing (the planner does not wait for it), so the strategy was
-		 * chosen for the default device: choose again for this one.
+		 * chosen for the default device: choose again for this one, with
+		 * gpugb.strategy as it was then.
 		 */
-		gpugb_spec_choose(&st->spec, gpugb_strategy, &st->strategy_choice);
+		gpugb_spec_choose(&st->spec, st->strategy_forced, &st->strategy_choice);
 		st->spec.strategy = st->strategy_choice.strategy;
 		st->strategy_props_known = true;
 	}

@@ -124,6 +124,7 @@ typedef struct GpugbScanState
 	GpugbStrategyChoice strategy_choice;	/* spec.strategy, and why (EXPLAIN) */
 	bool		strategy_props_known;	/* chosen with the device's properties,
 										 * not the defaults */
+	int			strategy_forced;	/* gpugb.strategy when the node began */
 
 	const struct GpugbDeviceOps *ops;	/* CUDA, or the CPU emulator */
 	struct GpugbShared *shared;	/* parallel ingest: slots in DSM, or NULL */

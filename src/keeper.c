@@ -15,7 +15,9 @@
  *
  * Registered from _PG_init when gpugb is in shared_preload_libraries and
  * gpugb.device_keeper is on; it takes one of max_worker_processes, and
- * pg_stat_activity shows it (backend_type "gpugb device keeper").  Where there is no driver or no device it
+ * pg_stat_activity shows it (backend_type "gpugb device keeper").  While it
+ * runs the driver stays loaded, so a GPU reset or a driver unload needs the
+ * setting off (and a server restart).  Where there is no driver or no device it
  * logs why and exits for good (exit code 0 unregisters a worker).
  *-------------------------------------------------------------------------
  */
@@ -43,6 +45,7 @@ gpugb_keeper_main(Datum arg)
 
 	pqsignal(SIGTERM, die);
 	pqsignal(SIGHUP, SIG_IGN);	/* a reload changes nothing the keeper uses */
+	pqsignal(SIGINT, SIG_IGN);	/* nothing to cancel */
 	BackgroundWorkerUnblockSignals();
 	/* No database: only so that pg_stat_activity shows the worker. */
 	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
@@ -83,7 +86,13 @@ gpugb_keeper_init(void)
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 	worker.bgw_start_time = BgWorkerStart_ConsistentState;
-	worker.bgw_restart_time = 10;
+	/*
+	 * Never restarted: a keeper killed inside the driver counts as a crash,
+	 * which restarts every backend, and a keeper that crashed again at each
+	 * start would keep the server restarting.  Without it sessions only
+	 * start CUDA more slowly, until the server's next start.
+	 */
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
 	snprintf(worker.bgw_library_name, BGW_MAXLEN, "gpugb");
 	snprintf(worker.bgw_function_name, BGW_MAXLEN, "gpugb_keeper_main");
 	snprintf(worker.bgw_name, BGW_MAXLEN, "gpugb device keeper");

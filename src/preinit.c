@@ -68,21 +68,6 @@ gpugb_preinit_init(void)
 							 "session then holds a CUDA context from its start.",
 							 &gpugb_preinit_device, true, PGC_SIGHUP, 0,
 							 NULL, NULL, NULL);
-	/*
-	 * CUDA gives each context 8 hardware work queues by default, and
-	 * creating them is half of a context's start-up on the GPU box (with
-	 * the keeper up: about 140 ms with 8, 75 ms with 2, 60 ms with 1;
-	 * test/bench/cuda_startup.cu).  One queue serializes the work of a
-	 * handle's two streams (GPUGB_N_SETS) in submission order; gpugb's
-	 * strides are filled by the CPU far more slowly than the device copies
-	 * and aggregates them, and TPC-H Q1 at SF 10 took the same time with 1,
-	 * 2 and 8 queues (docs/startup-2026-11-27.md).  An environment that sets
-	 * the variable wins.  Set here, before any CUDA call: in the postmaster
-	 * when preloaded (its children inherit it), else in the backend that
-	 * loads the library.
-	 */
-	setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
-
 	prev_client_auth_hook = ClientAuthentication_hook;
 	ClientAuthentication_hook = start_device_after_auth;
 }

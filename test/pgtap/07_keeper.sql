@@ -12,6 +12,20 @@ SELECT diag(format('preloaded %s, gpugb.device_keeper %s, device: %s',
 
 SELECT CASE WHEN :'preloaded'::bool AND :'keeper_on'::bool AND :'has_device'::bool THEN 1 ELSE 0 END
        AS keepers_expected \gset
+-- Right after a server start the keeper may still be starting the driver
+-- (about 0.1 s): give it up to 10 s to reach its latch.
+SELECT set_config('gpugb_test.keepers_expected', :'keepers_expected', false) IS NOT NULL AS keepers_expected_set \gset
+DO $$
+BEGIN
+    FOR i IN 1..100 LOOP
+        EXIT WHEN (SELECT count(*) FROM pg_stat_activity
+                    WHERE backend_type = 'gpugb device keeper' AND wait_event = 'Extension')
+                  >= current_setting('gpugb_test.keepers_expected')::int;
+        PERFORM pg_sleep(0.1);
+        PERFORM pg_stat_clear_snapshot();
+    END LOOP;
+END
+$$;
 SELECT is((SELECT count(*)::int FROM pg_stat_activity WHERE backend_type = 'gpugb device keeper'),
           :keepers_expected,
           format('%s gpugb device keeper(s) running', :keepers_expected));
