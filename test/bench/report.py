@@ -680,8 +680,9 @@ def cmd_render(a):
     if meta.get('warm_s'):
         P(f"- Sessions: PostgreSQL and gpugb run each timed query in a session {meta.get('warm_s')} s old "
           "(`SELECT pg_sleep(...)` first), as an application's pooled connection is. A new backend's CUDA "
-          "start-up (about 150 ms, hidden by `gpugb.preinit_device` once a session is 0.2 s old) is therefore "
-          "not in these times; a client that connects and groups at once pays it (`docs/startup-*.md`).")
+          "start-up (hidden by `gpugb.preinit_device` once a session is 0.2 s old; with the device keeper, "
+          "about 70-85 ms for a client that connects and groups at once, 2026-11-27) is therefore not in "
+          "these times (`docs/startup-*.md`).")
     P("- Results: gpugb's and PostgreSQL's compared as text (sorted rows, exact); DuckDB's against PostgreSQL's "
       "numerically (integers exact, other numbers within 1e-9 relative: DuckDB's avg is a double, PostgreSQL's a "
       "numeric), text without trailing blanks (char(n)). Query B: `queryb.sh`'s hash checksum (gpugb = PostgreSQL) "
