@@ -900,7 +900,9 @@ class QueryGen:
                 Expr(f'abs({e.sql})', 'numeric'),
                 Expr(f'({e.sql} + {e2.sql})', 'numeric') if e2 else None,
                 Expr(f'CASE WHEN {self.pred(ctx, 1)} THEN {e.sql} * 2 ELSE 0 END', 'numeric_free'),
-                Expr(f'COALESCE({e.sql} * 0.5, {e2.sql}, 0)', 'numeric_free') if e2 else None]
+                Expr(f'COALESCE({e.sql} * 0.5, {e2.sql}, 0)', 'numeric_free') if e2 else None,
+                # numeric -> float8 (PostgreSQL rounds through the decimal text)
+                Expr(f'{e.sql}::float8', 'float8', 1e18, e.risky)]
 
     def t_numeric_free(self, ctx, e, depth):
         e2 = ctx.pick(types=['numeric_free', 'numeric'])
@@ -909,7 +911,8 @@ class QueryGen:
                 Expr(f'({e.sql} + {e2.sql})', 'numeric_free') if e2 else None,
                 # over a CASE or COALESCE: packed arithmetic, per-row display scales
                 Expr(f'({e.sql} * {e2.sql})', 'numeric_free') if e2 else None,
-                Expr(f'COALESCE({e.sql}, 0) * 3 - 0.5', 'numeric_free')]
+                Expr(f'COALESCE({e.sql}, 0) * 3 - 0.5', 'numeric_free'),
+                Expr(f'{e.sql}::float8', 'float8', 1e18, e.risky)]
 
     def t_text(self, ctx, e, depth):
         return [Expr(f'upper({e.sql})', 'text'), Expr(f'substr({e.sql}, 1, 3)', 'text'),
