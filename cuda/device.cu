@@ -205,31 +205,43 @@ run_probe(void)
 	props_ready.store(probe_status == GPUGB_OK, std::memory_order_release);
 }
 
-GPUGB_API bool
-gpugb_device_probe_async(void)
+/*
+ * Starts body on a new thread that never takes a signal meant for the
+ * process (a backend's cancel and latch wake-ups, a worker's shutdown): it
+ * starts with every signal blocked, as CUDA's own threads do, and so does
+ * every thread the driver starts from it.  The caller's mask is back on
+ * return.  nullptr where no thread could be started.
+ */
+template <typename Body>
+static std::thread *
+start_thread_without_signals(Body body)
 {
 	sigset_t	all,
 				old;
+	std::thread *thread;
 
-	if (probe_thread != nullptr || probed)
-		return false;
-	limit_work_queues();
-	/*
-	 * The thread must never take a signal meant for the backend (cancel,
-	 * latch wake-ups): it starts with every signal blocked, as CUDA's own
-	 * threads do.
-	 */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	try
 	{
-		probe_thread = new std::thread([] { std::call_once(probe_flag, run_probe); });
+		thread = new std::thread(body);
 	}
 	catch (...)
 	{
-		probe_thread = nullptr; /* no thread: the first query probes itself */
+		thread = nullptr;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, nullptr);
+	return thread;
+}
+
+GPUGB_API bool
+gpugb_device_probe_async(void)
+{
+	if (probe_thread != nullptr || probed)
+		return false;
+	limit_work_queues();
+	/* no thread: the first query probes itself */
+	probe_thread = start_thread_without_signals([] { std::call_once(probe_flag, run_probe); });
 	return probe_thread != nullptr;
 }
 
@@ -237,37 +249,22 @@ gpugb_device_probe_async(void)
  * Initializes the driver only (cuInit, through the runtime's first call),
  * with no context: for the device keeper (src/keeper.c), a process that
  * stays up so that every backend's own cuInit finds the driver already
- * initialised (about 10 ms on the GPU box instead of 100).  Runs on a
- * thread started with every signal blocked, so any thread the driver
- * starts never takes the calling process's signals; the caller's own mask
- * is back while it waits, so its signals (shutdown) are taken meanwhile
- * and acted on once the driver returns.
+ * initialised (about 10 ms on the GPU box instead of 100).  On a thread of
+ * its own (start_thread_without_signals), so the caller takes its signals
+ * (shutdown) while it waits and acts on them once the driver returns.
  */
 GPUGB_API int
 gpugb_device_driver_init(void)
 {
 	int			count = -1;
-	sigset_t	all,
-				old;
-	std::thread *init = nullptr;
+	std::thread *init = start_thread_without_signals([&count] {
+		if (cudaGetDeviceCount(&count) != cudaSuccess)
+		{
+			(void) cudaGetLastError();
+			count = -1;
+		}
+	});
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	try
-	{
-		init = new std::thread([&count] {
-			if (cudaGetDeviceCount(&count) != cudaSuccess)
-			{
-				(void) cudaGetLastError();
-				count = -1;
-			}
-		});
-	}
-	catch (...)
-	{
-		init = nullptr;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, nullptr);
 	if (init == nullptr)
 		return -1;
 	init->join();

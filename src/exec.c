@@ -433,8 +433,7 @@ gpugb_begin(CustomScanState *node, EState *estate, int eflags)
 	 * chosen for the default device if the session's start-up thread were
 	 * still probing (the planner does not wait for it): wait for it here.
 	 */
-	if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) &&
-		gpugb_current_device_ops() == &gpugb_cuda_ops && gpugb_device_probe_pending())
+	if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) && gpugb_device_starting())
 		(void) gpugb_device_probe();
 	build_device_spec(st);
 

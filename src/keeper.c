@@ -17,8 +17,8 @@
  * gpugb.device_keeper is on; it takes one of max_worker_processes, and
  * pg_stat_activity shows it (backend_type "gpugb device keeper").  While it
  * runs the driver stays loaded, so a GPU reset or a driver unload needs the
- * setting off (and a server restart).  Where there is no driver or no device it
- * logs why and exits for good (exit code 0 unregisters a worker).
+ * setting off (and a server restart).  Where there is no driver or no
+ * device it logs why and exits for good (exit code 0 unregisters a worker).
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

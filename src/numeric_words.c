@@ -61,7 +61,7 @@ gpugb_numeric_scale(int32 typmod)
 	return scale;
 }
 
-
+/* gpugb_numeric_to_word_inline (numeric_words.h) without the display scale, out of line */
 bool
 gpugb_numeric_to_word(Datum datum, int scale, int64 *word)
 {

@@ -790,21 +790,6 @@ make_parallel_gpu_path(PlannerInfo *root, RelOptInfo *input_rel,
 	return (Path *) gather;
 }
 
-/*
- * Is this session's start-up thread (preinit.c) still starting CUDA?  Then
- * the planner does not wait for it: it plans as if the device will be
- * there, and the executor joins the thread before its first device call
- * (aggregate_on_device's probe), so the driver's start-up overlaps
- * planning, the catalog look-ups of a new session and, in a parallel plan,
- * the workers' first strides.  Should the device turn out unusable, the
- * node runs its fallback plan, PostgreSQL's own, as for any device failure.
- */
-static bool
-device_starting(void)
-{
-	return gpugb_current_device_ops() == &gpugb_cuda_ops && gpugb_device_probe_pending();
-}
-
 static void
 try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 				  RelOptInfo *grouped_rel, GroupPathExtraData *extra)
@@ -870,7 +855,13 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 			DECLINE(psprintf("PostgreSQL's own plan is cheaper (cost %.2f against %.2f)",
 							 theirs, ours));
 	}
-	if (!gpugb_plan_without_gpu && !device_starting() &&
+	/*
+	 * While the session's start-up thread is still starting CUDA, plan as
+	 * if the device will be there (gpugb_device_starting): the driver's
+	 * start-up then overlaps planning, a new session's catalog look-ups and
+	 * a parallel plan's first strides.
+	 */
+	if (!gpugb_plan_without_gpu && !gpugb_device_starting() &&
 		gpugb_current_device_ops()->probe() != GPUGB_OK)
 		DECLINE(psprintf("no usable GPU (%s)", gpugb_current_device_ops()->description()));
 

@@ -10,7 +10,7 @@
  * thread of its own as soon as the client has authenticated
  * (ClientAuthentication_hook), so the start-up overlaps the rest of the
  * connection and whatever the client does before its first GROUP BY.  The
- * planner does not wait for the thread (planner.c, device_starting); the
+ * planner does not wait for the thread (gpugb_device_starting); the
  * executor joins it before its first device call, so a client that groups
  * at once still overlaps its planning and, in a parallel plan, the
  * workers' first strides with the start-up.  The cost: every connection
