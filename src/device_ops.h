@@ -42,14 +42,5 @@ extern int64_t gpugb_emulator_registered_bytes(void);
 /* The ops gpugb.emulate_device selects. */
 extern const GpugbDeviceOps *gpugb_current_device_ops(void);
 
-/*
- * Is the real device in use and this session's start-up thread (preinit.c)
- * still starting CUDA?  The planner then does not wait for it: it plans as
- * if the device will be there, and the executor joins the thread before
- * its first device call (aggregate_on_device's probe); should the device
- * turn out unusable, the node runs its fallback plan, as for any device
- * failure.  Never waits.
- */
-extern bool gpugb_device_starting(void);
 
 #endif							/* GPUGB_DEVICE_OPS_H */

@@ -878,9 +878,3 @@ gpugb_current_device_ops(void)
 {
 	return gpugb_emulate_device ? &gpugb_emulator_ops : &gpugb_cuda_ops;
 }
-
-bool
-gpugb_device_starting(void)
-{
-	return gpugb_current_device_ops() == &gpugb_cuda_ops && gpugb_device_probe_pending();
-}

@@ -55,6 +55,15 @@ extern void gpugb_guc_init(void);
 /* preinit.c */
 extern bool gpugb_preinit_device;
 extern void gpugb_preinit_init(void);
+/*
+ * Is the real device in use and this session's start-up thread (preinit.c)
+ * still starting CUDA?  The planner then does not wait for it: it plans as
+ * if the device will be there, and the executor joins the thread before
+ * its first device call (aggregate_on_device's probe); should the device
+ * turn out unusable, the node runs its fallback plan, as for any device
+ * failure.  Never waits.
+ */
+extern bool gpugb_device_starting(void);
 
 /* keeper.c */
 extern bool gpugb_device_keeper;

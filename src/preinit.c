@@ -26,8 +26,8 @@
 #include "storage/ipc.h"
 #include "utils/guc.h"
 
+#include "device_ops.h"
 #include "gpugb.h"
-#include "gpugb_device.h"
 
 bool		gpugb_preinit_device = true;
 
@@ -40,6 +40,12 @@ typedef void (*ClientAuthentication_hook_type) (Port *, int);
 extern PGDLLIMPORT ClientAuthentication_hook_type ClientAuthentication_hook;
 
 static ClientAuthentication_hook_type prev_client_auth_hook = NULL;
+
+bool
+gpugb_device_starting(void)
+{
+	return gpugb_current_device_ops() == &gpugb_cuda_ops && gpugb_device_probe_pending();
+}
 
 static void
 join_probe_at_exit(int code, Datum arg)
