@@ -137,12 +137,20 @@ typedef enum GpugbOrderKind
 	GPUGB_ORDER_FLOAT
 } GpugbOrderKind;
 
+/*
+ * One key of ordered output: a GROUP BY key word, or (by_count) the count
+ * of a COUNT_STAR or COUNT device aggregate, which is never NULL and orders
+ * as an int64 (kind INT): ORDER BY count(*) DESC LIMIT 10 then needs no
+ * Sort, and only the groups the LIMIT wants come out of the node.
+ */
 typedef struct GpugbOrderKey
 {
-	int			key;			/* key word index, 0 .. n_keys - 1 */
+	int			key;			/* key word index, 0 .. n_keys - 1 (not by_count) */
 	GpugbOrderKind kind;
 	bool		descending;
 	bool		nulls_first;
+	bool		by_count;		/* order by aggregate agg's count, not a key word */
+	int			agg;			/* by_count: device aggregate index, 0 .. n_aggs - 1 */
 } GpugbOrderKey;
 
 typedef struct GpugbGroupBySpec
@@ -175,8 +183,9 @@ typedef struct GpugbGroupBySpec
 	bool		appends_only;
 	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
-	 * these keys, the most significant first (ties: in no particular order),
-	 * and fetch hands them out in that order.
+	 * these keys (key words or aggregates' counts), the most significant
+	 * first (ties: in no particular order), and fetch hands them out in that
+	 * order.  n_order > 0 needs n_keys > 0.
 	 */
 	int			n_order;
 	GpugbOrderKey order[GPUGB_MAX_KEYS];

@@ -59,12 +59,21 @@ validate_spec(const GpugbGroupBySpec *spec)
 		return invalid("negative device_memory_limit");
 	if ((int) spec->strategy < 0 || spec->strategy >= GPUGB_N_STRATEGIES)
 		return invalid("unknown strategy");
-	if (spec->n_order < 0 || spec->n_order > spec->n_keys)
+	if (spec->n_order < 0 || spec->n_order > GPUGB_MAX_KEYS ||
+		(spec->n_order > 0 && spec->n_keys == 0))
 		return invalid("n_order out of range");
 	for (int o = 0; o < spec->n_order; o++)
-		if (spec->order[o].key < 0 || spec->order[o].key >= spec->n_keys ||
-			(spec->order[o].kind != GPUGB_ORDER_INT && spec->order[o].kind != GPUGB_ORDER_FLOAT))
+	{
+		const GpugbOrderKey *key = &spec->order[o];
+
+		if (key->by_count ?
+			key->agg < 0 || key->agg >= spec->n_aggs ||
+			(spec->aggs[key->agg].op != GPUGB_AGG_COUNT_STAR &&
+			 spec->aggs[key->agg].op != GPUGB_AGG_COUNT) :
+			key->key < 0 || key->key >= spec->n_keys ||
+			(key->kind != GPUGB_ORDER_INT && key->kind != GPUGB_ORDER_FLOAT))
 			return invalid("order key out of range");
+	}
 	for (int a = 0; a < spec->n_aggs; a++)
 	{
 		const GpugbAggSpec *ag = &spec->aggs[a];

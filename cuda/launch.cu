@@ -276,6 +276,17 @@ gpugb_launch_order_value(const int64_t *col, const uint32_t *perm, int64_t n, in
 }
 
 GpugbStatus
+gpugb_launch_order_count(const int64_t *rows, const int64_t *nulls, const uint32_t *perm,
+						 int64_t n, bool descending, uint64_t *out, cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_order_count_kernel<<<grid_for(n, 256), 256, 0, stream>>>(rows, nulls, perm, n,
+																   descending, out);
+	return GPUGB_LAUNCHED("gpugb_order_count_kernel");
+}
+
+GpugbStatus
 gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm, int64_t n,
 						bool nulls_first, uint64_t *out, cudaStream_t stream)
 {

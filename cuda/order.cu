@@ -1,16 +1,18 @@
 /*
  * order.cu
  *    Ordered output.  When the planner advertised pathkeys over the group
- *    keys (spec.n_order > 0), finish sorts the finished groups and permutes
- *    the dense table columns into that order, so fetch, unchanged, hands
- *    groups out sorted and PostgreSQL needs no Sort above the node.
+ *    keys or counts (spec.n_order > 0), finish sorts the finished groups and
+ *    permutes the dense table columns into that order, so fetch, unchanged,
+ *    hands groups out sorted and PostgreSQL needs no Sort above the node
+ *    (under a LIMIT, only the groups it wants ever leave the device).
  *
  * Whatever strategy grouped the rows, the sort runs once over the groups,
  * not the rows: a permutation of group ids, sorted LSD with CUB's stable
  * radix sort, least significant order key first; for each key one 64-bit
  * pass over its value (order_kernels.cuh: PostgreSQL's order as unsigned
  * bits, complemented for DESC) and then one 1-bit pass over its nullness
- * (NULLS FIRST or LAST), which, sorted later, is the more significant.
+ * (NULLS FIRST or LAST), which, sorted later, is the more significant; an
+ * aggregate's count (never NULL) needs only the value pass.
  * Ties (order keys that are only some of the group keys) keep group-id
  * order.  Then every dense column (keys, null masks, counts, values, high
  * words) is gathered through the permutation into scratch and copied back.
@@ -115,6 +117,18 @@ order_run(GpugbGroupBy *gb, OrderBufs *b, int64_t n, cudaStream_t stream)
 	{
 		const GpugbOrderKey *key = &gb->spec.order[o];
 
+		if (key->by_count)
+		{
+			/* a count is never NULL: one pass over its value */
+			int			c = gb->agg_count_col[key->agg];
+			const int64_t *counts = (const int64_t *) t->counts.ptr;
+
+			GPUGB_TRY(gpugb_launch_order_count(counts, c > 0 ? counts + (size_t) c * m : nullptr,
+											   perm, n, key->descending,
+											   (uint64_t *) b->keys_a.ptr, stream));
+			GPUGB_TRY(sort_pass(b, &perm, &spare, n, 64, stream));
+			continue;
+		}
 		GPUGB_TRY(gpugb_launch_order_value((const int64_t *) t->keys.ptr + (size_t) key->key * m,
 										   perm, n, (int) key->kind, key->descending,
 										   (uint64_t *) b->keys_a.ptr, stream));

@@ -1,8 +1,8 @@
 /*
  * order_kernels.cuh
  *    Device code of ordered output (order.cu): radix-sortable keys for one
- *    GROUP BY key word of the finished groups, and the gathers that permute
- *    the dense table columns into the sorted order.
+ *    GROUP BY key word or one aggregate's count of the finished groups, and
+ *    the gathers that permute the dense table columns into the sorted order.
  *
  * A key word becomes a uint64 whose unsigned order is PostgreSQL's order of
  * the values (gpugb_device.h, GpugbOrderKind), complemented for DESC.  NULLs
@@ -56,6 +56,26 @@ gpugb_order_value_kernel(const int64_t *col, const uint32_t *perm, int64_t n, in
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
 		uint64_t	u = gpugb_order_word(col[perm[i]], kind);
+
+		out[i] = descending ? ~u : u;
+	}
+}
+
+/*
+ * out[i] = the sortable value of the count of group perm[i]: its rows, less
+ * the NULLs a COUNT(x) skipped (count columns c > 0 count NULLs,
+ * kernel_params.cuh), as fetch computes it.
+ */
+__global__ void
+gpugb_order_count_kernel(const int64_t *rows, const int64_t *nulls, const uint32_t *perm,
+						 int64_t n, bool descending, uint64_t *out)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	g = perm[i];
+		uint64_t	u = gpugb_order_word(rows[g] - (nulls != nullptr ? nulls[g] : 0),
+										 GPUGB_ORDER_INT);
 
 		out[i] = descending ? ~u : u;
 	}

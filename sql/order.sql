@@ -1,7 +1,7 @@
 -- Ordered output: for ORDER BY over GROUP BY keys whose device words order
--- as their values do, GpuGroupAgg returns its groups sorted (the device
--- sorts them after aggregating) and advertises that order, so PostgreSQL
--- puts no Sort above it.  Text keys still get PostgreSQL's Sort.  Results
+-- as their values do, and over counts, GpuGroupAgg returns its groups sorted
+-- (the device sorts them after aggregating) and advertises that order, so
+-- PostgreSQL puts no Sort above it.  Text keys still get PostgreSQL's Sort.  Results
 -- are compared with gpugb.enabled = off row by row, in order.
 LOAD 'gpugb';
 SET gpugb.force = on;
@@ -81,8 +81,17 @@ EXPLAIN (COSTS OFF) SELECT t, count(*) FROM ord GROUP BY t ORDER BY t;
 EXPLAIN (COSTS OFF) SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a, t;
 -- ... and ORDER BY only the keys that order is met by the node alone.
 EXPLAIN (COSTS OFF) SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a;
--- ORDER BY an aggregate: PostgreSQL's Sort.
+-- ORDER BY a count: the node orders by it (and then by the key); ...
 EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a ORDER BY count(*), a;
+-- ... under a LIMIT, only the groups the LIMIT wants leave the node
+-- (ClickBench's top-10 queries); a text key after the count: PostgreSQL
+-- sorts above (a full or an incremental Sort, as its costs say); ...
+EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a ORDER BY count(*) DESC LIMIT 5;
+EXPLAIN (COSTS OFF) SELECT t, count(*) AS c FROM ord GROUP BY t ORDER BY c DESC, t LIMIT 3;
+EXPLAIN (COSTS OFF)
+  SELECT s, count(*) FILTER (WHERE v % 3 = 0) AS c3 FROM ord GROUP BY s ORDER BY c3, s;
+-- ... any other aggregate (a sum here): PostgreSQL's Sort.
+EXPLAIN (COSTS OFF) SELECT a, sum(v) FROM ord GROUP BY a ORDER BY sum(v) DESC, a;
 -- No ORDER BY: no output order.
 EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a;
 -- HAVING and expressions over the keys.
@@ -114,7 +123,17 @@ SELECT q, order_check(q) FROM (VALUES
   ('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a, t'),
   ('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a DESC, t DESC'),
   ('SELECT a, count(*) FROM ord WHERE v < 0 GROUP BY a ORDER BY a'),
-  ('SELECT a, b, count(*) FROM ord WHERE v <= 3 GROUP BY a, b ORDER BY a, b')
+  ('SELECT a, b, count(*) FROM ord WHERE v <= 3 GROUP BY a, b ORDER BY a, b'),
+  -- by counts: count(*), count(x) (its NULLs not counted), count(*) FILTER
+  ('SELECT a, count(*) FROM ord GROUP BY a ORDER BY count(*), a'),
+  ('SELECT a, count(*) FROM ord GROUP BY a ORDER BY count(*) DESC, a LIMIT 5'),
+  ('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY count(*), a DESC NULLS LAST, b'),
+  ('SELECT a, count(b) AS c FROM ord GROUP BY a ORDER BY c DESC, a NULLS FIRST'),
+  ('SELECT bo, count(f), avg(v) FROM ord GROUP BY bo ORDER BY count(f) DESC, bo'),
+  ('SELECT s, count(*) FILTER (WHERE v % 3 = 0) AS c3 FROM ord GROUP BY s ORDER BY c3, s'),
+  ('SELECT t, count(*) AS c FROM ord GROUP BY t ORDER BY c DESC, t LIMIT 3'),
+  ('SELECT a % 5, count(*) FROM ord GROUP BY a % 5 HAVING count(*) > 3000 ORDER BY count(*) DESC, 1'),
+  ('SELECT a, count(*) FROM ord WHERE v < 0 GROUP BY a ORDER BY count(*) DESC')
 ) AS t(q);
 -- (ORDER BY a prefix: groups of equal a may come in any order, so compare sets)
 SELECT gpugb_mismatches('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a') AS mismatches;
@@ -138,6 +157,7 @@ SET gpugb.force = on;
 
 -- EXPLAIN ANALYZE: the device ran, and the order is shown.
 SELECT * FROM gpugb_explain_analyze('SELECT a, count(*) FROM ord GROUP BY a ORDER BY a DESC');
+SELECT * FROM gpugb_explain_analyze('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 3');
 
 -- The fallback plan is sorted too (here: out of device memory).
 SET gpugb.device_memory_limit = '1MB';
@@ -145,6 +165,7 @@ SET gpugb.require_gpu = off;
 EXPLAIN (COSTS OFF) SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY a DESC, b;
 SELECT order_check('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY a DESC, b');
 SELECT order_check('SELECT f, count(*) FROM ord GROUP BY f ORDER BY f NULLS FIRST');
+SELECT order_check('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 4');
 SELECT last_fallback_reason FROM gpugb_backend_stats();
 RESET gpugb.device_memory_limit;
 RESET gpugb.require_gpu;
@@ -159,6 +180,8 @@ SET parallel_leader_participation = on;
 EXPLAIN (COSTS OFF) SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b DESC;
 SELECT order_check('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b DESC');
 SELECT order_check('SELECT f, s, count(*) FROM ord GROUP BY f, s ORDER BY f DESC, s');
+EXPLAIN (COSTS OFF) SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 7;
+SELECT order_check('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 7');
 SET gpugb.device_memory_limit = '1MB';
 SET gpugb.require_gpu = off;
 SELECT order_check('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b DESC');

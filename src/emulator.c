@@ -612,7 +612,8 @@ emu_submit(GpugbGroupBy *handle, GpugbStride *s)
 /*
  * Ordered output, as cuda/order.cu sorts: the word of an order key as
  * unsigned bits in PostgreSQL's order (order_kernels.cuh's
- * gpugb_order_word), complemented for DESC; NULLs first or last.
+ * gpugb_order_word), complemented for DESC; NULLs first or last; an
+ * aggregate's count as an int64.
  */
 static uint64
 order_word(int64 word, GpugbOrderKind kind)
@@ -641,11 +642,23 @@ order_cmp(const void *pa, const void *pb, void *arg)
 	for (int o = 0; o < gb->spec.n_order; o++)
 	{
 		const GpugbOrderKey *key = &gb->spec.order[o];
-		bool		na = (gb->null_masks[a] >> key->key) & 1;
-		bool		nb = (gb->null_masks[b] >> key->key) & 1;
+		bool		na,
+					nb;
 		uint64		ua,
 					ub;
 
+		if (key->by_count)
+		{
+			/* an aggregate's count: never NULL, an int64 */
+			int64		ca = gb->count[key->agg][a];
+			int64		cb = gb->count[key->agg][b];
+
+			if (ca != cb)
+				return (ca < cb) != key->descending ? -1 : 1;
+			continue;
+		}
+		na = (gb->null_masks[a] >> key->key) & 1;
+		nb = (gb->null_masks[b] >> key->key) & 1;
 		if (na != nb)
 			return (na == key->nulls_first) ? -1 : 1;
 		if (na)

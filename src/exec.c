@@ -231,20 +231,32 @@ build_device_spec(GpugbScanState *st)
 	if (spec->n_keys > GPUGB_MAX_KEYS)
 		elog(ERROR, "gpugb: too many GROUP BY key words");
 	st->layout.n_keys = spec->n_keys;
-	/* Ordered output: the planner chose only keys whose word orders (aggcatalog.c). */
+	/*
+	 * Ordered output: the planner chose only keys whose word orders
+	 * (aggcatalog.c) and counts of count(*) or count(x).
+	 */
 	spec->n_order = info->n_order;
 	for (int o = 0; o < info->n_order; o++)
 	{
 		int			k = info->order_keys[o];
 		GpugbOrderKind kind;
 
+		spec->order[o].descending = info->order_desc[o];
+		spec->order[o].nulls_first = info->order_nulls_first[o];
+		if (info->order_by_count[o])
+		{
+			if (spec->aggs[k].op != GPUGB_AGG_COUNT_STAR && spec->aggs[k].op != GPUGB_AGG_COUNT)
+				elog(ERROR, "gpugb: aggregate %d cannot order the output", k + 1);
+			spec->order[o].by_count = true;
+			spec->order[o].agg = k;
+			spec->order[o].kind = GPUGB_ORDER_INT;
+			continue;
+		}
 		if (st->layout.key_types[k].words != 1 ||
 			!gpugb_key_kind_orders(st->layout.key_types[k].kind, &kind))
 			elog(ERROR, "gpugb: GROUP BY key %d cannot order the output", k + 1);
 		spec->order[o].key = st->layout.key_word[k];
 		spec->order[o].kind = kind;
-		spec->order[o].descending = info->order_desc[o];
-		spec->order[o].nulls_first = info->order_nulls_first[o];
 	}
 	set_child_types(st);
 	for (int i = 0; i < info->n_inputs; i++)

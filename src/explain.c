@@ -57,6 +57,8 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->info.n_order > 0)
 	{
 		List	   *keys = deparse_scan_columns(st, ancestors, es, 0, st->info.n_keys);
+		List	   *aggs = deparse_scan_columns(st, ancestors, es, st->info.n_keys,
+												st->info.n_aggs);
 		List	   *order = NIL;
 
 		/* as EXPLAIN shows a Sort Key: DESC, and NULLS where not the default */
@@ -66,7 +68,9 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			bool		nulls_first = st->info.order_nulls_first[o];
 
 			order = lappend(order,
-							psprintf("%s%s%s", (char *) list_nth(keys, st->info.order_keys[o]),
+							psprintf("%s%s%s",
+									 (char *) list_nth(st->info.order_by_count[o] ? aggs : keys,
+													   st->info.order_keys[o]),
 									 desc ? " DESC" : "",
 									 nulls_first != desc ?
 									 (nulls_first ? " NULLS FIRST" : " NULLS LAST") : ""));

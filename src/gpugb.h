@@ -92,11 +92,19 @@ typedef enum GpugbPathPrivate
 	GPUGB_PATH_PARALLEL,		/* Integer: 1 = parallel ingest under a Gather */
 	GPUGB_PATH_INPUTS,			/* List of distinct aggregate input expressions */
 	GPUGB_PATH_ROWS,			/* String: estimated input rows (all participants) */
-	GPUGB_PATH_ORDER,			/* List of Integer, 3 per order key: GROUP BY key
-								 * index, DESC, NULLS FIRST; NIL: no order */
+	GPUGB_PATH_ORDER,			/* List of Integer, 4 per order key (GPUGB_ORDER_FIELDS):
+								 * source (GPUGB_ORDER_BY_KEY: GROUP BY key index;
+								 * GPUGB_ORDER_BY_COUNT: index of a count aggregate
+								 * among the Aggrefs), index, DESC, NULLS FIRST;
+								 * NIL: no order */
 	GPUGB_PATH_N_QUERY_KEYS		/* Integer: keys of the query's GROUP BY; the
 								 * rest depend on them (a primary key's columns) */
 } GpugbPathPrivate;
+
+/* The fields of one key of GPUGB_PATH_ORDER, and its sources. */
+#define GPUGB_ORDER_FIELDS 4
+#define GPUGB_ORDER_BY_KEY 0
+#define GPUGB_ORDER_BY_COUNT 1
 extern void gpugb_plan_init(void);
 
 /*
@@ -136,7 +144,8 @@ typedef struct GpugbPlanInfo
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
 	/* ordered output (the path's pathkeys), most significant key first */
 	int			n_order;
-	int			order_keys[GPUGB_MAX_KEYS];	/* GROUP BY key index */
+	int			order_keys[GPUGB_MAX_KEYS];	/* GROUP BY key index, or (by count) aggregate index */
+	bool		order_by_count[GPUGB_MAX_KEYS];	/* by the count of a count(*) or count(x) */
 	bool		order_desc[GPUGB_MAX_KEYS];
 	bool		order_nulls_first[GPUGB_MAX_KEYS];
 } GpugbPlanInfo;

@@ -46,8 +46,7 @@ enum
 								 * the planned scale S of a free numeric, else -1 */
 	GPUGB_PRIVATE_KEY_TRANSFORMS,	/* List per key: what the filler computes of
 									 * the child's key column (keyexpr.c) */
-	GPUGB_PRIVATE_ORDER,		/* List of Integer, 3 per order key (key index,
-								 * DESC, NULLS FIRST): the path's pathkeys */
+	GPUGB_PRIVATE_ORDER,		/* as GPUGB_PATH_ORDER: the path's pathkeys */
 	GPUGB_PRIVATE_N_QUERY_KEYS,	/* Integer: the GROUP BY's keys; the rest depend on them */
 	GPUGB_PRIVATE_KEY_PROGRAMS	/* List per key: NIL, or the program the filler
 								 * computes it with from the child columns */
@@ -218,15 +217,20 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
 	order = list_nth(priv, GPUGB_PRIVATE_ORDER);
-	if (list_length(order) % 3 != 0 || list_length(order) / 3 > info->n_keys)
+	if (list_length(order) % GPUGB_ORDER_FIELDS != 0 ||
+		list_length(order) / GPUGB_ORDER_FIELDS > GPUGB_MAX_KEYS)
 		elog(ERROR, "gpugb: malformed output order");
-	info->n_order = list_length(order) / 3;
+	info->n_order = list_length(order) / GPUGB_ORDER_FIELDS;
 	for (i = 0; i < info->n_order; i++)
 	{
-		info->order_keys[i] = intVal(list_nth(order, 3 * i));
-		info->order_desc[i] = intVal(list_nth(order, 3 * i + 1)) != 0;
-		info->order_nulls_first[i] = intVal(list_nth(order, 3 * i + 2)) != 0;
-		if (info->order_keys[i] < 0 || info->order_keys[i] >= info->n_keys)
+		int			f = GPUGB_ORDER_FIELDS * i;
+
+		info->order_by_count[i] = intVal(list_nth(order, f)) == GPUGB_ORDER_BY_COUNT;
+		info->order_keys[i] = intVal(list_nth(order, f + 1));
+		info->order_desc[i] = intVal(list_nth(order, f + 2)) != 0;
+		info->order_nulls_first[i] = intVal(list_nth(order, f + 3)) != 0;
+		if (info->order_keys[i] < 0 ||
+			info->order_keys[i] >= (info->order_by_count[i] ? info->n_aggs : info->n_keys))
 			elog(ERROR, "gpugb: output order key %d out of range", info->order_keys[i]);
 	}
 

@@ -467,8 +467,48 @@ pathkey_group_key(PathKey *pk, GroupingShape *shape)
 }
 
 /*
- * The longest prefix of pathkeys the device can order by (*n_keys of them),
- * as GPUGB_PATH_ORDER; NIL if not even the first.
+ * The count(*) or count(x) aggregate (its index among shape->aggrefs) a
+ * pathkey orders by, if any: a member of the pathkey's equivalence class is
+ * the Aggref, and the pathkey orders by int8's default btree opfamily.  The
+ * device keeps every group's count exactly (it is never NULL), so it can
+ * order the groups by it: ORDER BY count(*) DESC LIMIT 10 then needs no
+ * Sort over every group, and only ten groups leave the node.  -1 otherwise.
+ */
+static int
+pathkey_count_agg(PathKey *pk, GroupingShape *shape)
+{
+	TypeCacheEntry *tce = lookup_type_cache(INT8OID, TYPECACHE_BTREE_OPFAMILY);
+	ListCell   *lc;
+
+	if (pk->pk_strategy != BTLessStrategyNumber && pk->pk_strategy != BTGreaterStrategyNumber)
+		return -1;
+	if (pk->pk_eclass->ec_has_volatile || !OidIsValid(tce->btree_opf) ||
+		tce->btree_opf != pk->pk_opfamily)
+		return -1;
+	foreach(lc, shape->aggrefs)
+	{
+		Aggref	   *aggref = lfirst_node(Aggref, lc);
+		const GpugbAggEntry *entry = gpugb_agg_lookup(aggref->aggfnoid);
+		ListCell   *lm;
+
+		if (entry == NULL || entry->finish != GPUGB_FINISH_COUNT ||
+			(entry->op != GPUGB_AGG_COUNT_STAR && entry->op != GPUGB_AGG_COUNT) ||
+			aggref->aggtype != INT8OID)
+			continue;
+		foreach(lm, pk->pk_eclass->ec_members)
+		{
+			EquivalenceMember *em = (EquivalenceMember *) lfirst(lm);
+
+			if (equal(strip_relabel((Node *) em->em_expr), aggref))
+				return foreach_current_index(lc);
+		}
+	}
+	return -1;
+}
+
+/*
+ * The longest prefix of pathkeys the device can order by (*n_keys of them;
+ * at most GPUGB_MAX_KEYS), as GPUGB_PATH_ORDER; NIL if not even the first.
  */
 static List *
 order_for_pathkeys(List *pathkeys, GroupingShape *shape, int *n_keys)
@@ -480,11 +520,18 @@ order_for_pathkeys(List *pathkeys, GroupingShape *shape, int *n_keys)
 	foreach(lc, pathkeys)
 	{
 		PathKey    *pk = (PathKey *) lfirst(lc);
-		int			key = pathkey_group_key(pk, shape);
+		int			source = GPUGB_ORDER_BY_KEY;
+		int			index = pathkey_group_key(pk, shape);
 
-		if (key < 0)
+		if (index < 0)
+		{
+			source = GPUGB_ORDER_BY_COUNT;
+			index = pathkey_count_agg(pk, shape);
+		}
+		if (index < 0 || *n_keys == GPUGB_MAX_KEYS)
 			break;
-		order = lappend(order, makeInteger(key));
+		order = lappend(order, makeInteger(source));
+		order = lappend(order, makeInteger(index));
 		order = lappend(order, makeInteger(pk->pk_strategy == BTGreaterStrategyNumber));
 		order = lappend(order, makeInteger(pk->pk_nulls_first ? 1 : 0));
 		(*n_keys)++;
@@ -494,7 +541,8 @@ order_for_pathkeys(List *pathkeys, GroupingShape *shape, int *n_keys)
 
 /*
  * The pathkeys an ordered GpuGroupAgg path advertises, with *order, or NIL:
- * only for a query with an ORDER BY that begins with GROUP BY keys.  The
+ * only for a query with an ORDER BY that begins with GROUP BY keys or a
+ * count (ORDER BY count(*) DESC, ClickBench's top-10 queries).  The
  * GROUP BY pathkeys where the ORDER BY is a prefix of them and the device
  * can order by them all (what PostgreSQL's own sorted grouping gives:
  * useful above too); else the longest prefix of the ORDER BY the device
@@ -519,7 +567,7 @@ output_pathkeys(PlannerInfo *root, GroupingShape *shape, List **order)
 	*order = order_for_pathkeys(root->sort_pathkeys, shape, &n);
 	if (n > 0)
 		return list_copy_head(root->sort_pathkeys, n);
-	ereport(DEBUG1, (errmsg("gpugb: no ordered GpuGroupAgg: the ORDER BY does not begin with a GROUP BY key the device can order by")));
+	ereport(DEBUG1, (errmsg("gpugb: no ordered GpuGroupAgg: the ORDER BY does not begin with a GROUP BY key or a count the device can order by")));
 	return NIL;
 }
 
