@@ -34,6 +34,7 @@
 #   SECTIONS ("tpch hits queryb") which sections, in this order
 #   SF (10)                       TPC-H scale factor
 #   HITS_ROWS (30000000)          rows of hits
+#   TPCH_ONLY, HITS_ONLY ("")     comma-separated query names: only these of the section (c16,c19)
 #   ROWS (100000000)              rows of Query B's atable
 #   QB_GROUP_COUNTS ("1 10 1000 100000 1000000 10000000 100000000")   g of Query B
 #   QB_AGG5_GROUP_COUNTS ("1 1000 100000 1000000")                    g of the 5-aggregate variant
@@ -180,7 +181,7 @@ section_tpch() {
   meta sf "$SF"
   meta tpch_rows "$(psql -X -At -d "$db" -c "SELECT reltuples::bigint FROM pg_class WHERE oid = 'lineitem'::regclass")"
   duck_load "$db" lineitem "tpch sf=$SF"
-  suite tpch "$db" test/bench/tpch-queries.sql
+  suite tpch "$db" test/bench/tpch-queries.sql ${TPCH_ONLY:+--only "$TPCH_ONLY"}
 }
 
 section_hits() {
@@ -189,7 +190,7 @@ section_hits() {
   prewarm gpugb_hits hits
   meta hits_rows "$(psql -X -At -d gpugb_hits -c "SELECT reltuples::bigint FROM pg_class WHERE oid = 'hits'::regclass")"
   duck_load gpugb_hits hits "hits rows=$HITS_ROWS"
-  suite hits gpugb_hits test/bench/hits-queries.sql
+  suite hits gpugb_hits test/bench/hits-queries.sql ${HITS_ONLY:+--only "$HITS_ONLY"}
 }
 
 section_queryb() {
