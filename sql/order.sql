@@ -182,6 +182,10 @@ SELECT order_check('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER B
 SELECT order_check('SELECT f, s, count(*) FROM ord GROUP BY f, s ORDER BY f DESC, s');
 EXPLAIN (COSTS OFF) SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 7;
 SELECT order_check('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 7');
+-- the count only in the ORDER BY (a resjunk column Gather Merge sorts by),
+-- and under a window function
+SELECT order_check('SELECT a, b FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 6');
+SELECT order_check('SELECT a, count(*), rank() OVER (ORDER BY count(*) DESC) FROM ord GROUP BY a ORDER BY count(*) DESC, a');
 SET gpugb.device_memory_limit = '1MB';
 SET gpugb.require_gpu = off;
 SELECT order_check('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER BY a, b DESC');
