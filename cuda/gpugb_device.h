@@ -141,7 +141,7 @@ typedef enum GpugbOrderKind
  * One key of ordered output: a GROUP BY key word, or (by_count) the count
  * of a COUNT_STAR or COUNT device aggregate, which is never NULL and orders
  * as an int64 (kind INT): ORDER BY count(*) DESC LIMIT 10 then needs no
- * Sort, and only the groups the LIMIT wants come out of the node.
+ * Sort, and the node hands out only the rows the LIMIT takes.
  */
 typedef struct GpugbOrderKey
 {

@@ -4,7 +4,8 @@
  *    keys or counts (spec.n_order > 0), finish sorts the finished groups and
  *    permutes the dense table columns into that order, so fetch, unchanged,
  *    hands groups out sorted and PostgreSQL needs no Sort above the node
- *    (under a LIMIT, only the groups it wants ever leave the device).
+ *    (under a LIMIT, the node hands out only the rows it takes; fetch
+ *    copies groups from the device a chunk at a time).
  *
  * Whatever strategy grouped the rows, the sort runs once over the groups,
  * not the rows: a permutation of group ids, sorted LSD with CUB's stable

@@ -245,7 +245,9 @@ build_device_spec(GpugbScanState *st)
 		spec->order[o].nulls_first = info->order_nulls_first[o];
 		if (info->order_by_count[o])
 		{
-			if (spec->aggs[k].op != GPUGB_AGG_COUNT_STAR && spec->aggs[k].op != GPUGB_AGG_COUNT)
+			/* a count's result is the device's count (not a variance's, say) */
+			if (st->finish[k] != GPUGB_FINISH_COUNT ||
+				(spec->aggs[k].op != GPUGB_AGG_COUNT_STAR && spec->aggs[k].op != GPUGB_AGG_COUNT))
 				elog(ERROR, "gpugb: aggregate %d cannot order the output", k + 1);
 			spec->order[o].by_count = true;
 			spec->order[o].agg = k;

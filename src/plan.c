@@ -225,6 +225,9 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	{
 		int			f = GPUGB_ORDER_FIELDS * i;
 
+		if (intVal(list_nth(order, f)) != GPUGB_ORDER_BY_KEY &&
+			intVal(list_nth(order, f)) != GPUGB_ORDER_BY_COUNT)
+			elog(ERROR, "gpugb: malformed output order");
 		info->order_by_count[i] = intVal(list_nth(order, f)) == GPUGB_ORDER_BY_COUNT;
 		info->order_keys[i] = intVal(list_nth(order, f + 1));
 		info->order_desc[i] = intVal(list_nth(order, f + 2)) != 0;

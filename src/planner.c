@@ -472,7 +472,8 @@ pathkey_group_key(PathKey *pk, GroupingShape *shape)
  * the Aggref, and the pathkey orders by int8's default btree opfamily.  The
  * device keeps every group's count exactly (it is never NULL), so it can
  * order the groups by it: ORDER BY count(*) DESC LIMIT 10 then needs no
- * Sort over every group, and only ten groups leave the node.  -1 otherwise.
+ * Sort over every group, and the node hands out ten rows (fetching groups
+ * from the device a chunk at a time, not all of them).  -1 otherwise.
  */
 static int
 pathkey_count_agg(PathKey *pk, GroupingShape *shape)
@@ -882,16 +883,19 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 									  &parallel_ordered);
 
 	/*
-	 * Where PostgreSQL's own plan is cheaper, add_path would drop ours anyway
-	 * (the unordered ones; the ordered ones cost more still, and the sort
-	 * they save PostgreSQL is left out of this rough test); say so
-	 * before probing the device, so small GROUP BYs never pay for CUDA's
-	 * initialization at planning time.
+	 * Where PostgreSQL's own plan is cheaper, add_path would drop ours anyway;
+	 * say so before probing the device, so small GROUP BYs never pay for
+	 * CUDA's initialization at planning time.  A rough test: our unordered
+	 * paths against PostgreSQL's cheapest, and, where we order, our ordered
+	 * paths against PostgreSQL's plans with the Sort they would need (a
+	 * top-N one under a LIMIT): ORDER BY count(*) DESC LIMIT 10 over many
+	 * groups saves PostgreSQL a Sort of every group.
 	 */
 	if (!gpugb_force)
 	{
 		Cost		ours = complete->path.total_cost;
 		Cost		theirs = -1;
+		bool		ordered_cheaper = false;
 		ListCell   *lc;
 
 		if (parallel)
@@ -899,7 +903,27 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 		foreach(lc, grouped_rel->pathlist)
 			if (theirs < 0 || ((Path *) lfirst(lc))->total_cost < theirs)
 				theirs = ((Path *) lfirst(lc))->total_cost;
-		if (theirs >= 0 && ours >= theirs)
+		if (ordered != NULL)
+		{
+			Cost		ours_sorted = ordered->path.total_cost;
+			Cost		theirs_sorted = -1;
+
+			if (parallel_ordered)
+				ours_sorted = Min(ours_sorted, parallel_ordered->total_cost);
+			foreach(lc, grouped_rel->pathlist)
+			{
+				Path	   *path = (Path *) lfirst(lc);
+				Cost		cost = pathkeys_contained_in(pathkeys, path->pathkeys) ?
+					path->total_cost :
+					create_sort_path(root, grouped_rel, path, pathkeys,
+									 root->limit_tuples)->path.total_cost;
+
+				if (theirs_sorted < 0 || cost < theirs_sorted)
+					theirs_sorted = cost;
+			}
+			ordered_cheaper = theirs_sorted >= 0 && ours_sorted < theirs_sorted;
+		}
+		if (theirs >= 0 && ours >= theirs && !ordered_cheaper)
 			DECLINE(psprintf("PostgreSQL's own plan is cheaper (cost %.2f against %.2f)",
 							 theirs, ours));
 	}
