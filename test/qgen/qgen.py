@@ -146,7 +146,7 @@ EXPECTED_FALLBACKS = re.compile(r'comes near the overflow limit|key is longer th
                                 r'|extract GROUP BY key is infinite or too large')
 REQUIRE_GPU_ERROR = 'gpugb: GPU aggregation did not finish: '
 # The generated ORDER BY every output LIMIT n at a query's end (Generator.query).
-LIMIT_TAIL = re.compile(r'\n ORDER BY [0-9, ]+ LIMIT \d+$')
+LIMIT_TAIL = re.compile(r'\n ORDER BY [0-9, DESC]+ LIMIT \d+$')
 FLOAT_OVERFLOW = 'value out of range: overflow'
 # Errors the input scan raises while computing a row's expressions, whose first occurrence depends
 # on the row order of the plan (see the comparison of errors in main).
@@ -1260,8 +1260,18 @@ class QueryGen:
                 q += '\n GROUP BY ' + ', '.join(items)
         if rng.random() < (having_p if having_p is not None else (0.25 if keys else 0.1)):
             q += f'\nHAVING {self.having(ctx)}'
+        counts = [i for i, (s, _) in enumerate(outputs)
+                  if s.startswith('count(') and 'DISTINCT' not in s and ' OVER ' not in s]
         if rng.random() < 0.15 and outputs:
-            if exact and rng.random() < 0.5:
+            if exact and counts and keys and rng.random() < 0.4:
+                # A count first, then every output (the device orders the
+                # groups by the count and the keys that order; PostgreSQL
+                # sorts the rest), LIMIT n: the top groups by count.
+                c = rng.choice(counts)
+                order = ', '.join([f'{c + 1}{rng.choice(["", " DESC"])}'] +
+                                  [str(i + 1) for i in range(len(outputs)) if i != c])
+                q += f'\n ORDER BY {order} LIMIT {rng.choice([1, 3, 10, 100])}'
+            elif exact and rng.random() < 0.5:
                 order = ', '.join(str(i + 1) for i in range(len(outputs)))
                 q += f'\n ORDER BY {order} LIMIT {rng.choice([1, 10, 100])}'
             else:
