@@ -251,18 +251,33 @@ compare_remap(const Results *res, Ref *r)
  * Ordered output (spec.n_order): every key, the last first, directions and
  * NULLS FIRST/LAST alternating; with cs->ordered == 2 the most significant
  * key's words are read as doubles (random bit patterns: NaNs of every
- * payload and sign, -0 from INT64_MIN, infinities, subnormals).
+ * payload and sign, -0 from INT64_MIN, infinities, subnormals); with
+ * cs->ordered == 3 two counts come first: COUNT(in0) (aggs[1], whose NULLs
+ * the device counts apart) DESC, then COUNT_STAR (aggs[0]).
  */
+#define ORDER_COUNTS(cs) ((cs)->ordered == 3 ? 2 : 0)
+
 static void
 case_order(const CaseSpec *cs, GpugbGroupBySpec *spec)
 {
-	spec->n_order = cs->ordered ? cs->n_keys : 0;
-	for (int o = 0; o < spec->n_order; o++)
+	int			counts = ORDER_COUNTS(cs);
+
+	spec->n_order = cs->ordered ? counts + cs->n_keys : 0;
+	for (int o = 0; o < counts; o++)
 	{
-		spec->order[o].key = cs->n_keys - 1 - o;
-		spec->order[o].kind = cs->ordered == 2 && o == 0 ? GPUGB_ORDER_FLOAT : GPUGB_ORDER_INT;
-		spec->order[o].descending = o % 2 == 1;
-		spec->order[o].nulls_first = o % 3 == 0;
+		spec->order[o].by_count = true;
+		spec->order[o].agg = o == 0 ? 1 : 0;
+		spec->order[o].kind = GPUGB_ORDER_INT;
+		spec->order[o].descending = o == 0;
+	}
+	for (int o = counts; o < spec->n_order; o++)
+	{
+		int			k = o - counts;
+
+		spec->order[o].key = cs->n_keys - 1 - k;
+		spec->order[o].kind = cs->ordered == 2 && k == 0 ? GPUGB_ORDER_FLOAT : GPUGB_ORDER_INT;
+		spec->order[o].descending = k % 2 == 1;
+		spec->order[o].nulls_first = k % 3 == 0;
 	}
 }
 
@@ -312,6 +327,17 @@ check_order(const Results *res, const CaseSpec *cs)
 		{
 			int			k = spec.order[o].key;
 
+			if (spec.order[o].by_count)
+			{
+				/* a count as fetched (non-NULL inputs), never NULL */
+				const int64_t *cnt = res->cnt[spec.order[o].agg];
+
+				c = ref_order_cmp(&spec.order[o], cnt[i - 1], 0, cnt[i], 0);
+				CHECK(c <= 0, "groups %lld and %lld out of order (count of agg %d: %lld, %lld)",
+					  (long long) i - 1, (long long) i, spec.order[o].agg,
+					  (long long) cnt[i - 1], (long long) cnt[i]);
+				continue;
+			}
 			c = ref_order_cmp(&spec.order[o], res->kv[k][i - 1], res->kn[k][i - 1],
 							  res->kv[k][i], res->kn[k][i]);
 		}
@@ -984,6 +1010,9 @@ main(int argc, char **argv)
 		{"ordered: estimate 1, g=1e6 (grow+retry)", 25, 3 * M, 1, 1000000, 0, 0.01, 0, 0, 0, 1, 100000, 1, 0, GPUGB_OK, 1, 1, 1},
 		{"ordered: 32 keys, g=1000, partial strides", 26, M / 5, 32, 1000, 0, 0.05, 0.05, 0, 0, 0, 4096, 1, 0, GPUGB_OK, 0, 0, 1},
 		{"ordered: empty input", 27, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 1},
+		/* ... by counts first: count(in0) DESC (10% NULL inputs), count(*), then the keys */
+		{"ordered by counts: g=1e5, zipf 0.8, 10% null inputs", 28, 2 * M, 2, 100000, 0.8, 0.05, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 3},
+		{"ordered by counts: g=20, 1e6 rows, partial strides", 29, M, 1, 20, 0, 0.1, 0.3, 0, 0, 0, 65536, 1, 0, GPUGB_OK, 0, 0, 3},
 		/* min/max of growing rank orders: remap_values between strides (RankPlan) */
 		{"remap x3: 1 key, g=1000, 64K strides", 30, 2 * M, 1, 1000, 0, 0, 0.1, 0, 0, 0, 65536, 0, 0, GPUGB_OK, 0, 0, 0, 3},
 		{"remap x4: estimate 1, g=1e5, 64K strides (grow+retry)", 31, 2 * M, 1, 100000, 0, 0.1, 0.1, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, 0, 4},
