@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test/gpu-box-check-job.sh — a quick check of the code on the GPU box, as a job of
-# test/gpu-box-job.sh (about 6 minutes): pg_regress in gpu mode, the device keeper's
-# pgTAP test, QGEN_QUERIES (1000) qgen queries, and the start-up benchmark (one
-# process over 1M rows, and 16 workers over 30M rows).
+# test/gpu-box-job.sh (about 4-6 minutes): pg_regress in gpu mode, the device keeper's
+# pgTAP test, QGEN_QUERIES (1000) qgen queries, the device self-test's ordered cases,
+# and the start-up benchmark (one process over 1M rows, and 16 workers over 30M rows).
 #
 #   run(command="bash test/gpu-box-job.sh test/gpu-box-check-job.sh", carry=[".gpu-box"])
 #
@@ -22,6 +22,12 @@ echo "pgTAP 07_keeper rc=$?: $(grep -E '^Result' "$OUT/pgtap-keeper.log")"
 t0=$(date +%s)
 QGEN_QUERIES=${QGEN_QUERIES:-1000} OUT=$OUT/qgen bash test/gpu-box.sh qgen > "$OUT/qgen.log" 2>&1
 echo "qgen rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E 'all streams' "$OUT/qgen.log" | tail -1)"
+# the device self-test's ordered cases (by keys, by counts, appends), every strategy
+t0=$(date +%s)
+make -s -C test/device CUDA_ARCHS=90 > "$OUT/selftest-build.log" 2>&1 &&
+  test/bin/device_selftest --require-gpu --only ordered > "$OUT/selftest-ordered.log" 2>&1
+echo "device self-test, ordered cases rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$OUT/selftest-ordered.log")"
+grep '^FAIL' "$OUT/selftest-ordered.log" | head -5
 SESSIONS=10 bash test/bench/startup.sh > "$OUT/startup-serial.md" 2> "$OUT/startup-serial.err"
 echo "start-up, serial (rc=$?):"; grep '^|' "$OUT/startup-serial.md"
 SESSIONS=6 WORKERS=16 ROWS=30000000 bash test/bench/startup.sh > "$OUT/startup-parallel.md" 2> "$OUT/startup-parallel.err"
