@@ -134,14 +134,18 @@ typedef struct GpugbAggSpec
 typedef enum GpugbOrderKind
 {
 	GPUGB_ORDER_INT = 0,
-	GPUGB_ORDER_FLOAT
+	GPUGB_ORDER_FLOAT,
+	GPUGB_ORDER_UINT			/* unsigned bits: the low word of a 128-bit sum (order.cu) */
 } GpugbOrderKind;
 
 /*
  * One key of ordered output: a GROUP BY key word, or (by_count) the count
  * of a COUNT_STAR or COUNT device aggregate, which is never NULL and orders
  * as an int64 (kind INT): ORDER BY count(*) DESC LIMIT 10 then needs no
- * Sort, and the node hands out only the rows the LIMIT takes.
+ * Sort, and the node hands out only the rows the LIMIT takes.  Or
+ * (by_value) the value of a SUM_INT (its 128-bit state), MIN_INT or
+ * MAX_INT aggregate, NULL where the aggregate met no non-NULL input, as
+ * PostgreSQL's sum/min/max of integers are.
  */
 typedef struct GpugbOrderKey
 {
@@ -150,7 +154,8 @@ typedef struct GpugbOrderKey
 	bool		descending;
 	bool		nulls_first;
 	bool		by_count;		/* order by aggregate agg's count, not a key word */
-	int			agg;			/* by_count: device aggregate index, 0 .. n_aggs - 1 */
+	bool		by_value;		/* order by aggregate agg's value, not a key word */
+	int			agg;			/* by_count, by_value: device aggregate index */
 } GpugbOrderKey;
 
 typedef struct GpugbGroupBySpec

@@ -66,10 +66,13 @@ validate_spec(const GpugbGroupBySpec *spec)
 	{
 		const GpugbOrderKey *key = &spec->order[o];
 
-		if (key->by_count ?
-			key->agg < 0 || key->agg >= spec->n_aggs ||
-			(spec->aggs[key->agg].op != GPUGB_AGG_COUNT_STAR &&
-			 spec->aggs[key->agg].op != GPUGB_AGG_COUNT) :
+		if (key->by_count || key->by_value ?
+			key->agg < 0 || key->agg >= spec->n_aggs || (key->by_count && key->by_value) ||
+			(key->by_count && spec->aggs[key->agg].op != GPUGB_AGG_COUNT_STAR &&
+			 spec->aggs[key->agg].op != GPUGB_AGG_COUNT) ||
+			(key->by_value && spec->aggs[key->agg].op != GPUGB_AGG_SUM_INT &&
+			 spec->aggs[key->agg].op != GPUGB_AGG_MIN_INT &&
+			 spec->aggs[key->agg].op != GPUGB_AGG_MAX_INT) :
 			key->key < 0 || key->key >= spec->n_keys ||
 			(key->kind != GPUGB_ORDER_INT && key->kind != GPUGB_ORDER_FLOAT))
 			return invalid("order key out of range");

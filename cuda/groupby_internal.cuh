@@ -188,6 +188,9 @@ GpugbStatus gpugb_launch_order_value(const int64_t *col, const uint32_t *perm, i
 GpugbStatus gpugb_launch_order_count(const int64_t *rows, const int64_t *nulls,
 									 const uint32_t *perm, int64_t n, bool descending,
 									 uint64_t *out, cudaStream_t stream);
+GpugbStatus gpugb_launch_order_count_null(const int64_t *rows, const int64_t *nulls,
+										  const uint32_t *perm, int64_t n, bool nulls_first,
+										  uint64_t *out, cudaStream_t stream);
 GpugbStatus gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm,
 									int64_t n, bool nulls_first, uint64_t *out,
 									cudaStream_t stream);

@@ -287,6 +287,17 @@ gpugb_launch_order_count(const int64_t *rows, const int64_t *nulls, const uint32
 }
 
 GpugbStatus
+gpugb_launch_order_count_null(const int64_t *rows, const int64_t *nulls, const uint32_t *perm,
+							  int64_t n, bool nulls_first, uint64_t *out, cudaStream_t stream)
+{
+	if (n <= 0)
+		return GPUGB_OK;
+	gpugb_order_count_null_kernel<<<grid_for(n, 256), 256, 0, stream>>>(rows, nulls, perm, n,
+																		nulls_first, out);
+	return GPUGB_LAUNCHED("gpugb_order_count_null_kernel");
+}
+
+GpugbStatus
 gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm, int64_t n,
 						bool nulls_first, uint64_t *out, cudaStream_t stream)
 {

@@ -130,6 +130,38 @@ order_run(GpugbGroupBy *gb, OrderBufs *b, int64_t n, cudaStream_t stream)
 			GPUGB_TRY(sort_pass(b, &perm, &spare, n, 64, stream));
 			continue;
 		}
+		if (key->by_value)
+		{
+			/*
+			 * An aggregate's value: a 128-bit sum as its low word's unsigned
+			 * bits, then (more significant) its high word's signed ones; a
+			 * min/max as its one word; then NULL (no non-NULL input) or not.
+			 * A NULL group's words are the identity's: the NULL pass decides.
+			 */
+			int			vc = gb->agg_value_col[key->agg];
+			int			hc = gb->value_cols[vc].hi_col;
+			int			c = gb->agg_count_col[key->agg];
+			const int64_t *counts = (const int64_t *) t->counts.ptr;
+			const int64_t *value = (const int64_t *) t->values.ptr + (size_t) vc * m;
+
+			if (hc >= 0)
+			{
+				GPUGB_TRY(gpugb_launch_order_value(value, perm, n, GPUGB_ORDER_UINT,
+												   key->descending, (uint64_t *) b->keys_a.ptr,
+												   stream));
+				GPUGB_TRY(sort_pass(b, &perm, &spare, n, 64, stream));
+				value = (const int64_t *) t->his.ptr + (size_t) hc * m;
+			}
+			GPUGB_TRY(gpugb_launch_order_value(value, perm, n, GPUGB_ORDER_INT, key->descending,
+											   (uint64_t *) b->keys_a.ptr, stream));
+			GPUGB_TRY(sort_pass(b, &perm, &spare, n, 64, stream));
+			GPUGB_TRY(gpugb_launch_order_count_null(counts,
+													c > 0 ? counts + (size_t) c * m : nullptr,
+													perm, n, key->nulls_first,
+													(uint64_t *) b->keys_a.ptr, stream));
+			GPUGB_TRY(sort_pass(b, &perm, &spare, n, 1, stream));
+			continue;
+		}
 		GPUGB_TRY(gpugb_launch_order_value((const int64_t *) t->keys.ptr + (size_t) key->key * m,
 										   perm, n, (int) key->kind, key->descending,
 										   (uint64_t *) b->keys_a.ptr, stream));

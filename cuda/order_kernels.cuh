@@ -25,6 +25,8 @@ gpugb_order_word(int64_t word, int kind)
 {
 	uint64_t	u = (uint64_t) word;
 
+	if (kind == GPUGB_ORDER_UINT)
+		return u;
 	if (kind == GPUGB_ORDER_FLOAT)
 	{
 		/* every NaN above +Infinity, and -0 = 0, as PostgreSQL's float8_cmp */
@@ -78,6 +80,25 @@ gpugb_order_count_kernel(const int64_t *rows, const int64_t *nulls, const uint32
 										 GPUGB_ORDER_INT);
 
 		out[i] = descending ? ~u : u;
+	}
+}
+
+/*
+ * out[i] = 0 for the groups that come first, else 1, where an aggregate's
+ * value is NULL when it met no non-NULL input: rows, less the NULLs its
+ * count column holds, is 0.
+ */
+__global__ void
+gpugb_order_count_null_kernel(const int64_t *rows, const int64_t *nulls, const uint32_t *perm,
+							  int64_t n, bool nulls_first, uint64_t *out)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	g = perm[i];
+		bool		isnull = rows[g] - (nulls != nullptr ? nulls[g] : 0) == 0;
+
+		out[i] = isnull == nulls_first ? 0 : 1;
 	}
 }
 

@@ -90,8 +90,13 @@ EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a ORDER BY count(*) DES
 EXPLAIN (COSTS OFF) SELECT t, count(*) AS c FROM ord GROUP BY t ORDER BY c DESC, t LIMIT 3;
 EXPLAIN (COSTS OFF)
   SELECT s, count(*) FILTER (WHERE v % 3 = 0) AS c3 FROM ord GROUP BY s ORDER BY c3, s;
--- ... any other aggregate (a sum here): PostgreSQL's Sort.
+-- ... a sum, min or max of integers too (NULL where no input: FILTER);
 EXPLAIN (COSTS OFF) SELECT a, sum(v) FROM ord GROUP BY a ORDER BY sum(v) DESC, a;
+EXPLAIN (COSTS OFF)
+  SELECT s, sum(b), min(a) FROM ord GROUP BY s ORDER BY sum(b), min(a) DESC NULLS LAST, s LIMIT 3;
+-- ... any other aggregate (a float sum, an avg): PostgreSQL's Sort.
+EXPLAIN (COSTS OFF) SELECT a, sum(f) FROM ord GROUP BY a ORDER BY sum(f) DESC, a;
+EXPLAIN (COSTS OFF) SELECT a, avg(v) FROM ord GROUP BY a ORDER BY avg(v) DESC, a;
 -- No ORDER BY: no output order.
 EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ord GROUP BY a;
 -- HAVING and expressions over the keys.
@@ -133,8 +138,27 @@ SELECT q, order_check(q) FROM (VALUES
   ('SELECT s, count(*) FILTER (WHERE v % 3 = 0) AS c3 FROM ord GROUP BY s ORDER BY c3, s'),
   ('SELECT t, count(*) AS c FROM ord GROUP BY t ORDER BY c DESC, t LIMIT 3'),
   ('SELECT a % 5, count(*) FROM ord GROUP BY a % 5 HAVING count(*) > 3000 ORDER BY count(*) DESC, 1'),
-  ('SELECT a, count(*) FROM ord WHERE v < 0 GROUP BY a ORDER BY count(*) DESC')
+  ('SELECT a, count(*) FROM ord WHERE v < 0 GROUP BY a ORDER BY count(*) DESC'),
+  -- by values: integer sums (int4 -> int8, int8 -> numeric), min, max, NULLs
+  ('SELECT a, sum(v) FROM ord GROUP BY a ORDER BY sum(v) DESC, a'),
+  ('SELECT s, sum(b), min(a) FROM ord GROUP BY s ORDER BY sum(b), min(a) DESC NULLS LAST, s'),
+  ('SELECT a, b, min(v), max(s) FROM ord GROUP BY a, b ORDER BY max(s), min(v) DESC, a, b'),
+  ('SELECT a, sum(v) FILTER (WHERE v % 1000 = 1) AS sv FROM ord GROUP BY a ORDER BY sv DESC, a'),
+  ('SELECT a, sum(v) FILTER (WHERE v % 1000 = 1) AS sv FROM ord GROUP BY a ORDER BY sv NULLS FIRST, a DESC'),
+  ('SELECT a, max(b) FILTER (WHERE v % 997 = 0) AS mb FROM ord GROUP BY a ORDER BY mb DESC NULLS LAST, a LIMIT 7'),
+  ('SELECT a, sum(v), count(*) FROM ord GROUP BY a ORDER BY sum(v) % 3, count(*), a')
 ) AS t(q);
+-- Sums beyond 64 bits (the device's 128-bit states), of both signs.
+CREATE TABLE ord_wide AS
+  SELECT i % 40 AS k, ((i::int8 * 104729) % 1000001 - 500000) * 10000000000000 AS y
+  FROM generate_series(1, 40000) i;
+EXPLAIN (COSTS OFF) SELECT k, sum(y) FROM ord_wide GROUP BY k ORDER BY sum(y), k;
+SELECT order_check('SELECT k, sum(y) FROM ord_wide GROUP BY k ORDER BY sum(y), k');
+SELECT order_check('SELECT k, sum(y) FROM ord_wide GROUP BY k ORDER BY sum(y) DESC, k LIMIT 5');
+SET gpugb.enabled = off;	-- (the outer max of sums this wide has no device word)
+SELECT max(abs(s)) > 9223372036854775807 AS beyond_int8, min(s) < 0 AND max(s) > 0 AS both_signs
+  FROM (SELECT sum(y) AS s FROM ord_wide GROUP BY k) t;
+RESET gpugb.enabled;
 -- (ORDER BY a prefix: groups of equal a may come in any order, so compare sets)
 SELECT gpugb_mismatches('SELECT a, t, count(*) FROM ord GROUP BY a, t ORDER BY a') AS mismatches;
 SELECT a, count(*) FROM ord GROUP BY a ORDER BY a DESC NULLS FIRST LIMIT 4;
@@ -192,6 +216,7 @@ SELECT order_check('SELECT a, b, count(*), sum(v) FROM ord GROUP BY a, b ORDER B
 SELECT order_check('SELECT f, s, count(*) FROM ord GROUP BY f, s ORDER BY f DESC, s');
 EXPLAIN (COSTS OFF) SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 7;
 SELECT order_check('SELECT a, b, count(*) FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 7');
+SELECT order_check('SELECT a, b, sum(v) FROM ord GROUP BY a, b ORDER BY sum(v) DESC, a, b LIMIT 7');
 -- the count only in the ORDER BY (a resjunk column Gather Merge sorts by),
 -- and under a window function
 SELECT order_check('SELECT a, b FROM ord GROUP BY a, b ORDER BY count(*) DESC, a, b LIMIT 6');

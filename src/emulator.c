@@ -657,6 +657,27 @@ order_cmp(const void *pa, const void *pb, void *arg)
 				return (ca < cb) != key->descending ? -1 : 1;
 			continue;
 		}
+		if (key->by_value)
+		{
+			/* an aggregate's value: NULL without a non-NULL input; a 128-bit sum */
+			int			g = key->agg;
+			int128		va,
+						vb;
+
+			na = gb->count[g][a] == 0;
+			nb = gb->count[g][b] == 0;
+			if (na != nb)
+				return (na == key->nulls_first) ? -1 : 1;
+			if (na)
+				continue;
+			va = gb->spec.aggs[g].op == GPUGB_AGG_SUM_INT ?
+				((int128) gb->value_hi[g][a] << 64) | (uint64) gb->value[g][a] : gb->value[g][a];
+			vb = gb->spec.aggs[g].op == GPUGB_AGG_SUM_INT ?
+				((int128) gb->value_hi[g][b] << 64) | (uint64) gb->value[g][b] : gb->value[g][b];
+			if (va != vb)
+				return (va < vb) != key->descending ? -1 : 1;
+			continue;
+		}
 		na = (gb->null_masks[a] >> key->key) & 1;
 		nb = (gb->null_masks[b] >> key->key) & 1;
 		if (na != nb)

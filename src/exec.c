@@ -254,6 +254,23 @@ build_device_spec(GpugbScanState *st)
 			spec->order[o].kind = GPUGB_ORDER_INT;
 			continue;
 		}
+		if (info->order_by_value[o])
+		{
+			/*
+			 * an integer sum, min or max: its result is the device's value
+			 * (a sum of int8 a numeric at scale 0), NULL without an input
+			 */
+			if ((st->finish[k] != GPUGB_FINISH_SUM_TO_INT8 &&
+				 st->finish[k] != GPUGB_FINISH_SUM_TO_NUMERIC &&
+				 st->finish[k] != GPUGB_FINISH_MINMAX) ||
+				(spec->aggs[k].op != GPUGB_AGG_SUM_INT && spec->aggs[k].op != GPUGB_AGG_MIN_INT &&
+				 spec->aggs[k].op != GPUGB_AGG_MAX_INT))
+				elog(ERROR, "gpugb: aggregate %d cannot order the output", k + 1);
+			spec->order[o].by_value = true;
+			spec->order[o].agg = k;
+			spec->order[o].kind = GPUGB_ORDER_INT;
+			continue;
+		}
 		if (st->layout.key_types[k].words != 1 ||
 			!gpugb_key_kind_orders(st->layout.key_types[k].kind, &kind))
 			elog(ERROR, "gpugb: GROUP BY key %d cannot order the output", k + 1);
@@ -402,6 +419,11 @@ build_device_spec(GpugbScanState *st)
 		st->nan_check_agg[a] = gpugb_add_hidden_agg(st, &n, GPUGB_AGG_MAX_INT, source);
 	}
 	spec->n_aggs = n;
+	/* an ordering value is the device's word: no NaN, no free numeric's scale */
+	for (int o = 0; o < spec->n_order; o++)
+		if (spec->order[o].by_value &&
+			(st->nan_check_agg[spec->order[o].agg] >= 0 || st->dscale_agg[spec->order[o].agg] >= 0))
+			elog(ERROR, "gpugb: aggregate %d cannot order the output", spec->order[o].agg + 1);
 
 	/*
 	 * The strategy to start with: forced by gpugb.strategy, or the

@@ -69,7 +69,8 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 			order = lappend(order,
 							psprintf("%s%s%s",
-									 (char *) list_nth(st->info.order_by_count[o] ? aggs : keys,
+									 (char *) list_nth(st->info.order_by_count[o] ||
+													   st->info.order_by_value[o] ? aggs : keys,
 													   st->info.order_keys[o]),
 									 desc ? " DESC" : "",
 									 nulls_first != desc ?

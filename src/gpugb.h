@@ -95,7 +95,8 @@ typedef enum GpugbPathPrivate
 	GPUGB_PATH_ORDER,			/* List of Integer, 4 per order key (GPUGB_ORDER_FIELDS):
 								 * source (GPUGB_ORDER_BY_KEY: GROUP BY key index;
 								 * GPUGB_ORDER_BY_COUNT: index of a count aggregate
-								 * among the Aggrefs), index, DESC, NULLS FIRST;
+								 * among the Aggrefs; GPUGB_ORDER_BY_VALUE: of an
+								 * integer sum, min or max), index, DESC, NULLS FIRST;
 								 * NIL: no order */
 	GPUGB_PATH_N_QUERY_KEYS		/* Integer: keys of the query's GROUP BY; the
 								 * rest depend on them (a primary key's columns) */
@@ -105,6 +106,7 @@ typedef enum GpugbPathPrivate
 #define GPUGB_ORDER_FIELDS 4
 #define GPUGB_ORDER_BY_KEY 0
 #define GPUGB_ORDER_BY_COUNT 1
+#define GPUGB_ORDER_BY_VALUE 2
 extern void gpugb_plan_init(void);
 
 /*
@@ -146,6 +148,7 @@ typedef struct GpugbPlanInfo
 	int			n_order;
 	int			order_keys[GPUGB_MAX_KEYS];	/* GROUP BY key index, or (by count) aggregate index */
 	bool		order_by_count[GPUGB_MAX_KEYS];	/* by the count of a count(*) or count(x) */
+	bool		order_by_value[GPUGB_MAX_KEYS];	/* by an integer sum's, min's or max's value */
 	bool		order_desc[GPUGB_MAX_KEYS];
 	bool		order_nulls_first[GPUGB_MAX_KEYS];
 } GpugbPlanInfo;

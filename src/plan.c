@@ -226,14 +226,17 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 		int			f = GPUGB_ORDER_FIELDS * i;
 
 		if (intVal(list_nth(order, f)) != GPUGB_ORDER_BY_KEY &&
-			intVal(list_nth(order, f)) != GPUGB_ORDER_BY_COUNT)
+			intVal(list_nth(order, f)) != GPUGB_ORDER_BY_COUNT &&
+			intVal(list_nth(order, f)) != GPUGB_ORDER_BY_VALUE)
 			elog(ERROR, "gpugb: malformed output order");
 		info->order_by_count[i] = intVal(list_nth(order, f)) == GPUGB_ORDER_BY_COUNT;
+		info->order_by_value[i] = intVal(list_nth(order, f)) == GPUGB_ORDER_BY_VALUE;
 		info->order_keys[i] = intVal(list_nth(order, f + 1));
 		info->order_desc[i] = intVal(list_nth(order, f + 2)) != 0;
 		info->order_nulls_first[i] = intVal(list_nth(order, f + 3)) != 0;
 		if (info->order_keys[i] < 0 ||
-			info->order_keys[i] >= (info->order_by_count[i] ? info->n_aggs : info->n_keys))
+			info->order_keys[i] >= (info->order_by_count[i] || info->order_by_value[i] ?
+									info->n_aggs : info->n_keys))
 			elog(ERROR, "gpugb: output order key %d out of range", info->order_keys[i]);
 	}
 

@@ -44,6 +44,7 @@
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/regproc.h"
@@ -467,34 +468,53 @@ pathkey_group_key(PathKey *pk, GroupingShape *shape)
 }
 
 /*
- * The count(*) or count(x) aggregate (its index among shape->aggrefs) a
- * pathkey orders by, if any: a member of the pathkey's equivalence class is
- * the Aggref, and the pathkey orders by int8's default btree opfamily.  The
- * device keeps every group's count exactly (it is never NULL), so it can
- * order the groups by it: ORDER BY count(*) DESC LIMIT 10 then needs no
+ * The aggregate (its index among shape->aggrefs; *source: by its count or
+ * by its value) a pathkey orders by, if the device can order by it: a
+ * count(*) or count(x), or a sum, min or max of an integer type; a member
+ * of the pathkey's equivalence class is the Aggref, and the pathkey orders
+ * by its result type's default btree opfamily.  The device keeps every
+ * group's count and integer states exactly, so it can order the groups by
+ * them: ORDER BY count(*) DESC LIMIT 10 then needs no
  * Sort over every group, and the node hands out ten rows (fetching groups
  * from the device a chunk at a time, not all of them).  -1 otherwise.
  */
 static int
-pathkey_count_agg(PathKey *pk, GroupingShape *shape)
+pathkey_agg(PathKey *pk, GroupingShape *shape, int *source)
 {
-	TypeCacheEntry *tce = lookup_type_cache(INT8OID, TYPECACHE_BTREE_OPFAMILY);
 	ListCell   *lc;
 
 	if (pk->pk_strategy != BTLessStrategyNumber && pk->pk_strategy != BTGreaterStrategyNumber)
 		return -1;
-	if (pk->pk_eclass->ec_has_volatile || !OidIsValid(tce->btree_opf) ||
-		tce->btree_opf != pk->pk_opfamily)
+	if (pk->pk_eclass->ec_has_volatile)
 		return -1;
 	foreach(lc, shape->aggrefs)
 	{
 		Aggref	   *aggref = lfirst_node(Aggref, lc);
 		const GpugbAggEntry *entry = gpugb_agg_lookup(aggref->aggfnoid);
+		TypeCacheEntry *tce;
 		ListCell   *lm;
 
-		if (entry == NULL || entry->finish != GPUGB_FINISH_COUNT ||
-			(entry->op != GPUGB_AGG_COUNT_STAR && entry->op != GPUGB_AGG_COUNT) ||
-			aggref->aggtype != INT8OID)
+		if (entry == NULL)
+			continue;
+		/*
+		 * A count (int8, never NULL); or an integer sum, min or max, whose
+		 * result is the device's value word(s) (a sum of int8: a numeric of
+		 * scale 0), NULL without a non-NULL input.
+		 */
+		if (entry->finish == GPUGB_FINISH_COUNT &&
+			(entry->op == GPUGB_AGG_COUNT_STAR || entry->op == GPUGB_AGG_COUNT))
+			*source = GPUGB_ORDER_BY_COUNT;
+		else if (aggref->aggfnoid == F_SUM_INT2 || aggref->aggfnoid == F_SUM_INT4 ||
+				 aggref->aggfnoid == F_SUM_INT8 ||
+				 aggref->aggfnoid == F_MIN_INT2 || aggref->aggfnoid == F_MIN_INT4 ||
+				 aggref->aggfnoid == F_MIN_INT8 ||
+				 aggref->aggfnoid == F_MAX_INT2 || aggref->aggfnoid == F_MAX_INT4 ||
+				 aggref->aggfnoid == F_MAX_INT8)
+			*source = GPUGB_ORDER_BY_VALUE;
+		else
+			continue;
+		tce = lookup_type_cache(aggref->aggtype, TYPECACHE_BTREE_OPFAMILY);
+		if (!OidIsValid(tce->btree_opf) || tce->btree_opf != pk->pk_opfamily)
 			continue;
 		foreach(lm, pk->pk_eclass->ec_members)
 		{
@@ -525,10 +545,7 @@ order_for_pathkeys(List *pathkeys, GroupingShape *shape, int *n_keys)
 		int			index = pathkey_group_key(pk, shape);
 
 		if (index < 0)
-		{
-			source = GPUGB_ORDER_BY_COUNT;
-			index = pathkey_count_agg(pk, shape);
-		}
+			index = pathkey_agg(pk, shape, &source);
 		if (index < 0 || *n_keys == GPUGB_MAX_KEYS)
 			break;
 		order = lappend(order, makeInteger(source));
