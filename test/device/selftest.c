@@ -253,9 +253,11 @@ compare_remap(const Results *res, Ref *r)
  * key's words are read as doubles (random bit patterns: NaNs of every
  * payload and sign, -0 from INT64_MIN, infinities, subnormals); with
  * cs->ordered == 3 two counts come first: COUNT(in0) (aggs[1], whose NULLs
- * the device counts apart) DESC, then COUNT_STAR (aggs[0]).
+ * the device counts apart) DESC, then COUNT_STAR (aggs[0]); with
+ * cs->ordered == 4 two values: SUM_INT(in0) (aggs[2], 128 bits) DESC NULLS
+ * FIRST, then MIN_INT(in0) (aggs[3]) NULLS LAST.
  */
-#define ORDER_COUNTS(cs) ((cs)->ordered == 3 ? 2 : 0)
+#define ORDER_COUNTS(cs) ((cs)->ordered >= 3 ? 2 : 0)
 
 static void
 case_order(const CaseSpec *cs, GpugbGroupBySpec *spec)
@@ -265,10 +267,12 @@ case_order(const CaseSpec *cs, GpugbGroupBySpec *spec)
 	spec->n_order = cs->ordered ? counts + cs->n_keys : 0;
 	for (int o = 0; o < counts; o++)
 	{
-		spec->order[o].by_count = true;
-		spec->order[o].agg = o == 0 ? 1 : 0;
+		spec->order[o].by_count = cs->ordered == 3;
+		spec->order[o].by_value = cs->ordered == 4;
+		spec->order[o].agg = cs->ordered == 3 ? (o == 0 ? 1 : 0) : (o == 0 ? 2 : 3);
 		spec->order[o].kind = GPUGB_ORDER_INT;
 		spec->order[o].descending = o == 0;
+		spec->order[o].nulls_first = o == 0;
 	}
 	for (int o = counts; o < spec->n_order; o++)
 	{
@@ -336,6 +340,32 @@ check_order(const Results *res, const CaseSpec *cs)
 				CHECK(c <= 0, "groups %lld and %lld out of order (count of agg %d: %lld, %lld)",
 					  (long long) i - 1, (long long) i, spec.order[o].agg,
 					  (long long) cnt[i - 1], (long long) cnt[i]);
+				continue;
+			}
+			if (spec.order[o].by_value)
+			{
+				/* a value as fetched: NULL without a non-NULL input; a sum's 128 bits */
+				int			ag = spec.order[o].agg;
+				int			na = res->cnt[ag][i - 1] == 0,
+							nb = res->cnt[ag][i] == 0;
+				i128		va = aggs[ag].op == GPUGB_AGG_SUM_INT ?
+					((i128) res->hi[ag][i - 1] << 64) | (i128) (uint64_t) res->val[ag][i - 1] :
+					(i128) res->val[ag][i - 1];
+				i128		vb = aggs[ag].op == GPUGB_AGG_SUM_INT ?
+					((i128) res->hi[ag][i] << 64) | (i128) (uint64_t) res->val[ag][i] :
+					(i128) res->val[ag][i];
+
+				if (na || nb)
+					c = na && nb ? 0 : na == spec.order[o].nulls_first ? -1 : 1;
+				else
+					c = va < vb ? -1 : va > vb ? 1 : 0;
+				if (!na && !nb && spec.order[o].descending)
+					c = -c;
+				CHECK(c <= 0, "groups %lld and %lld out of order (value of agg %d: hi %lld lo %llu%s, hi %lld lo %llu%s)",
+					  (long long) i - 1, (long long) i, ag,
+					  (long long) res->hi[ag][i - 1], (unsigned long long) res->val[ag][i - 1],
+					  na ? " NULL" : "", (long long) res->hi[ag][i],
+					  (unsigned long long) res->val[ag][i], nb ? " NULL" : "");
 				continue;
 			}
 			c = ref_order_cmp(&spec.order[o], res->kv[k][i - 1], res->kn[k][i - 1],
@@ -1013,6 +1043,9 @@ main(int argc, char **argv)
 		/* ... by counts first: count(in0) DESC (10% NULL inputs), count(*), then the keys */
 		{"ordered by counts: g=1e5, zipf 0.8, 10% null inputs", 28, 2 * M, 2, 100000, 0.8, 0.05, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 3},
 		{"ordered by counts: g=20, 1e6 rows, partial strides", 29, M, 1, 20, 0, 0.1, 0.3, 0, 0, 0, 65536, 1, 0, GPUGB_OK, 0, 0, 3},
+		/* ... by values first: a sum (beyond 64 bits, both signs) DESC NULLS FIRST, a min NULLS LAST */
+		{"ordered by values: big sums, g=1e4", 44, 2 * M, 1, 10000, 0, 0.05, 0.3, 1, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 4},
+		{"ordered by values: 97% null inputs, g=1e5", 45, M, 2, 100000, 0.5, 0.05, 0.97, 1, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, 4},
 		/* min/max of growing rank orders: remap_values between strides (RankPlan) */
 		{"remap x3: 1 key, g=1000, 64K strides", 30, 2 * M, 1, 1000, 0, 0, 0.1, 0, 0, 0, 65536, 0, 0, GPUGB_OK, 0, 0, 0, 3},
 		{"remap x4: estimate 1, g=1e5, 64K strides (grow+retry)", 31, 2 * M, 1, 100000, 0, 0.1, 0.1, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, 0, 4},

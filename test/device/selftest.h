@@ -31,7 +31,7 @@ typedef struct CaseSpec
 	GpugbStatus expect;			/* GPUGB_OK or the status it must fail with */
 	int			expect_grow;	/* stats must show grows and retries */
 	int			perf;			/* print rows/s */
-	int			ordered;		/* ordered output: 1 INT order keys, 2 the first as FLOAT, 3 two counts first */
+	int			ordered;		/* ordered output: 1 INT order keys, 2 the first as FLOAT, 3 two counts first, 4 two values first */
 	int			remap;			/* remaps of min/max between strides (RankPlan) */
 	int64_t		check_groups_min;	/* auto: the run-time check must count this many groups */
 	int			append;			/* rows arrive by gpugb_groupby_append from registered slots */
