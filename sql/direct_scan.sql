@@ -135,6 +135,54 @@ SELECT q, (dsq_check(q)).* FROM (VALUES
   ('SELECT z, count(*), sum(y) FROM ds2 WHERE y > 100 AND z < 8 GROUP BY z')
 ) v(q);
 
+-- Quals comparing a text, varchar or char(n) column with constants for
+-- equality (=, <>, IN, NOT IN) under a deterministic collation
+-- (textqual.c) are checked on the tuple's bytes too, alone or with truth
+-- steps: char(n)'s trailing blanks do not count, on either side; NULLs,
+-- empty strings; values stored compressed or out of line (PostgreSQL's
+-- operator answers for those rows).  Not checked directly: a NULL in the
+-- IN list, = ALL, an OR with a text comparison, a nondeterministic
+-- collation.  A FILTER the scan computes (TPC-H Q12's shape): the quals
+-- first, the projection only for the rows that pass.
+CREATE TABLE dtx (i int4, t text, v varchar(20), c char(8), big text, g int4);
+ALTER TABLE dtx ALTER COLUMN big SET STORAGE EXTENDED;
+INSERT INTO dtx SELECT i,
+  CASE WHEN i % 11 = 0 THEN NULL WHEN i % 5 = 0 THEN '' ELSE 'w' || (i % 7) END,
+  CASE WHEN i % 13 = 0 THEN NULL ELSE 'v' || (i % 4) END,
+  CASE WHEN i % 17 = 0 THEN NULL WHEN i % 3 = 0 THEN 'MAIL' WHEN i % 3 = 1 THEN 'SHIP  ' ELSE 'AIR' END,
+  CASE WHEN i % 97 = 0 THEN repeat('ab', 3000)
+       WHEN i % 89 = 0 THEN (SELECT string_agg(md5((i * 100 + k)::text), '') FROM generate_series(1, 120) k)
+       WHEN i % 7 = 0 THEN 'x' ELSE 'y' || (i % 3) END,
+  i % 19
+  FROM generate_series(1, 20000) i;
+ANALYZE dtx;
+-- the long values are stored compressed and out of line, as meant
+SELECT count(*) FILTER (WHERE pg_column_size(big) < octet_length(big) AND octet_length(big) = 6000) AS compressed,
+       count(*) FILTER (WHERE octet_length(big) = 3840) AS long_random
+  FROM dtx;
+SELECT q, (dsq_check(q)).* FROM (VALUES
+  ('SELECT g, count(*), sum(i) FROM dtx WHERE t <> '''' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE t = ''w3'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE ''w3'' = t AND i > 100 GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE c = ''SHIP'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE c = ''MAIL    '' AND i > 50 GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE c IN (''MAIL'', ''SHIP'') GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE c NOT IN (''MAIL'', ''AIR '') GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE v IN (''v1'', ''v3'', ''v9'') AND t <> ''w1'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE v <> ''v2'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE big <> ''x'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE big IN (''x'', ''y1'') GROUP BY g'),
+  ('SELECT t, count(*), max(i) FROM dtx WHERE t <> '''' GROUP BY t'),
+  ('SELECT g, count(*) FROM dtx WHERE t IN (''w1'', NULL) GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE t = ALL (ARRAY[''w1'']) GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE t = ''w1'' OR i < 10 GROUP BY g'),
+  ('SELECT c, count(*) FILTER (WHERE t IN (''w1'', ''w2'')), sum(i) FILTER (WHERE v = ''v1'') FROM dtx WHERE c IN (''MAIL'', ''SHIP'') AND i > 500 GROUP BY c')
+) v(q);
+CREATE COLLATION dtx_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+SELECT q, (dsq_check(q)).* FROM (VALUES
+  ('SELECT g, count(*) FROM dtx WHERE t = ''W3'' COLLATE dtx_ci GROUP BY g')
+) v(q);
+
 -- Columns the scan computes (FILTER conditions, a cast key): its projection
 -- runs per row, with and without a qual; one that raises an error.
 SELECT q, (ds_check(q)).* FROM (VALUES

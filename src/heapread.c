@@ -61,6 +61,7 @@
 #include "gpugb.h"
 #include "heapread.h"
 #include "hostexpr.h"
+#include "textqual.h"
 
 struct GpugbHeapReader
 {
@@ -111,7 +112,22 @@ struct GpugbHeapReader
 	 * without the interpreter (TPC-H Q1's l_shipdate <= ...).
 	 */
 	bool	   *qual_simple;
+	/*
+	 * The quals that compare a text column with constants for equality
+	 * (textqual.h), checked on the tuple's bytes after the truth programs:
+	 * neither kind raises an error, so the order does not change which
+	 * rows pass.
+	 */
+	int			n_text_quals;
+	GpugbTextQual *text_quals;
 };
+
+/* Does the reader check the scan's quals itself (instead of ExecQual)? */
+static inline bool
+direct_quals(const GpugbHeapReader *r)
+{
+	return r->n_quals > 0 || r->n_text_quals > 0;
+}
 
 /* Is the qual program one comparison of a by-value integer column with a constant? */
 static bool
@@ -149,36 +165,68 @@ integer_word(const char *p, int16 len)
 	}
 }
 
+/* Is var a user column of the scanned table, of the attribute's own type? */
+static bool
+is_scan_column(SeqScanState *scan_state, TupleDesc desc, Var *var)
+{
+	return IsA(var, Var) && var->varno == ((Scan *) scan_state->ss.ps.plan)->scanrelid &&
+		var->varlevelsup == 0 && var->varattno > 0 && var->varattno <= desc->natts &&
+		!TupleDescAttr(desc, var->varattno - 1)->attisdropped &&
+		var->vartype == TupleDescAttr(desc, var->varattno - 1)->atttypid;
+}
+
 /*
- * Compiles the scan's quals for the reader where every one is made of
- * truth steps over plain columns of the scanned table of kinds whose word
- * needs no dictionary; else the reader leaves them to ExecQual.
+ * Compiles the scan's quals for the reader where every one is either a
+ * text equality with constants (textqual.c) or made of truth steps over
+ * plain columns of the scanned table of kinds whose word needs no
+ * dictionary; else the reader leaves them to ExecQual.
  */
 static void
 compile_quals(GpugbHeapReader *r, SeqScanState *scan_state, TupleDesc desc)
 {
+	List	   *quals = scan_state->ss.ps.plan->qual;
+	List	   *others = NIL;
 	List	   *columns = NIL;
-	List	   *programs = gpugb_hostexpr_compile_quals(scan_state->ss.ps.plan->qual, &columns);
+	List	   *programs = NIL;
+	GpugbTextQual *text_quals = palloc(sizeof(GpugbTextQual) * list_length(quals));
+	int			n_text = 0;
 	ListCell   *lc;
-	int			n = list_length(columns);
+	int			n;
 	int			max_attno = 0;
 	bool	   *reads;
 
-	if (programs == NIL)
-		return;
-	r->qual_attnos = palloc(sizeof(AttrNumber) * n);
-	r->qual_atts = palloc(sizeof(Form_pg_attribute) * n);
-	r->qual_types = palloc(sizeof(GpugbColumnType) * n);
+	foreach(lc, quals)
+	{
+		Var		   *var = gpugb_text_qual_compile(lfirst(lc), &text_quals[n_text]);
+
+		if (var == NULL)
+		{
+			others = lappend(others, lfirst(lc));
+			continue;
+		}
+		if (!is_scan_column(scan_state, desc, var))
+			return;
+		text_quals[n_text].attno = var->varattno;
+		max_attno = Max(max_attno, var->varattno);
+		n_text++;
+	}
+	if (others != NIL)
+	{
+		programs = gpugb_hostexpr_compile_quals(others, &columns);
+		if (programs == NIL)
+			return;
+	}
+	n = list_length(columns);
+	r->qual_attnos = palloc(sizeof(AttrNumber) * Max(n, 1));
+	r->qual_atts = palloc(sizeof(Form_pg_attribute) * Max(n, 1));
+	r->qual_types = palloc(sizeof(GpugbColumnType) * Max(n, 1));
 	foreach(lc, columns)
 	{
 		Var		   *var = lfirst(lc);
 		int			c = foreach_current_index(lc);
 		GpugbValueKind kind;
 
-		if (!IsA(var, Var) || var->varno != ((Scan *) scan_state->ss.ps.plan)->scanrelid ||
-			var->varlevelsup != 0 || var->varattno <= 0 || var->varattno > desc->natts ||
-			TupleDescAttr(desc, var->varattno - 1)->attisdropped ||
-			var->vartype != TupleDescAttr(desc, var->varattno - 1)->atttypid)
+		if (!is_scan_column(scan_state, desc, var))
 			return;
 		r->qual_attnos[c] = var->varattno;
 		r->qual_atts[c] = TupleDescAttr(desc, var->varattno - 1);
@@ -190,18 +238,18 @@ compile_quals(GpugbHeapReader *r, SeqScanState *scan_state, TupleDesc desc)
 			return;
 		max_attno = Max(max_attno, var->varattno);
 	}
-	r->qual_programs = palloc(sizeof(GpugbHostExpr) * list_length(programs));
-	r->qual_reads = palloc(sizeof(int *) * list_length(programs));
-	r->qual_n_reads = palloc0(sizeof(int) * list_length(programs));
-	r->qual_simple = palloc0(sizeof(bool) * list_length(programs));
-	reads = palloc(sizeof(bool) * n);
+	r->qual_programs = palloc(sizeof(GpugbHostExpr) * Max(list_length(programs), 1));
+	r->qual_reads = palloc(sizeof(int *) * Max(list_length(programs), 1));
+	r->qual_n_reads = palloc0(sizeof(int) * Max(list_length(programs), 1));
+	r->qual_simple = palloc0(sizeof(bool) * Max(list_length(programs), 1));
+	reads = palloc(sizeof(bool) * Max(n, 1));
 	foreach(lc, programs)
 	{
 		int			q = foreach_current_index(lc);
 
 		gpugb_hostexpr_decode(lfirst(lc), 0, BOOLOID, &r->qual_programs[q]);
 		r->qual_simple[q] = simple_comparison(r, &r->qual_programs[q]);
-		memset(reads, 0, sizeof(bool) * n);
+		memset(reads, 0, sizeof(bool) * Max(n, 1));
 		gpugb_hostexpr_mark_read(lfirst(lc), reads, n);
 		r->qual_reads[q] = palloc(sizeof(int) * Max(n, 1));
 		for (int c = 0; c < n; c++)
@@ -209,11 +257,13 @@ compile_quals(GpugbHeapReader *r, SeqScanState *scan_state, TupleDesc desc)
 				r->qual_reads[q][r->qual_n_reads[q]++] = c;
 	}
 	r->n_qual_columns = n;
-	r->qual_words = palloc0(sizeof(int64) * n);
-	r->qual_nulls = palloc0(sizeof(bool) * n);
-	r->qual_stamp = palloc0(sizeof(int64) * n);
+	r->qual_words = palloc0(sizeof(int64) * Max(n, 1));
+	r->qual_nulls = palloc0(sizeof(bool) * Max(n, 1));
+	r->qual_stamp = palloc0(sizeof(int64) * Max(n, 1));
 	r->max_attno = Max(r->max_attno, max_attno);
 	r->n_quals = list_length(programs);
+	r->text_quals = text_quals;
+	r->n_text_quals = n_text;
 }
 
 /*
@@ -247,8 +297,10 @@ qual_column(GpugbHeapReader *r, int c, const char **ptrs, TupleTableSlot *slot)
 }
 
 /*
- * Does the row pass the quals?  Checked in their order, each reading only
- * its columns, up to the first that is not true, as ExecQual stops there:
+ * Does the row pass the quals?  The truth programs in their order, each
+ * reading only its columns, then the text quals, up to the first that is
+ * not true, as ExecQual stops there (none raises an error, so which one
+ * stops it does not matter):
  * 1 where all are true, 0 where one is not, -1 where a column has no word
  * (the caller asks ExecQual).
  */
@@ -282,6 +334,26 @@ quals_pass(GpugbHeapReader *r, const char **ptrs, TupleTableSlot *slot)
 			return -1;
 		if (truth_null || truth == 0)
 			return 0;
+	}
+	for (int t = 0; t < r->n_text_quals; t++)
+	{
+		const GpugbTextQual *tq = &r->text_quals[t];
+		const char *p;
+		int			truth;
+
+		if (ptrs != NULL)
+			p = ptrs[tq->attno - 1];
+		else
+		{
+			slot_getsomeattrs(slot, tq->attno);
+			p = slot->tts_isnull[tq->attno - 1] ? NULL :
+				DatumGetPointer(slot->tts_values[tq->attno - 1]);
+		}
+		if (p == NULL)
+			return 0;			/* NULL = or <> anything is NULL: not true */
+		truth = gpugb_text_qual_check(tq, p);
+		if (truth <= 0)
+			return truth;
 	}
 	return 1;
 }
@@ -326,15 +398,16 @@ gpugb_heap_reader_create(PlanState *input, int n_columns)
 		 * (a FILTER's condition, a cast) the SeqScan's own projection
 		 * computes the target list from each row.
 		 */
-		if (!IsA(var, Var) || var->varno != ((Scan *) input->plan)->scanrelid ||
-			var->varlevelsup != 0 || var->varattno <= 0 || var->varattno > desc->natts ||
-			TupleDescAttr(desc, var->varattno - 1)->attisdropped ||
-			var->vartype != TupleDescAttr(desc, var->varattno - 1)->atttypid)
+		if (!is_scan_column(scan_state, desc, var))
 		{
 			if (scan_state->ss.ps.ps_ProjInfo == NULL)
 				return NULL;
+			/*
+			 * Every row goes through the slot; the quals, where the reader
+			 * checks them, first, on the tuple (read_row).
+			 */
 			r->project = true;
-			return r;
+			break;
 		}
 		r->attnos[c] = var->varattno;
 		r->atts[c] = TupleDescAttr(desc, var->varattno - 1);
@@ -585,6 +658,7 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, bool page_bound
 		Page		page;
 		TupleTableSlot *slot;
 		HeapTuple	tuple;
+		bool		quals_checked;
 
 		/* rs_cindex: the last returned tuple's index in rs_vistuples */
 		while (!scan->rs_inited || scan->rs_cindex + 1 >= scan->rs_ntuples)
@@ -611,13 +685,20 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, bool page_bound
 		td = (HeapTupleHeader) PageGetItem(page, lp);
 		pgstat_count_heap_getnext(scan->rs_base.rs_rd);
 
-		if (qual == NULL && !r->project && HeapTupleHeaderGetNatts(td) >= r->max_attno)
+		/*
+		 * The tuple's attributes located where it has every one the reader
+		 * needs: read there, unless the scan projects, where only the quals
+		 * the reader checks are (rows they remove never reach the slot).
+		 */
+		quals_checked = false;
+		if (qual == NULL && (!r->project || direct_quals(r)) &&
+			HeapTupleHeaderGetNatts(td) >= r->max_attno)
 		{
 			const char **ptrs = r->attr_ptrs;
 			int			passes = 1;
 
 			locate_attributes(r, td, ptrs);
-			if (r->n_quals > 0)
+			if (direct_quals(r))
 			{
 				passes = quals_pass(r, ptrs, NULL);
 				if (passes == 0)
@@ -626,8 +707,9 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, bool page_bound
 					continue;
 				}
 			}
-			/* a qual column without a word: the slot's way, PostgreSQL's check */
-			if (passes > 0)
+			/* a qual value without a word: the slot's way, PostgreSQL's check */
+			quals_checked = passes > 0;
+			if (passes > 0 && !r->project)
 			{
 				for (int c = 0; c < r->n_columns; c++)
 				{
@@ -660,7 +742,7 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, bool page_bound
 			InstrCountFiltered1(node, 1);
 			continue;
 		}
-		if (r->n_quals > 0)
+		if (direct_quals(r) && !quals_checked)
 		{
 			int			passes = quals_pass(r, NULL, slot);
 
@@ -701,7 +783,7 @@ read_row(GpugbHeapReader *r, HeapScanDesc scan, ExprState *qual, bool page_bound
 static inline ExprState *
 reader_qual(GpugbHeapReader *r)
 {
-	return r->n_quals > 0 ? NULL : r->scan_state->ss.ps.qual;
+	return direct_quals(r) ? NULL : r->scan_state->ss.ps.qual;
 }
 
 bool
@@ -775,5 +857,5 @@ gpugb_heap_reader_rows(GpugbHeapReader *reader)
 bool
 gpugb_heap_reader_checks_quals(GpugbHeapReader *reader)
 {
-	return reader != NULL && reader->n_quals > 0;
+	return reader != NULL && direct_quals(reader);
 }
