@@ -783,6 +783,74 @@ gpugb_layout_fills_plainly(const GpugbInputLayout *layout)
 }
 
 /*
+ * Column c of a batch of rows into words, for an int2 or int4 column
+ * (kind), with C's % by a prepared divisor where mod is not NULL (Query
+ * B's mod(col1, g)): fill_rows_plain's loop with the type's switch and the
+ * transform's call taken out of it.  Returns whether a row was NULL.  An
+ * int2 or int4 value always fits 32 bits, so the fast remainder applies to
+ * every row, and it cannot leave the type's range.
+ */
+static pg_attribute_always_inline bool
+fill_int32_column(GpugbValueKind kind, const GpugbFastMod *mod, const Datum *values,
+				  const bool *nulls, int n_columns, int c, int64 *dst, uint8 *dst_nulls, int n)
+{
+	bool		has_nulls = false;
+
+	for (int i = 0; i < n; i++)
+	{
+		bool		isnull = nulls[i * n_columns + c];
+		Datum		d = values[i * n_columns + c];
+		int64		word = kind == GPUGB_VALUE_INT16 ? (int64) DatumGetInt16(d) :
+			(int64) DatumGetInt32(d);
+
+		if (mod != NULL)
+			word = gpugb_fastmod_s32(word, mod);
+		dst[i] = isnull ? 0 : word;
+		dst_nulls[i] = isnull;
+		has_nulls |= isnull;
+	}
+	return has_nulls;
+}
+
+/*
+ * fill_int32_column for a key or input of a plain layout where it applies:
+ * an int2 or int4 word, unchanged or taken % a divisor fastmod.h prepared
+ * (not -1, whose remainder int4mod defines as 0).  Sets *has_nulls; false
+ * where the column needs the general loop.
+ */
+static bool
+fill_int32_column_fast(GpugbColumnType type, const GpugbKeyTransform *transform,
+					   const Datum *values, const bool *nulls, int n_columns, int c,
+					   int64 *dst, uint8 *dst_nulls, int n, bool *has_nulls)
+{
+	const GpugbFastMod *mod = NULL;
+
+	if (type.kind != GPUGB_VALUE_INT16 && type.kind != GPUGB_VALUE_INT32)
+		return false;
+	if (transform != NULL && transform->op != GPUGB_KEY_PLAIN)
+	{
+		if (transform->op != GPUGB_KEY_MOD || transform->operand == -1 ||
+			transform->mod.divisor == 0)
+			return false;
+		mod = &transform->mod;
+	}
+	/* a separate loop per case, so that each is compiled without its tests */
+	if (type.kind == GPUGB_VALUE_INT32 && mod != NULL)
+		*has_nulls = fill_int32_column(GPUGB_VALUE_INT32, mod, values, nulls, n_columns, c,
+									   dst, dst_nulls, n);
+	else if (type.kind == GPUGB_VALUE_INT32)
+		*has_nulls = fill_int32_column(GPUGB_VALUE_INT32, NULL, values, nulls, n_columns, c,
+									   dst, dst_nulls, n);
+	else if (mod != NULL)
+		*has_nulls = fill_int32_column(GPUGB_VALUE_INT16, mod, values, nulls, n_columns, c,
+									   dst, dst_nulls, n);
+	else
+		*has_nulls = fill_int32_column(GPUGB_VALUE_INT16, NULL, values, nulls, n_columns, c,
+									   dst, dst_nulls, n);
+	return true;
+}
+
+/*
  * Rows row .. row + n - 1 of a plain layout's stride from a batch of the
  * child's rows (row i's column c at values[i * n_columns + c]), one column
  * at a time.  False, with *unfit set, where a key transform's result is
@@ -800,6 +868,13 @@ fill_rows_plain(const GpugbInputLayout *layout, const Datum *values, const bool 
 		uint8	   *dst_nulls = stride->key_nulls[layout->key_word[k]] + row;
 		bool		has_nulls = false;
 
+		if (fill_int32_column_fast(type, transform, values, nulls, n_columns, k, dst, dst_nulls,
+								   n, &has_nulls))
+		{
+			if (has_nulls)
+				stride->key_has_nulls[layout->key_word[k]] = true;
+			continue;
+		}
 		for (int i = 0; i < n; i++)
 		{
 			bool		isnull = nulls[i * n_columns + k];
@@ -829,6 +904,13 @@ fill_rows_plain(const GpugbInputLayout *layout, const Datum *values, const bool 
 		uint8	   *dst_nulls = stride->input_nulls[j] + row;
 		bool		has_nulls = false;
 
+		if (fill_int32_column_fast(type, NULL, values, nulls, n_columns, c, dst, dst_nulls, n,
+								   &has_nulls))
+		{
+			if (has_nulls)
+				stride->input_has_nulls[j] = true;
+			continue;
+		}
 		for (int i = 0; i < n; i++)
 		{
 			bool		isnull = nulls[i * n_columns + c];
