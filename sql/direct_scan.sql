@@ -182,6 +182,59 @@ CREATE COLLATION dtx_ci (provider = icu, locale = 'und-u-ks-level2', determinist
 SELECT q, (dsq_check(q)).* FROM (VALUES
   ('SELECT g, count(*) FROM dtx WHERE t = ''W3'' COLLATE dtx_ci GROUP BY g')
 ) v(q);
+-- More text quals: empty and NULL-holding lists, C collation, a column
+-- declared with a nondeterministic collation, a domain over text (left to
+-- ExecQual), trailing blanks in varchar (they count there), an all-blank
+-- char(n) against '', multibyte values; a value stored out of line or
+-- compressed under a scan that projects (the row goes to ExecQual, then
+-- the projection); rows written before a text column was added (their
+-- missing value); VACUUMed all-visible pages with dead and redirected line
+-- pointers (read_page's line-pointer loop); a generic plan's parameter (a
+-- Param, left to ExecQual).
+CREATE DOMAIN dtx_dom AS text;
+ALTER TABLE dtx ADD COLUMN ci text COLLATE dtx_ci, ADD COLUMN dom dtx_dom,
+  ADD COLUMN vb varchar(10), ADD COLUMN cb char(4), ADD COLUMN mb text;
+UPDATE dtx SET ci = t, dom = t, vb = CASE WHEN i % 3 = 0 THEN 'v1 ' ELSE 'v1' END,
+  cb = CASE WHEN i % 4 = 0 THEN '' ELSE 'ab' END, mb = CASE WHEN i % 2 = 0 THEN 'żółw' ELSE 'жук' END;
+SELECT q, (dsq_check(q)).* FROM (VALUES
+  ('SELECT g, count(*) FROM dtx WHERE t NOT IN (''w1'', NULL) GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE t = ANY (''{}''::text[]) GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE t <> ALL (''{}''::text[]) GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE t = ''w2'' COLLATE "C" GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE ci = ''W2'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE dom = ''w2'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE vb = ''v1'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE cb = '''' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE c <> ''MAIL    '' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE mb = ''żółw'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx WHERE t IS DISTINCT FROM ''w1'' GROUP BY g'),
+  ('SELECT g, count(*) FILTER (WHERE i > 5), sum(i) FILTER (WHERE t = ''w1'') FROM dtx WHERE big <> ''x'' GROUP BY g')
+) v(q);
+-- some values are stored out of line: the table's TOAST relation holds them
+SELECT pg_relation_size(reltoastrelid) > 0 AS out_of_line FROM pg_class WHERE relname = 'dtx';
+CREATE TABLE dtx_old (i int4, g int4);
+INSERT INTO dtx_old SELECT i, i % 5 FROM generate_series(1, 3000) i;
+ALTER TABLE dtx_old ADD COLUMN t text DEFAULT 'a';
+INSERT INTO dtx_old SELECT i, i % 5, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END FROM generate_series(1, 1000) i;
+SELECT q, (dsq_check(q)).* FROM (VALUES
+  ('SELECT g, count(*) FROM dtx_old WHERE t = ''a'' GROUP BY g'),
+  ('SELECT g, count(*) FROM dtx_old WHERE t <> ''a'' AND i > 10 GROUP BY g')
+) v(q);
+DELETE FROM dtx WHERE i % 10 = 1;
+UPDATE dtx SET g = g WHERE i % 10 = 2;
+VACUUM dtx;
+SELECT q, (dsq_check(q)).* FROM (VALUES
+  ('SELECT g, count(*), sum(i) FROM dtx WHERE t <> '''' GROUP BY g'),
+  ('SELECT g, count(*), sum(i) FROM dtx GROUP BY g')
+) v(q);
+SET plan_cache_mode = force_generic_plan;
+PREPARE dtx_p(text) AS SELECT g, count(*) FROM dtx WHERE t = $1 GROUP BY g ORDER BY g;
+EXECUTE dtx_p('w3');
+SET gpugb.enabled = off;
+EXECUTE dtx_p('w3');
+RESET gpugb.enabled;
+DEALLOCATE dtx_p;
+RESET plan_cache_mode;
 
 -- Columns the scan computes (FILTER conditions, a cast key): its projection
 -- runs per row, with and without a qual; one that raises an error.

@@ -125,3 +125,18 @@ SET gpugb.enabled = off;
 SELECT k, count(iv * 2) FROM iv_err GROUP BY k;
 RESET gpugb.enabled;
 DROP TABLE iv_err;
+
+-- Integer and bool keys (NULLs among them) with counts and integer sums to
+-- int8: next_group's lean loop (gpugb.lean_emit); the same rows with the
+-- general loop, and PostgreSQL's.
+CREATE TABLE e_lean AS SELECT (i % 7)::int2 AS s, CASE WHEN i % 11 = 0 THEN NULL ELSE i % 13 END AS k,
+  (i % 5)::int8 * 3000000000 AS big, i % 2 = 0 AS b, i AS v
+  FROM generate_series(1, 20000) i;
+ANALYZE e_lean;
+SELECT lean, q, (gpugb_gpu_check(q)).mismatches FROM (VALUES ('on'), ('off')) l(lean),
+  LATERAL (SELECT set_config('gpugb.lean_emit', lean, false)) c,
+  LATERAL (VALUES
+    ('SELECT s, k, big, b, count(*), count(v), sum(v), sum(s), count(k) FROM e_lean GROUP BY 1, 2, 3, 4'),
+    ('SELECT k, count(*) FILTER (WHERE v > 100), sum(v) FILTER (WHERE v < 0) FROM e_lean GROUP BY k')
+  ) v(q);
+RESET gpugb.lean_emit;

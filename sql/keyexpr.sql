@@ -30,7 +30,10 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT mod(i8, -3), i2 * 2::int2, count(*) FROM ke WHERE i2 BETWEEN -16000 AND 16000 GROUP BY 1, 2'),
   ('SELECT i4 - 5, i8 + 1, count(*) FROM ke WHERE i4 > -2147483648 AND i8 < 9223372036854775807 GROUP BY 1, 2'),
   ('SELECT i4 * 3, count(*) FROM ke WHERE i4 BETWEEN -700000000 AND 700000000 GROUP BY 1'),
-  ('SELECT i2 + 1::int2, i2 % 10::int2, avg(v) FROM ke WHERE i2 < 32767 GROUP BY 1, 2')
+  ('SELECT i2 + 1::int2, i2 % 10::int2, avg(v) FROM ke WHERE i2 < 32767 GROUP BY 1, 2'),
+  ('SELECT mod(i4, 1), mod(i2, 1::int2), count(*) FROM ke GROUP BY 1, 2'),
+  ('SELECT mod(i4, (-2147483648)::int4), mod(i2, (-32768)::int2), count(*), sum(i2) FROM ke GROUP BY 1, 2'),
+  ('SELECT i4 % 2147483647, count(*), sum(i2), count(i2) FROM ke GROUP BY 1')
 ) AS t(q);
 
 -- Out of range: gpugb falls back and PostgreSQL's plan raises its error.

@@ -121,6 +121,11 @@ typedef struct GpugbScanState
 	int			key_dscale_agg[GPUGB_MAX_KEYS];
 	int			key_blanks_agg[GPUGB_MAX_KEYS];	/* char without a length: its spaces */
 	int			key_negzero_agg[GPUGB_MAX_KEYS];	/* a float: did a member show -0 */
+	/*
+	 * Every key an integer or bool word and every aggregate a count or an
+	 * integer sum to int8: next_group's lean loop (emit_lean) applies
+	 */
+	bool		lean_emit;
 	GpugbStrategyChoice strategy_choice;	/* spec.strategy, and why (EXPLAIN) */
 	bool		strategy_props_known;	/* chosen with the device's properties,
 										 * not the defaults */

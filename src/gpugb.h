@@ -40,6 +40,7 @@ extern bool gpugb_plan_without_gpu;
 extern bool gpugb_force;
 extern bool gpugb_emulate_device;
 extern bool gpugb_direct_scan;
+extern bool gpugb_lean_emit;
 extern bool gpugb_parallel;
 extern bool gpugb_direct_slot_copy;
 extern double gpugb_startup_cost;

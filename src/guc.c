@@ -15,6 +15,7 @@ bool		gpugb_plan_without_gpu = false;
 bool		gpugb_force = false;
 bool		gpugb_emulate_device = false;
 bool		gpugb_direct_scan = true;
+bool		gpugb_lean_emit = true;
 bool		gpugb_parallel = true;
 bool		gpugb_direct_slot_copy = true;
 double		gpugb_startup_cost = 2000.0;
@@ -96,6 +97,15 @@ gpugb_guc_init(void)
 							 "pages' visible tuples itself instead of calling the executor per row "
 							 "(heapread.c).",
 							 &gpugb_direct_scan, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpugb.lean_emit",
+							 "Builds result rows of integer keys and counts or integer sums in a lean loop.",
+							 "Where every key is an integer or bool and every aggregate a count or "
+							 "an integer sum to int8, the node builds each result row without the "
+							 "general loop's per-column tests (exec.c); off takes the general loop "
+							 "(for comparison).",
+							 &gpugb_lean_emit, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
 	DefineCustomRealVariable("gpugb.startup_cost",
