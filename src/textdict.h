@@ -34,6 +34,8 @@ typedef struct GpugbSharedTextDict
 	pg_atomic_uint64 last_id;	/* ids 1 .. last_id are taken */
 	/* the index's chunks in the DSA, each installed once (InvalidDsaPointer: not yet) */
 	dsa_pointer_atomic index_chunks[GPUGB_TEXTDICT_CHUNKS];
+	/* every block of text copies any process allocated, a list (for a rescan's reset) */
+	dsa_pointer_atomic text_blocks;
 } GpugbSharedTextDict;
 
 extern GpugbTextDict *gpugb_textdict_create(MemoryContext parent);
