@@ -295,6 +295,17 @@ SELECT (gpugb_parallel_check('SELECT g, count(*), sum(v), min(id) FROM ds3 GROUP
 SET gpugb.direct_scan = off;
 SELECT (gpugb_parallel_check('SELECT g, count(*), sum(v), min(id) FROM ds3 GROUP BY g')).*;
 RESET gpugb.direct_scan;
+-- ...with text equality quals checked by every participant's reader, and
+-- a FILTER their scans compute
+CREATE TABLE ds3t AS SELECT i AS id, i % 100 AS g,
+  CASE WHEN i % 13 = 0 THEN NULL ELSE 'k' || (i % 7) END AS t, (i % 5)::char(3) AS c
+  FROM generate_series(1, 300000) i;
+ALTER TABLE ds3t SET (parallel_workers = 2);
+ANALYZE ds3t;
+SELECT q, (gpugb_parallel_check(q)).* FROM (VALUES
+  ('SELECT g, count(*), sum(id) FROM ds3t WHERE t IN (''k1'', ''k3'') AND c <> ''2'' GROUP BY g'),
+  ('SELECT g, count(*) FILTER (WHERE t = ''k2''), count(*) FROM ds3t WHERE t <> ''k4'' GROUP BY g')
+) v(q);
 
 -- Integer layouts are read 64 rows per call (gpugb_layout_fills_plainly):
 -- tables that end exactly at, one before and one after a whole number of
