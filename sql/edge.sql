@@ -133,7 +133,7 @@ CREATE TABLE e_lean AS SELECT (i % 7)::int2 AS s, CASE WHEN i % 11 = 0 THEN NULL
   (i % 5)::int8 * 3000000000 AS big, i % 2 = 0 AS b, i AS v
   FROM generate_series(1, 20000) i;
 ANALYZE e_lean;
-SELECT lean, q, (gpugb_gpu_check(q)).mismatches FROM (VALUES ('on'), ('off')) l(lean),
+SELECT lean, q, (gpugb_gpu_check(q)).mismatches, (gpugb_gpu_check(q)).gpu_runs > 0 AS ran FROM (VALUES ('on'), ('off')) l(lean),
   LATERAL (SELECT set_config('gpugb.lean_emit', lean, false)) c,
   LATERAL (VALUES
     ('SELECT s, k, big, b, count(*), count(v), sum(v), sum(s), count(k) FROM e_lean GROUP BY 1, 2, 3, 4'),

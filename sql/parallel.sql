@@ -155,6 +155,14 @@ SELECT (gpugb_parallel_check($$SELECT o.s, (SELECT count(*) FROM
 SELECT o.s, (SELECT string_agg(g.t || ':' || g.count, ' ' ORDER BY g.t) FROM
     (SELECT t, count(*) FROM par_text WHERE n < 3000 GROUP BY t OFFSET 0) g
     WHERE g.t LIKE 'shared-16-bytes:1_' || o.s) FROM (VALUES (1), (2), (3)) o(s);
+-- Texts longer than a quarter of a dictionary block (64 kB): each new one
+-- gets a DSA allocation of its own; every process meets them at once.
+CREATE TABLE par_big AS SELECT repeat(chr(97 + i % 26), 70000 + i % 5) || (i % 40) AS t, i AS n
+  FROM generate_series(1, 4000) i;
+ALTER TABLE par_big SET (parallel_workers = 2);
+ANALYZE par_big;
+SELECT (gpugb_parallel_check('SELECT t, count(*), sum(n) FROM par_big GROUP BY t')).*;
+SELECT count(DISTINCT t), min(octet_length(t)), max(octet_length(t)) FROM par_big;
 RESET gpugb.force;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;

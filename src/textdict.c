@@ -298,24 +298,30 @@ push_block(GpugbTextDict *dict, dsa_pointer block)
 	while (!dsa_pointer_atomic_compare_exchange(&dict->shared->text_blocks, &head, block));
 }
 
+/* Is a text of len bytes too long for the blocks (a block of its own)? */
+static inline bool
+text_gets_own_block(int len)
+{
+	return Max(len, 1) > TEXT_BLOCK_SIZE / 4;
+}
+
 /*
- * Where this process's next text copy of len bytes goes, in the DSA.  The
- * space is taken only by text_space_taken: a copy whose text another
- * process inserted first is written over by the next one.
+ * Where this process's next text copy of len bytes goes, in the DSA.  A
+ * block's space is taken only by text_space_taken: a copy whose text
+ * another process inserted first is written over by the next one.  A long
+ * text's own block (*own) goes on the list only when its text is inserted
+ * (text_space_taken), else it is freed (text_space_lost).
  */
 static dsa_pointer
-text_space(GpugbTextDict *dict, int len)
+text_space(GpugbTextDict *dict, int len, dsa_pointer *own)
 {
-	Size		need = Max(len, 1);
-
-	if (need > TEXT_BLOCK_SIZE / 4)
+	*own = InvalidDsaPointer;
+	if (text_gets_own_block(len))
 	{
-		dsa_pointer own = dsa_allocate(dict->area, sizeof(dsa_pointer) + need);
-
-		push_block(dict, own);
-		return own + sizeof(dsa_pointer);
+		*own = dsa_allocate_extended(dict->area, sizeof(dsa_pointer) + len, DSA_ALLOC_HUGE);
+		return *own + sizeof(dsa_pointer);
 	}
-	if (!DsaPointerIsValid(dict->block) || dict->block_used + need > TEXT_BLOCK_SIZE)
+	if (!DsaPointerIsValid(dict->block) || dict->block_used + Max(len, 1) > TEXT_BLOCK_SIZE)
 	{
 		dict->block = dsa_allocate(dict->area, TEXT_BLOCK_SIZE);
 		push_block(dict, dict->block);
@@ -325,10 +331,19 @@ text_space(GpugbTextDict *dict, int len)
 }
 
 static void
-text_space_taken(GpugbTextDict *dict, int len)
+text_space_taken(GpugbTextDict *dict, int len, dsa_pointer own)
 {
-	if (Max(len, 1) <= TEXT_BLOCK_SIZE / 4)
+	if (DsaPointerIsValid(own))
+		push_block(dict, own);
+	else
 		dict->block_used += Max(len, 1);
+}
+
+static void
+text_space_lost(GpugbTextDict *dict, dsa_pointer own)
+{
+	if (DsaPointerIsValid(own))
+		dsa_free(dict->area, own);
 }
 
 /* The shared id of these bytes, added if new. */
@@ -338,6 +353,7 @@ shared_id(GpugbTextDict *dict, const char *data, int len, uint32 hash)
 	SharedKey	key = {InvalidDsaPointer, data, len, hash};
 	SharedEntry *entry;
 	dsa_pointer copy;
+	dsa_pointer own;
 	bool		found;
 	int64		id;
 
@@ -351,12 +367,14 @@ shared_id(GpugbTextDict *dict, const char *data, int len, uint32 hash)
 	}
 
 	/* The copy is made before the exclusive lock, which is then held briefly. */
-	copy = text_space(dict, len);
+	copy = text_space(dict, len, &own);
 	memcpy(dsa_get_address(dict->area, copy), data, len);
 	entry = dshash_find_or_insert(dict->table, &key, &found);
-	if (!found)					/* else another process inserted it meanwhile */
+	if (found)
+		text_space_lost(dict, own); /* another process inserted it meanwhile */
+	else
 	{
-		text_space_taken(dict, len);
+		text_space_taken(dict, len, own);
 		entry->key.bytes = copy;
 		entry->key.probe = NULL;
 		entry->id = (int64) pg_atomic_add_fetch_u64(&dict->shared->last_id, 1);
