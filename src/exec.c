@@ -831,8 +831,8 @@ lean_emit_applies(const GpugbScanState *st)
 
 /*
  * next_group's columns where lean_emit_applies: the same Datums as the
- * general loop (gpugb_key_datum, gpugb_agg_datum), without its per-column
- * tests for the kinds that cannot occur here.
+ * general loop (gpugb_int_key_datum, gpugb_agg_datum), without its
+ * per-column tests for the kinds that cannot occur here.
  */
 static pg_attribute_always_inline void
 emit_lean(GpugbScanState *st, TupleTableSlot *slot, int64 g)
@@ -846,24 +846,8 @@ emit_lean(GpugbScanState *st, TupleTableSlot *slot, int64 g)
 		bool		isnull = st->chunk.key_nulls[w][g] != 0;
 
 		slot->tts_isnull[k] = isnull;
-		if (isnull)
-			slot->tts_values[k] = (Datum) 0;
-		else
-			switch (st->layout.key_types[k].kind)
-			{
-				case GPUGB_VALUE_INT16:
-					slot->tts_values[k] = Int16GetDatum((int16) word);
-					break;
-				case GPUGB_VALUE_INT32:
-					slot->tts_values[k] = Int32GetDatum((int32) word);
-					break;
-				case GPUGB_VALUE_BOOL:
-					slot->tts_values[k] = BoolGetDatum(word != 0);
-					break;
-				default:
-					slot->tts_values[k] = Int64GetDatum(word);
-					break;
-			}
+		slot->tts_values[k] = isnull ? (Datum) 0 :
+			gpugb_int_key_datum(st->layout.key_types[k].kind, word);
 	}
 	for (int a = 0; a < st->info.n_aggs; a++)
 	{

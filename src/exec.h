@@ -210,6 +210,28 @@ extern int64 gpugb_fill_stride(const GpugbInputLayout *layout, PlanState *input,
 							   const char **unfit);
 
 /* finalize.c */
+
+/*
+ * The Datum of a GROUP BY key of one integer or bool word (gpugb_key_datum's
+ * cases for these kinds, inline for next_group's lean loop); kind is one of
+ * INT16, INT32, INT64, BOOL.
+ */
+static inline Datum
+gpugb_int_key_datum(GpugbValueKind kind, int64 value)
+{
+	switch (kind)
+	{
+		case GPUGB_VALUE_INT16:
+			return Int16GetDatum((int16) value);
+		case GPUGB_VALUE_INT32:
+			return Int32GetDatum((int32) value);
+		case GPUGB_VALUE_BOOL:
+			return BoolGetDatum(value != 0);
+		default:
+			return Int64GetDatum(value);
+	}
+}
+
 extern Datum gpugb_bpchar_with_blanks(Datum stripped, int64 blanks);
 extern Datum gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2,
 							 struct GpugbTextDict *dict);

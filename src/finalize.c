@@ -59,13 +59,10 @@ gpugb_key_datum(GpugbColumnType type, int64 value, int64 value2, struct GpugbTex
 	switch (type.kind)
 	{
 		case GPUGB_VALUE_INT16:
-			return Int16GetDatum((int16) value);
 		case GPUGB_VALUE_INT32:
-			return Int32GetDatum((int32) value);
 		case GPUGB_VALUE_INT64:
-			return Int64GetDatum(value);
 		case GPUGB_VALUE_BOOL:
-			return BoolGetDatum(value != 0);
+			return gpugb_int_key_datum(type.kind, value);
 		case GPUGB_VALUE_NUMERIC:
 			return gpugb_word_to_numeric(value, type.scale);
 		case GPUGB_VALUE_FLOAT4:

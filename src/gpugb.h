@@ -33,6 +33,18 @@
 
 #define GPUGB_NODE_NAME "GpuGroupAgg"
 
+/*
+ * The expression below any RelabelTypes (a binary-compatible relabelling:
+ * varchar as text; equivalence classes add them too).
+ */
+static inline Node *
+gpugb_strip_relabel(Node *node)
+{
+	while (node != NULL && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	return node;
+}
+
 /* guc.c */
 extern bool gpugb_enabled;
 extern bool gpugb_require_gpu;

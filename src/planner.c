@@ -416,15 +416,6 @@ collect_shape(PlannerInfo *root, GroupPathExtraData *extra, PathTarget *target,
 	return shape->reject;
 }
 
-/* Strips RelabelTypes, which equivalence classes may add to an expression. */
-static Node *
-strip_relabel(Node *node)
-{
-	while (node != NULL && IsA(node, RelabelType))
-		node = (Node *) ((RelabelType *) node)->arg;
-	return node;
-}
-
 /*
  * The GROUP BY key a pathkey orders by, if the device can order groups by
  * it: a member of the pathkey's equivalence class is the key, the key's
@@ -460,7 +451,7 @@ pathkey_group_key(PathKey *pk, GroupingShape *shape)
 		{
 			EquivalenceMember *em = (EquivalenceMember *) lfirst(lm);
 
-			if (equal(strip_relabel((Node *) em->em_expr), strip_relabel(expr)))
+			if (equal(gpugb_strip_relabel((Node *) em->em_expr), gpugb_strip_relabel(expr)))
 				return foreach_current_index(lc);
 		}
 	}
@@ -520,7 +511,7 @@ pathkey_agg(PathKey *pk, GroupingShape *shape, int *source)
 		{
 			EquivalenceMember *em = (EquivalenceMember *) lfirst(lm);
 
-			if (equal(strip_relabel((Node *) em->em_expr), aggref))
+			if (equal(gpugb_strip_relabel((Node *) em->em_expr), aggref))
 				return foreach_current_index(lc);
 		}
 	}

@@ -21,16 +21,8 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 
+#include "gpugb.h"
 #include "textqual.h"
-
-/* The node below any binary-compatible relabelling (varchar as text). */
-static Node *
-strip_relabel(Node *node)
-{
-	while (node != NULL && IsA(node, RelabelType))
-		node = (Node *) ((RelabelType *) node)->arg;
-	return node;
-}
 
 /* Is funcid a comparison this module checks?  Sets *bpchar and *equal. */
 static bool
@@ -104,8 +96,8 @@ compile_opexpr(OpExpr *op, GpugbTextQual *tq)
 		!text_equality_function(get_opcode(op->opno), &bpchar, &equal) ||
 		!collation_fits(op->inputcollid))
 		return NULL;
-	left = strip_relabel(linitial(op->args));
-	right = strip_relabel(lsecond(op->args));
+	left = gpugb_strip_relabel(linitial(op->args));
+	right = gpugb_strip_relabel(lsecond(op->args));
 	if (IsA(left, Var) && IsA(right, Const))
 	{
 		var = (Var *) left;
@@ -150,7 +142,7 @@ compile_array(ScalarArrayOpExpr *saop, GpugbTextQual *tq)
 		saop->useOr != equal ||	/* = ALL and <> ANY: left to ExecQual */
 		!collation_fits(saop->inputcollid))
 		return NULL;
-	scalar = strip_relabel(linitial(saop->args));
+	scalar = gpugb_strip_relabel(linitial(saop->args));
 	array = lsecond(saop->args);
 	if (!IsA(scalar, Var) || !IsA(array, Const))
 		return NULL;
