@@ -82,6 +82,15 @@
 #define PARTITION_MIN_L2_MULTIPLE 3.0
 #define PARTITION_MIN_ROWS_PER_GROUP 8.0
 /*
+ * ...but wide states (GPUGB_WIDE_STATES) shrink each partition's block
+ * table, so partition needs more rows per group to beat sort: with four
+ * payloads (13 state columns) at 2^24 groups, 16 rows per group, sort took
+ * 2.86 G rows/s against partition's 2.56 (uniform) and 2.61 (Zipf 0.5), 8-
+ * byte keys 2.86 against 2.57; at 2^22, 64 rows per group, partition still
+ * won, 3.72 against 3.07 (docs/kernelbench-2026-11-22.md).
+ */
+#define PARTITION_MIN_ROWS_PER_GROUP_WIDE 32.0
+/*
  * The run-time count corrects the planner's estimate only when it refutes
  * it by more than this factor: skew makes a sample show fewer groups than
  * the uniform-draw model expects (Zipf 0.5 over 2^26 groups: 2^22 rows
@@ -309,11 +318,34 @@ size_table_to_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, GpugbStr
  * 1024 slots, 15.5 against 20.5; Zipf 1.0 (13 %) kept shared_hash ahead.
  */
 static double
-hot_share_for_shared(double groups, int64_t shared_slots)
+hot_share_for_shared(const GpugbWorkload *w, double groups, int64_t shared_slots,
+					 double table_bytes, const GpugbDeviceProps *props)
 {
 	double		overflow = groups / (double) shared_slots;
+	double		share = GPUGB_HOT_SHARE * (overflow < 1 ? 1 : overflow > 4 ? 4 : overflow);
 
-	return GPUGB_HOT_SHARE * (overflow < 1 ? 1 : overflow > 4 ? 4 : overflow);
+	/*
+	 * Wide states, groups far beyond the block table, and a global table
+	 * that L2 holds: the few hot groups a block keeps save less than the
+	 * warp combine of every other row's wide states costs, and the global
+	 * atomics stay in L2.  Kernel benchmark, four payloads (13 columns,
+	 * 256 slots), Zipf 1.0: 2^16 groups (largest 8.5 %) global_hash 5.30
+	 * against shared_hash's 4.47 G rows/s, 2^18 (7.6 %) 6.22 against 4.50,
+	 * 2^14 (9.7 %) even, 2^12 (11 %) 4.89 against 6.38; beyond L2 (2^20,
+	 * 6.9 %) shared_hash won again, 4.45 against 2.83.
+	 */
+	if (w->state_columns >= GPUGB_WIDE_STATES && overflow > 4 &&
+		table_bytes <= (double) props->l2_bytes && share < GPUGB_WIDE_L2_HOT_SHARE)
+		share = GPUGB_WIDE_L2_HOT_SHARE;
+	return share;
+}
+
+/* Rows per group a launch needs for partition (PARTITION_MIN_ROWS_PER_GROUP*). */
+static double
+partition_min_rows_per_group(const GpugbWorkload *w)
+{
+	return w->state_columns >= GPUGB_WIDE_STATES ?
+		PARTITION_MIN_ROWS_PER_GROUP_WIDE : PARTITION_MIN_ROWS_PER_GROUP;
 }
 
 void
@@ -374,7 +406,8 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 				 100.0 * w->hot_share, w->state_columns);
 		return;
 	}
-	if (c->shared_slots > 0 && w->hot_share >= hot_share_for_shared(groups, c->shared_slots))
+	if (c->shared_slots > 0 &&
+		w->hot_share >= hot_share_for_shared(w, groups, c->shared_slots, table_bytes, props))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		snprintf(c->reason, sizeof(c->reason),
@@ -384,7 +417,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 		return;
 	}
 	if (table_bytes > PARTITION_MIN_L2_MULTIPLE * props->l2_bytes &&
-		w->rows_per_launch / groups >= PARTITION_MIN_ROWS_PER_GROUP && c->partition_slots > 0 &&
+		w->rows_per_launch / groups >= partition_min_rows_per_group(w) && c->partition_slots > 0 &&
 		w->key_words > 0)
 	{
 		c->strategy = GPUGB_STRATEGY_PARTITION;

@@ -122,6 +122,12 @@ gpugb_private_cache_bytes(int64_t groups)
 /* ...unless the states are wide and the skew extreme: sorting then wins. */
 #define GPUGB_VERY_HOT_SHARE 0.25
 #define GPUGB_WIDE_STATES 8
+/*
+ * ...and wide states whose global table fits L2 need this share when the
+ * groups overflow the block table more than 4x (heuristics.c,
+ * hot_share_for_shared).
+ */
+#define GPUGB_WIDE_L2_HOT_SHARE 0.10
 /* Global tables beyond this size hold 83 % fill instead of 50 % (Karnagel). */
 #define GPUGB_DENSE_TABLE_BYTES (2ll << 30)
 

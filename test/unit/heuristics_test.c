@@ -330,6 +330,24 @@ test_partition(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
 		  "2^26 groups estimated 0.4 %% high, 2^28 rows in one launch -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
+	/*
+	 * Four payloads (13 state columns, 132 bytes per group): partition's
+	 * block tables hold fewer groups, so it needs 32 rows per group:
+	 * 2^22 groups (64) partition, 2^24 (16) sort (kernel benchmark, sort
+	 * 2.86 against partition's 2.56 G rows/s).
+	 */
+	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 13));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "2^22 groups, 13 state columns, 64 rows per group -> partition (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(268435456.0, 268435456.0, 16777216.0, 1, 13));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "2^24 groups, 13 state columns, 16 rows per group -> sort (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(268435456.0, 268435456.0, 16777216.0 / 2, 1, 13));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "2^23 groups, 13 state columns, 32 rows per group -> partition (got %s)",
+		  gpugb_strategy_name(c.strategy));
 	/* ...but in PostgreSQL's strides of 2^20 rows, 1/32 row per group: global. */
 	c = choose(workload(268435456.0, 1048576.0, 33554432.0, 1, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
@@ -548,6 +566,44 @@ test_skew(void)
 	c = choose(w);
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
 		  "1.6 %% hot, 384 groups in a 256-slot table (1.5x over): shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+
+	/*
+	 * Wide states, groups far beyond the 256-slot table, global table in L2:
+	 * shared_hash needs GPUGB_WIDE_L2_HOT_SHARE (kernel benchmark, Zipf 1.0,
+	 * four payloads: 2^16 and 2^18 groups, largest 8.5 and 7.6 %, ran faster
+	 * in global_hash; 2^12, 11 %, and 2^20 beyond L2, 6.9 %, in shared_hash).
+	 * Narrow states keep GPUGB_HOT_SHARE's rule.
+	 */
+	w = workload(268435456.0, 268435456.0, 262144, 1, 13);
+	w.hot_share = 0.076;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "7.6 %% hot, 2^18 groups, 13 state columns, table in L2: global_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.groups = 65536;
+	w.hot_share = 0.085;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "8.5 %% hot, 2^16 groups, 13 state columns: global_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.groups = 4096;
+	w.hot_share = 0.11;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "11 %% hot, 2^12 groups, 13 state columns: shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w.groups = 1048576;
+	w.hot_share = 0.069;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "6.9 %% hot, 2^20 groups, 13 state columns, table beyond L2: shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
+	w = workload(268435456.0, 268435456.0, 262144, 1, 4);
+	w.hot_share = 0.076;
+	c = choose(w);
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "7.6 %% hot, 2^18 groups, 4 state columns (narrow): shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
 }
 
