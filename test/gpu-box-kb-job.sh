@@ -5,7 +5,8 @@
 #   run(command="bash test/gpu-box-job.sh test/gpu-box-kb-job.sh", carry=[".gpu-box"])
 #
 # Environment: KB_ARGS (the points; default: four payloads, every distribution, g = 2^12 to
-# 2^26, where the heuristic's wide-state rules decide), KB_SECONDS (300), PROFILE (1).
+# 2^26, where the heuristic's wide-state rules decide), KB_SECONDS (300), KB2_ARGS (a second
+# pass, none by default), KB2_SECONDS (200), PROFILE (1).
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
 echo "HEAD $(cat .gpu-box/HEAD 2>/dev/null || git rev-parse HEAD 2>/dev/null)"
@@ -20,6 +21,17 @@ CUDA_MODULE_LOADING=EAGER test/bin/kernelbench ${KB_ARGS:---payloads 4 --log2-gr
 echo "kernelbench rc=$? ($(( $(date +%s) - t0 )) s)"
 sed -n '/^## Targets/,/^## Verification/p' "$OUT/kernelbench.md" | head -30
 grep -E "verified|MISMATCH" "$OUT/kernelbench.md" | head -5
+
+# A second pass (KB2_ARGS), such as a few points again with --reps 3, into kernelbench2.*.
+if [ -n "${KB2_ARGS:-}" ]; then
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  CUDA_MODULE_LOADING=EAGER test/bin/kernelbench $KB2_ARGS --max-seconds "${KB2_SECONDS:-200}" \
+    --csv "$OUT/kernelbench2.csv" --md "$OUT/kernelbench2.md" > "$OUT/kernelbench2.log" 2>&1
+  echo "kernelbench (second pass: $KB2_ARGS) rc=$? ($(( $(date +%s) - t0 )) s)"
+  sed -n '/^## Targets/,/^## Verification/p' "$OUT/kernelbench2.md" | head -30
+  grep -E "verified|MISMATCH" "$OUT/kernelbench2.md" | head -5
+fi
 
 if [ "${PROFILE:-1}" = 1 ] && command -v ncu > /dev/null; then
   # The row loops' limits: one launch each, 2^28 rows, one payload.
