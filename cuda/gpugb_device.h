@@ -194,6 +194,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	int			n_order;
 	GpugbOrderKey order[GPUGB_MAX_KEYS];
+	/*
+	 * n_keys == 1 and every key word is an int32 value (int2, int4, date and
+	 * bool keys): the hash table may keep the key in its slot words, so a
+	 * lookup reads one word instead of three (cuda/hash_table.cuh).  A key
+	 * word outside int32 under this flag would be grouped wrongly: set it only
+	 * where the key's type guarantees the range.
+	 */
+	bool		key_fits_int32;
 } GpugbGroupBySpec;
 
 /*

@@ -24,6 +24,18 @@
  *    incremented it); the host clamps it before using it as a count.
  *  - NULL keys are hashed and stored as value 0 plus their null-mask bit, so
  *    (values, mask) equality is GROUP BY equality.
+ *
+ * Keyed slots (p.keyed_slots: one key word, always an int32 value; the
+ * spec's key_fits_int32): a published word is the key itself,
+ * (uint32 key << 32) | (NULL << 31) | (gid + 2), so equality is one compare
+ * of the word's upper 33 bits and a lookup reads nothing but the slot.  The
+ * tagged format costs a lookup three dependent L2 reads (slot, null mask,
+ * key), and on the H200 the global table's lookups and atomics kept L2 93 %
+ * busy at 2^16 groups (Nsight Compute, docs/session17-2026-11-27).  The
+ * word carries everything a reader needs, so readers load it relaxed: no
+ * acquire, which orders later loads behind it.  The claim protocol is the
+ * same (the dense key arrays are still written before publishing, for
+ * fetch and growth).
  */
 #ifndef GPUGB_HASH_TABLE_CUH
 #define GPUGB_HASH_TABLE_CUH
@@ -107,14 +119,108 @@ gpugb_row_matches(const GpugbAggParams &p, uint32_t row, uint32_t mask, int64_t 
 
 typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> gpugb_slot_ref;
 
+/* The upper 33 bits of a keyed slot word: the int32 key and its NULL bit. */
+__device__ __forceinline__ unsigned long long
+gpugb_keyed_slot_key(int64_t value, bool is_null)
+{
+	return ((unsigned long long) (uint32_t) value << 32) | (is_null ? GPUGB_KEYED_SLOT_NULL : 0ull);
+}
+
+/*
+ * Claims the EMPTY slot `slot` for the row's key: group id (or -1 when no
+ * id is left: the slot is given back), the dense key arrays written, and
+ * then the slot published as `word_of(gid)`, release order.  false: another
+ * thread claimed it first; *seen is what it holds now.
+ */
+template <typename WordOf>
+__device__ __forceinline__ bool
+gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, uint32_t mask,
+				 WordOf word_of, unsigned long long *seen, int64_t *gid_out)
+{
+	unsigned long long expected = GPUGB_SLOT_EMPTY;
+
+	if (!slot.compare_exchange_strong(expected, GPUGB_SLOT_LOCKED, cuda::memory_order_relaxed))
+	{
+		*seen = expected;
+		return false;
+	}
+
+	unsigned long long gid = atomicAdd(p.group_counter, 1ull);
+
+	if (gid >= (unsigned long long) p.max_groups)
+	{
+		/* Table full: give the slot back, the host re-runs this row. */
+		slot.store(GPUGB_SLOT_EMPTY, cuda::memory_order_relaxed);
+		*gid_out = -1;
+		return true;
+	}
+	for (int k = 0; k < p.n_keys; k++)
+	{
+		bool		null;
+
+		p.group_keys[k * p.max_groups + gid] = gpugb_row_key(p, k, row, &null);
+	}
+	p.group_nulls[gid] = mask;
+	slot.store(word_of(gid), cuda::memory_order_release);
+	*gid_out = (int64_t) gid;
+	return true;
+}
+
+/* gpugb_find_or_insert for keyed slots (see the header comment). */
+__device__ __forceinline__ int64_t
+gpugb_find_or_insert_keyed(const GpugbAggParams &p, uint32_t row)
+{
+	uint32_t	mask;
+	uint64_t	h = gpugb_hash_row(p, row, &mask);
+	bool		null;
+	int64_t		value = gpugb_row_key(p, 0, row, &null);
+	unsigned long long key = gpugb_keyed_slot_key(value, null);
+	uint64_t	idx = h & p.slot_mask;
+
+	/*
+	 * A word beyond int32 would share its slot key with another: fail the
+	 * launch (the query errors) rather than group them together.
+	 */
+	if (value != (int64_t) (int32_t) value)
+		__trap();
+	auto		word_of = [key](unsigned long long gid) { return key | (gid + 2); };
+
+	for (;;)
+	{
+		gpugb_slot_ref slot(p.slots[idx]);
+		unsigned long long s = slot.load(cuda::memory_order_relaxed);
+
+		if (s == GPUGB_SLOT_EMPTY)
+		{
+			int64_t		gid;
+
+			if (gpugb_claim_slot(p, slot, row, mask, word_of, &s, &gid))
+				return gid;
+		}
+		while (s == GPUGB_SLOT_LOCKED)
+			s = slot.load(cuda::memory_order_relaxed);
+		if (s == GPUGB_SLOT_EMPTY)
+			continue;			/* its claimer found no id; try to claim it ourselves */
+		if ((s & ~GPUGB_KEYED_SLOT_GID_MASK) == key)
+			return (int64_t) (s & GPUGB_KEYED_SLOT_GID_MASK) - 2;
+		idx = (idx + 1) & p.slot_mask;
+	}
+}
+
 /* Group id of the row's key, inserting it if new; -1 when no id is left. */
 __device__ __forceinline__ int64_t
 gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 {
+	if (p.keyed_slots)			/* uniform over the launch */
+		return gpugb_find_or_insert_keyed(p, row);
+
 	uint32_t	mask;
 	uint64_t	h = gpugb_hash_row(p, row, &mask);
 	uint32_t	tag = (uint32_t) (h >> 32) | GPUGB_TAG_BIT;
 	uint64_t	idx = h & p.slot_mask;
+	auto		word_of = [tag](unsigned long long gid) {
+		return ((unsigned long long) tag << 32) | gid;
+	};
 
 	for (;;)
 	{
@@ -123,30 +229,10 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 
 		if (s == GPUGB_SLOT_EMPTY)
 		{
-			unsigned long long expected = GPUGB_SLOT_EMPTY;
+			int64_t		gid;
 
-			if (slot.compare_exchange_strong(expected, GPUGB_SLOT_LOCKED,
-											 cuda::memory_order_relaxed))
-			{
-				unsigned long long gid = atomicAdd(p.group_counter, 1ull);
-
-				if (gid >= (unsigned long long) p.max_groups)
-				{
-					/* Table full: give the slot back, the host re-runs this row. */
-					slot.store(GPUGB_SLOT_EMPTY, cuda::memory_order_relaxed);
-					return -1;
-				}
-				for (int k = 0; k < p.n_keys; k++)
-				{
-					bool		null;
-
-					p.group_keys[k * p.max_groups + gid] = gpugb_row_key(p, k, row, &null);
-				}
-				p.group_nulls[gid] = mask;
-				slot.store(((unsigned long long) tag << 32) | gid, cuda::memory_order_release);
-				return (int64_t) gid;
-			}
-			s = expected;
+			if (gpugb_claim_slot(p, slot, row, mask, word_of, &s, &gid))
+				return gid;
 		}
 		while (s == GPUGB_SLOT_LOCKED)
 			s = slot.load(cuda::memory_order_acquire);
@@ -171,7 +257,7 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 __global__ void
 gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
 					const int64_t *group_keys, const uint32_t *group_nulls,
-					int64_t max_groups, int n_keys, int64_t n_groups)
+					int64_t max_groups, int n_keys, int64_t n_groups, bool keyed)
 {
 	for (int64_t gid = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; gid < n_groups;
 		 gid += (int64_t) gridDim.x * blockDim.x)
@@ -183,8 +269,9 @@ gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
 			h = gpugb_hash_step(h, (uint64_t) group_keys[k * max_groups + gid]);
 		h = gpugb_hash_finish(h, mask);
 
-		unsigned long long word = ((unsigned long long) ((uint32_t) (h >> 32) | GPUGB_TAG_BIT) << 32) |
-			(unsigned long long) gid;
+		unsigned long long word = keyed ?
+			gpugb_keyed_slot_key(group_keys[gid], mask != 0) | (unsigned long long) (gid + 2) :
+			((unsigned long long) ((uint32_t) (h >> 32) | GPUGB_TAG_BIT) << 32) | (unsigned long long) gid;
 		uint64_t	idx = h & slot_mask;
 
 		while (atomicCAS(&slots[idx], GPUGB_SLOT_EMPTY, word) != GPUGB_SLOT_EMPTY)

@@ -34,6 +34,14 @@
 /* A published slot is (tag << 32) | gid with the tag's top bit forced on, so
  * it can never equal EMPTY or LOCKED. */
 #define GPUGB_TAG_BIT 0x80000000u
+/*
+ * Keyed slots (one int32 key word): a published slot is
+ * (uint32 key << 32) | (NULL << 31) | (gid + 2); gid + 2 >= 2 keeps it off
+ * EMPTY and LOCKED, so a table in this format holds at most this many groups.
+ */
+#define GPUGB_KEYED_SLOT_NULL 0x80000000ull
+#define GPUGB_KEYED_SLOT_GID_MASK 0x7FFFFFFFull
+#define GPUGB_KEYED_SLOT_MAX_GROUPS (0x7FFFFFFFll - 2)
 
 /* Canonical NaN: PostgreSQL treats all NaNs as equal and above +Infinity. */
 #define GPUGB_CANONICAL_NAN 0x7FF8000000000000ull
@@ -118,6 +126,9 @@ struct GpugbAggParams
 	/* The table and the dense group storage. */
 	unsigned long long *slots;
 	uint64_t	slot_mask;		/* capacity - 1 */
+	/* Slot words hold the key itself (GPUGB_KEYED_SLOT_*, hash_table.cuh). */
+	int32_t		keyed_slots;
+	int32_t		pad2_;
 	int64_t		max_groups;
 	unsigned long long *group_counter;
 	int64_t    *group_keys;

@@ -102,6 +102,8 @@ table_alloc(GpugbGroupBy *gb, int64_t capacity, GpugbTable *t)
 
 	t->capacity = n_keys > 0 ? capacity : 0;
 	t->max_groups = m = n_keys > 0 ? table_max_groups(gb, capacity) : 1;
+	/* Per table: a table grown past what keyed slots can number goes back to tags. */
+	t->keyed_slots = gb->spec.key_fits_int32 && n_keys == 1 && m <= GPUGB_KEYED_SLOT_MAX_GROUPS;
 	if (n_keys > 0)
 	{
 		if ((st = gpugb_dev_alloc(&gb->acct, &t->slots, (size_t) capacity * 8, "hash slots")) != GPUGB_OK ||
@@ -154,6 +156,7 @@ gpugb_table_params(const GpugbGroupBy *gb, GpugbAggParams *p)
 
 	p->slots = (unsigned long long *) t->slots.ptr;
 	p->slot_mask = t->capacity > 0 ? (uint64_t) (t->capacity - 1) : 0;
+	p->keyed_slots = t->keyed_slots ? 1 : 0;
 	p->max_groups = t->max_groups;
 	p->group_counter = (unsigned long long *) gb->group_counter.ptr;
 	p->group_keys = (int64_t *) t->keys.ptr;

@@ -232,6 +232,15 @@ build_device_spec(GpugbScanState *st)
 		elog(ERROR, "gpugb: too many GROUP BY key words");
 	st->layout.n_keys = spec->n_keys;
 	/*
+	 * One int2, int4, date or bool key: its word is always an int32 value
+	 * (key transforms keep the key's type and its range), so the device
+	 * table may keep the key in its slots (cuda/hash_table.cuh).
+	 */
+	spec->key_fits_int32 = info->n_keys == 1 && spec->n_keys == 1 &&
+		(st->layout.key_types[0].kind == GPUGB_VALUE_INT16 ||
+		 st->layout.key_types[0].kind == GPUGB_VALUE_INT32 ||
+		 st->layout.key_types[0].kind == GPUGB_VALUE_BOOL);
+	/*
 	 * Ordered output: the planner chose only keys whose word orders
 	 * (aggcatalog.c) and counts of count(*) or count(x).
 	 */

@@ -33,7 +33,9 @@ if [ -n "${KB2_ARGS:-}" ]; then
   grep -E "verified|MISMATCH" "$OUT/kernelbench2.md" | head -5
 fi
 
-if [ "${PROFILE:-1}" = 1 ] && command -v ncu > /dev/null; then
+if [ "${PROFILE:-1}" = 1 ] && ! command -v ncu > /dev/null; then
+  echo "no ncu: $(ls /usr/local/cuda/bin | tr '\n' ' ')"
+elif [ "${PROFILE:-1}" = 1 ]; then
   # The row loops' limits: one launch each, 2^28 rows, one payload.
   for point in "private_hash 0" "shared_hash 8" "global_hash 16"; do
     set -- $point
@@ -47,7 +49,5 @@ if [ "${PROFILE:-1}" = 1 ] && command -v ncu > /dev/null; then
     grep -E "Duration|Memory Throughput|DRAM Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Stall|Warp Cycles Per Issued|Issued Ipc|Compute \(SM\)" \
       "$OUT/ncu-$1-$2.txt" | head -24
   done
-else
-  echo "no ncu: $(ls /usr/local/cuda/bin | tr '\n' ' ')"
 fi
 touch "$OUT/job.done"

@@ -578,6 +578,22 @@ append_rows(GpugbGroupBy *gb, GpugbStride *s, const CaseSpec *cs, const Data *d,
 }
 
 /*
+ * One key column whose every value (NULL rows included) is an int32: the
+ * executor declares for int2/int4/date/bool keys (spec.key_fits_int32), so
+ * those cases run the table's keyed slots (cuda/hash_table.cuh).
+ */
+static bool
+keys_fit_int32(const Data *d)
+{
+	if (d->n_keys != 1)
+		return false;
+	for (int64_t r = 0; r < d->nrows; r++)
+		if (d->key[0][r] != (int64_t) (int32_t) d->key[0][r])
+			return false;
+	return true;
+}
+
+/*
  * Feeds the data through a handle; returns the status of the first failing
  * call.  With rp (remap cases), strides end at the remaps' rows and the
  * remaps come between them, with the strides before still in flight.
@@ -603,6 +619,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.device_memory_limit = cs->mem_limit;
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
+	spec.key_fits_int32 = keys_fit_int32(d);
 	case_order(cs, &spec);
 	if (case_strategy >= 0)
 		spec.strategy = (GpugbStrategy) case_strategy;

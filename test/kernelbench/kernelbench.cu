@@ -105,7 +105,9 @@ usage(FILE *f)
 			"  --max-seconds S      stop cleanly before starting work after S seconds of wall\n"
 			"                       time (default 450; 0 = no limit)\n"
 			"  --bw-gib N           GiB read by the bandwidth probe (default 4)\n"
-			"  --seed N             data seed (default 1)\n",
+			"  --seed N             data seed (default 1)\n"
+			"  --keyed-slots on|off 4-byte keys declared int32 (spec.key_fits_int32): the hash\n"
+			"                       table keeps them in its slot words (default on)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -226,6 +228,9 @@ parse_methods(const char *list)
 	return v;
 }
 
+/* --keyed-slots, for make_spec (every spec of the run is made the same way). */
+static bool keyed_slots_option = true;
+
 static void
 parse_options(int argc, char **argv, KbOptions *o)
 {
@@ -279,6 +284,13 @@ parse_options(int argc, char **argv, KbOptions *o)
 			o->bw_gib = (double) parse_long(val, 1, 64, opt);
 		else if (strcmp(opt, "--seed") == 0)
 			o->seed = (uint64_t) parse_long(val, 0, 1L << 62, opt);
+		else if (strcmp(opt, "--keyed-slots") == 0)
+		{
+			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+				bad_option("%s: on or off", opt);
+			o->keyed_slots = strcmp(val, "on") == 0;
+			keyed_slots_option = o->keyed_slots;
+		}
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -346,6 +358,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.strategy = strategy;
 	spec.allow_switch = allow_switch;
 	spec.device_resident = true;
+	spec.key_fits_int32 = keyed_slots_option && p.key_bytes == 4;
 	return spec;
 }
 
