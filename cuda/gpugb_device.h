@@ -198,8 +198,10 @@ typedef struct GpugbGroupBySpec
 	 * n_keys == 1 and every key word is an int32 value (int2, int4, date and
 	 * bool keys): the hash table may keep the key in its slot words, so a
 	 * lookup reads one word instead of three (cuda/hash_table.cuh).  A key
-	 * word outside int32 under this flag would be grouped wrongly: set it only
-	 * where the key's type guarantees the range.
+	 * word outside int32 under this flag makes the launch trap, a sticky CUDA
+	 * error: the query falls back to PostgreSQL (or errors under
+	 * gpugb.require_gpu) and so do the backend's later GPU queries.  Set it
+	 * only where the key's type guarantees the range (src/exec.c).
 	 */
 	bool		key_fits_int32;
 } GpugbGroupBySpec;

@@ -178,8 +178,10 @@ gpugb_find_or_insert_keyed(const GpugbAggParams &p, uint32_t row)
 	uint64_t	idx = h & p.slot_mask;
 
 	/*
-	 * A word beyond int32 would share its slot key with another: fail the
-	 * launch (the query errors) rather than group them together.
+	 * A word beyond int32 would share its slot key with another: trap (a
+	 * sticky CUDA error, see key_fits_int32 in gpugb_device.h) rather than
+	 * group them together.  Unreachable from SQL: the executor declares only
+	 * int2, int4, date and bool keys, whose words are range-checked.
 	 */
 	if (value != (int64_t) (int32_t) value)
 		__trap();

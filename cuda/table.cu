@@ -102,7 +102,10 @@ table_alloc(GpugbGroupBy *gb, int64_t capacity, GpugbTable *t)
 
 	t->capacity = n_keys > 0 ? capacity : 0;
 	t->max_groups = m = n_keys > 0 ? table_max_groups(gb, capacity) : 1;
-	/* Per table: a table grown past what keyed slots can number goes back to tags. */
+	/*
+	 * Per table.  GPUGB_MAX_SLOTS keeps max_groups below what keyed slots can
+	 * number today; the bound guards a larger GPUGB_MAX_SLOTS (tags then).
+	 */
 	t->keyed_slots = gb->spec.key_fits_int32 && n_keys == 1 && m <= GPUGB_KEYED_SLOT_MAX_GROUPS;
 	if (n_keys > 0)
 	{

@@ -64,10 +64,22 @@ xcalloc(size_t n, size_t size)
 	return p;
 }
 
-/* Key column k of key tuple j: mixed ranges, negatives and the int64 extremes. */
+/*
+ * Key column k of key tuple j: mixed ranges, negatives and the int64
+ * extremes; with int32_keys (one key), int32 values and their extremes
+ * (distinct tuples may share a value: the reference groups by value).
+ */
 static int64_t
-key_of(int n_keys, int k, int64_t j)
+key_of(int n_keys, int k, int64_t j, int int32_keys)
 {
+	if (int32_keys)
+	{
+		static const int64_t special[] = {INT32_MIN, INT32_MAX, -1, 0};
+
+		if (j < 4)
+			return special[j];
+		return (int64_t) (int32_t) (uint32_t) ((uint64_t) j * 0x9E3779B9ull);
+	}
 	if (n_keys == 1 || (n_keys > 3 && k == 0))
 	{
 		if (j == 0)
@@ -180,7 +192,7 @@ generate(const CaseSpec *cs, Data *d)
 			if (cs->key_null > 0 && rnd01() < cs->key_null)
 				d->knull[k][row] = 1;	/* value stays 0, as the contract says */
 			else
-				d->key[k][row] = key_of(cs->n_keys, k, j);
+				d->key[k][row] = key_of(cs->n_keys, k, j, cs->int32_keys);
 		}
 		/* in0: mixed ints with rare extremes (or near the extremes) */
 		if (cs->big_ints)

@@ -620,6 +620,8 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
 	spec.key_fits_int32 = keys_fit_int32(d);
+	if (cs->int32_keys && !spec.key_fits_int32)
+		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
 	case_order(cs, &spec);
 	if (case_strategy >= 0)
 		spec.strategy = (GpugbStrategy) case_strategy;
@@ -1075,6 +1077,13 @@ main(int argc, char **argv)
 		{"append: 3 keys, estimate 1, g=1e5, 64K strides (grow+retry)", 41, 2 * M, 3, 100000, 0, 0.01, 0.01, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, 0, 0, 0, 1},
 		{"append: no keys, 10% null inputs, partial strides", 42, M, 0, 1, 0, 0, 0.1, 0, 0, 0, 65536, 1, 0, GPUGB_OK, 0, 0, 0, 0, 0, 1},
 		{"append: ordered, 2 keys, g=1e5, 1% nulls", 43, 2 * M, 2, 100000, 0, 0.01, 0.01, 0, 0, 0, 200000, 0, 0, GPUGB_OK, 0, 0, 1, 0, 0, 1},
+		/* One int32 key: the table keeps the keys in its slot words (spec.key_fits_int32). */
+		{"int32 keys: g=7, 1e7 rows", 44, 10 * M, 1, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, .int32_keys = 1},
+		{"int32 keys: g=1000, 10% nulls", 45, 2 * M, 1, 1000, 0, 0.1, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, .int32_keys = 1},
+		{"int32 keys: zipf 1.1 over 1e5, 1% nulls", 46, 4 * M, 1, 100000, 1.1, 0.01, 0.1, 0, 0, 0, 0, 0, 0, GPUGB_OK, 0, 0, .int32_keys = 1},
+		{"int32 keys: estimate 1, g=1e5, 64K strides (grow+retry)", 47, 2 * M, 1, 100000, 0, 0.05, 0.05, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, .int32_keys = 1},
+		{"int32 keys: g=3e5, 8e6 rows, 4M strides", 48, 8 * M, 1, 300000, 0, 0.05, 0.05, 0, 0, 0, 4 << 20, 0, 0, GPUGB_OK, 0, 0, .int32_keys = 1},
+		{"int32 keys: append, ordered, g=1e5, 1% nulls", 49, 2 * M, 1, 100000, 0, 0.01, 0.01, 0, 0, 0, 200000, 0, 0, GPUGB_OK, 0, 0, 1, 0, 0, 1, .int32_keys = 1},
 	};
 
 	if (!EMULATOR)

@@ -35,6 +35,12 @@ typedef struct CaseSpec
 	int			remap;			/* remaps of min/max between strides (RankPlan) */
 	int64_t		check_groups_min;	/* auto: the run-time check must count this many groups */
 	int			append;			/* rows arrive by gpugb_groupby_append from registered slots */
+	/*
+	 * One key of int32 values, INT32_MIN, INT32_MAX, -1 and 0 among them: the
+	 * spec declares key_fits_int32 and the table keeps keys in its slots
+	 * (cuda/hash_table.cuh); the other one-key cases' keys are int64-wide.
+	 */
+	int			int32_keys;
 } CaseSpec;
 
 #define N_INPUTS 4
