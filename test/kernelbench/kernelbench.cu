@@ -228,7 +228,12 @@ parse_methods(const char *list)
 	return v;
 }
 
-/* --keyed-slots, for make_spec (every spec of the run is made the same way). */
+/*
+ * --keyed-slots: 4-byte keys tell gpugb their words fit int32
+ * (spec.key_fits_int32, as the executor does for int2/int4/date/bool keys),
+ * so the hash table keeps them in its slots.  Read by make_spec, which makes
+ * every spec of the run the same way.
+ */
 static bool keyed_slots_option = true;
 
 static void
@@ -288,8 +293,7 @@ parse_options(int argc, char **argv, KbOptions *o)
 		{
 			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
 				bad_option("%s: on or off", opt);
-			o->keyed_slots = strcmp(val, "on") == 0;
-			keyed_slots_option = o->keyed_slots;
+			keyed_slots_option = strcmp(val, "on") == 0;
 		}
 		else
 			bad_option("unknown option %s", opt);

@@ -89,11 +89,6 @@ struct KbOptions
 	double		max_seconds = 450;	/* 0 = no budget */
 	double		bw_gib = 4;		/* size of the bandwidth probe's buffer */
 	uint64_t	seed = 1;
-	/*
-	 * 4-byte keys tell gpugb their words fit int32 (spec.key_fits_int32, as
-	 * the executor does for int2/int4/date/bool keys): keyed hash slots.
-	 */
-	bool		keyed_slots = true;
 	std::string csv_path;
 	std::string md_path;
 	std::string command;		/* argv, for the report */
