@@ -204,7 +204,24 @@ typedef struct GpugbGroupBySpec
 	 * only where the key's type guarantees the range (src/exec.c).
 	 */
 	bool		key_fits_int32;
+	/*
+	 * Keep every hash table in the tagged slot format, even where the key
+	 * could live in the slots (int32 keys; any one key word): for the kernel
+	 * benchmark's and the self-test's A/B runs, never set by the executor.
+	 */
+	bool		tagged_slots_only;
 } GpugbGroupBySpec;
+
+/*
+ * Bytes of one slot of the handle's global hash table (cuda/hash_table.cuh):
+ * 16 where one key word of any value lives in the slot with its group id,
+ * else 8 (an int32 key and the id, or a hash tag and the id).  For sizing.
+ */
+static inline int
+gpugb_spec_slot_bytes(const GpugbGroupBySpec *spec)
+{
+	return spec->n_keys == 1 && !spec->key_fits_int32 && !spec->tagged_slots_only ? 16 : 8;
+}
 
 /*
  * One stride: pinned host buffers owned by the handle, filled by the caller.

@@ -87,7 +87,7 @@ struct GpugbTable
 {
 	int64_t		capacity = 0;	/* slots; 0 when n_keys == 0 (no table) */
 	int64_t		max_groups = 0; /* dense array length: capacity * fill_percent / 100 */
-	bool		keyed_slots = false;	/* slot words hold the key (hash_table.cuh) */
+	int			slot_format = GPUGB_SLOTS_TAGGED;	/* hash_table.cuh */
 	DevBuf		slots;
 	DevBuf		keys;
 	DevBuf		nulls;

@@ -25,7 +25,7 @@
  *  - NULL keys are hashed and stored as value 0 plus their null-mask bit, so
  *    (values, mask) equality is GROUP BY equality.
  *
- * Keyed slots (p.keyed_slots: one key word, always an int32 value; the
+ * Keyed slots (p.slot_format GPUGB_SLOTS_KEYED32: one key word, always an int32 value; the
  * spec's key_fits_int32): a published word is the key itself,
  * (uint32 key << 32) | (NULL << 31) | (gid + 2), so equality is one compare
  * of the word's upper 33 bits and a lookup reads nothing but the slot.  The
@@ -36,6 +36,17 @@
  * acquire, which orders later loads behind it.  The claim protocol is the
  * same (the dense key arrays are still written before publishing, for
  * fetch and growth).
+ *
+ * Pair slots (p.slot_format GPUGB_SLOTS_PAIR: one key word of any value,
+ * int8, timestamp, a text code...): 16 bytes, the salted key word and a
+ * state word, EMPTY, LOCKED or (NULL << 63) | (gid + 2) (kernel_params.cuh).
+ * The claimer writes the key word and then publishes the state (release).
+ * A reader loads both words relaxed, in either order: a published state
+ * with a written key word is the final pair (each word changes once), and
+ * an unwritten key word (GPUGB_PAIR_KEY_UNSET, the salt's key) is read
+ * again after an acquire load of the state, which orders it behind the
+ * claimer's write.  So a lookup reads one 16-byte slot, where the tagged
+ * format reads three words and pays the acquire (below) on every probe.
  */
 #ifndef GPUGB_HASH_TABLE_CUH
 #define GPUGB_HASH_TABLE_CUH
@@ -127,15 +138,16 @@ gpugb_keyed_slot_key(int64_t value, bool is_null)
 }
 
 /*
- * Claims the EMPTY slot `slot` for the row's key: group id (or -1 when no
- * id is left: the slot is given back), the dense key arrays written, and
- * then the slot published as `word_of(gid)`, release order.  false: another
- * thread claimed it first; *seen is what it holds now.
+ * Claims the EMPTY slot whose state word is `slot` for the row's key: group
+ * id (or -1 when no id is left: the slot is given back), the dense key
+ * arrays written, and then `publish(gid)`, which stores the slot's final
+ * words, the state last in release order.  false: another thread claimed
+ * it first; *seen is what the state holds now.
  */
-template <typename WordOf>
+template <typename Publish>
 __device__ __forceinline__ bool
 gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, uint32_t mask,
-				 WordOf word_of, unsigned long long *seen, int64_t *gid_out)
+				 Publish publish, unsigned long long *seen, int64_t *gid_out)
 {
 	unsigned long long expected = GPUGB_SLOT_EMPTY;
 
@@ -161,7 +173,7 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
 		p.group_keys[k * p.max_groups + gid] = gpugb_row_key(p, k, row, &null);
 	}
 	p.group_nulls[gid] = mask;
-	slot.store(word_of(gid), cuda::memory_order_release);
+	publish(gid);
 	*gid_out = (int64_t) gid;
 	return true;
 }
@@ -185,8 +197,6 @@ gpugb_find_or_insert_keyed(const GpugbAggParams &p, uint32_t row)
 	 */
 	if (value != (int64_t) (int32_t) value)
 		__trap();
-	auto		word_of = [key](unsigned long long gid) { return key | (gid + 2); };
-
 	for (;;)
 	{
 		gpugb_slot_ref slot(p.slots[idx]);
@@ -195,8 +205,11 @@ gpugb_find_or_insert_keyed(const GpugbAggParams &p, uint32_t row)
 		if (s == GPUGB_SLOT_EMPTY)
 		{
 			int64_t		gid;
+			auto		publish = [&slot, key](unsigned long long id) {
+				slot.store(key | (id + 2), cuda::memory_order_release);
+			};
 
-			if (gpugb_claim_slot(p, slot, row, mask, word_of, &s, &gid))
+			if (gpugb_claim_slot(p, slot, row, mask, publish, &s, &gid))
 				return gid;
 		}
 		while (s == GPUGB_SLOT_LOCKED)
@@ -209,20 +222,65 @@ gpugb_find_or_insert_keyed(const GpugbAggParams &p, uint32_t row)
 	}
 }
 
+/* gpugb_find_or_insert for pair slots (see the header comment). */
+__device__ __forceinline__ int64_t
+gpugb_find_or_insert_pair(const GpugbAggParams &p, uint32_t row)
+{
+	uint32_t	mask;
+	uint64_t	h = gpugb_hash_row(p, row, &mask);
+	bool		null;
+	unsigned long long key = (unsigned long long) gpugb_row_key(p, 0, row, &null) ^ GPUGB_PAIR_KEY_SALT;
+	unsigned long long null_bit = null ? GPUGB_PAIR_SLOT_NULL : 0ull;
+	uint64_t	idx = h & p.slot_mask;
+
+	for (;;)
+	{
+		gpugb_slot_ref key_word(p.slots[2 * idx]);
+		gpugb_slot_ref slot(p.slots[2 * idx + 1]);
+		unsigned long long s = slot.load(cuda::memory_order_relaxed);
+		unsigned long long k = key_word.load(cuda::memory_order_relaxed);
+
+		if (s == GPUGB_SLOT_EMPTY)
+		{
+			int64_t		gid;
+			auto		publish = [&slot, &key_word, key, null_bit](unsigned long long id) {
+				key_word.store(key, cuda::memory_order_relaxed);
+				slot.store(null_bit | (id + 2), cuda::memory_order_release);
+			};
+
+			if (gpugb_claim_slot(p, slot, row, mask, publish, &s, &gid))
+				return gid;
+		}
+		while (s == GPUGB_SLOT_LOCKED)
+			s = slot.load(cuda::memory_order_relaxed);
+		if (s == GPUGB_SLOT_EMPTY)
+			continue;			/* its claimer found no id; try to claim it ourselves */
+		if (k == GPUGB_PAIR_KEY_UNSET)
+		{
+			/* Loaded before its claimer wrote it (or the key is the salt): in order now. */
+			(void) slot.load(cuda::memory_order_acquire);
+			k = key_word.load(cuda::memory_order_relaxed);
+		}
+		if (k == key && (s & GPUGB_PAIR_SLOT_NULL) == null_bit)
+			return (int64_t) (s & GPUGB_PAIR_SLOT_GID_MASK) - 2;
+		idx = (idx + 1) & p.slot_mask;
+	}
+}
+
 /* Group id of the row's key, inserting it if new; -1 when no id is left. */
 __device__ __forceinline__ int64_t
 gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 {
-	if (p.keyed_slots)			/* uniform over the launch */
+	/* The format is uniform over the launch. */
+	if (p.slot_format == GPUGB_SLOTS_KEYED32)
 		return gpugb_find_or_insert_keyed(p, row);
+	if (p.slot_format == GPUGB_SLOTS_PAIR)
+		return gpugb_find_or_insert_pair(p, row);
 
 	uint32_t	mask;
 	uint64_t	h = gpugb_hash_row(p, row, &mask);
 	uint32_t	tag = (uint32_t) (h >> 32) | GPUGB_TAG_BIT;
 	uint64_t	idx = h & p.slot_mask;
-	auto		word_of = [tag](unsigned long long gid) {
-		return ((unsigned long long) tag << 32) | gid;
-	};
 
 	for (;;)
 	{
@@ -232,8 +290,11 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 		if (s == GPUGB_SLOT_EMPTY)
 		{
 			int64_t		gid;
+			auto		publish = [&slot, tag](unsigned long long id) {
+				slot.store(((unsigned long long) tag << 32) | id, cuda::memory_order_release);
+			};
 
-			if (gpugb_claim_slot(p, slot, row, mask, word_of, &s, &gid))
+			if (gpugb_claim_slot(p, slot, row, mask, publish, &s, &gid))
 				return gid;
 		}
 		while (s == GPUGB_SLOT_LOCKED)
@@ -259,7 +320,7 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 __global__ void
 gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
 					const int64_t *group_keys, const uint32_t *group_nulls,
-					int64_t max_groups, int n_keys, int64_t n_groups, bool keyed)
+					int64_t max_groups, int n_keys, int64_t n_groups, int slot_format)
 {
 	for (int64_t gid = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; gid < n_groups;
 		 gid += (int64_t) gridDim.x * blockDim.x)
@@ -271,10 +332,23 @@ gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
 			h = gpugb_hash_step(h, (uint64_t) group_keys[k * max_groups + gid]);
 		h = gpugb_hash_finish(h, mask);
 
-		unsigned long long word = keyed ?
+		uint64_t	idx = h & slot_mask;
+
+		if (slot_format == GPUGB_SLOTS_PAIR)
+		{
+			/* state first, then the key word: nothing reads the table during the rehash */
+			unsigned long long state = (mask != 0 ? GPUGB_PAIR_SLOT_NULL : 0ull) |
+				(unsigned long long) (gid + 2);
+
+			while (atomicCAS(&slots[2 * idx + 1], GPUGB_SLOT_EMPTY, state) != GPUGB_SLOT_EMPTY)
+				idx = (idx + 1) & slot_mask;
+			slots[2 * idx] = (unsigned long long) group_keys[gid] ^ GPUGB_PAIR_KEY_SALT;
+			continue;
+		}
+
+		unsigned long long word = slot_format == GPUGB_SLOTS_KEYED32 ?
 			gpugb_keyed_slot_key(group_keys[gid], mask != 0) | (unsigned long long) (gid + 2) :
 			((unsigned long long) ((uint32_t) (h >> 32) | GPUGB_TAG_BIT) << 32) | (unsigned long long) gid;
-		uint64_t	idx = h & slot_mask;
 
 		while (atomicCAS(&slots[idx], GPUGB_SLOT_EMPTY, word) != GPUGB_SLOT_EMPTY)
 			idx = (idx + 1) & slot_mask;

@@ -34,6 +34,10 @@
 /* A published slot is (tag << 32) | gid with the tag's top bit forced on, so
  * it can never equal EMPTY or LOCKED. */
 #define GPUGB_TAG_BIT 0x80000000u
+/* Formats of a table's slots (GpugbAggParams.slot_format; hash_table.cuh). */
+#define GPUGB_SLOTS_TAGGED 0	/* 8 bytes: (tag << 32) | gid; keys in the dense arrays */
+#define GPUGB_SLOTS_KEYED32 1	/* 8 bytes: one int32 key word and the gid */
+#define GPUGB_SLOTS_PAIR 2		/* 16 bytes: one key word, and NULL bit and gid */
 /*
  * Keyed slots (one int32 key word): a published slot is
  * (uint32 key << 32) | (NULL << 31) | (gid + 2); gid + 2 >= 2 keeps it off
@@ -42,6 +46,16 @@
 #define GPUGB_KEYED_SLOT_NULL 0x80000000ull
 #define GPUGB_KEYED_SLOT_GID_MASK 0x7FFFFFFFull
 #define GPUGB_KEYED_SLOT_MAX_GROUPS (0x7FFFFFFFll - 2)
+/*
+ * Pair slots (one key word of any value): slot i is words 2i (the key word
+ * XOR GPUGB_PAIR_KEY_SALT; 0 until its claimer writes it) and 2i + 1 (the
+ * state: EMPTY, LOCKED or (NULL << 63) | (gid + 2)).  The salt makes the
+ * unwritten key word stand for an unlikely key rather than 0.
+ */
+#define GPUGB_PAIR_SLOT_NULL 0x8000000000000000ull
+#define GPUGB_PAIR_SLOT_GID_MASK 0x7FFFFFFFFFFFFFFFull
+#define GPUGB_PAIR_KEY_SALT 0x9E3779B97F4A7C15ull
+#define GPUGB_PAIR_KEY_UNSET 0ull
 
 /* Canonical NaN: PostgreSQL treats all NaNs as equal and above +Infinity. */
 #define GPUGB_CANONICAL_NAN 0x7FF8000000000000ull
@@ -126,8 +140,8 @@ struct GpugbAggParams
 	/* The table and the dense group storage. */
 	unsigned long long *slots;
 	uint64_t	slot_mask;		/* capacity - 1 */
-	/* Slot words hold the key itself (GPUGB_KEYED_SLOT_*, hash_table.cuh). */
-	int32_t		keyed_slots;
+	/* GPUGB_SLOTS_*: what a slot holds (hash_table.cuh). */
+	int32_t		slot_format;
 	int32_t		pad2_;
 	int64_t		max_groups;
 	unsigned long long *group_counter;

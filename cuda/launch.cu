@@ -226,7 +226,7 @@ gpugb_launch_rehash(const GpugbTable &t, int n_keys, int64_t n_groups, cudaStrea
 	gpugb_rehash_kernel<<<grid_for(n_groups, 256), 256, 0, stream>>>(
 		(unsigned long long *) t.slots.ptr, (uint64_t) (t.capacity - 1),
 		(const int64_t *) t.keys.ptr, (const uint32_t *) t.nulls.ptr,
-		t.max_groups, n_keys, n_groups, t.keyed_slots);
+		t.max_groups, n_keys, n_groups, t.slot_format);
 	return GPUGB_LAUNCHED("gpugb_rehash_kernel");
 }
 

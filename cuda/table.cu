@@ -80,11 +80,32 @@ gpugb_table_free(GpugbGroupBy *gb, GpugbTable *t)
  * rather than probe length is what runs out.  Always < capacity, so
  * probing ends at an EMPTY slot.
  */
+/*
+ * The slot format of a table for this handle's key (hash_table.cuh): the
+ * key in the slot words wherever it fits, so that a lookup reads only its
+ * slot; tagged slots (the keys in the dense arrays) for several key words.
+ */
+static int
+table_slot_format(const GpugbGroupBy *gb, int64_t max_groups)
+{
+	const GpugbGroupBySpec *spec = &gb->spec;
+
+	if (spec->n_keys != 1 || spec->tagged_slots_only)
+		return GPUGB_SLOTS_TAGGED;
+	/*
+	 * GPUGB_MAX_SLOTS keeps max_groups below what keyed slots can number
+	 * today; the bound guards a larger GPUGB_MAX_SLOTS (pairs then).
+	 */
+	if (spec->key_fits_int32 && max_groups <= GPUGB_KEYED_SLOT_MAX_GROUPS)
+		return GPUGB_SLOTS_KEYED32;
+	return GPUGB_SLOTS_PAIR;
+}
+
 static int64_t
 table_max_groups(const GpugbGroupBy *gb, int64_t capacity)
 {
 	int			fill = gb->fill_percent;
-	double		bytes = 8.0 * capacity +
+	double		bytes = (double) gpugb_spec_slot_bytes(&gb->spec) * capacity +
 		capacity / 2.0 * (8.0 * (gb->spec.n_keys + gb->n_counts + gb->n_values + gb->n_his) + 4);
 
 	if (bytes > (double) GPUGB_DENSE_TABLE_BYTES && fill < 83)
@@ -102,14 +123,13 @@ table_alloc(GpugbGroupBy *gb, int64_t capacity, GpugbTable *t)
 
 	t->capacity = n_keys > 0 ? capacity : 0;
 	t->max_groups = m = n_keys > 0 ? table_max_groups(gb, capacity) : 1;
-	/*
-	 * Per table.  GPUGB_MAX_SLOTS keeps max_groups below what keyed slots can
-	 * number today; the bound guards a larger GPUGB_MAX_SLOTS (tags then).
-	 */
-	t->keyed_slots = gb->spec.key_fits_int32 && n_keys == 1 && m <= GPUGB_KEYED_SLOT_MAX_GROUPS;
+	t->slot_format = table_slot_format(gb, m);
 	if (n_keys > 0)
 	{
-		if ((st = gpugb_dev_alloc(&gb->acct, &t->slots, (size_t) capacity * 8, "hash slots")) != GPUGB_OK ||
+		size_t		slot_bytes = t->slot_format == GPUGB_SLOTS_PAIR ? 16 : 8;
+
+		if ((st = gpugb_dev_alloc(&gb->acct, &t->slots, (size_t) capacity * slot_bytes,
+								  "hash slots")) != GPUGB_OK ||
 			(st = gpugb_dev_alloc(&gb->acct, &t->keys, (size_t) (n_keys * m) * 8, "group keys")) != GPUGB_OK ||
 			(st = gpugb_dev_alloc(&gb->acct, &t->nulls, (size_t) m * 4, "group null masks")) != GPUGB_OK)
 			goto fail;
@@ -132,7 +152,7 @@ table_init(GpugbGroupBy *gb, GpugbTable *t, int64_t from, cudaStream_t stream)
 	int64_t		m = t->max_groups;
 
 	if (t->slots.ptr != nullptr)
-		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(t->slots.ptr, 0, (size_t) t->capacity * 8, stream)));
+		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(t->slots.ptr, 0, t->slots.bytes, stream)));
 	if (t->nulls.ptr != nullptr && m > from)
 		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync((uint32_t *) t->nulls.ptr + from, 0,
 											 (size_t) (m - from) * 4, stream)));
@@ -159,7 +179,7 @@ gpugb_table_params(const GpugbGroupBy *gb, GpugbAggParams *p)
 
 	p->slots = (unsigned long long *) t->slots.ptr;
 	p->slot_mask = t->capacity > 0 ? (uint64_t) (t->capacity - 1) : 0;
-	p->keyed_slots = t->keyed_slots ? 1 : 0;
+	p->slot_format = t->slot_format;
 	p->max_groups = t->max_groups;
 	p->group_counter = (unsigned long long *) gb->group_counter.ptr;
 	p->group_keys = (int64_t *) t->keys.ptr;

@@ -259,7 +259,9 @@ gpugb_private_groups_needed(double groups, int64_t capacity)
 static double
 group_bytes(const GpugbWorkload *w, int fill_percent)
 {
-	return 8.0 * 100.0 / fill_percent + 8.0 * (w->key_words + w->state_columns) + 4;
+	double		slot_bytes = w->slot_bytes > 0 ? w->slot_bytes : 8;
+
+	return slot_bytes * 100.0 / fill_percent + 8.0 * (w->key_words + w->state_columns) + 4;
 }
 
 static void

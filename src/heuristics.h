@@ -30,6 +30,7 @@ typedef struct GpugbWorkload
 	int			key_words;		/* 8-byte words per key; 0 = no GROUP BY */
 	int			state_columns;	/* 8-byte state columns per group */
 	double		hot_share;		/* rows of the largest group / rows; 0 = unknown */
+	int			slot_bytes;		/* of one global hash slot; 0 = 8 */
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice

@@ -88,7 +88,12 @@ key_of(int n_keys, int k, int64_t j, int int32_keys)
 			return INT64_MAX;
 		if (j == 2)
 			return -1;
-		return (int64_t) ((uint64_t) j * 0x9E3779B97F4A7C15ull);
+		if (j == 3)
+			return 0;
+		if (j == 4)				/* the key an unwritten pair-slot key word stands for
+								 * (GPUGB_PAIR_KEY_SALT, cuda/kernel_params.cuh) */
+			return (int64_t) 0x9E3779B97F4A7C15ull;
+		return (int64_t) ((uint64_t) j * 0xD1B54A32D192ED03ull);
 	}
 	if (n_keys <= 3)
 	{

@@ -106,8 +106,10 @@ usage(FILE *f)
 			"                       time (default 450; 0 = no limit)\n"
 			"  --bw-gib N           GiB read by the bandwidth probe (default 4)\n"
 			"  --seed N             data seed (default 1)\n"
-			"  --keyed-slots on|off 4-byte keys declared int32 (spec.key_fits_int32): the hash\n"
-			"                       table keeps them in its slot words (default on)\n",
+			"  --keyed-slots on|off on (default): the hash table keeps the key in its slots,\n"
+			"                       4-byte keys (declared int32, spec.key_fits_int32) in 8-byte\n"
+			"                       slots, 8-byte keys in 16-byte pairs; off: tagged slots for\n"
+			"                       every key (spec.tagged_slots_only), the A/B baseline\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -229,10 +231,11 @@ parse_methods(const char *list)
 }
 
 /*
- * --keyed-slots: 4-byte keys tell gpugb their words fit int32
- * (spec.key_fits_int32, as the executor does for int2/int4/date/bool keys),
- * so the hash table keeps them in its slots.  Read by make_spec, which makes
- * every spec of the run the same way.
+ * --keyed-slots: on, 4-byte keys tell gpugb their words fit int32
+ * (spec.key_fits_int32, as the executor does for int2/int4/date/bool keys)
+ * and the hash table keeps every key in its slots (8-byte keys as pairs);
+ * off, it keeps tagged slots for every key (spec.tagged_slots_only).  Read
+ * by make_spec, which makes every spec of the run the same way.
  */
 static bool keyed_slots_option = true;
 
@@ -363,6 +366,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.allow_switch = allow_switch;
 	spec.device_resident = true;
 	spec.key_fits_int32 = keyed_slots_option && p.key_bytes == 4;
+	spec.tagged_slots_only = !keyed_slots_option;
 	return spec;
 }
 

@@ -204,6 +204,22 @@ test_global_and_sort(void)
 	CHECK(c.fill_percent == 50, "... 50 %% fill (%d)", c.fill_percent);
 	CHECK(c.table_slots == (1 << 21), "... an L2-sized table of 2^21 slots (%lld slots)",
 		  (long long) c.table_slots);
+	/*
+	 * Pair slots (16 bytes: one key word lives in the slot) make a group
+	 * larger: with 3 state columns 8 + 0.5 x (8 x 4 + 4) = 26 bytes a slot
+	 * fit 2^21 slots in L2, 16 + 18 = 34 only 2^20.
+	 */
+	{
+		GpugbWorkload w = workload(1e8, 1 << 20, 100000, 1, 3);
+
+		c = choose(w);
+		CHECK(c.table_slots == (1 << 21), "8-byte slots, 3 state columns: 2^21 slots in L2 (%lld)",
+			  (long long) c.table_slots);
+		w.slot_bytes = 16;
+		c = choose(w);
+		CHECK(c.table_slots == (1 << 20), "16-byte slots, 3 state columns: 2^20 slots in L2 (%lld)",
+			  (long long) c.table_slots);
+	}
 	/* 1.2e6 groups: an L2-sized table would be over half full: sized for them. */
 	c = choose(workload(1e8, 1 << 20, 1.2e6, 1, 2));
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH && strstr(c.reason, "fits L2") != NULL,
@@ -712,6 +728,18 @@ test_spec_workload(void)
 	spec.estimated_rows = 0;
 	gpugb_spec_workload(&spec, &w);
 	CHECK(w.rows == (1 << 20) && w.rows_per_launch == (1 << 20), "unknown rows: one stride (%.0f)", w.rows);
+	CHECK(w.slot_bytes == 8, "two key words: tagged 8-byte slots (%d)", w.slot_bytes);
+	spec.n_keys = 1;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(w.slot_bytes == 16, "one key word: 16-byte pair slots (%d)", w.slot_bytes);
+	spec.key_fits_int32 = true;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(w.slot_bytes == 8, "one int32 key word: 8-byte keyed slots (%d)", w.slot_bytes);
+	spec.key_fits_int32 = false;
+	spec.tagged_slots_only = true;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(w.slot_bytes == 8, "tagged_slots_only: 8-byte slots (%d)", w.slot_bytes);
+	spec.tagged_slots_only = false;
 	spec.n_keys = 0;
 	spec.estimated_groups = 7;
 	gpugb_spec_workload(&spec, &w);
