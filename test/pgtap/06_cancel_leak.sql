@@ -12,7 +12,8 @@ ANALYZE big;
 -- How long the GPU path takes on this machine, in ms (at least 1): the
 -- query the timeouts cancel, and its ORDER BY form, which can take another
 -- plan (under gpugb.strategy = sort the node delivers the order, no Sort: run
--- 60 found it faster than 75 % of the plain query's time).
+-- G of docs/session18-2026-11-27 found it faster than 75 % of the plain
+-- query's time).
 CREATE TEMP TABLE took AS SELECT 1.0::float8 AS ms, 1.0::float8 AS ms_ordered;
 CREATE OR REPLACE FUNCTION pg_temp.time_it(query text) RETURNS float8 LANGUAGE plpgsql AS $$
 DECLARE
