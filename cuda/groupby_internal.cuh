@@ -164,9 +164,9 @@ GpugbStatus gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from
 GpugbStatus gpugb_launch_remap(int64_t *col, int64_t n, const int64_t *map, int64_t map_len,
 							   cudaStream_t stream);
 
-GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint64_t *sort_keys, uint32_t *perm,
+GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm,
 								   int shift, cudaStream_t stream);
-GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint64_t *sort_keys,
+GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys,
 								   const uint32_t *perm, uint32_t *head_pos, int64_t *run_gid,
 								   cudaStream_t stream);
 GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,

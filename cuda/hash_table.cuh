@@ -178,138 +178,176 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
 	return true;
 }
 
-/* gpugb_find_or_insert for keyed slots (see the header comment). */
+/*
+ * The probe loop of every slot format: from the row's home slot `idx`,
+ * claim an EMPTY slot or wait out a LOCKED one, and return the group id of
+ * the first published slot that holds the row's key (-1: no id left).  The
+ * format (one of the three below) says how a slot's state is loaded, how a
+ * claimed slot is published and what a published slot's key is:
+ *   gpugb_slot_ref state(idx)       the slot's state word
+ *   unsigned long long load(idx)    its state, and what match() will need
+ *   unsigned long long reload(ref)  the state again, while LOCKED
+ *   void publish(idx, gid)          the slot's final words, the state last (release)
+ *   bool match(idx, s, &gid)        published state s holds the row's key
+ */
+template <typename Format>
 __device__ __forceinline__ int64_t
-gpugb_find_or_insert_keyed(const GpugbAggParams &p, uint32_t row)
+gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, Format &f)
 {
-	uint32_t	mask;
-	uint64_t	h = gpugb_hash_row(p, row, &mask);
-	bool		null;
-	int64_t		value = gpugb_row_key(p, 0, row, &null);
-	unsigned long long key = gpugb_keyed_slot_key(value, null);
-	uint64_t	idx = h & p.slot_mask;
-
-	/*
-	 * A word beyond int32 would share its slot key with another: trap (a
-	 * sticky CUDA error, see key_fits_int32 in gpugb_device.h) rather than
-	 * group them together.  Unreachable from SQL: the executor declares only
-	 * int2, int4, date and bool keys, whose words are range-checked.
-	 */
-	if (value != (int64_t) (int32_t) value)
-		__trap();
 	for (;;)
 	{
-		gpugb_slot_ref slot(p.slots[idx]);
-		unsigned long long s = slot.load(cuda::memory_order_relaxed);
+		gpugb_slot_ref slot = f.state(idx);
+		unsigned long long s = f.load(idx);
+		int64_t		gid;
 
-		if (s == GPUGB_SLOT_EMPTY)
-		{
-			int64_t		gid;
-			auto		publish = [&slot, key](unsigned long long id) {
-				slot.store(key | (id + 2), cuda::memory_order_release);
-			};
-
-			if (gpugb_claim_slot(p, slot, row, mask, publish, &s, &gid))
-				return gid;
-		}
+		if (s == GPUGB_SLOT_EMPTY &&
+			gpugb_claim_slot(p, slot, row, mask,
+							 [&f, idx](unsigned long long id) { f.publish(idx, id); }, &s, &gid))
+			return gid;
 		while (s == GPUGB_SLOT_LOCKED)
-			s = slot.load(cuda::memory_order_relaxed);
+			s = f.reload(slot);
 		if (s == GPUGB_SLOT_EMPTY)
 			continue;			/* its claimer found no id; try to claim it ourselves */
-		if ((s & ~GPUGB_KEYED_SLOT_GID_MASK) == key)
-			return (int64_t) (s & GPUGB_KEYED_SLOT_GID_MASK) - 2;
+		if (f.match(idx, s, &gid))
+			return gid;
 		idx = (idx + 1) & p.slot_mask;
 	}
 }
 
-/* gpugb_find_or_insert for pair slots (see the header comment). */
-__device__ __forceinline__ int64_t
-gpugb_find_or_insert_pair(const GpugbAggParams &p, uint32_t row)
+/* Tagged slots: (tag << 32) | gid, the key in the dense arrays (acquire order). */
+struct GpugbTaggedSlots
 {
+	const GpugbAggParams &p;
+	uint32_t	row;
 	uint32_t	mask;
-	uint64_t	h = gpugb_hash_row(p, row, &mask);
-	bool		null;
-	unsigned long long key = (unsigned long long) gpugb_row_key(p, 0, row, &null) ^ GPUGB_PAIR_KEY_SALT;
-	unsigned long long null_bit = null ? GPUGB_PAIR_SLOT_NULL : 0ull;
-	uint64_t	idx = h & p.slot_mask;
+	uint32_t	tag;
 
-	for (;;)
+	__device__ gpugb_slot_ref state(uint64_t idx) const { return gpugb_slot_ref(p.slots[idx]); }
+	__device__ unsigned long long load(uint64_t idx) const
 	{
-		gpugb_slot_ref key_word(p.slots[2 * idx]);
-		gpugb_slot_ref slot(p.slots[2 * idx + 1]);
-		unsigned long long s = slot.load(cuda::memory_order_relaxed);
-		unsigned long long k = key_word.load(cuda::memory_order_relaxed);
+		return state(idx).load(cuda::memory_order_acquire);
+	}
+	__device__ unsigned long long reload(gpugb_slot_ref &slot) const
+	{
+		return slot.load(cuda::memory_order_acquire);
+	}
+	__device__ void publish(uint64_t idx, unsigned long long gid) const
+	{
+		state(idx).store(((unsigned long long) tag << 32) | gid, cuda::memory_order_release);
+	}
+	__device__ bool match(uint64_t idx, unsigned long long s, int64_t *gid) const
+	{
+		*gid = (int64_t) (s & 0xFFFFFFFFull);
+		return (uint32_t) (s >> 32) == tag && gpugb_row_matches(p, row, mask, *gid);
+	}
+};
 
-		if (s == GPUGB_SLOT_EMPTY)
-		{
-			int64_t		gid;
-			auto		publish = [&slot, &key_word, key, null_bit](unsigned long long id) {
-				key_word.store(key, cuda::memory_order_relaxed);
-				slot.store(null_bit | (id + 2), cuda::memory_order_release);
-			};
+/* Keyed slots: (uint32 key << 32) | (NULL << 31) | (gid + 2), read relaxed. */
+struct GpugbKeyedSlots
+{
+	const GpugbAggParams &p;
+	unsigned long long key;		/* gpugb_keyed_slot_key of the row */
 
-			if (gpugb_claim_slot(p, slot, row, mask, publish, &s, &gid))
-				return gid;
-		}
-		while (s == GPUGB_SLOT_LOCKED)
-			s = slot.load(cuda::memory_order_relaxed);
-		if (s == GPUGB_SLOT_EMPTY)
-			continue;			/* its claimer found no id; try to claim it ourselves */
-		if (k == GPUGB_PAIR_KEY_UNSET)
+	__device__ gpugb_slot_ref state(uint64_t idx) const { return gpugb_slot_ref(p.slots[idx]); }
+	__device__ unsigned long long load(uint64_t idx) const
+	{
+		return state(idx).load(cuda::memory_order_relaxed);
+	}
+	__device__ unsigned long long reload(gpugb_slot_ref &slot) const
+	{
+		return slot.load(cuda::memory_order_relaxed);
+	}
+	__device__ void publish(uint64_t idx, unsigned long long gid) const
+	{
+		state(idx).store(key | (gid + 2), cuda::memory_order_release);
+	}
+	__device__ bool match(uint64_t idx, unsigned long long s, int64_t *gid) const
+	{
+		*gid = (int64_t) (s & GPUGB_KEYED_SLOT_GID_MASK) - 2;
+		return (s & ~GPUGB_KEYED_SLOT_GID_MASK) == key;
+	}
+};
+
+/* Pair slots: words 2i (salted key) and 2i + 1 (state), both read relaxed. */
+struct GpugbPairSlots
+{
+	const GpugbAggParams &p;
+	unsigned long long key;		/* the row's key word ^ GPUGB_PAIR_KEY_SALT */
+	unsigned long long null_bit;
+	unsigned long long seen_key = GPUGB_PAIR_KEY_UNSET;	/* the key word load() read */
+
+	__device__ gpugb_slot_ref key_word(uint64_t idx) const { return gpugb_slot_ref(p.slots[2 * idx]); }
+	__device__ gpugb_slot_ref state(uint64_t idx) const { return gpugb_slot_ref(p.slots[2 * idx + 1]); }
+	__device__ unsigned long long load(uint64_t idx)
+	{
+		unsigned long long s = state(idx).load(cuda::memory_order_relaxed);
+
+		seen_key = key_word(idx).load(cuda::memory_order_relaxed);
+		return s;
+	}
+	__device__ unsigned long long reload(gpugb_slot_ref &slot) const
+	{
+		return slot.load(cuda::memory_order_relaxed);
+	}
+	__device__ void publish(uint64_t idx, unsigned long long gid) const
+	{
+		key_word(idx).store(key, cuda::memory_order_relaxed);
+		state(idx).store(null_bit | (gid + 2), cuda::memory_order_release);
+	}
+	__device__ bool match(uint64_t idx, unsigned long long s, int64_t *gid)
+	{
+		if (seen_key == GPUGB_PAIR_KEY_UNSET)
 		{
 			/* Loaded before its claimer wrote it (or the key is the salt): in order now. */
-			(void) slot.load(cuda::memory_order_acquire);
-			k = key_word.load(cuda::memory_order_relaxed);
+			(void) state(idx).load(cuda::memory_order_acquire);
+			seen_key = key_word(idx).load(cuda::memory_order_relaxed);
 		}
-		if (k == key && (s & GPUGB_PAIR_SLOT_NULL) == null_bit)
-			return (int64_t) (s & GPUGB_PAIR_SLOT_GID_MASK) - 2;
-		idx = (idx + 1) & p.slot_mask;
+		*gid = (int64_t) (s & GPUGB_PAIR_SLOT_GID_MASK) - 2;
+		return seen_key == key && (s & GPUGB_PAIR_SLOT_NULL) == null_bit;
 	}
-}
+};
 
 /* Group id of the row's key, inserting it if new; -1 when no id is left. */
 __device__ __forceinline__ int64_t
 gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 {
-	/* The format is uniform over the launch. */
-	if (p.slot_format == GPUGB_SLOTS_KEYED32)
-		return gpugb_find_or_insert_keyed(p, row);
-	if (p.slot_format == GPUGB_SLOTS_PAIR)
-		return gpugb_find_or_insert_pair(p, row);
-
 	uint32_t	mask;
 	uint64_t	h = gpugb_hash_row(p, row, &mask);
-	uint32_t	tag = (uint32_t) (h >> 32) | GPUGB_TAG_BIT;
 	uint64_t	idx = h & p.slot_mask;
 
-	for (;;)
+	/* The format is uniform over the launch. */
+	if (p.slot_format == GPUGB_SLOTS_KEYED32)
 	{
-		gpugb_slot_ref slot(p.slots[idx]);
-		unsigned long long s = slot.load(cuda::memory_order_acquire);
+		bool		null;
+		int64_t		value = gpugb_row_key(p, 0, row, &null);
 
-		if (s == GPUGB_SLOT_EMPTY)
-		{
-			int64_t		gid;
-			auto		publish = [&slot, tag](unsigned long long id) {
-				slot.store(((unsigned long long) tag << 32) | id, cuda::memory_order_release);
-			};
+		/*
+		 * A word beyond int32 would share its slot key with another: trap (a
+		 * sticky CUDA error, see key_fits_int32 in gpugb_device.h) rather
+		 * than group them together.  Unreachable from SQL: the executor
+		 * declares only int2, int4, date and bool keys, whose words are
+		 * range-checked.
+		 */
+		if (value != (int64_t) (int32_t) value)
+			__trap();
 
-			if (gpugb_claim_slot(p, slot, row, mask, publish, &s, &gid))
-				return gid;
-		}
-		while (s == GPUGB_SLOT_LOCKED)
-			s = slot.load(cuda::memory_order_acquire);
-		if (s == GPUGB_SLOT_EMPTY)
-			continue;			/* its claimer found no id; try to claim it ourselves */
-		if ((uint32_t) (s >> 32) == tag)
-		{
-			int64_t		gid = (int64_t) (s & 0xFFFFFFFFull);
+		GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(value, null)};
 
-			if (gpugb_row_matches(p, row, mask, gid))
-				return gid;
-		}
-		idx = (idx + 1) & p.slot_mask;
+		return gpugb_probe(p, row, mask, idx, f);
 	}
+	if (p.slot_format == GPUGB_SLOTS_PAIR)
+	{
+		bool		null;
+		int64_t		value = gpugb_row_key(p, 0, row, &null);
+		GpugbPairSlots f = {p, (unsigned long long) value ^ GPUGB_PAIR_KEY_SALT,
+			null ? GPUGB_PAIR_SLOT_NULL : 0ull};
+
+		return gpugb_probe(p, row, mask, idx, f);
+	}
+
+	GpugbTaggedSlots f = {p, row, mask, (uint32_t) (h >> 32) | GPUGB_TAG_BIT};
+
+	return gpugb_probe(p, row, mask, idx, f);
 }
 
 /*

@@ -192,7 +192,7 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 }
 
 GpugbStatus
-gpugb_launch_sort_keys(const GpugbAggParams &p, uint64_t *sort_keys, uint32_t *perm, int shift,
+gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm, int shift,
 					   cudaStream_t stream)
 {
 	gpugb_sort_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift);
@@ -200,7 +200,7 @@ gpugb_launch_sort_keys(const GpugbAggParams &p, uint64_t *sort_keys, uint32_t *p
 }
 
 GpugbStatus
-gpugb_launch_run_heads(const GpugbAggParams &p, const uint64_t *sort_keys, const uint32_t *perm,
+gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys, const uint32_t *perm,
 					   uint32_t *head_pos, int64_t *run_gid, cudaStream_t stream)
 {
 	gpugb_run_heads_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm,

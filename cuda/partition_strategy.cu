@@ -89,8 +89,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			   *perm_in = (uint32_t *) b->perm_in.ptr,
 			   *perm_out = (uint32_t *) b->perm_out.ptr;
 	/*
-	 * The boundaries (n_parts + 1 <= n + 1 uint32) reuse keys_in (8 bytes
-	 * per row), which the sort has finished reading by then: same stream.
+	 * The boundaries (n_parts + 1 <= n + 1 uint32) reuse keys_in (n + 1
+	 * uint32), which the sort has finished reading by then: same stream.
 	 */
 	uint32_t   *bounds = keys_in;
 	size_t		temp_bytes = b->temp_bytes;

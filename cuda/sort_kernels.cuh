@@ -4,10 +4,10 @@
  *    launch's rows, and the detection of runs of equal keys in sorted order,
  *    where each run's head looks its group up once for the whole run.
  *
- * The sort key is the top `bits` bits of the row's key hash rather than the
- * key itself: grouping needs equal keys adjacent, not ordered, and a hash
- * prefix sized to the groups needs a few radix passes whatever the key
- * width (several words, text, NULLs).  Different keys that share a prefix
+ * The sort key is the top `bits` (at most 32) bits of the row's key hash
+ * rather than the key itself: grouping needs equal keys adjacent, not
+ * ordered, and a hash prefix sized to the groups needs a few radix passes
+ * of 4-byte keys whatever the key width (several words, text, NULLs).  Different keys that share a prefix
  * may interleave; the run test compares full keys, so they only split into
  * more runs, each of which finds the right group.
  */
@@ -33,16 +33,16 @@ gpugb_rows_equal(const GpugbAggParams &p, uint32_t a, uint32_t b)
 	return true;
 }
 
-/* sort_keys[i] = hash prefix of row i; perm[i] = i. */
+/* sort_keys[i] = hash prefix of row i (shift >= 32); perm[i] = i. */
 __global__ void
-gpugb_sort_key_kernel(const GpugbAggParams p, uint64_t *sort_keys, uint32_t *perm, int shift)
+gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *perm, int shift)
 {
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
 		uint32_t	mask;
 
-		sort_keys[i] = gpugb_hash_row(p, (uint32_t) i, &mask) >> shift;
+		sort_keys[i] = (uint32_t) (gpugb_hash_row(p, (uint32_t) i, &mask) >> shift);
 		perm[i] = (uint32_t) i;
 	}
 }
@@ -54,7 +54,7 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint64_t *sort_keys, uint32_t *per
  * head_pos gives every position the start of its run.
  */
 __global__ void
-gpugb_run_heads_kernel(const GpugbAggParams p, const uint64_t *sort_keys, const uint32_t *perm,
+gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const uint32_t *perm,
 					   uint32_t *head_pos, int64_t *run_gid)
 {
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;

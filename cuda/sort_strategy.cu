@@ -42,24 +42,19 @@ sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows, bool runs)
 {
 	size_t		n = (size_t) rows;
 	size_t		sort_bytes = 0,
-				part_bytes = 0,
 				scan_bytes = 0;
 
-	/* One temporary area serves SORT's sort and scan and PARTITION's sort. */
+	/* One temporary area serves SORT's sort and scan and PARTITION's sort (both uint32 keys). */
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
-		nullptr, sort_bytes, (const uint64_t *) nullptr, (uint64_t *) nullptr,
-		(const uint32_t *) nullptr, (uint32_t *) nullptr, (int64_t) n)));
-	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
-		nullptr, part_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
+		nullptr, sort_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
 		(const uint32_t *) nullptr, (uint32_t *) nullptr, (int64_t) n)));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::InclusiveScan(
 		nullptr, scan_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
 		cuda::maximum<uint32_t>{}, (int64_t) n)));
 	b->temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
-	if (part_bytes > b->temp_bytes)
-		b->temp_bytes = part_bytes;
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_in, n * 8, "sort keys"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_out, n * 8, "sort keys"));
+	/* (n + 1) uint32: PARTITION's boundaries reuse keys_in */
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_in, (n + 1) * 4, "sort keys"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_out, n * 4, "sort keys"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_in, n * 4, "sort permutation"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_out, n * 4, "sort permutation"));
 	if (runs)
@@ -85,7 +80,7 @@ gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs)
 	 * Strides: for a whole stride, so a short last one needs no new scratch.
 	 * Device-resident rows: for this launch; the run-time check's probe
 	 * launch is 1/64 of the rows, and scratch for all of them (40 bytes a
-	 * row) cost more to allocate than the probe's sort (kernel benchmark).
+	 * row then, 32 now) cost more to allocate than the probe's sort (kernel benchmark).
 	 */
 	int64_t		rows = gb->spec.device_resident || gb->spec.stride_rows < n ? n : gb->spec.stride_rows;
 	GpugbStatus st = sort_bufs_alloc(gb, b, rows, runs);
@@ -112,16 +107,25 @@ gpugb_scratch_unavailable(GpugbGroupBy *gb)
 	gb->stats.strategy_switches++;
 }
 
-/* Bits of hash prefix: distinct keys of a launch rarely share one. */
+/*
+ * Bits of hash prefix: distinct keys of a launch rarely share one (3 bits
+ * more than they need: 1 in 8 shares), rounded up to a whole 8-bit digit,
+ * at most 32 (the sort keys are uint32).  CUB's onesweep sorts 8 bits a
+ * pass (tuning_radix_sort.cuh, sm_80 and later), so the rounding costs no
+ * pass and splits fewer runs: keys that share a prefix interleave in sorted
+ * order, and every change between them starts a run whose head looks its
+ * group up (session 17 found run heads at 2^16 groups, 19 bits, taking most
+ * of the sort strategy's time).
+ */
 static int
 prefix_bits(double groups_hint, int64_t rows)
 {
 	double		distinct = groups_hint < (double) rows ? groups_hint : (double) rows;
 	int			bits = 3;
 
-	while (bits < 40 && (double) (1ll << (bits - 3)) < distinct)
+	while (bits < 32 && (double) (1ll << (bits - 3)) < distinct)
 		bits++;
-	return bits < 8 ? 8 : bits;
+	return (bits + 7) / 8 * 8;
 }
 
 GpugbStatus
@@ -146,9 +150,9 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	GPUGB_TRY(st);
 
 	int			bits = prefix_bits(gb->groups_hint, n);
-	uint64_t   *keys_in = (uint64_t *) b->keys_in.ptr,
-			   *keys_out = (uint64_t *) b->keys_out.ptr;
-	uint32_t   *perm_in = (uint32_t *) b->perm_in.ptr,
+	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
+			   *keys_out = (uint32_t *) b->keys_out.ptr,
+			   *perm_in = (uint32_t *) b->perm_in.ptr,
 			   *perm_out = (uint32_t *) b->perm_out.ptr,
 			   *head_pos = (uint32_t *) b->head_pos.ptr,
 			   *run_start = (uint32_t *) b->run_start.ptr;
@@ -157,7 +161,7 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 
 	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, stream));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
-		b->temp.ptr, temp_bytes, (const uint64_t *) keys_in, keys_out,
+		b->temp.ptr, temp_bytes, (const uint32_t *) keys_in, keys_out,
 		(const uint32_t *) perm_in, perm_out, n, 0, bits, stream)));
 	GPUGB_TRY(gpugb_launch_run_heads(p, keys_out, perm_out, head_pos, run_gid, stream));
 	temp_bytes = b->temp_bytes;
