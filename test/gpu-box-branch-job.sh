@@ -3,15 +3,14 @@
 # and the first branch's correctness, as a job of test/gpu-box-job.sh (about 20 minutes with the
 # defaults):
 #
-#   rm -rf .gpu-box/other && mkdir -p .gpu-box/other &&
-#     git archive BRANCH Makefile gpugb.control sql expected src cuda test | tar -x -C .gpu-box/other &&
-#     git rev-parse BRANCH > .gpu-box/other/HEAD
+#   bash test/gpu-box-branch-trees.sh other=BRANCH     # .gpu-box/other: BRANCH's sources
 #   run(command="bash test/gpu-box-job.sh test/gpu-box-branch-job.sh", carry=[".gpu-box"])
 #   run(command="bash test/gpu-box-job.sh test/gpu-box-branch-job.sh")    # polls: no carry, which
 #                                                                         # would wipe the builds
 #
-# OTHERS (default .gpu-box/other): the branches' trees, each made as above.
-#  1. each branch's device self-test with SELFTEST_ARGS (default --quick: every case and
+# OTHERS (default .gpu-box/other): the branches' trees, each made as above; put first the one
+# that would be merged (the others can be its parts, to tell their effects apart).
+#  1. the first branch's device self-test with SELFTEST_ARGS (default --quick: every case and
 #     strategy; SELFTEST=0 skips it);
 #  2. the kernel benchmark of every tree, base then each branch, KB_PAIRS (2) rounds, on KB_ARGS
 #     (default: sort, partition, global_hash and auto, 4- and 8-byte keys, 2^8 to 2^26 groups),
@@ -34,10 +33,8 @@ done
 
 first_ok=1
 if [ "${SELFTEST:-1}" = 1 ]; then
-  for o in "${others[@]}"; do
-    # shellcheck disable=SC2086
-    (cd "$o" && step_selftest ${SELFTEST_ARGS:---quick}) || { [ "$o" = "${others[0]}" ] && first_ok=0; }
-  done
+  # shellcheck disable=SC2086
+  (cd "${others[0]}" && step_selftest ${SELFTEST_ARGS:---quick}) || first_ok=0
 fi
 
 trees=("$PWD" "${others[@]}")
