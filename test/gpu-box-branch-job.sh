@@ -22,14 +22,9 @@
 # shellcheck disable=SC1091
 source "$(dirname "$0")/lib/gpu-box-steps.sh"
 job_start
-others=()
-for o in ${OTHERS:-.gpu-box/other}; do
-  [ -f "$o/Makefile" ] || { echo "no $o: see this script's header"; job_done; exit 0; }
-  others+=("$PWD/$o")
-  echo "branch $(basename "$o"): $(cat "$o/HEAD" 2>/dev/null)"
-  # The branch's test/gpu-box.sh looks for the packages in its own .gpu-box.
-  ln -sfn "$PWD/.gpu-box" "$o/.gpu-box"
-done
+OTHERS=${OTHERS:-.gpu-box/other}
+branch_trees || { job_done; exit 0; }
+others=("${BRANCH_TREES[@]}")
 
 first_ok=1
 if [ "${SELFTEST:-1}" = 1 ]; then
@@ -38,10 +33,7 @@ if [ "${SELFTEST:-1}" = 1 ]; then
 fi
 
 trees=("$PWD" "${others[@]}")
-for tree in "${trees[@]}"; do
-  make -s -j"$(nproc)" -C "$tree/test/kernelbench" CUDA_ARCHS=90 > "$OUT/kb-build-$(basename "$tree").log" 2>&1 ||
-    echo "kernelbench build failed in $tree"
-done
+build_kernelbench "${trees[@]}"
 for ((i = 1; i <= ${KB_PAIRS:-2}; i++)); do
   for tree in "${trees[@]}"; do
     if [ "$tree" = "$PWD" ]; then side=base; else side=$(basename "$tree"); fi

@@ -16,12 +16,9 @@
 source "$(dirname "$0")/lib/gpu-box-steps.sh"
 job_start
 if ! command -v ncu > /dev/null; then echo "no ncu"; job_done; exit 0; fi
-trees=("$PWD")
-for o in ${OTHERS:-}; do ln -sfn "$PWD/.gpu-box" "$o/.gpu-box"; trees+=("$PWD/$o"); done
-for tree in "${trees[@]}"; do
-  make -s -j"$(nproc)" -C "$tree/test/kernelbench" CUDA_ARCHS=90 > "$OUT/kb-build-$(basename "$tree").log" 2>&1 ||
-    echo "kernelbench build failed in $tree"
-done
+branch_trees || { job_done; exit 0; }
+trees=("$PWD" "${BRANCH_TREES[@]}")
+build_kernelbench "${trees[@]}"
 for tree in "${trees[@]}"; do
   side=$(basename "$tree")
   for k in 4 8; do

@@ -17,6 +17,29 @@ job_start() {
 
 job_done() { touch "$OUT/job.done"; }
 
+# BRANCH_TREES: the absolute paths of the trees named in OTHERS (test/gpu-box-branch-trees.sh
+# made them), each given this tree's .gpu-box (its test/gpu-box.sh looks for the packages
+# there); returns 1 when one is missing.
+branch_trees() {
+  local o
+  BRANCH_TREES=()
+  for o in ${OTHERS:-}; do
+    [ -f "$o/Makefile" ] || { echo "no $o: run test/gpu-box-branch-trees.sh"; return 1; }
+    echo "branch $(basename "$o"): $(cat "$o/HEAD" 2>/dev/null)"
+    ln -sfn "$PWD/.gpu-box" "$o/.gpu-box"
+    BRANCH_TREES+=("$PWD/$o")
+  done
+}
+
+# The kernel benchmark built in each tree given (its test/bin/kernelbench).
+build_kernelbench() {
+  local tree
+  for tree in "$@"; do
+    make -s -j"$(nproc)" -C "$tree/test/kernelbench" CUDA_ARCHS=90 \
+      > "$OUT/kb-build-$(basename "$tree").log" 2>&1 || echo "kernelbench build failed in $tree"
+  done
+}
+
 # pg_regress in gpu mode.
 step_regress() {
   local t0; t0=$(date +%s)
