@@ -7,9 +7,10 @@
  * The sort key is the top `bits` (at most 32) bits of the row's key hash
  * rather than the key itself: grouping needs equal keys adjacent, not
  * ordered, and a hash prefix sized to the groups needs a few radix passes
- * of 4-byte keys whatever the key width (several words, text, NULLs).  Different keys that share a prefix
- * may interleave; the run test compares full keys, so they only split into
- * more runs, each of which finds the right group.
+ * of 4-byte keys whatever the key width (several words, text, NULLs).
+ * Different keys that share a prefix may interleave; the run test compares
+ * full keys, so they only split into more runs, each of which finds the
+ * right group.
  */
 #ifndef GPUGB_SORT_KERNELS_CUH
 #define GPUGB_SORT_KERNELS_CUH
