@@ -193,18 +193,20 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 
 GpugbStatus
 gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm, int shift,
-					   cudaStream_t stream)
+					   bool exact_int32, cudaStream_t stream)
 {
-	gpugb_sort_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift);
+	gpugb_sort_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift,
+																	  exact_int32);
 	return GPUGB_LAUNCHED("gpugb_sort_key_kernel");
 }
 
 GpugbStatus
 gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys, const uint32_t *perm,
-					   uint32_t *head_pos, int64_t *run_gid, cudaStream_t stream)
+					   uint32_t *head_pos, int64_t *run_gid, bool exact_int32, cudaStream_t stream)
 {
 	gpugb_run_heads_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm,
-																	   head_pos, run_gid);
+																	   head_pos, run_gid,
+																	   exact_int32);
 	return GPUGB_LAUNCHED("gpugb_run_heads_kernel");
 }
 

@@ -1,7 +1,7 @@
 /*
  * sort_strategy.cu
- *    The SORT strategy's launch (Wu et al. SGB-TR): hash-prefix keys, a CUB
- *    radix sort of (prefix, row), run heads that look their group up once,
+ *    The SORT strategy's launch (Wu et al. SGB-TR): hash-prefix keys (or
+ *    the key itself, where it is one int32), a CUB radix sort of (key, row), run heads that look their group up once,
  *    a max-scan that hands each row its run, then the ordinary aggregation
  *    kernel over the rows in sorted order, where the rows of a run share a
  *    group id and the warp combine folds them into one update per warp
@@ -149,7 +149,9 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	}
 	GPUGB_TRY(st);
 
-	int			bits = prefix_bits(gb->groups_hint, n);
+	/* One int32 key: sort by the key itself (sort_kernels.cuh says why). */
+	bool		exact_int32 = p.n_keys == 1 && gb->spec.key_fits_int32;
+	int			bits = exact_int32 ? 32 : prefix_bits(gb->groups_hint, n);
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
 			   *keys_out = (uint32_t *) b->keys_out.ptr,
 			   *perm_in = (uint32_t *) b->perm_in.ptr,
@@ -159,11 +161,12 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	int64_t    *run_gid = (int64_t *) b->run_gid.ptr;
 	size_t		temp_bytes = b->temp_bytes;
 
-	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, stream));
+	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, exact_int32, stream));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
 		b->temp.ptr, temp_bytes, (const uint32_t *) keys_in, keys_out,
 		(const uint32_t *) perm_in, perm_out, n, 0, bits, stream)));
-	GPUGB_TRY(gpugb_launch_run_heads(p, keys_out, perm_out, head_pos, run_gid, stream));
+	GPUGB_TRY(gpugb_launch_run_heads(p, keys_out, perm_out, head_pos, run_gid, exact_int32,
+									 stream));
 	temp_bytes = b->temp_bytes;
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::InclusiveScan(
 		b->temp.ptr, temp_bytes, (const uint32_t *) head_pos, run_start,
