@@ -26,6 +26,7 @@
 #ifndef GPUGB_SORT_KERNELS_CUH
 #define GPUGB_SORT_KERNELS_CUH
 
+#include "agg_kernels.cuh"	/* GPUGB_FULL_MASK */
 #include "hash_table.cuh"
 
 /* Full GROUP BY equality of rows a and b of the launch's columns. */
@@ -71,27 +72,66 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
  * Sorted position i starts a run when its key differs from position i-1.
  * A head looks its group up (or inserts it) and records it at run_gid[i];
  * head_pos[i] is i for heads and 0 otherwise, so an inclusive max-scan of
- * head_pos gives every position the start of its run.  With exact_int32
- * sort keys, equal sort keys differ only in a NULL flag (NULL sorts as 0).
+ * head_pos gives every position the start of its run.
+ *
+ * Equal sort keys need the full keys compared.  With exact_int32 sort keys
+ * they differ only in a NULL flag (NULL sorts as 0).  With a hash prefix,
+ * each row reads its own key words through the permutation only where it
+ * or its successor shares a prefix with its predecessor, and takes its
+ * predecessor's from the lane below (lane 0 reads them): one random read a
+ * row at most, where comparing each pair by itself read two.  The loop is
+ * warp-uniform for the shuffles.
  */
 __global__ void
 gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const uint32_t *perm,
 					   uint32_t *head_pos, int64_t *run_gid, bool exact_int32)
 {
 	const uint8_t *nulls = p.key_nulls[0];
+	const unsigned lane = threadIdx.x & 31u;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 
-	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
-		 i += (int64_t) gridDim.x * blockDim.x)
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+		 base < p.nrows; base += step)
 	{
-		uint32_t	row = perm[i];
-		bool		head;
+		int64_t		i = base + lane;
+		bool		valid = i < p.nrows;
+		uint32_t	row = valid ? perm[i] : 0;
+		bool		same_prefix = valid && i > 0 && sort_keys[i] == sort_keys[i - 1];
+		bool		equal = same_prefix;
 
-		if (i == 0 || sort_keys[i] != sort_keys[i - 1])
-			head = true;
-		else if (exact_int32)
-			head = nulls != nullptr && (nulls[row] != 0) != (nulls[perm[i - 1]] != 0);
+		if (exact_int32)
+		{
+			if (same_prefix && nulls != nullptr)
+				equal = (nulls[row] != 0) == (nulls[perm[i - 1]] != 0);
+		}
 		else
-			head = !gpugb_rows_equal(p, row, perm[i - 1]);
+		{
+			/* Does position i+1 compare its key with this row's? */
+			bool		next_same = __shfl_down_sync(GPUGB_FULL_MASK, same_prefix, 1);
+
+			if (lane == 31)
+				next_same = i + 1 < p.nrows && sort_keys[i + 1] == sort_keys[i];
+
+			bool		need = same_prefix || next_same;
+			uint32_t	prev_row = lane == 0 && same_prefix ? perm[i - 1] : 0;
+
+			for (int k = 0; k < p.n_keys; k++)	/* uniform: the shuffles need every lane */
+			{
+				bool		null = false,
+							prev_null;
+				int64_t		v = need ? gpugb_row_key(p, k, row, &null) : 0;
+				int64_t		prev = __shfl_up_sync(GPUGB_FULL_MASK, v, 1);
+
+				prev_null = __shfl_up_sync(GPUGB_FULL_MASK, null, 1);
+				if (lane == 0 && same_prefix)
+					prev = gpugb_row_key(p, k, prev_row, &prev_null);
+				equal = equal && v == prev && null == prev_null;
+			}
+		}
+		if (!valid)
+			continue;
+
+		bool		head = !equal;
 
 		head_pos[i] = head ? (uint32_t) i : 0;
 		if (head)
