@@ -59,11 +59,22 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
 		uint32_t	mask;
-		bool		null;
 
-		sort_keys[i] = exact_int32 ?
-			(uint32_t) gpugb_row_key(p, 0, (uint32_t) i, &null) ^ 0x80000000u :
-			(uint32_t) (gpugb_hash_row(p, (uint32_t) i, &mask) >> shift);
+		if (exact_int32)
+		{
+			bool		null;
+			int64_t		value = gpugb_row_key(p, 0, (uint32_t) i, &null);
+
+			/*
+			 * A word beyond int32 would share its sort key with another and
+			 * join its run: trap, as the keyed hash slots do (hash_table.cuh).
+			 */
+			if (value != (int64_t) (int32_t) value)
+				__trap();
+			sort_keys[i] = (uint32_t) value ^ 0x80000000u;
+		}
+		else
+			sort_keys[i] = (uint32_t) (gpugb_hash_row(p, (uint32_t) i, &mask) >> shift);
 		perm[i] = (uint32_t) i;
 	}
 }
