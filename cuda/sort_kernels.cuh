@@ -13,15 +13,16 @@
  * right group.
  *
  * Except where the launch has one key whose values all fit int32 (the
- * spec's key_fits_int32: int2, int4, date, bool): then the sort key is the
- * key itself ("exact"), 32 bits, and equal sort keys are equal keys, so the
- * run test reads no key words.  The hash prefix's test reads both rows' key
+ * spec's key_fits_int32: int2, int4, date, bool) and no NULL among them
+ * (no null array): then the sort key is the key itself ("exact"), 32 bits,
+ * and equal sort keys are equal keys, so the run test reads no key words.  The hash prefix's test reads both rows' key
  * words for every pair of equal prefixes, which is nearly every row at
  * small g: two random 8-byte reads a row through the permutation (a 32-byte
  * sector each, 17 GB at 2^28 rows), against up to three more radix passes
  * (about 4.3 GB each) for the exact key where the prefix is shorter than 32
- * bits (g below 2^21).  A NULL key sorts as 0; the run test tells it from 0
- * by its NULL flag.
+ * bits (g below 2^21).  NULL keys would need a 33rd bit: a NULL would sort
+ * as 0, and rows of NULL and 0 would interleave (the sort is stable) and
+ * split into a run each.
  */
 #ifndef GPUGB_SORT_KERNELS_CUH
 #define GPUGB_SORT_KERNELS_CUH
@@ -85,19 +86,17 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
  * head_pos[i] is i for heads and 0 otherwise, so an inclusive max-scan of
  * head_pos gives every position the start of its run.
  *
- * Equal sort keys need the full keys compared.  With exact_int32 sort keys
- * they differ only in a NULL flag (NULL sorts as 0).  With a hash prefix,
+ * Equal sort keys need the full keys compared, except exact_int32 ones.  With a hash prefix,
  * each row reads its own key words through the permutation only where it
  * or its successor shares a prefix with its predecessor, and takes its
  * predecessor's from the lane below (lane 0 reads them): one random read a
  * row at most, where comparing each pair by itself read two.  The loop is
- * warp-uniform for the shuffles.
+ * warp-uniform for the shuffles (blocks are whole warps, 256 threads).
  */
 __global__ void
 gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const uint32_t *perm,
 					   uint32_t *head_pos, int64_t *run_gid, bool exact_int32)
 {
-	const uint8_t *nulls = p.key_nulls[0];
 	const unsigned lane = threadIdx.x & 31u;
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 
@@ -110,19 +109,14 @@ gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const 
 		bool		same_prefix = valid && i > 0 && sort_keys[i] == sort_keys[i - 1];
 		bool		equal = same_prefix;
 
-		if (exact_int32)
+		if (!exact_int32)
 		{
-			if (same_prefix && nulls != nullptr)
-				equal = (nulls[row] != 0) == (nulls[perm[i - 1]] != 0);
-		}
-		else
-		{
-			/* Does position i+1 compare its key with this row's? */
-			bool		next_same = __shfl_down_sync(GPUGB_FULL_MASK, same_prefix, 1);
-
-			if (lane == 31)
-				next_same = i + 1 < p.nrows && sort_keys[i + 1] == sort_keys[i];
-
+			/*
+			 * Does position i+1 compare its key with this row's?  Not from
+			 * lane 31: lane 0 of the warp with position i+1 reads its
+			 * predecessor's key itself.
+			 */
+			bool		next_same = __shfl_down_sync(GPUGB_FULL_MASK, same_prefix, 1) && lane != 31;
 			bool		need = same_prefix || next_same;
 			uint32_t	prev_row = lane == 0 && same_prefix ? perm[i - 1] : 0;
 

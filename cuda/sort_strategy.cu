@@ -1,7 +1,8 @@
 /*
  * sort_strategy.cu
  *    The SORT strategy's launch (Wu et al. SGB-TR): hash-prefix keys (or
- *    the key itself, where it is one int32), a CUB radix sort of (key, row), run heads that look their group up once,
+ *    the key itself, where it is one int32 and never NULL), a CUB radix
+ *    sort of (key, row), run heads that look their group up once,
  *    a max-scan that hands each row its run, then the ordinary aggregation
  *    kernel over the rows in sorted order, where the rows of a run share a
  *    group id and the warp combine folds them into one update per warp
@@ -149,8 +150,8 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	}
 	GPUGB_TRY(st);
 
-	/* One int32 key: sort by the key itself (sort_kernels.cuh says why). */
-	bool		exact_int32 = p.n_keys == 1 && gb->spec.key_fits_int32;
+	/* One int32 key and no NULL: sort by the key itself (sort_kernels.cuh says why). */
+	bool		exact_int32 = p.n_keys == 1 && gb->spec.key_fits_int32 && p.key_nulls[0] == nullptr;
 	int			bits = exact_int32 ? 32 : prefix_bits(gb->groups_hint, n);
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
 			   *keys_out = (uint32_t *) b->keys_out.ptr,
