@@ -156,6 +156,8 @@ struct GpugbGroupBy
 
 /* launch.cu */
 GpugbStatus gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream);
+/* SORT's aggregation: p.row_list in sorted order with p.run_start and p.run_gid set. */
+GpugbStatus gpugb_launch_sorted_agg(const GpugbAggParams &p, cudaStream_t stream);
 GpugbStatus gpugb_launch_rehash(const GpugbTable &t, int n_keys, int64_t n_groups,
 								cudaStream_t stream);
 GpugbStatus gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to,

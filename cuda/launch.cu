@@ -64,6 +64,15 @@ gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream)
 	return GPUGB_LAUNCHED("gpugb_agg_kernel");
 }
 
+GpugbStatus
+gpugb_launch_sorted_agg(const GpugbAggParams &p, cudaStream_t stream)
+{
+	if (p.nrows <= 0)
+		return GPUGB_OK;
+	gpugb_sorted_agg_kernel<<<grid_for(p.nrows, GPUGB_AGG_BLOCK), GPUGB_AGG_BLOCK, 0, stream>>>(p);
+	return GPUGB_LAUNCHED("gpugb_sorted_agg_kernel");
+}
+
 /*
  * Lets `kernel` take up to the opt-in maximum of dynamic shared memory a
  * block (beyond 48 kB), once per process and kernel.

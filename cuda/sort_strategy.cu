@@ -3,10 +3,11 @@
  *    The SORT strategy's launch (Wu et al. SGB-TR): hash-prefix keys (or
  *    the key itself, where it is one int32 and never NULL), a CUB radix
  *    sort of (key, row), run heads that look their group up once,
- *    a max-scan that hands each row its run, then the ordinary aggregation
- *    kernel over the rows in sorted order, where the rows of a run share a
- *    group id and the warp combine folds them into one update per warp
- *    (Gurumurthy et al.'s private running aggregate).
+ *    a max-scan that hands each row its run, then an aggregation kernel
+ *    over the rows in sorted order, where the rows of a run share a group
+ *    id and each warp folds every run it meets with one segmented scan, one
+ *    update per run and aggregate (Gurumurthy et al.'s private running
+ *    aggregate, a warp at a time).
  *
  * Rows whose run found no group id (table full) go to the retry list like
  * any other; retries run as GLOBAL_HASH over the listed rows.  When there is
@@ -176,5 +177,5 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	p.row_list = perm_out;
 	p.run_start = run_start;
 	p.run_gid = run_gid;
-	return gpugb_launch_agg(p, stream);
+	return gpugb_launch_sorted_agg(p, stream);
 }
