@@ -130,6 +130,24 @@ gpugb_row_matches(const GpugbAggParams &p, uint32_t row, uint32_t mask, int64_t 
 
 typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> gpugb_slot_ref;
 
+/*
+ * The row's one key where the spec declares key_fits_int32 (keyed slots,
+ * SORT's exact sort keys): its word, 0 for NULL.  A word beyond int32 would
+ * share its 32 bits with another key: trap (a sticky CUDA error, see
+ * key_fits_int32 in gpugb_device.h) rather than group them together.
+ * Unreachable from SQL: the executor declares only int2, int4, date and
+ * bool keys, whose words are range-checked.
+ */
+__device__ __forceinline__ int32_t
+gpugb_row_key_int32(const GpugbAggParams &p, uint32_t row, bool *is_null)
+{
+	int64_t		value = gpugb_row_key(p, 0, row, is_null);
+
+	if (value != (int64_t) (int32_t) value)
+		__trap();
+	return (int32_t) value;
+}
+
 /* The upper 33 bits of a keyed slot word: the int32 key and its NULL bit. */
 __device__ __forceinline__ unsigned long long
 gpugb_keyed_slot_key(int64_t value, bool is_null)
@@ -319,18 +337,7 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 	if (p.slot_format == GPUGB_SLOTS_KEYED32)
 	{
 		bool		null;
-		int64_t		value = gpugb_row_key(p, 0, row, &null);
-
-		/*
-		 * A word beyond int32 would share its slot key with another: trap (a
-		 * sticky CUDA error, see key_fits_int32 in gpugb_device.h) rather
-		 * than group them together.  Unreachable from SQL: the executor
-		 * declares only int2, int4, date and bool keys, whose words are
-		 * range-checked.
-		 */
-		if (value != (int64_t) (int32_t) value)
-			__trap();
-
+		int32_t		value = gpugb_row_key_int32(p, row, &null);
 		GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(value, null)};
 
 		return gpugb_probe(p, row, mask, idx, f);

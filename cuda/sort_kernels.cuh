@@ -15,12 +15,12 @@
  * Except where the launch has one key whose values all fit int32 (the
  * spec's key_fits_int32: int2, int4, date, bool) and no NULL among them
  * (no null array): then the sort key is the key itself ("exact"), 32 bits,
- * and equal sort keys are equal keys, so the run test reads no key words.  The hash prefix's test reads both rows' key
- * words for every pair of equal prefixes, which is nearly every row at
- * small g: two random 8-byte reads a row through the permutation (a 32-byte
- * sector each, 17 GB at 2^28 rows), against up to three more radix passes
- * (about 4.3 GB each) for the exact key where the prefix is shorter than 32
- * bits (g below 2^21).  NULL keys would need a 33rd bit: a NULL would sort
+ * and equal sort keys are equal keys, so the run test reads no key words.
+ * The hash prefix's test reads both rows' key words for every pair of equal
+ * prefixes, which is nearly every row at small g: two random 8-byte reads a
+ * row through the permutation (a 32-byte sector each, 17 GB at 2^28 rows),
+ * against up to three more radix passes (about 4.3 GB each) for the exact
+ * key where the prefix is shorter than 32 bits (g below 2^21).  NULL keys would need a 33rd bit: a NULL would sort
  * as 0, and rows of NULL and 0 would interleave (the sort is stable) and
  * split into a run each.
  */
@@ -61,19 +61,10 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
 	{
 		uint32_t	mask;
 
-		if (exact_int32)
-		{
-			bool		null;
-			int64_t		value = gpugb_row_key(p, 0, (uint32_t) i, &null);
+		bool		null;
 
-			/*
-			 * A word beyond int32 would share its sort key with another and
-			 * join its run: trap, as the keyed hash slots do (hash_table.cuh).
-			 */
-			if (value != (int64_t) (int32_t) value)
-				__trap();
-			sort_keys[i] = (uint32_t) value ^ 0x80000000u;
-		}
+		if (exact_int32)
+			sort_keys[i] = (uint32_t) gpugb_row_key_int32(p, (uint32_t) i, &null) ^ 0x80000000u;
 		else
 			sort_keys[i] = (uint32_t) (gpugb_hash_row(p, (uint32_t) i, &mask) >> shift);
 		perm[i] = (uint32_t) i;
@@ -86,11 +77,12 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
  * head_pos[i] is i for heads and 0 otherwise, so an inclusive max-scan of
  * head_pos gives every position the start of its run.
  *
- * Equal sort keys need the full keys compared, except exact_int32 ones.  With a hash prefix,
- * each row reads its own key words through the permutation only where it
- * or its successor shares a prefix with its predecessor, and takes its
- * predecessor's from the lane below (lane 0 reads them): one random read a
- * row at most, where comparing each pair by itself read two.  The loop is
+ * Equal sort keys need the full keys compared, except exact_int32 ones.
+ * With a hash prefix, each row reads its own key words through the
+ * permutation only where it or its successor shares a prefix with its
+ * predecessor, and takes its predecessor's from the lane below (lane 0
+ * reads them): one random read a row at most, where comparing each pair by
+ * itself read two.  The loop is
  * warp-uniform for the shuffles (blocks are whole warps, 256 threads).
  */
 __global__ void
