@@ -296,11 +296,21 @@ struct GpugbPairSlots
 
 	__device__ gpugb_slot_ref key_word(uint64_t idx) const { return gpugb_slot_ref(p.slots[2 * idx]); }
 	__device__ gpugb_slot_ref state(uint64_t idx) const { return gpugb_slot_ref(p.slots[2 * idx + 1]); }
+	/*
+	 * Both words in one 16-byte relaxed load: one L2 request where two
+	 * loads made two, and L2 is what limits global_hash (Nsight Compute,
+	 * session 17).  The PTX memory model makes a vector load a relaxed load
+	 * of each word, in no order between them: what the two scalar loads
+	 * were, and all match() needs (a key word is written once, so any
+	 * value but UNSET is the slot's key).  p.slots is cudaMalloc'd: every
+	 * pair is 16-byte aligned.
+	 */
 	__device__ unsigned long long load(uint64_t idx)
 	{
-		unsigned long long s = state(idx).load(cuda::memory_order_relaxed);
+		unsigned long long s;
 
-		seen_key = key_word(idx).load(cuda::memory_order_relaxed);
+		asm volatile ("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];"
+					  : "=l" (seen_key), "=l" (s) : "l" (&p.slots[2 * idx]) : "memory");
 		return s;
 	}
 	__device__ unsigned long long reload(gpugb_slot_ref &slot) const
