@@ -476,6 +476,134 @@ gpugb_aggregate_warp(const GpugbAggParams &p, const GpugbStates &st, uint32_t ro
 	}
 }
 
+/*
+ * Reduces one aggregate's (word, hi) pair, in gpugb_apply_value's
+ * representation (as gpugb_warp_reduce_pair), over each lane's stretch:
+ * an inclusive scan that never crosses a stretch's first lane (seg_start),
+ * so the last lane of a stretch ends with the stretch's reduction.  Lanes
+ * with nothing to add hold the op's identity.  Warp-collective; op uniform.
+ */
+__device__ __forceinline__ void
+gpugb_stretch_scan_pair(int op, uint64_t *w, long long *hi, unsigned lane, unsigned seg_start)
+{
+	for (unsigned off = 1; off < 32; off <<= 1)
+	{
+		uint64_t	ow = __shfl_up_sync(GPUGB_FULL_MASK, *w, off);
+		long long	ohi = __shfl_up_sync(GPUGB_FULL_MASK, *hi, off);
+
+		if (lane < seg_start + off)
+			continue;			/* lane - off is in an earlier stretch */
+		switch (op)
+		{
+			case GPUGB_AGG_SUM_INT:
+				{
+					unsigned long long lo = *w + ow;
+
+					*hi = (long long) ((unsigned long long) *hi + (unsigned long long) ohi +
+									   (lo < *w ? 1ull : 0ull));
+					*w = lo;
+					break;
+				}
+			case GPUGB_AGG_SUM_FLOAT:
+				*w = (uint64_t) __double_as_longlong(__longlong_as_double((long long) *w) +
+													 __longlong_as_double((long long) ow));
+				break;
+			case GPUGB_AGG_MIN_INT:
+				if ((long long) ow < (long long) *w)
+					*w = ow;
+				break;
+			case GPUGB_AGG_MAX_INT:
+				if ((long long) ow > (long long) *w)
+					*w = ow;
+				break;
+			case GPUGB_AGG_MIN_FLOAT:	/* encoded: unsigned order */
+				if (ow < *w)
+					*w = ow;
+				break;
+			case GPUGB_AGG_MAX_FLOAT:
+				if (ow > *w)
+					*w = ow;
+				break;
+			case GPUGB_AGG_SUM_SHIFTED:
+			case GPUGB_AGG_SUM_SHIFTED_SQ:
+				{
+					double		err;
+					double		h = gpugb_two_sum(__longlong_as_double((long long) *w),
+											  __longlong_as_double((long long) ow), &err);
+					double		l = __longlong_as_double(*hi) + __longlong_as_double(ohi) + err;
+
+					*w = (uint64_t) __double_as_longlong(h);
+					*hi = __double_as_longlong(l);
+					break;
+				}
+			default:			/* SHIFT_FLOAT: no state to reduce */
+				break;
+		}
+	}
+}
+
+/*
+ * Aggregates the warp's 32 rows into the global states where equal group
+ * ids come in stretches of adjacent lanes (SORT: rows in sorted order, a
+ * run's rows sharing its id).  Each count and aggregate is reduced over
+ * every stretch at once (gpugb_stretch_scan_pair: five shuffle steps, however
+ * many stretches) and applied once a stretch, by its last lane.
+ * gpugb_aggregate_warp reduces over the whole warp once per group instead,
+ * which repeats its shuffles for every run a warp meets (2 to 8 at 2^22 to
+ * 2^26 groups of 2^28 rows), and beyond GPUGB_WARP_COMBINE_MAX groups falls
+ * back to an atomic per row.  Right for any ids: a group in two stretches
+ * gets two updates.  Warp-collective.
+ */
+__device__ __forceinline__ void
+gpugb_aggregate_warp_stretches(const GpugbAggParams &p, const GpugbStates &st, uint32_t row,
+							   int64_t gid, unsigned lane)
+{
+	int64_t		prev = __shfl_up_sync(GPUGB_FULL_MASK, (long long) gid, 1);
+	unsigned	starts = __ballot_sync(GPUGB_FULL_MASK, lane == 0 || gid != prev);
+	unsigned	upto = 0xFFFFFFFFu >> (31 - lane);	/* lanes 0..lane */
+	unsigned	seg_start = 31 - __clz(starts & upto);
+	unsigned	stretch = upto & ~((1u << seg_start) - 1);	/* lanes seg_start..lane */
+	bool		applies = gid >= 0 && (lane == 31 || ((starts >> (lane + 1)) & 1u) != 0);
+
+	for (int c = 0; c < p.n_counts; c++)
+	{
+		if (c > 0 && p.count_nulls[c] == nullptr)
+			continue;			/* no NULLs in this launch: nothing to count */
+
+		unsigned	hits = __ballot_sync(GPUGB_FULL_MASK, gid >= 0 &&
+										 (c == 0 || gpugb_is_null(p.count_nulls[c], row)));
+		unsigned	n = __popc(hits & stretch);
+
+		if (applies && n != 0)
+			atomicAdd(&st.counts[c * st.pitch + gid], (unsigned long long) n);
+	}
+	for (int a = 0; a < p.n_values; a++)
+	{
+		const GpugbValueAgg &va = p.vals[a];
+		bool		has = gid >= 0 && !gpugb_is_null(va.nulls, row);
+		unsigned	with = __ballot_sync(GPUGB_FULL_MASK, has);
+		uint64_t	w = 0;
+		long long	hi = 0;
+
+		if (with == 0)
+			continue;
+
+		/* SHIFT_FLOAT rows claim their group's shift here and add nothing. */
+		bool		adds = has && gpugb_row_pair(p, va, row, (uint64_t) va.values[row], gid, &w, &hi);
+
+		if (va.op == GPUGB_AGG_SHIFT_FLOAT)
+			continue;
+		if (!adds)
+		{
+			w = gpugb_value_identity(va.op);
+			hi = 0;
+		}
+		gpugb_stretch_scan_pair(va.op, &w, &hi, lane, seg_start);
+		if (applies && (with & stretch) != 0)
+			gpugb_apply_value(st, va.op, va.value_col, va.hi_col, gid, w, hi);
+	}
+}
+
 /* High-word columns (SUM_INT, SUM_SHIFTED*) the launch's aggregates use. */
 __device__ __forceinline__ int
 gpugb_launch_his(const GpugbAggParams &p)
@@ -530,6 +658,29 @@ gpugb_agg_kernel(const GpugbAggParams p)
 		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
 
 		gpugb_aggregate_warp(p, global, row, gid, gid, lane);
+	}
+}
+
+/*
+ * SORT's aggregation kernel: the launch's rows in sorted order (p.row_list),
+ * each with its run's group id (p.run_gid at p.run_start), folded into the
+ * global states a stretch of equal ids at a time.
+ */
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
+gpugb_sorted_agg_kernel(const GpugbAggParams p)
+{
+	const unsigned lane = threadIdx.x & 31u;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x;
+	const GpugbStates global = gpugb_global_states(p);
+
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+		 base < p.nrows; base += step)
+	{
+		int64_t		i = base + lane;
+		uint32_t	row = 0;
+		int64_t		gid = i < p.nrows ? gpugb_launch_row_gid(p, i, &row) : -1;
+
+		gpugb_aggregate_warp_stretches(p, global, row, gid, lane);
 	}
 }
 

@@ -156,6 +156,8 @@ struct GpugbGroupBy
 
 /* launch.cu */
 GpugbStatus gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream);
+/* SORT's aggregation: p.row_list in sorted order with p.run_start and p.run_gid set. */
+GpugbStatus gpugb_launch_sorted_agg(const GpugbAggParams &p, cudaStream_t stream);
 GpugbStatus gpugb_launch_rehash(const GpugbTable &t, int n_keys, int64_t n_groups,
 								cudaStream_t stream);
 GpugbStatus gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to,
@@ -164,11 +166,12 @@ GpugbStatus gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from
 GpugbStatus gpugb_launch_remap(int64_t *col, int64_t n, const int64_t *map, int64_t map_len,
 							   cudaStream_t stream);
 
+/* exact_int32: sort by the one int32 key itself (sort_kernels.cuh), else by a hash prefix. */
 GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm,
-								   int shift, cudaStream_t stream);
+								   int shift, bool exact_int32, cudaStream_t stream);
 GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys,
 								   const uint32_t *perm, uint32_t *head_pos, int64_t *run_gid,
-								   cudaStream_t stream);
+								   bool exact_int32, cudaStream_t stream);
 GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,
 							 cudaStream_t stream);
 GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,

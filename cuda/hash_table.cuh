@@ -130,6 +130,24 @@ gpugb_row_matches(const GpugbAggParams &p, uint32_t row, uint32_t mask, int64_t 
 
 typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> gpugb_slot_ref;
 
+/*
+ * The row's one key where the spec declares key_fits_int32 (keyed slots,
+ * SORT's exact sort keys): its word, 0 for NULL.  A word beyond int32 would
+ * share its 32 bits with another key: trap (a sticky CUDA error, see
+ * key_fits_int32 in gpugb_device.h) rather than group them together.
+ * Unreachable from SQL: the executor declares only int2, int4, date and
+ * bool keys, whose words are range-checked.
+ */
+__device__ __forceinline__ int32_t
+gpugb_row_key_int32(const GpugbAggParams &p, uint32_t row, bool *is_null)
+{
+	int64_t		value = gpugb_row_key(p, 0, row, is_null);
+
+	if (value != (int64_t) (int32_t) value)
+		__trap();
+	return (int32_t) value;
+}
+
 /* The upper 33 bits of a keyed slot word: the int32 key and its NULL bit. */
 __device__ __forceinline__ unsigned long long
 gpugb_keyed_slot_key(int64_t value, bool is_null)
@@ -278,11 +296,21 @@ struct GpugbPairSlots
 
 	__device__ gpugb_slot_ref key_word(uint64_t idx) const { return gpugb_slot_ref(p.slots[2 * idx]); }
 	__device__ gpugb_slot_ref state(uint64_t idx) const { return gpugb_slot_ref(p.slots[2 * idx + 1]); }
+	/*
+	 * Both words in one 16-byte relaxed load: one L2 request where two
+	 * loads made two, and L2 is what limits global_hash (Nsight Compute,
+	 * session 17).  The PTX memory model makes a vector load a relaxed load
+	 * of each word, in no order between them: what the two scalar loads
+	 * were, and all match() needs (a key word is written once, so any
+	 * value but UNSET is the slot's key).  p.slots is cudaMalloc'd: every
+	 * pair is 16-byte aligned.
+	 */
 	__device__ unsigned long long load(uint64_t idx)
 	{
-		unsigned long long s = state(idx).load(cuda::memory_order_relaxed);
+		unsigned long long s;
 
-		seen_key = key_word(idx).load(cuda::memory_order_relaxed);
+		asm volatile ("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];"
+					  : "=l" (seen_key), "=l" (s) : "l" (&p.slots[2 * idx]) : "memory");
 		return s;
 	}
 	__device__ unsigned long long reload(gpugb_slot_ref &slot) const
@@ -319,18 +347,7 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 	if (p.slot_format == GPUGB_SLOTS_KEYED32)
 	{
 		bool		null;
-		int64_t		value = gpugb_row_key(p, 0, row, &null);
-
-		/*
-		 * A word beyond int32 would share its slot key with another: trap (a
-		 * sticky CUDA error, see key_fits_int32 in gpugb_device.h) rather
-		 * than group them together.  Unreachable from SQL: the executor
-		 * declares only int2, int4, date and bool keys, whose words are
-		 * range-checked.
-		 */
-		if (value != (int64_t) (int32_t) value)
-			__trap();
-
+		int32_t		value = gpugb_row_key_int32(p, row, &null);
 		GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(value, null)};
 
 		return gpugb_probe(p, row, mask, idx, f);

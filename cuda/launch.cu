@@ -64,6 +64,15 @@ gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream)
 	return GPUGB_LAUNCHED("gpugb_agg_kernel");
 }
 
+GpugbStatus
+gpugb_launch_sorted_agg(const GpugbAggParams &p, cudaStream_t stream)
+{
+	if (p.nrows <= 0)
+		return GPUGB_OK;
+	gpugb_sorted_agg_kernel<<<grid_for(p.nrows, GPUGB_AGG_BLOCK), GPUGB_AGG_BLOCK, 0, stream>>>(p);
+	return GPUGB_LAUNCHED("gpugb_sorted_agg_kernel");
+}
+
 /*
  * Lets `kernel` take up to the opt-in maximum of dynamic shared memory a
  * block (beyond 48 kB), once per process and kernel.
@@ -193,18 +202,20 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 
 GpugbStatus
 gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm, int shift,
-					   cudaStream_t stream)
+					   bool exact_int32, cudaStream_t stream)
 {
-	gpugb_sort_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift);
+	gpugb_sort_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift,
+																	  exact_int32);
 	return GPUGB_LAUNCHED("gpugb_sort_key_kernel");
 }
 
 GpugbStatus
 gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys, const uint32_t *perm,
-					   uint32_t *head_pos, int64_t *run_gid, cudaStream_t stream)
+					   uint32_t *head_pos, int64_t *run_gid, bool exact_int32, cudaStream_t stream)
 {
 	gpugb_run_heads_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm,
-																	   head_pos, run_gid);
+																	   head_pos, run_gid,
+																	   exact_int32);
 	return GPUGB_LAUNCHED("gpugb_run_heads_kernel");
 }
 

@@ -1,11 +1,13 @@
 /*
  * sort_strategy.cu
- *    The SORT strategy's launch (Wu et al. SGB-TR): hash-prefix keys, a CUB
- *    radix sort of (prefix, row), run heads that look their group up once,
- *    a max-scan that hands each row its run, then the ordinary aggregation
- *    kernel over the rows in sorted order, where the rows of a run share a
- *    group id and the warp combine folds them into one update per warp
- *    (Gurumurthy et al.'s private running aggregate).
+ *    The SORT strategy's launch (Wu et al. SGB-TR): hash-prefix keys (or
+ *    the key itself, where it is one int32 and never NULL), a CUB radix
+ *    sort of (key, row), run heads that look their group up once,
+ *    a max-scan that hands each row its run, then an aggregation kernel
+ *    over the rows in sorted order, where the rows of a run share a group
+ *    id and each warp folds every run it meets with one segmented scan, one
+ *    update per run and aggregate (Gurumurthy et al.'s private running
+ *    aggregate, a warp at a time).
  *
  * Rows whose run found no group id (table full) go to the retry list like
  * any other; retries run as GLOBAL_HASH over the listed rows.  When there is
@@ -149,7 +151,9 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	}
 	GPUGB_TRY(st);
 
-	int			bits = prefix_bits(gb->groups_hint, n);
+	/* One int32 key and no NULL: sort by the key itself (sort_kernels.cuh says why). */
+	bool		exact_int32 = p.n_keys == 1 && gb->spec.key_fits_int32 && p.key_nulls[0] == nullptr;
+	int			bits = exact_int32 ? 32 : prefix_bits(gb->groups_hint, n);
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
 			   *keys_out = (uint32_t *) b->keys_out.ptr,
 			   *perm_in = (uint32_t *) b->perm_in.ptr,
@@ -159,11 +163,12 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	int64_t    *run_gid = (int64_t *) b->run_gid.ptr;
 	size_t		temp_bytes = b->temp_bytes;
 
-	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, stream));
+	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, exact_int32, stream));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
 		b->temp.ptr, temp_bytes, (const uint32_t *) keys_in, keys_out,
 		(const uint32_t *) perm_in, perm_out, n, 0, bits, stream)));
-	GPUGB_TRY(gpugb_launch_run_heads(p, keys_out, perm_out, head_pos, run_gid, stream));
+	GPUGB_TRY(gpugb_launch_run_heads(p, keys_out, perm_out, head_pos, run_gid, exact_int32,
+									 stream));
 	temp_bytes = b->temp_bytes;
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::InclusiveScan(
 		b->temp.ptr, temp_bytes, (const uint32_t *) head_pos, run_start,
@@ -172,5 +177,5 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	p.row_list = perm_out;
 	p.run_start = run_start;
 	p.run_gid = run_gid;
-	return gpugb_launch_agg(p, stream);
+	return gpugb_launch_sorted_agg(p, stream);
 }

@@ -1084,6 +1084,9 @@ main(int argc, char **argv)
 		{"int32 keys: estimate 1, g=1e5, 64K strides (grow+retry)", 47, 2 * M, 1, 100000, 0, 0.05, 0.05, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, .int32_keys = 1},
 		{"int32 keys: g=3e5, 8e6 rows, 4M strides", 48, 8 * M, 1, 300000, 0, 0.05, 0.05, 0, 0, 0, 4 << 20, 0, 0, GPUGB_OK, 0, 0, .int32_keys = 1},
 		{"int32 keys: append, ordered, g=1e5, 1% nulls", 49, 2 * M, 1, 100000, 0, 0.01, 0.01, 0, 0, 0, 200000, 0, 0, GPUGB_OK, 0, 0, 1, 0, 0, 1, .int32_keys = 1},
+		/* No NULL key in a stride: SORT sorts by the key itself (sort_kernels.cuh). */
+		{"int32 keys: g=2e5, no NULL keys, 1M strides", 50, 4 * M, 1, 200000, 0, 0, 0.05, 0, 0, 0, 1 << 20, 0, 0, GPUGB_OK, 0, 0, .int32_keys = 1},
+		{"int32 keys: zipf 1.2 over 1e6, no NULL keys, estimate 1 (grow+retry)", 51, 2 * M, 1, 1000000, 1.2, 0, 0.05, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, .int32_keys = 1},
 	};
 
 	if (!EMULATOR)
