@@ -40,7 +40,8 @@ total, count = collections.OrderedDict(), collections.Counter()
 for r in body:
     if r[metric_i] != "gpu__time_duration.sum":
         continue
-    scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}.get(r[unit_i], 1.0)
+    scale = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0,
+             "s": 1e3, "second": 1e3}[r[unit_i]]  # ncu 2025 writes "ns"
     kernel = r[name_i].split("(")[0].split("<")[0][-60:]
     total[kernel] = total.get(kernel, 0.0) + float(r[value_i].replace(",", "")) * scale
     count[kernel] += 1
