@@ -48,14 +48,16 @@ enum GpugbSetState
 struct GpugbSortBufs
 {
 	int64_t		rows = 0;		/* rows the buffers hold; 0 = not allocated */
-	bool		runs = false;	/* head_pos, run_start, run_gid allocated (SORT) */
-	DevBuf		keys_in;		/* uint64 hash prefixes (SORT) or uint32 partitions, launch order */
+	bool		runs = false;	/* head_pos, run_start, run_gid, n_listed allocated (SORT) */
+	DevBuf		keys_in;		/* uint32 sort keys (SORT; after the sort, the heads' positions)
+								 * or partitions, launch order */
 	DevBuf		keys_out;		/* the same, sorted */
 	DevBuf		perm_in;		/* uint32 0..n-1 */
 	DevBuf		perm_out;		/* uint32 launch rows in sorted order */
 	DevBuf		head_pos;		/* uint32 i at run heads, 0 elsewhere */
 	DevBuf		run_start;		/* uint32 start of each position's run */
 	DevBuf		run_gid;		/* int64 group id, at run heads */
+	DevBuf		n_listed;		/* int64: heads listed in keys_in (all but position 0) */
 	DevBuf		temp;			/* CUB's temporary storage (sorts of either key type, scan) */
 	size_t		temp_bytes = 0;
 };
@@ -170,8 +172,12 @@ GpugbStatus gpugb_launch_remap(int64_t *col, int64_t n, const int64_t *map, int6
 GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm,
 								   int shift, bool exact_int32, cudaStream_t stream);
 GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys,
-								   const uint32_t *perm, uint32_t *head_pos, int64_t *run_gid,
-								   bool exact_int32, cudaStream_t stream);
+								   const uint32_t *perm, uint32_t *head_pos, bool exact_int32,
+								   cudaStream_t stream);
+/* run_gid at position 0 and at the *n_listed head positions listed in heads. */
+GpugbStatus gpugb_launch_run_groups(const GpugbAggParams &p, const uint32_t *perm,
+									const uint32_t *heads, const int64_t *n_listed,
+									int64_t *run_gid, cudaStream_t stream);
 GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,
 							 cudaStream_t stream);
 GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,

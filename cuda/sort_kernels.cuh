@@ -72,10 +72,10 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
 }
 
 /*
- * Sorted position i starts a run when its key differs from position i-1.
- * A head looks its group up (or inserts it) and records it at run_gid[i];
+ * Sorted position i starts a run when its key differs from position i-1:
  * head_pos[i] is i for heads and 0 otherwise, so an inclusive max-scan of
- * head_pos gives every position the start of its run.
+ * head_pos gives every position the start of its run, and the nonzero ones
+ * list every head but position 0's (gpugb_run_groups_kernel looks them up).
  *
  * Equal sort keys need the full keys compared, except exact_int32 ones.
  * With a hash prefix, each row reads its own key words through the
@@ -87,7 +87,7 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
  */
 __global__ void
 gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const uint32_t *perm,
-					   uint32_t *head_pos, int64_t *run_gid, bool exact_int32)
+					   uint32_t *head_pos, bool exact_int32)
 {
 	const unsigned lane = threadIdx.x & 31u;
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
@@ -97,7 +97,6 @@ gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const 
 	{
 		int64_t		i = base + lane;
 		bool		valid = i < p.nrows;
-		uint32_t	row = valid ? perm[i] : 0;
 		bool		same_prefix = valid && i > 0 && sort_keys[i] == sort_keys[i - 1];
 		bool		equal = same_prefix;
 
@@ -110,6 +109,7 @@ gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const 
 			 */
 			bool		next_same = __shfl_down_sync(GPUGB_FULL_MASK, same_prefix, 1) && lane != 31;
 			bool		need = same_prefix || next_same;
+			uint32_t	row = need ? perm[i] : 0;
 			uint32_t	prev_row = lane == 0 && same_prefix ? perm[i - 1] : 0;
 
 			for (int k = 0; k < p.n_keys; k++)	/* uniform: the shuffles need every lane */
@@ -128,11 +128,34 @@ gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const 
 		if (!valid)
 			continue;
 
-		bool		head = !equal;
+		head_pos[i] = equal ? 0 : (uint32_t) i;
+	}
+}
 
-		head_pos[i] = head ? (uint32_t) i : 0;
-		if (head)
-			run_gid[i] = gpugb_find_or_insert(p, row);
+/*
+ * run_gid[h] = the group of the row at each run head h: position 0 and the
+ * *n_listed positions in heads (in sorted order).  A kernel of its own, over
+ * the heads only, because looking a group up is a chain of dependent L2
+ * round trips (slot load, CAS, group counter, key stores, release) and in
+ * the run test a warp met one head in 64 rows at 2^22 groups of 2^28:
+ * the heads' lookups stalled warps that had nothing else to do: the run
+ * test took 24.6 ms there against 4.9 ms at 2^16 groups, half the sort
+ * strategy's time (Nsight Compute, H100, session 20).
+ * Here every lane of a warp has a head to look up, so their round trips
+ * overlap.
+ */
+__global__ void
+gpugb_run_groups_kernel(const GpugbAggParams p, const uint32_t *perm, const uint32_t *heads,
+						const int64_t *n_listed, int64_t *run_gid)
+{
+	int64_t		n_heads = *n_listed + 1;
+
+	for (int64_t j = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; j < n_heads;
+		 j += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	pos = j == 0 ? 0 : heads[j - 1];
+
+		run_gid[pos] = gpugb_find_or_insert(p, perm[pos]);
 	}
 }
 
