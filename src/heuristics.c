@@ -23,19 +23,16 @@
  *     group, sorting the launch first turns them into runs that need one
  *     lookup and one combined update each.  With few rows per group in a
  *     launch the sort is pure overhead, so the global table stays.
- *     Beyond L2 with many rows per group (Wu et al.: PGB-TR for g > 2^18,
- *     low skew), partitioning does the same with one or two radix passes
- *     over 4-byte partition
- *     numbers instead of a full sort: each partition's keys are combined in
- *     a shared-memory table, one global lookup and one state update per
- *     distinct key, and their lookups stay in one slice of the table.  It
- *     needs its block table in shared memory; with states too wide for it,
- *     sort remains.  Where partition takes over from sort is the kernel
- *     benchmark's (below).
+ *     Wu et al.'s partitioning (PGB-TR for g > 2^18, low skew) does the
+ *     same with one or two radix passes over 4-byte partition numbers and
+ *     a shared-memory table per partition; on the H200 our sort now matches
+ *     or beats it wherever it used to win, so auto leaves it to
+ *     gpugb.strategy (SORT_MIN_L2_MULTIPLE says where and by how much).
  *  3. Skew, known only at run time (the share of the largest group after
  *     the first launch): a hot group makes global atomics contend, so
- *     blocks absorb it in shared memory; with wide states and extreme skew,
- *     sorted runs fold rows before any atomic (kernel benchmark, Zipf 1.5).
+ *     blocks absorb it in shared memory, unless the table is beyond L2 and
+ *     the skew short of extreme, or the states are wide: then sorted runs
+ *     fold rows before any atomic (kernel benchmark, Zipf 1.0 and 1.5).
  *  4. Otherwise the global table, sized for the estimate at Karnagel's fill
  *     factor: 50 %, or 83 % once the table passes 2 GB (memory, not probe
  *     length, is then what limits).  While an L2-sized table would be less
@@ -64,32 +61,33 @@
 #define SORT_MIN_ROWS_PER_GROUP 3.5
 /*
  * ...and a table within a few L2s of size still serves the hash probes well
- * enough: on the H200, sort only won from tables of 4 x L2 (kernel benchmark).
+ * enough.  On the H200 sort won from 3.6 x L2 on (2^22 groups with one
+ * payload, 52 bytes a group: 22.3 ms against the global table's 31.8 and
+ * partition's 28.4), and the global table up to 2.2 x L2 (2^20 groups with
+ * four payloads, 42.4 against 42.0: even); session 20's full grid,
+ * docs/kernelbench-2026-11-27b.md.  It was 4 x L2 until sort's run heads
+ * stopped stalling on their lookups (that session), when partition still
+ * took the band from 3 x L2.
+ *
+ * Auto no longer picks partition (gpugb.strategy still can): in that grid
+ * sort matched or beat it at every point partition used to take, uniform
+ * and Zipf 0.5, one and four payloads, 4- and 8-byte keys, 2^22 and 2^24
+ * groups (best for partition: 8-byte keys, one payload, 2^22, 28.4 against
+ * sort's 29.7 ms; worst: 4-byte keys, 2^24, 44.6 against 26.8), and under
+ * skew it was 7-70x slower than either.
  */
-#define SORT_MIN_L2_MULTIPLE 4.0
+#define SORT_MIN_L2_MULTIPLE 3.0
 /*
- * ...and from a table beyond three L2s with this many rows per group in a
- * launch, partitioning instead (see 2. above).  Kernel benchmark on the
- * H200 (docs/kernelbench-2026-11-21c.md, 2^28 rows in one launch):
- * partition beat sort and the global table from 2^22 groups (3.6 x L2 with
- * one payload, 64 rows per group: 8.7 against 5.3 G rows/s) to 2^24 (16
- * rows per group), and lost to sort at 2^26 (4 rows per group).  At 2.2 x
- * L2 the global table still won (docs/kernelbench-2026-11-21e.md: 2^20
- * groups with four payloads, 13 state columns: 52 ms against partition's
- * 72 ms, uniform and Zipf 0.5; at 2^22, 8.8 x L2, partition 72 against
- * 101).
+ * Wide states (GPUGB_WIDE_STATES) with a group of this share of the rows,
+ * more groups than a block table holds: sort, whose runs fold the rows of a
+ * group before any atomic, where the hash placements' warp combines of wide
+ * states and their contended atomics lose.  Same grid, four payloads (13
+ * columns), Zipf 1.0 (largest group 13 % at 2^10 groups, 5.4 % at 2^26):
+ * sort 33.7-56.0 ms against the best hash placement's 40.1-104.8 from 2^10
+ * to 2^26 groups; Zipf 0.5 over 2^10 groups (largest 1.6 %) still went to
+ * the global table (31.2 against sort's 36.8).
  */
-#define PARTITION_MIN_L2_MULTIPLE 3.0
-#define PARTITION_MIN_ROWS_PER_GROUP 8.0
-/*
- * ...but wide states (GPUGB_WIDE_STATES) shrink each partition's block
- * table, so partition needs more rows per group to beat sort: with four
- * payloads (13 state columns) at 2^24 groups, 16 rows per group, sort took
- * 2.86 G rows/s against partition's 2.56 (uniform) and 2.61 (Zipf 0.5), 8-
- * byte keys 2.86 against 2.57; at 2^22, 64 rows per group, partition still
- * won, 3.72 against 3.07 (docs/kernelbench-2026-11-22.md).
- */
-#define PARTITION_MIN_ROWS_PER_GROUP_WIDE 32.0
+#define WIDE_SORT_HOT_SHARE 0.04
 /*
  * The run-time count corrects the planner's estimate only when it refutes
  * it by more than this factor: skew makes a sample show fewer groups than
@@ -317,37 +315,16 @@ size_table_to_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, GpugbStr
  * then fewer of the hot groups find a slot.  Kernel benchmark: Zipf 0.5
  * over 2^10 groups (largest 1.6 %) with four payloads and a 256-slot table
  * took 52 ms in shared_hash against global_hash's 37; with one payload and
- * 1024 slots, 15.5 against 20.5; Zipf 1.0 (13 %) kept shared_hash ahead.
+ * 1024 slots, 15.5 against 20.5; Zipf 1.0 (13 %) kept shared_hash ahead of
+ * the global table (with four payloads sort now beats both:
+ * WIDE_SORT_HOT_SHARE).
  */
 static double
-hot_share_for_shared(const GpugbWorkload *w, double groups, int64_t shared_slots,
-					 double table_bytes, const GpugbDeviceProps *props)
+hot_share_for_shared(double groups, int64_t shared_slots)
 {
 	double		overflow = groups / (double) shared_slots;
-	double		share = GPUGB_HOT_SHARE * (overflow < 1 ? 1 : overflow > 4 ? 4 : overflow);
 
-	/*
-	 * Wide states, groups far beyond the block table, and a global table
-	 * that L2 holds: the few hot groups a block keeps save less than the
-	 * warp combine of every other row's wide states costs, and the global
-	 * atomics stay in L2.  Kernel benchmark, four payloads (13 columns,
-	 * 256 slots), Zipf 1.0: 2^16 groups (largest 8.5 %) global_hash 5.30
-	 * against shared_hash's 4.47 G rows/s, 2^18 (7.6 %) 6.22 against 4.50,
-	 * 2^14 (9.7 %) even, 2^12 (11 %) 4.89 against 6.38; beyond L2 (2^20,
-	 * 6.9 %) shared_hash won again, 4.45 against 2.83.
-	 */
-	if (w->state_columns >= GPUGB_WIDE_STATES && overflow > 4 &&
-		table_bytes <= (double) props->l2_bytes && share < GPUGB_WIDE_L2_HOT_SHARE)
-		share = GPUGB_WIDE_L2_HOT_SHARE;
-	return share;
-}
-
-/* Rows per group a launch needs for partition (PARTITION_MIN_ROWS_PER_GROUP*). */
-static double
-partition_min_rows_per_group(const GpugbWorkload *w)
-{
-	return w->state_columns >= GPUGB_WIDE_STATES ?
-		PARTITION_MIN_ROWS_PER_GROUP_WIDE : PARTITION_MIN_ROWS_PER_GROUP;
+	return GPUGB_HOT_SHARE * (overflow < 1 ? 1 : overflow > 4 ? 4 : overflow);
 }
 
 void
@@ -356,6 +333,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 {
 	double		groups = w->groups < 1 ? 1 : w->groups;
 	double		table_bytes;
+	bool		sort_pays;
 
 	memset(c, 0, sizeof(*c));
 	c->groups = groups;
@@ -398,18 +376,38 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 					 groups, (long long) c->shared_slots);
 		return;
 	}
-	if (w->hot_share >= GPUGB_VERY_HOT_SHARE && w->state_columns >= GPUGB_WIDE_STATES &&
+	if (w->hot_share >= WIDE_SORT_HOT_SHARE && w->state_columns >= GPUGB_WIDE_STATES &&
 		w->key_words > 0)
 	{
 		c->strategy = GPUGB_STRATEGY_SORT;
 		snprintf(c->reason, sizeof(c->reason),
-				 "the largest group has %.0f %% of the rows and %d state columns are too wide "
+				 "the largest group has %.1f %% of the rows and %d state columns are too wide "
 				 "to combine per row: sorted runs fold them first",
 				 100.0 * w->hot_share, w->state_columns);
 		return;
 	}
+
+	/*
+	 * Sort also goes before hot groups in shared memory, unless the skew is
+	 * extreme: beyond L2 the blocks' tables keep only the hot groups, and
+	 * every other row still pays a DRAM miss.  Grid as above, one payload,
+	 * Zipf 1.0 (largest group 6 % at 2^22): sort 23.2-32.8 ms against
+	 * shared_hash's 30.4-69.1 from 2^22 to 2^26 groups; Zipf 1.5 (38 %)
+	 * stays in shared_hash, 15.1 against sort's 20.6.
+	 */
+	sort_pays = table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&
+		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
+	if (sort_pays && w->hot_share < GPUGB_VERY_HOT_SHARE)
+	{
+		c->strategy = GPUGB_STRATEGY_SORT;
+		snprintf(c->reason, sizeof(c->reason),
+				 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group",
+				 table_bytes / 1048576.0, props->l2_bytes / 1048576.0,
+				 w->rows_per_launch / groups);
+		return;
+	}
 	if (c->shared_slots > 0 &&
-		w->hot_share >= hot_share_for_shared(w, groups, c->shared_slots, table_bytes, props))
+		w->hot_share >= hot_share_for_shared(groups, c->shared_slots))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		snprintf(c->reason, sizeof(c->reason),
@@ -418,20 +416,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 				 100.0 * w->hot_share);
 		return;
 	}
-	if (table_bytes > PARTITION_MIN_L2_MULTIPLE * props->l2_bytes &&
-		w->rows_per_launch / groups >= partition_min_rows_per_group(w) && c->partition_slots > 0 &&
-		w->key_words > 0)
-	{
-		c->strategy = GPUGB_STRATEGY_PARTITION;
-		snprintf(c->reason, sizeof(c->reason),
-				 "table of %.0f MB is beyond L2 (%.0f MB) and a launch has %.0f rows per "
-				 "group: partitions combine them in shared memory",
-				 table_bytes / 1048576.0, props->l2_bytes / 1048576.0,
-				 w->rows_per_launch / groups);
-		return;
-	}
-	if (table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&
-		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP)
+	if (sort_pays)
 	{
 		c->strategy = GPUGB_STRATEGY_SORT;
 		snprintf(c->reason, sizeof(c->reason),

@@ -120,15 +120,9 @@ gpugb_private_cache_bytes(int64_t groups)
  * same global address, which blocks absorb in shared memory instead.
  */
 #define GPUGB_HOT_SHARE 0.01
-/* ...unless the states are wide and the skew extreme: sorting then wins. */
+/* ...unless the table is beyond L2 and the skew short of this (heuristics.c). */
 #define GPUGB_VERY_HOT_SHARE 0.25
 #define GPUGB_WIDE_STATES 8
-/*
- * ...and wide states whose global table fits L2 need this share when the
- * groups overflow the block table more than 4x (heuristics.c,
- * hot_share_for_shared).
- */
-#define GPUGB_WIDE_L2_HOT_SHARE 0.10
 /* Global tables beyond this size hold 83 % fill instead of 50 % (Karnagel). */
 #define GPUGB_DENSE_TABLE_BYTES (2ll << 30)
 
