@@ -327,6 +327,17 @@ hot_share_for_shared(double groups, int64_t shared_slots)
 	return GPUGB_HOT_SHARE * (overflow < 1 ? 1 : overflow > 4 ? 4 : overflow);
 }
 
+/* SORT for a table beyond SORT_MIN_L2_MULTIPLE x L2, and the reason. */
+static void
+choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups,
+					  double table_bytes, GpugbStrategyChoice *c)
+{
+	c->strategy = GPUGB_STRATEGY_SORT;
+	snprintf(c->reason, sizeof(c->reason),
+			 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group",
+			 table_bytes / 1048576.0, props->l2_bytes / 1048576.0, w->rows_per_launch / groups);
+}
+
 void
 gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 					  GpugbStrategyChoice *c)
@@ -399,11 +410,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
 	if (sort_pays && w->hot_share < GPUGB_VERY_HOT_SHARE)
 	{
-		c->strategy = GPUGB_STRATEGY_SORT;
-		snprintf(c->reason, sizeof(c->reason),
-				 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group",
-				 table_bytes / 1048576.0, props->l2_bytes / 1048576.0,
-				 w->rows_per_launch / groups);
+		choose_sort_beyond_l2(w, props, groups, table_bytes, c);
 		return;
 	}
 	if (c->shared_slots > 0 &&
@@ -418,11 +425,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	}
 	if (sort_pays)
 	{
-		c->strategy = GPUGB_STRATEGY_SORT;
-		snprintf(c->reason, sizeof(c->reason),
-				 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group",
-				 table_bytes / 1048576.0, props->l2_bytes / 1048576.0,
-				 w->rows_per_launch / groups);
+		choose_sort_beyond_l2(w, props, groups, table_bytes, c);
 		return;
 	}
 	c->strategy = GPUGB_STRATEGY_GLOBAL_HASH;
