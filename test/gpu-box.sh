@@ -12,7 +12,8 @@
 #   bash test/gpu-box.sh regress      build, install, pg_regress only (gpu mode): a quick check of host changes
 #   bash test/gpu-box.sh qgen         build, install, qgen only (gpu mode; QGEN_QUERIES, QGEN_JOBS (12), QGEN_SEED)
 #   bash test/gpu-box.sh strategies   pgTAP and QGEN_STRATEGY_QUERIES (2000) qgen queries per forced
-#                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort partition private_hash", or a subset
+#                                     gpugb.strategy (STRATEGIES="global_hash shared_hash sort partition private_hash", or a subset;
+#                                     "auto" runs the same suites with the heuristics choosing)
 #                                     to stay within one call's time); the seed depends on the strategy only
 #                                     (qgen runs as QGEN_JOBS (4) concurrent streams, seeds SEED + 100000 j)
 #   bash test/gpu-box.sh profile      where a parallel GpuGroupAgg's time goes (test/bench/ingest-profile.sh)
@@ -127,7 +128,7 @@ case "$stage" in
     # As test/run-all.sh does on a GPU: each strategy forced for every query.
     export GPUGB_TEST_MODE=gpu
     for s in ${STRATEGIES:-global_hash shared_hash sort partition private_hash}; do
-      case $s in global_hash) n=1 ;; shared_hash) n=2 ;; sort) n=3 ;; partition) n=4 ;; private_hash) n=5 ;;
+      case $s in auto) n=0 ;; global_hash) n=1 ;; shared_hash) n=2 ;; sort) n=3 ;; partition) n=4 ;; private_hash) n=5 ;;
         *) echo "unknown strategy $s"; exit 2 ;; esac
       echo "== gpugb.strategy = $s: pgTAP differential suites (gpu mode)"
       PGOPTIONS="${PGOPTIONS:-} -c gpugb.strategy=$s" test/pgtap/run.sh gpu gpugb_tap 2>&1 \
