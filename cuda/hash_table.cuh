@@ -33,9 +33,14 @@
  * key), and on the H200 the global table's lookups and atomics kept L2 93 %
  * busy at 2^16 groups (Nsight Compute, docs/session17-2026-11-27).  The
  * word carries everything a reader needs, so readers load it relaxed: no
- * acquire, which orders later loads behind it.  The claim protocol is the
- * same (the dense key arrays are still written before publishing, for
- * fetch and growth).
+ * acquire, which orders later loads behind it.  And the claimer publishes
+ * it relaxed: no release, whose fence (MEMBAR.GPU) waited a round trip to
+ * L2 on every new group.  The release only ordered the dense key arrays
+ * before the word, and no kernel reads those for a keyed table (only
+ * gpugb_row_matches, the tagged format's): fetch and growth's rehash read
+ * them after the launch, and a group's states are filled with identities
+ * before any launch that can claim it (table.cu), so a reader that takes
+ * the id from the word needs nothing else the claimer wrote.
  *
  * Pair slots (p.slot_format GPUGB_SLOTS_PAIR: one key word of any value,
  * int8, timestamp, a text code...): 16 bytes, the salted key word and a
@@ -277,7 +282,8 @@ struct GpugbKeyedSlots
 	}
 	__device__ void publish(uint64_t idx, unsigned long long gid) const
 	{
-		state(idx).store(key | (gid + 2), cuda::memory_order_release);
+		/* relaxed: nothing a reader needs was written before it (above) */
+		state(idx).store(key | (gid + 2), cuda::memory_order_relaxed);
 	}
 	__device__ bool match(uint64_t idx, unsigned long long s, int64_t *gid) const
 	{
