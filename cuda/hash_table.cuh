@@ -9,7 +9,8 @@
  * The thread that wins the CAS takes gid = atomicAdd(group_counter), writes
  * the key into the dense arrays and only then publishes the slot (release
  * order), so any reader that sees the published word (acquire order) sees
- * the key.  Readers that find LOCKED spin: the holder never waits on
+ * the key; keyed slots publish relaxed, their readers needing only the
+ * word (below).  Readers that find LOCKED spin: the holder never waits on
  * anything, and sm_70+ independent thread scheduling guarantees it makes
  * progress even when it is a lane of the spinning warp.
  *
@@ -164,8 +165,9 @@ gpugb_keyed_slot_key(int64_t value, bool is_null)
  * Claims the EMPTY slot whose state word is `slot` for the row's key: group
  * id (or -1 when no id is left: the slot is given back), the dense key
  * arrays written, and then `publish(gid)`, which stores the slot's final
- * words, the state last in release order.  false: another thread claimed
- * it first; *seen is what the state holds now.
+ * words, the state last (release order, but for keyed slots: relaxed).
+ * false: another thread claimed it first; *seen is what the state holds
+ * now.
  */
 template <typename Publish>
 __device__ __forceinline__ bool
@@ -210,7 +212,7 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
  *   gpugb_slot_ref state(idx)       the slot's state word
  *   unsigned long long load(idx)    its state, and what match() will need
  *   unsigned long long reload(ref)  the state again, while LOCKED
- *   void publish(idx, gid)          the slot's final words, the state last (release)
+ *   void publish(idx, gid)          the slot's final words, the state last (release; keyed: relaxed)
  *   bool match(idx, s, &gid)        published state s holds the row's key
  */
 template <typename Format>
