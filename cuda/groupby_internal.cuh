@@ -48,7 +48,7 @@ enum GpugbSetState
 struct GpugbSortBufs
 {
 	int64_t		rows = 0;		/* rows the buffers hold; 0 = not allocated */
-	bool		runs = false;	/* head_pos, run_start, run_gid, n_listed allocated (SORT) */
+	bool		runs = false;	/* head_pos, run_start, run_gid, n_heads allocated (SORT) */
 	DevBuf		keys_in;		/* uint32 sort keys (SORT; after the sort, the heads' positions)
 								 * or partitions, launch order */
 	DevBuf		keys_out;		/* the same, sorted */
@@ -57,7 +57,7 @@ struct GpugbSortBufs
 	DevBuf		head_pos;		/* uint32 i at run heads, 0 elsewhere */
 	DevBuf		run_start;		/* uint32 start of each position's run */
 	DevBuf		run_gid;		/* int64 group id, at run heads */
-	DevBuf		n_listed;		/* int64: heads listed in keys_in (all but position 0) */
+	DevBuf		n_heads;		/* uint64: run heads listed in keys_in */
 	DevBuf		temp;			/* CUB's temporary storage (sorts of either key type, scan) */
 	size_t		temp_bytes = 0;
 };
@@ -171,12 +171,14 @@ GpugbStatus gpugb_launch_remap(int64_t *col, int64_t n, const int64_t *map, int6
 /* exact_int32: sort by the one int32 key itself (sort_kernels.cuh), else by a hash prefix. */
 GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm,
 								   int shift, bool exact_int32, cudaStream_t stream);
+/* head_pos, and the heads appended to heads (*n_heads, zeroed here). */
 GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys,
-								   const uint32_t *perm, uint32_t *head_pos, bool exact_int32,
+								   const uint32_t *perm, uint32_t *head_pos, uint32_t *heads,
+								   unsigned long long *n_heads, bool exact_int32,
 								   cudaStream_t stream);
-/* run_gid at position 0 and at the *n_listed head positions listed in heads. */
+/* run_gid at the *n_heads head positions listed in heads. */
 GpugbStatus gpugb_launch_run_groups(const GpugbAggParams &p, const uint32_t *perm,
-									const uint32_t *heads, const int64_t *n_listed,
+									const uint32_t *heads, const unsigned long long *n_heads,
 									int64_t *run_gid, cudaStream_t stream);
 GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,
 							 cudaStream_t stream);

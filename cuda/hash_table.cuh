@@ -9,7 +9,8 @@
  * The thread that wins the CAS takes gid = atomicAdd(group_counter), writes
  * the key into the dense arrays and only then publishes the slot (release
  * order), so any reader that sees the published word (acquire order) sees
- * the key.  Readers that find LOCKED spin: the holder never waits on
+ * the key; keyed slots publish relaxed, their readers needing only the
+ * word (below).  Readers that find LOCKED spin: the holder never waits on
  * anything, and sm_70+ independent thread scheduling guarantees it makes
  * progress even when it is a lane of the spinning warp.
  *
@@ -33,9 +34,14 @@
  * key), and on the H200 the global table's lookups and atomics kept L2 93 %
  * busy at 2^16 groups (Nsight Compute, docs/session17-2026-11-27).  The
  * word carries everything a reader needs, so readers load it relaxed: no
- * acquire, which orders later loads behind it.  The claim protocol is the
- * same (the dense key arrays are still written before publishing, for
- * fetch and growth).
+ * acquire, which orders later loads behind it.  And the claimer publishes
+ * it relaxed: no release, whose fence (MEMBAR.GPU) waited a round trip to
+ * L2 on every new group.  The release only ordered the dense key arrays
+ * before the word, and no kernel reads those for a keyed table (only
+ * gpugb_row_matches, the tagged format's): fetch and growth's rehash read
+ * them after the launch, and a group's states are filled with identities
+ * before any launch that can claim it (table.cu), so a reader that takes
+ * the id from the word needs nothing else the claimer wrote.
  *
  * Pair slots (p.slot_format GPUGB_SLOTS_PAIR: one key word of any value,
  * int8, timestamp, a text code...): 16 bytes, the salted key word and a
@@ -159,8 +165,9 @@ gpugb_keyed_slot_key(int64_t value, bool is_null)
  * Claims the EMPTY slot whose state word is `slot` for the row's key: group
  * id (or -1 when no id is left: the slot is given back), the dense key
  * arrays written, and then `publish(gid)`, which stores the slot's final
- * words, the state last in release order.  false: another thread claimed
- * it first; *seen is what the state holds now.
+ * words, the state last (release order, but for keyed slots: relaxed).
+ * false: another thread claimed it first; *seen is what the state holds
+ * now.
  */
 template <typename Publish>
 __device__ __forceinline__ bool
@@ -205,7 +212,7 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
  *   gpugb_slot_ref state(idx)       the slot's state word
  *   unsigned long long load(idx)    its state, and what match() will need
  *   unsigned long long reload(ref)  the state again, while LOCKED
- *   void publish(idx, gid)          the slot's final words, the state last (release)
+ *   void publish(idx, gid)          the slot's final words, the state last (release; keyed: relaxed)
  *   bool match(idx, s, &gid)        published state s holds the row's key
  */
 template <typename Format>
@@ -277,7 +284,8 @@ struct GpugbKeyedSlots
 	}
 	__device__ void publish(uint64_t idx, unsigned long long gid) const
 	{
-		state(idx).store(key | (gid + 2), cuda::memory_order_release);
+		/* relaxed: nothing a reader needs was written before it (above) */
+		state(idx).store(key | (gid + 2), cuda::memory_order_relaxed);
 	}
 	__device__ bool match(uint64_t idx, unsigned long long s, int64_t *gid) const
 	{

@@ -211,19 +211,21 @@ gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *p
 
 GpugbStatus
 gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys, const uint32_t *perm,
-					   uint32_t *head_pos, bool exact_int32, cudaStream_t stream)
+					   uint32_t *head_pos, uint32_t *heads, unsigned long long *n_heads,
+					   bool exact_int32, cudaStream_t stream)
 {
-	gpugb_run_heads_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm,
-																	   head_pos, exact_int32);
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(n_heads, 0, sizeof(*n_heads), stream)));
+	gpugb_run_heads_kernel<<<grid_for(p.nrows, GPUGB_RUN_HEADS_BLOCK), GPUGB_RUN_HEADS_BLOCK, 0,
+		stream>>>(p, sort_keys, perm, head_pos, heads, n_heads, exact_int32);
 	return GPUGB_LAUNCHED("gpugb_run_heads_kernel");
 }
 
 GpugbStatus
 gpugb_launch_run_groups(const GpugbAggParams &p, const uint32_t *perm, const uint32_t *heads,
-						const int64_t *n_listed, int64_t *run_gid, cudaStream_t stream)
+						const unsigned long long *n_heads, int64_t *run_gid, cudaStream_t stream)
 {
 	/* The number of heads is on the device: a grid for as many as there are rows. */
-	gpugb_run_groups_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, perm, heads, n_listed,
+	gpugb_run_groups_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, perm, heads, n_heads,
 																		run_gid);
 	return GPUGB_LAUNCHED("gpugb_run_groups_kernel");
 }

@@ -74,28 +74,37 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
 /*
  * Sorted position i starts a run when its key differs from position i-1:
  * head_pos[i] is i for heads and 0 otherwise, so an inclusive max-scan of
- * head_pos gives every position the start of its run, and the nonzero ones
- * list every head but position 0's (gpugb_run_groups_kernel looks them up).
+ * head_pos gives every position the start of its run; and each head is
+ * appended to heads (*n_heads of them, zero before the launch) for
+ * gpugb_run_groups_kernel, one atomic a block and pass where the block has
+ * heads (none at all at small g; a CUB select over head_pos read all 2^28
+ * of them again: 0.5 ms a launch on the H200, session 20).  The list is in
+ * sorted order within a block's pass, not across blocks: nothing needs more.
  *
  * Equal sort keys need the full keys compared, except exact_int32 ones.
  * With a hash prefix, each row reads its own key words through the
  * permutation only where it or its successor shares a prefix with its
  * predecessor, and takes its predecessor's from the lane below (lane 0
  * reads them): one random read a row at most, where comparing each pair by
- * itself read two.  The loop is
- * warp-uniform for the shuffles (blocks are whole warps, 256 threads).
+ * itself read two.  The loop is block-uniform, for the shuffles and the
+ * block's barriers (GPUGB_RUN_HEADS_BLOCK threads, whole warps).
  */
-__global__ void
+#define GPUGB_RUN_HEADS_BLOCK 256
+
+__global__ void __launch_bounds__(GPUGB_RUN_HEADS_BLOCK)
 gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const uint32_t *perm,
-					   uint32_t *head_pos, bool exact_int32)
+					   uint32_t *head_pos, uint32_t *heads, unsigned long long *n_heads,
+					   bool exact_int32)
 {
-	const unsigned lane = threadIdx.x & 31u;
+	__shared__ unsigned warp_offset[GPUGB_RUN_HEADS_BLOCK / 32];
+	__shared__ unsigned long long block_offset;
+	const unsigned lane = threadIdx.x & 31u,
+				warp = threadIdx.x / 32u;
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 
-	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
-		 base < p.nrows; base += step)
+	for (int64_t first = (int64_t) blockIdx.x * blockDim.x; first < p.nrows; first += step)
 	{
-		int64_t		i = base + lane;
+		int64_t		i = first + threadIdx.x;
 		bool		valid = i < p.nrows;
 		bool		same_prefix = valid && i > 0 && sort_keys[i] == sort_keys[i - 1];
 		bool		equal = same_prefix;
@@ -125,35 +134,59 @@ gpugb_run_heads_kernel(const GpugbAggParams p, const uint32_t *sort_keys, const 
 				equal = equal && v == prev && null == prev_null;
 			}
 		}
-		if (!valid)
-			continue;
 
-		head_pos[i] = equal ? 0 : (uint32_t) i;
+		bool		head = valid && !equal;
+		unsigned	ballot = __ballot_sync(GPUGB_FULL_MASK, head);
+
+		if (valid)
+			head_pos[i] = head ? (uint32_t) i : 0;
+
+		/* The block's heads: one atomic for all of them, warps in order. */
+		if (lane == 0)
+			warp_offset[warp] = __popc(ballot);
+		__syncthreads();
+		if (threadIdx.x == 0)
+		{
+			unsigned	total = 0;
+
+			for (unsigned w = 0; w < GPUGB_RUN_HEADS_BLOCK / 32; w++)
+			{
+				unsigned	count = warp_offset[w];
+
+				warp_offset[w] = total;
+				total += count;
+			}
+			block_offset = total > 0 ? atomicAdd(n_heads, (unsigned long long) total) : 0;
+		}
+		__syncthreads();
+		if (head)
+			heads[block_offset + warp_offset[warp] + __popc(ballot & ((1u << lane) - 1u))] =
+				(uint32_t) i;
+		__syncthreads();		/* warp_offset and block_offset are the next pass's */
 	}
 }
 
 /*
- * run_gid[h] = the group of the row at each run head h: position 0 and the
- * *n_listed positions in heads (in sorted order).  A kernel of its own, over
- * the heads only, because looking a group up is a chain of dependent L2
- * round trips (slot load, CAS, group counter, key stores, release) and in
- * the run test a warp met one head in 64 rows at 2^22 groups of 2^28:
- * the heads' lookups stalled warps that had nothing else to do: the run
- * test took 24.6 ms there against 4.9 ms at 2^16 groups, half the sort
- * strategy's time (Nsight Compute, H100, session 20).
- * Here every lane of a warp has a head to look up, so their round trips
- * overlap.
+ * run_gid[h] = the group of the row at each run head h, for the *n_heads
+ * positions in heads.  A kernel of its own, over the heads only, because
+ * looking a group up is a chain of dependent L2 round trips (slot load,
+ * CAS, group counter, key stores, release) and in the run test a warp met
+ * one head in 64 rows at 2^22 groups of 2^28: the heads' lookups stalled
+ * warps that had nothing else to do: the run test took 24.6 ms there
+ * against 4.9 ms at 2^16 groups, half the sort strategy's time (Nsight
+ * Compute, H100, session 20).  Here every lane of a warp has a head to look
+ * up, so their round trips overlap.
  */
 __global__ void
 gpugb_run_groups_kernel(const GpugbAggParams p, const uint32_t *perm, const uint32_t *heads,
-						const int64_t *n_listed, int64_t *run_gid)
+						const unsigned long long *n_heads, int64_t *run_gid)
 {
-	int64_t		n_heads = *n_listed + 1;
+	int64_t		n = (int64_t) *n_heads;
 
-	for (int64_t j = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; j < n_heads;
+	for (int64_t j = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; j < n;
 		 j += (int64_t) gridDim.x * blockDim.x)
 	{
-		uint32_t	pos = j == 0 ? 0 : heads[j - 1];
+		uint32_t	pos = heads[j];
 
 		run_gid[pos] = gpugb_find_or_insert(p, perm[pos]);
 	}

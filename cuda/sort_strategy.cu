@@ -3,7 +3,7 @@
  *    The SORT strategy's launch (Wu et al. SGB-TR): hash-prefix keys (or
  *    the key itself, where it is one int32 and never NULL), a CUB radix
  *    sort of (key, row), run heads, each of which looks its group up once
- *    (listed by a CUB select, so that lookups fill whole warps), a
+ *    (listed by the run test, so that lookups fill whole warps), a
  *    max-scan that hands each row its run, then an aggregation kernel over
  *    the rows in sorted order, where the rows of a run share a group id
  *    and each warp folds every run it meets with one segmented scan, one
@@ -20,16 +20,9 @@
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
 #include <cuda/functional>
 
 #include "groupby_internal.cuh"
-
-/* Run heads but position 0: head_pos is nonzero there (sort_kernels.cuh). */
-struct GpugbNonZero
-{
-	__host__ __device__ bool operator()(uint32_t v) const { return v != 0; }
-};
 
 void
 gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b)
@@ -41,7 +34,7 @@ gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b)
 	gpugb_dev_free(&gb->acct, &b->head_pos);
 	gpugb_dev_free(&gb->acct, &b->run_start);
 	gpugb_dev_free(&gb->acct, &b->run_gid);
-	gpugb_dev_free(&gb->acct, &b->n_listed);
+	gpugb_dev_free(&gb->acct, &b->n_heads);
 	gpugb_dev_free(&gb->acct, &b->temp);
 	b->rows = 0;
 	b->runs = false;
@@ -53,22 +46,16 @@ sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows, bool runs)
 {
 	size_t		n = (size_t) rows;
 	size_t		sort_bytes = 0,
-				scan_bytes = 0,
-				select_bytes = 0;
+				scan_bytes = 0;
 
-	/* One temporary area serves SORT's sort, select and scan and PARTITION's sort (uint32 keys). */
+	/* One temporary area serves SORT's sort and scan and PARTITION's sort (uint32 keys). */
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
 		nullptr, sort_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
 		(const uint32_t *) nullptr, (uint32_t *) nullptr, (int64_t) n)));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::InclusiveScan(
 		nullptr, scan_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
 		cuda::maximum<uint32_t>{}, (int64_t) n)));
-	GPUGB_TRY(GPUGB_CUDA(cub::DeviceSelect::If(
-		nullptr, select_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
-		(int64_t *) nullptr, (int64_t) n, GpugbNonZero{})));
 	b->temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
-	if (select_bytes > b->temp_bytes)
-		b->temp_bytes = select_bytes;
 	/* (n + 1) uint32: PARTITION's boundaries reuse keys_in */
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_in, (n + 1) * 4, "sort keys"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_out, n * 4, "sort keys"));
@@ -79,7 +66,7 @@ sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows, bool runs)
 		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->head_pos, n * 4, "run heads"));
 		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_start, n * 4, "run starts"));
 		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_gid, n * 8, "run group ids"));
-		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->n_listed, 8, "run head count"));
+		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->n_heads, 8, "run head count"));
 	}
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->temp, b->temp_bytes, "sort scratch"));
 	b->rows = rows;
@@ -176,21 +163,18 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			   *perm_out = (uint32_t *) b->perm_out.ptr,
 			   *head_pos = (uint32_t *) b->head_pos.ptr,
 			   *run_start = (uint32_t *) b->run_start.ptr;
-	int64_t    *run_gid = (int64_t *) b->run_gid.ptr,
-			   *n_listed = (int64_t *) b->n_listed.ptr;
+	int64_t    *run_gid = (int64_t *) b->run_gid.ptr;
+	unsigned long long *n_heads = (unsigned long long *) b->n_heads.ptr;
 	size_t		temp_bytes = b->temp_bytes;
 
 	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, exact_int32, stream));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
 		b->temp.ptr, temp_bytes, (const uint32_t *) keys_in, keys_out,
 		(const uint32_t *) perm_in, perm_out, n, 0, bits, stream)));
-	GPUGB_TRY(gpugb_launch_run_heads(p, keys_out, perm_out, head_pos, exact_int32, stream));
-	/* The heads but position 0, listed where the sort keys were (sort_kernels.cuh says why). */
-	temp_bytes = b->temp_bytes;
-	GPUGB_TRY(GPUGB_CUDA(cub::DeviceSelect::If(
-		b->temp.ptr, temp_bytes, (const uint32_t *) head_pos, keys_in, n_listed, n,
-		GpugbNonZero{}, stream)));
-	GPUGB_TRY(gpugb_launch_run_groups(p, perm_out, keys_in, n_listed, run_gid, stream));
+	/* The heads are listed where the sort keys were (sort_kernels.cuh says why). */
+	GPUGB_TRY(gpugb_launch_run_heads(p, keys_out, perm_out, head_pos, keys_in, n_heads,
+									 exact_int32, stream));
+	GPUGB_TRY(gpugb_launch_run_groups(p, perm_out, keys_in, n_heads, run_gid, stream));
 	temp_bytes = b->temp_bytes;
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::InclusiveScan(
 		b->temp.ptr, temp_bytes, (const uint32_t *) head_pos, run_start,

@@ -97,6 +97,18 @@
  * 1000) estimated at 1e8).
  */
 #define OBSERVED_REFUTES_FACTOR 4.0
+/*
+ * ...and it does not refute it at all from a skewed sample (its largest
+ * group GPUGB_HOT_SHARE of the rows or more) that saw its groups fewer than
+ * this many times each on average: Zipf hides most groups in a tail seen
+ * once or never, while a plan that is wrong shows its few groups again and
+ * again (mod(x, 1000): 1000 groups, 1000 rows each in 1M rows).  Zipf 1.0
+ * over 2^24 groups shows about 1.3e6 of them in 2^22 rows (3.3 rows a
+ * group, largest 5.8 %), which the uniform model reads as 1.35e6 groups,
+ * 12x below the truth; auto then left sort for shared_hash, 1.25-1.9x
+ * slower at 2^24-2^26 groups (docs/session20-2026-11-27/run-f-h100-heuristics.md).
+ */
+#define SKEWED_SAMPLE_MIN_ROWS_PER_GROUP 8.0
 /* Do not trust estimates beyond this for the first table: it grows instead. */
 #define MAX_INITIAL_GROUPS (4.0 * 1024 * 1024)
 #define MIN_TABLE_SLOTS 1024
@@ -498,11 +510,15 @@ gpugb_workload_observed(const GpugbWorkload *planned, double rows_seen, double g
 		observed->groups = groups_seen;
 
 	/*
-	 * Fewer than planned, but not by much: skew explains that as well as a
-	 * high estimate does, so the plan stands (OBSERVED_REFUTES_FACTOR).
+	 * Fewer than planned, but not by much, or from a skewed sample that has
+	 * not seen its groups repeat: skew explains that as well as a high
+	 * estimate does, so the plan stands (OBSERVED_REFUTES_FACTOR,
+	 * SKEWED_SAMPLE_MIN_ROWS_PER_GROUP).
 	 */
 	if (observed->groups < planned->groups &&
-		observed->groups * OBSERVED_REFUTES_FACTOR >= planned->groups)
+		(observed->groups * OBSERVED_REFUTES_FACTOR >= planned->groups ||
+		 (planned->hot_share >= GPUGB_HOT_SHARE &&
+		  rows_seen < SKEWED_SAMPLE_MIN_ROWS_PER_GROUP * groups_seen)))
 		observed->groups = planned->groups;
 }
 

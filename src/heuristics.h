@@ -150,6 +150,8 @@ extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps
  * domain is mostly seen, so the final count is about what we have (the
  * planner's GROUP BY mod(x, 1000) estimate of 1e8 becomes 1000).  Nearly
  * all distinct: groups grow with the rows, extrapolated to planned->rows.
+ * planned->hot_share is the sample's largest group's share: a skewed sample
+ * that has not seen its groups repeat leaves the plan's count standing.
  */
 extern void gpugb_workload_observed(const GpugbWorkload *planned, double rows_seen,
 									double groups_seen, GpugbWorkload *observed);

@@ -91,8 +91,8 @@ gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen, double groups
 	GpugbDeviceProps props;
 
 	gpugb_spec_workload(spec, &planned);
+	planned.hot_share = hot_share;	/* the sample's skew: gpugb_workload_observed reads it */
 	gpugb_workload_observed(&planned, rows_seen, groups_seen, &observed);
-	observed.hot_share = hot_share;
 	/* More rows than planned make longer launches too. */
 	if (spec->stride_rows > 0)
 		observed.rows_per_launch = observed.rows < (double) spec->stride_rows ?

@@ -511,6 +511,34 @@ test_observed(void)
 	CHECK(seen.groups == planned.groups && choose(seen).strategy == GPUGB_STRATEGY_SORT,
 		  "Zipf 0.5 sample of a planned 2^26: the plan stands (%.3g, %s)", seen.groups,
 		  gpugb_strategy_name(choose(seen).strategy));
+	/*
+	 * A skewed sample that has not seen its groups repeat: Zipf 1.0 over a
+	 * planned (and true) 2^24 groups shows 1.28e6 of them in 2^22 rows, the
+	 * largest 5.8 %: the plan stands and keeps sort (run F, session 20:
+	 * sort 30.9 ms, shared_hash 50.5).  Unskewed, the same counts refute it.
+	 */
+	planned = workload(268435456.0, 268435456.0, 16777216.0, 1, 3);
+	planned.hot_share = 0.058;
+	gpugb_workload_observed(&planned, 4194304.0, 1.28e6, &seen);
+	CHECK(seen.groups == planned.groups && choose(seen).strategy == GPUGB_STRATEGY_SORT,
+		  "Zipf 1.0 sample of a planned 2^24, 5.8 %% hot: the plan stands (%.3g, %s)",
+		  seen.groups, gpugb_strategy_name(choose(seen).strategy));
+	planned.hot_share = 0;
+	gpugb_workload_observed(&planned, 4194304.0, 1.28e6, &seen);
+	CHECK(seen.groups < planned.groups / 4,
+		  "...the same counts with no hot group: refuted (%.3g)", seen.groups);
+	/* A wrong plan's groups repeat, skewed or not: mod(x, 1000), 13 % hot, is 1000. */
+	planned = workload(1e8, 1 << 20, 1e8, 1, 1);
+	planned.hot_share = 0.13;
+	gpugb_workload_observed(&planned, 1e6, 1000, &seen);
+	CHECK(fabs(seen.groups - 1000) < 1, "skewed mod(x, 1000): 1000 groups in 1M rows -> 1000 (%.0f)",
+		  seen.groups);
+	/* ...and 2^18 of them seen 16 times each on average refute a planned 1e8. */
+	gpugb_workload_observed(&planned, 4194304.0, 262144.0, &seen);
+	CHECK(seen.groups < 3e5, "2^18 skewed groups in 2^22 rows against a planned 1e8 -> %.3g",
+		  seen.groups);
+	planned = workload(268435456.0, 268435456.0, 67108864.0, 1, 3);
+
 	/* ...but 2^21 seen in 2^22 rows (about 2.6e6 groups) refutes a planned 2e7 */
 	planned.groups = 2e7;
 	gpugb_workload_observed(&planned, 4194304.0, 0.5 * 4194304.0, &seen);
