@@ -7,7 +7,9 @@
  *
  * Grid rule: grid-stride loops with at most 8 blocks of 256 threads per SM
  * (full occupancy on sm_80/sm_90), fewer when there is less work, so a
- * launch never costs more than its rows need.
+ * launch never costs more than its rows need; and for kernels of more than
+ * 32 registers a thread, no more blocks than the SM holds at once
+ * (resident_blocks_per_sm says why).
  */
 #include <mutex>
 
@@ -33,13 +35,49 @@ grid_for(int64_t work, int block)
 }
 
 /*
+ * Blocks of `block` threads taking `dynamic_smem` bytes that one SM holds
+ * at once for `kernel`, its registers counted; 0 when CUDA cannot say (the
+ * callers keep their own bound).  A grid-stride loop gives every block an
+ * equal share of the rows, so a grid of more blocks than are resident runs
+ * a last wave of few blocks a SM with the rest of the SM idle:
+ * private_hash (40 registers, so 6 blocks of 256 an SM) was launched 8 an
+ * SM, its last quarter of blocks a second wave at 2 an SM (Nsight Compute,
+ * session 17: achieved occupancy 55 % of a theoretical 75 %).
+ */
+template <typename Kernel>
+static int
+resident_blocks_per_sm(Kernel kernel, int block, size_t dynamic_smem)
+{
+	int			blocks = 0;
+
+	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, dynamic_smem) !=
+		cudaSuccess)
+	{
+		(void) cudaGetLastError();	/* not sticky: only this query failed */
+		return 0;
+	}
+	return blocks;
+}
+
+/* grid_for, and no more blocks than are resident at once (0: unknown). */
+static unsigned
+resident_grid_for(int64_t work, int block, int resident_per_sm)
+{
+	unsigned	blocks = grid_for(work, block);
+	int64_t		cap = (int64_t) gpugb_sm_count() * resident_per_sm;
+
+	return resident_per_sm > 0 && blocks > cap ? (unsigned) cap : blocks;
+}
+
+/*
  * Persistent grids: at most `wanted` blocks of `block` threads, no more
  * than are resident at once when each block takes `smem_bytes` of shared
- * memory (and at most 2048 threads an SM), so every block stays for many
- * rows and flushes its block-local states once.
+ * memory (and at most 2048 threads an SM, and resident_per_sm blocks an SM
+ * where known: resident_blocks_per_sm), so every block stays for many rows
+ * and flushes its block-local states once.
  */
 static unsigned
-persistent_grid(int64_t wanted, int64_t smem_bytes, int block)
+persistent_grid(int64_t wanted, int64_t smem_bytes, int block, int resident_per_sm)
 {
 	GpugbDeviceProps props;
 	int64_t		per_sm;
@@ -49,6 +87,8 @@ persistent_grid(int64_t wanted, int64_t smem_bytes, int block)
 	per_sm = props.shared_bytes_per_sm / (smem_bytes > 0 ? smem_bytes : 1);
 	if (per_sm > 2048 / block)
 		per_sm = 2048 / block;
+	if (resident_per_sm > 0 && per_sm > resident_per_sm)
+		per_sm = resident_per_sm;
 	if (per_sm < 1)
 		per_sm = 1;
 	cap = (int64_t) gpugb_sm_count() * per_sm;
@@ -117,7 +157,10 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 							&plan);
 
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
-										 plan.bytes + 1024, GPUGB_AGG_BLOCK);
+										 plan.bytes + 1024, GPUGB_AGG_BLOCK,
+										 resident_blocks_per_sm(gpugb_shared_agg_kernel,
+																GPUGB_AGG_BLOCK,
+																(size_t) plan.bytes));
 
 	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, (size_t) plan.bytes, stream>>>(
 		p, (int) plan.slots, plan.keyed);
@@ -156,15 +199,25 @@ gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 		bytes += gpugb_key_cache_bytes(p.n_keys, cache_slots);
 
 	/* 1 kB: the shared memory the system keeps in every block */
-	unsigned	blocks = persistent_grid((p.nrows + GPUGB_PRIVATE_THREADS - 1) / GPUGB_PRIVATE_THREADS,
-										 (int64_t) bytes + 1024, GPUGB_PRIVATE_THREADS);
+	int64_t		wanted = (p.nrows + GPUGB_PRIVATE_THREADS - 1) / GPUGB_PRIVATE_THREADS;
+	unsigned	blocks;
 
 	if (p.n_values >= 2)
+	{
+		blocks = persistent_grid(wanted, (int64_t) bytes + 1024, GPUGB_PRIVATE_THREADS,
+								 resident_blocks_per_sm(gpugb_private_agg_kernel<GPUGB_PRELOAD>,
+														GPUGB_PRIVATE_THREADS, bytes));
 		gpugb_private_agg_kernel<GPUGB_PRELOAD><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
 			p, (int) groups, state_columns, cache_slots);
+	}
 	else
+	{
+		blocks = persistent_grid(wanted, (int64_t) bytes + 1024, GPUGB_PRIVATE_THREADS,
+								 resident_blocks_per_sm(gpugb_private_agg_kernel<0>,
+														GPUGB_PRIVATE_THREADS, bytes));
 		gpugb_private_agg_kernel<0><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
 			p, (int) groups, state_columns, cache_slots);
+	}
 	return GPUGB_LAUNCHED("gpugb_private_agg_kernel");
 }
 
@@ -193,7 +246,9 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_partition_bounds_kernel"));
 
 	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
-	unsigned	blocks = persistent_grid(n_parts, (int64_t) bytes, GPUGB_AGG_BLOCK);
+	unsigned	blocks = persistent_grid(n_parts, (int64_t) bytes, GPUGB_AGG_BLOCK,
+										 resident_blocks_per_sm(gpugb_partition_agg_kernel,
+																GPUGB_AGG_BLOCK, bytes));
 
 	gpugb_partition_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, bounds, n_parts,
 																		   (int) slots);
@@ -225,8 +280,10 @@ gpugb_launch_run_groups(const GpugbAggParams &p, const uint32_t *perm, const uin
 						const unsigned long long *n_heads, int64_t *run_gid, cudaStream_t stream)
 {
 	/* The number of heads is on the device: a grid for as many as there are rows. */
-	gpugb_run_groups_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, perm, heads, n_heads,
-																		run_gid);
+	unsigned	blocks = resident_grid_for(p.nrows, 256,
+										   resident_blocks_per_sm(gpugb_run_groups_kernel, 256, 0));
+
+	gpugb_run_groups_kernel<<<blocks, 256, 0, stream>>>(p, perm, heads, n_heads, run_gid);
 	return GPUGB_LAUNCHED("gpugb_run_groups_kernel");
 }
 
