@@ -34,23 +34,8 @@ fi
 
 trees=("$PWD" "${others[@]}")
 build_kernelbench "${trees[@]}"
-for ((i = 1; i <= ${KB_PAIRS:-2}; i++)); do
-  for tree in "${trees[@]}"; do
-    if [ "$tree" = "$PWD" ]; then side=base; else side=$(basename "$tree"); fi
-    t0=$(date +%s)
-    # shellcheck disable=SC2086
-    CUDA_MODULE_LOADING=EAGER "$tree/test/bin/kernelbench" ${KB_ARGS:---keys 4,8 --payloads 1,4 \
-      --dists uniform,zipf1.0 --log2-groups 8:26:2 --methods sort,partition,global_hash,auto} \
-      --max-seconds "${KB_SECONDS:-90}" --csv "$OUT/kb-$side-$i.csv" --md "$OUT/kb-$side-$i.md" \
-      > "$OUT/kb-$side-$i.log" 2>&1
-    echo "kernelbench $side $i rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E 'verified' "$OUT/kb-$side-$i.md")"
-  done
-done
-for o in "${others[@]}"; do
-  side=$(basename "$o") pairs=()
-  for ((i = 1; i <= ${KB_PAIRS:-2}; i++)); do pairs+=("$OUT/kb-base-$i.csv" "$OUT/kb-$side-$i.csv"); done
-  python3 test/kernelbench/ab_table.py "${pairs[@]}" | tee "$OUT/ab-median-$side.md"
-done
+kb_ab_rounds "${KB_PAIRS:-2}" "${KB_SECONDS:-90}" "${KB_ARGS:---keys 4,8 --payloads 1,4 \
+  --dists uniform,zipf1.0 --log2-groups 8:26:2 --methods sort,partition,global_hash,auto}" "${trees[@]}"
 
 for s in ${STRATEGIES-sort partition private_hash}; do
   if [ $first_ok = 1 ]; then (cd "${others[0]}" && step_strategy "$s"); else step_strategy "$s"; fi

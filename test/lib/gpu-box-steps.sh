@@ -40,6 +40,31 @@ build_kernelbench() {
   done
 }
 
+# kb_ab_rounds ROUNDS SECONDS "KB ARGS" TREE...: ROUNDS rounds of the kernel benchmark in every
+# tree in turn (the first is the base, this tree: $PWD), SECONDS each, then per other tree the
+# median time ratio base/tree of every point (test/kernelbench/ab_table.py; above 1: the tree is
+# faster) in $OUT/ab-median-NAME.md.
+kb_ab_rounds() {
+  local rounds=$1 seconds=$2 args=$3 i tree side t0 pairs
+  shift 3
+  for ((i = 1; i <= rounds; i++)); do
+    for tree in "$@"; do
+      if [ "$tree" = "$PWD" ]; then side=base; else side=$(basename "$tree"); fi
+      t0=$(date +%s)
+      # shellcheck disable=SC2086
+      CUDA_MODULE_LOADING=EAGER "$tree/test/bin/kernelbench" $args --max-seconds "$seconds" \
+        --csv "$OUT/kb-$side-$i.csv" --md "$OUT/kb-$side-$i.md" > "$OUT/kb-$side-$i.log" 2>&1
+      echo "kernelbench $side $i rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E 'verified' "$OUT/kb-$side-$i.md")"
+    done
+  done
+  shift
+  for tree in "$@"; do
+    side=$(basename "$tree") pairs=()
+    for ((i = 1; i <= rounds; i++)); do pairs+=("$OUT/kb-base-$i.csv" "$OUT/kb-$side-$i.csv"); done
+    python3 test/kernelbench/ab_table.py "${pairs[@]}" | tee "$OUT/ab-median-$side.md"
+  done
+}
+
 # pg_regress in gpu mode.
 step_regress() {
   local t0; t0=$(date +%s)
