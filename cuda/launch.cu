@@ -167,6 +167,22 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
 }
 
+/* One private_hash launch of the kernel that preloads `preload` inputs, on its persistent grid. */
+template <int preload>
+static void
+launch_private_kernel(const GpugbAggParams &p, int groups, int state_columns, int cache_slots,
+					  size_t bytes, cudaStream_t stream)
+{
+	/* 1 kB: the shared memory the system keeps in every block */
+	unsigned	blocks = persistent_grid((p.nrows + GPUGB_PRIVATE_THREADS - 1) / GPUGB_PRIVATE_THREADS,
+										 (int64_t) bytes + 1024, GPUGB_PRIVATE_THREADS,
+										 resident_blocks_per_sm(gpugb_private_agg_kernel<preload>,
+																GPUGB_PRIVATE_THREADS, bytes));
+
+	gpugb_private_agg_kernel<preload><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
+		p, groups, state_columns, cache_slots);
+}
+
 /*
  * PRIVATE_HASH: persistent blocks (as many as fit at once), so each thread
  * flushes its private states once for many rows.  Slices beyond 48 kB a
@@ -198,26 +214,11 @@ gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 	if (cache_slots > 0)
 		bytes += gpugb_key_cache_bytes(p.n_keys, cache_slots);
 
-	/* 1 kB: the shared memory the system keeps in every block */
-	int64_t		wanted = (p.nrows + GPUGB_PRIVATE_THREADS - 1) / GPUGB_PRIVATE_THREADS;
-	unsigned	blocks;
-
 	if (p.n_values >= 2)
-	{
-		blocks = persistent_grid(wanted, (int64_t) bytes + 1024, GPUGB_PRIVATE_THREADS,
-								 resident_blocks_per_sm(gpugb_private_agg_kernel<GPUGB_PRELOAD>,
-														GPUGB_PRIVATE_THREADS, bytes));
-		gpugb_private_agg_kernel<GPUGB_PRELOAD><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
-			p, (int) groups, state_columns, cache_slots);
-	}
+		launch_private_kernel<GPUGB_PRELOAD>(p, (int) groups, state_columns, cache_slots, bytes,
+											 stream);
 	else
-	{
-		blocks = persistent_grid(wanted, (int64_t) bytes + 1024, GPUGB_PRIVATE_THREADS,
-								 resident_blocks_per_sm(gpugb_private_agg_kernel<0>,
-														GPUGB_PRIVATE_THREADS, bytes));
-		gpugb_private_agg_kernel<0><<<blocks, GPUGB_PRIVATE_THREADS, bytes, stream>>>(
-			p, (int) groups, state_columns, cache_slots);
-	}
+		launch_private_kernel<0>(p, (int) groups, state_columns, cache_slots, bytes, stream);
 	return GPUGB_LAUNCHED("gpugb_private_agg_kernel");
 }
 
