@@ -232,9 +232,12 @@ gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32
 }
 
 /*
- * PARTITION: boundaries of the sorted partitions, then blocks over
- * partitions (grid-stride, as many blocks as fit at once, at most one per
- * partition), each with PARTITION's key table in shared memory.
+ * PARTITION: boundaries of the sorted partitions, then as many blocks as
+ * fit at once, each with PARTITION's key table in shared memory, over tiles
+ * of an equal share of the rows each (partition_kernels.cuh).  A tile keeps
+ * its partitions whole unless one has more than twice a partition's mean
+ * rows (and more than a tile): only a hot key's partition is cut between
+ * blocks, since every cut looks the partition's keys up once more.
  */
 GpugbStatus
 gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
@@ -247,12 +250,16 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_partition_bounds_kernel"));
 
 	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
-	unsigned	blocks = persistent_grid(n_parts, (int64_t) bytes, GPUGB_AGG_BLOCK,
+	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
+										 (int64_t) bytes, GPUGB_AGG_BLOCK,
 										 resident_blocks_per_sm(gpugb_partition_agg_kernel,
 																GPUGB_AGG_BLOCK, bytes));
+	int64_t		tile_rows = (p.nrows + blocks - 1) / blocks;
+	int64_t		mean_rows = (p.nrows + n_parts - 1) / n_parts;
+	int64_t		split_rows = 2 * mean_rows > tile_rows ? 2 * mean_rows : tile_rows;
 
-	gpugb_partition_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, bounds, n_parts,
-																		   (int) slots);
+	gpugb_partition_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(
+		p, bounds, n_parts, (int) slots, tile_rows, split_rows);
 	return GPUGB_LAUNCHED("gpugb_partition_agg_kernel");
 }
 
