@@ -234,10 +234,15 @@ gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32
 /*
  * PARTITION: boundaries of the sorted partitions, then as many blocks as
  * fit at once, each with PARTITION's key table in shared memory, over tiles
- * of an equal share of the rows each (partition_kernels.cuh).  A tile keeps
- * its partitions whole unless one has more than twice a partition's mean
- * rows (and more than a tile): only a hot key's partition is cut between
- * blocks, since every cut looks the partition's keys up once more.
+ * of about a partition's mean rows (at least a block's worth), grid-stride
+ * (partition_kernels.cuh).  A tile keeps its partitions whole unless one
+ * has more than two tiles' rows: only a hot key's partition is cut between
+ * blocks, since every cut looks the partition's keys up once more.  Tiles
+ * the size of a partition, taken in order, keep the blocks at any moment
+ * on neighbouring partitions, so on neighbouring slices of the global
+ * table, which stay in L2: tiles of an equal share of the launch each (one
+ * a block) spread the blocks over the whole table and were 1.2-1.7 times
+ * slower at 2^18-2^22 groups (kernel benchmark, H200, session 22).
  */
 GpugbStatus
 gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
@@ -254,9 +259,9 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 										 (int64_t) bytes, GPUGB_AGG_BLOCK,
 										 resident_blocks_per_sm(gpugb_partition_agg_kernel,
 																GPUGB_AGG_BLOCK, bytes));
-	int64_t		tile_rows = (p.nrows + blocks - 1) / blocks;
 	int64_t		mean_rows = (p.nrows + n_parts - 1) / n_parts;
-	int64_t		split_rows = 2 * mean_rows > tile_rows ? 2 * mean_rows : tile_rows;
+	int64_t		tile_rows = mean_rows > GPUGB_AGG_BLOCK ? mean_rows : GPUGB_AGG_BLOCK;
+	int64_t		split_rows = 2 * tile_rows;
 
 	gpugb_partition_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(
 		p, bounds, n_parts, (int) slots, tile_rows, split_rows);

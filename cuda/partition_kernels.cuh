@@ -226,7 +226,13 @@ gpugb_partition_tile_start(const uint32_t *bounds, int64_t n_parts, int64_t n, i
  * states, every row goes to the global table (the partition order still
  * keeps each block's probes in one slice of it).  Needs n_keys > 0.
  */
-__global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
+/*
+ * Five blocks an SM, as many as their tables let share its shared memory
+ * (43 kB each at three state columns): ptxas may use 51 registers.  With
+ * the block size alone it aimed at eight blocks an SM, 32 registers, and
+ * spilled 120 bytes in the row loop.
+ */
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
 gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64_t n_parts,
 						   int slots, int64_t tile_rows, int64_t split_rows)
 {
