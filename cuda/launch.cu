@@ -232,9 +232,17 @@ gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32
 }
 
 /*
- * PARTITION: boundaries of the sorted partitions, then blocks over
- * partitions (grid-stride, as many blocks as fit at once, at most one per
- * partition), each with PARTITION's key table in shared memory.
+ * PARTITION: boundaries of the sorted partitions, then as many blocks as
+ * fit at once, each with PARTITION's key table in shared memory, over tiles
+ * of about a partition's mean rows (at least a block's worth), grid-stride
+ * (partition_kernels.cuh).  A tile keeps its partitions whole unless one
+ * has more than two tiles' rows: only a hot key's partition is cut between
+ * blocks, since every cut looks the partition's keys up once more.  Tiles
+ * the size of a partition, taken in order, keep the blocks at any moment
+ * on neighbouring partitions, so on neighbouring slices of the global
+ * table, which stay in L2: tiles of an equal share of the launch each (one
+ * a block) spread the blocks over the whole table and were 1.2-1.7 times
+ * slower at 2^18-2^22 groups (kernel benchmark, H200, session 22).
  */
 GpugbStatus
 gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
@@ -247,12 +255,16 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_partition_bounds_kernel"));
 
 	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
-	unsigned	blocks = persistent_grid(n_parts, (int64_t) bytes, GPUGB_AGG_BLOCK,
+	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
+										 (int64_t) bytes, GPUGB_AGG_BLOCK,
 										 resident_blocks_per_sm(gpugb_partition_agg_kernel,
 																GPUGB_AGG_BLOCK, bytes));
+	int64_t		mean_rows = (p.nrows + n_parts - 1) / n_parts;
+	int64_t		tile_rows = mean_rows > GPUGB_AGG_BLOCK ? mean_rows : GPUGB_AGG_BLOCK;
+	int64_t		split_rows = 2 * tile_rows;
 
-	gpugb_partition_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, bounds, n_parts,
-																		   (int) slots);
+	gpugb_partition_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(
+		p, bounds, n_parts, (int) slots, tile_rows, split_rows);
 	return GPUGB_LAUNCHED("gpugb_partition_agg_kernel");
 }
 

@@ -10,8 +10,9 @@
  * starts), so all keys of a partition live in one contiguous slice of the
  * slot array, and a block working on one partition probes only that slice
  * (it stays in L2 however large the table).  Equal keys always share a
- * partition, so within one launch a group's states are only ever updated
- * by the block that owns its partition.
+ * partition; a partition is aggregated by one block unless a tile boundary
+ * cuts it (gpugb_partition_agg_kernel), and then by two or more, whose
+ * flushes add up in the global states.
  *
  * The block's table in shared memory is keyed by the key itself (its 64-bit
  * hash and a representative row of the launch whose key words are compared
@@ -36,14 +37,17 @@
  * Shared memory, `slots` entries per column (GPUGB_PARTITION_TABLE_BYTES):
  *   n_counts + n_values + n_his columns of 8-byte states, a uint64 key hash
  *   per slot, an int32 slot state (FREE/LOCKED/NO_ID/gid), a uint32
- *   representative row, then the claimed-slot counter.
+ *   representative row, then slots / 2 uint32 slot numbers (the slots
+ *   claimed, in claim order: the flush visits only these), then the
+ *   claimed-slot counter and the count of slot numbers.
  *
  * Invariants (as agg_kernels.cuh): every launch row is aggregated exactly
  * once (into a slot, whose states are flushed exactly once, or into the
  * global states) or appended exactly once to the retry list (its key has no
  * group id: NO_ID, or the global lookup failed); whole warps run the row
- * loop together (its bound is warp-uniform); the partition loop's bound is
- * block-uniform, so its __syncthreads are reached by every thread.
+ * loop together (its bound is warp-uniform); the tile and partition loops'
+ * bounds are block-uniform, so their __syncthreads are reached by every
+ * thread.
  */
 #ifndef GPUGB_PARTITION_KERNELS_CUH
 #define GPUGB_PARTITION_KERNELS_CUH
@@ -112,8 +116,8 @@ gpugb_partition_bounds_kernel(const uint32_t *sorted, int64_t n, uint32_t *bound
  */
 __device__ __forceinline__ int
 gpugb_partition_slot(const GpugbAggParams &p, unsigned long long *local_hash, int *local_state,
-					 uint32_t *local_row, unsigned *claimed, int slots, uint32_t row,
-					 uint64_t h, int64_t *gid)
+					 uint32_t *local_row, unsigned *claimed, uint32_t *used, unsigned *n_used,
+					 int slots, uint32_t row, uint64_t h, int64_t *gid)
 {
 	/* The hash's high half: its low bits chose the partition, so they are alike here. */
 	unsigned	idx = (unsigned) (((h >> 32) * (uint64_t) slots) >> 32);
@@ -137,6 +141,8 @@ gpugb_partition_slot(const GpugbAggParams &p, unsigned long long *local_hash, in
 			{
 				local_hash[idx] = h;
 				local_row[idx] = row;
+				/* At most slots / 2 claims (the reservation above): `used` holds them all. */
+				used[atomicAdd(n_used, 1u)] = idx;
 
 				int64_t		g = gpugb_find_or_insert(p, row);
 
@@ -161,16 +167,74 @@ gpugb_partition_slot(const GpugbAggParams &p, unsigned long long *local_hash, in
 }
 
 /*
+ * The first partition whose rows reach past sorted position `pos`: the
+ * smallest q with bounds[q + 1] > pos (bounds is non-decreasing; pos < n).
+ * Every thread of a block computes the same q from the same loads.
+ */
+__device__ __forceinline__ int64_t
+gpugb_partition_at(const uint32_t *bounds, int64_t n_parts, int64_t pos)
+{
+	int64_t		lo = 0,
+				hi = n_parts - 1;
+
+	while (lo < hi)
+	{
+		int64_t		mid = lo + (hi - lo) / 2;
+
+		if ((int64_t) bounds[mid + 1] > pos)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * Where tile t of a launch begins: at t * tile_rows, pulled back to the
+ * start of the partition there unless that partition has more than
+ * split_rows rows.  So only large partitions (a hot key's) are cut between
+ * blocks; a small one is a tile's work whole, and its keys go to the global
+ * table once.  Non-decreasing in t; tile t ends where tile t + 1 begins.
+ */
+__device__ __forceinline__ int64_t
+gpugb_partition_tile_start(const uint32_t *bounds, int64_t n_parts, int64_t n, int64_t tile_rows,
+						   int64_t split_rows, int64_t t)
+{
+	int64_t		pos = t * tile_rows;
+
+	if (pos >= n)
+		return n;
+
+	int64_t		q = gpugb_partition_at(bounds, n_parts, pos);
+
+	return (int64_t) (bounds[q + 1] - bounds[q]) > split_rows ? pos : (int64_t) bounds[q];
+}
+
+/*
  * PARTITION's aggregation: launch rows in partition order (p.row_list, the
  * sorted permutation), partition q at sorted positions [bounds[q],
- * bounds[q + 1]); blocks take partitions grid-stride.  slots == 0: no block
- * table fits the states, every row goes to the global table (the partition
- * order still keeps each block's probes in one slice of it).  Needs
- * n_keys > 0.
+ * bounds[q + 1]).  Blocks take tiles of about `tile_rows` sorted positions
+ * (grid-stride; gpugb_partition_tile_start), not whole partitions: one
+ * partition holding most rows (a hot key) was one block's work while the
+ * others idled (kernel benchmark, H100, Zipf 1.5: 1.1 s, 30 times Thrust).
+ * A tile aggregates each partition's stretch inside it in turn, with the
+ * block table emptied between stretches; a large partition cut by tile
+ * boundaries is aggregated by several blocks, each flushing its keys into
+ * the global states with atomics, as SHARED_HASH's blocks do.  The flush visits only the
+ * slots claimed (`used`), not the whole table: at 2^26 groups there are
+ * 2^18 partitions of about 1000 rows.  slots == 0: no block table fits the
+ * states, every row goes to the global table (the partition order still
+ * keeps each block's probes in one slice of it).  Needs n_keys > 0.
  */
-__global__ void __launch_bounds__(GPUGB_AGG_BLOCK)
+/*
+ * Five blocks an SM, as many as their tables let share its shared memory
+ * (43 kB each at three state columns): ptxas may use 51 registers.  With
+ * the block size alone it aimed at eight blocks an SM, 32 registers, and
+ * spilled 120 bytes in the row loop.
+ */
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
 gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64_t n_parts,
-						   int slots)
+						   int slots, int64_t tile_rows, int64_t split_rows)
 {
 	extern __shared__ unsigned long long gpugb_smem[];
 	const int	n_cols = p.n_counts + p.n_values;
@@ -181,70 +245,89 @@ gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64
 	unsigned long long *local_hash = gpugb_smem + (size_t) (n_cols + n_his) * slots;
 	int		   *local_state = (int *) (local_hash + slots);
 	uint32_t   *local_row = (uint32_t *) (local_state + slots);
-	unsigned   *claimed = (unsigned *) (local_row + slots);
+	uint32_t   *used = local_row + slots;	/* slots / 2 claimed slot numbers */
+	unsigned   *claimed = used + slots / 2;
+	unsigned   *n_used = claimed + 1;
 
 	gpugb_local_states_reset(p, local, slots, n_his);
 	for (int i = threadIdx.x; i < slots; i += blockDim.x)
 		local_state[i] = GPUGB_PART_FREE;
 	if (threadIdx.x == 0)
-		*claimed = 0;
+		*claimed = *n_used = 0;
 	__syncthreads();
 
 	const unsigned lane = threadIdx.x & 31u;
 	const GpugbStates global = gpugb_global_states(p);
+	const int64_t n_tiles = (p.nrows + tile_rows - 1) / tile_rows;
 
-	for (int64_t q = blockIdx.x; q < n_parts; q += gridDim.x)
+	for (int64_t t = blockIdx.x; t < n_tiles; t += gridDim.x)
 	{
-		const int64_t begin = bounds[q];
-		const int64_t end = bounds[q + 1];
+		/* Block-uniform: tiles, q, begin and end come from the same loads in every thread. */
+		const int64_t tile_begin = gpugb_partition_tile_start(bounds, n_parts, p.nrows, tile_rows,
+															  split_rows, t);
+		const int64_t tile_end = gpugb_partition_tile_start(bounds, n_parts, p.nrows, tile_rows,
+															split_rows, t + 1);
 
-		/* base is the warp's first position: the bound test is the same for all lanes. */
-		for (int64_t base = begin + (threadIdx.x & ~31u); base < end; base += blockDim.x)
+		if (tile_begin >= tile_end)
+			continue;			/* pulled back into the tile before: no rows */
+		for (int64_t q = gpugb_partition_at(bounds, n_parts, tile_begin);
+			 q < n_parts && (int64_t) bounds[q] < tile_end; q++)
 		{
-			int64_t		i = base + lane;
-			uint32_t	row = 0;
-			int64_t		gid = -1;
-			int			slot = -1;
+			const int64_t begin = max((int64_t) bounds[q], tile_begin);
+			const int64_t end = min((int64_t) bounds[q + 1], tile_end);
 
-			if (i < end)
+			if (begin >= end)
+				continue;		/* an empty partition: nothing claimed, nothing to flush */
+			/* base is the warp's first position: the bound test is the same for all lanes. */
+			for (int64_t base = begin + (threadIdx.x & ~31u); base < end; base += blockDim.x)
 			{
-				uint32_t	mask;
+				int64_t		i = base + lane;
+				uint32_t	row = 0;
+				int64_t		gid = -1;
+				int			slot = -1;
 
-				row = p.row_list[i];
-				if (slots > 0)
-					slot = gpugb_partition_slot(p, local_hash, local_state, local_row, claimed,
-												slots, row, gpugb_hash_row(p, row, &mask), &gid);
-				if (slot < 0)
-					gid = gpugb_find_or_insert(p, row);
-				if (gid < 0)
+				if (i < end)
 				{
-					/* No group id left: the host grows the table and re-runs the row. */
-					p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
-					slot = -1;
+					uint32_t	mask;
+
+					row = p.row_list[i];
+					if (slots > 0)
+						slot = gpugb_partition_slot(p, local_hash, local_state, local_row,
+													claimed, used, n_used, slots, row,
+													gpugb_hash_row(p, row, &mask), &gid);
+					if (slot < 0)
+						gid = gpugb_find_or_insert(p, row);
+					if (gid < 0)
+					{
+						/* No group id left: the host grows the table and re-runs the row. */
+						p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
+						slot = -1;
+					}
 				}
+				/* gid: the row's global group, where a float variance's shift K lives */
+				gpugb_aggregate_warp(p, local, row, slot, gid, lane);
+				gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, gid, lane);
 			}
-			/* gid: the row's global group, where a float variance's shift K lives */
-			gpugb_aggregate_warp(p, local, row, slot, gid, lane);
-			gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, gid, lane);
-		}
-		__syncthreads();
+			__syncthreads();
 
-		/* The partition's keys once into the global states; the table empty again. */
-		for (int i = threadIdx.x; i < slots; i += blockDim.x)
-		{
-			int			s = local_state[i];
+			/* The stretch's keys once into the global states; the table empty again. */
+			const unsigned n_claimed = *n_used;
 
-			if (s >= 0)
-				gpugb_flush_slot(p, local, i, s);
-			if (s != GPUGB_PART_FREE)
+			for (unsigned u = threadIdx.x; u < n_claimed; u += blockDim.x)
 			{
+				int			i = (int) used[u];
+				int			s = local_state[i];
+
+				if (s >= 0)
+					gpugb_flush_slot(p, local, i, s);
 				gpugb_local_slot_reset(p, local, i, n_his);
 				local_state[i] = GPUGB_PART_FREE;
 			}
+			__syncthreads();
+			if (threadIdx.x == 0)
+				*claimed = *n_used = 0;
+			__syncthreads();
 		}
-		if (threadIdx.x == 0)
-			*claimed = 0;
-		__syncthreads();
 	}
 }
 

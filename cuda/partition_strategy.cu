@@ -38,7 +38,7 @@ table_bits(const GpugbTable *t)
  * Partition bits for a launch of n rows: enough partitions that each holds
  * about a quarter of a block table's slots of distinct keys (the table
  * takes at most half), and at least two per SM so every SM has work; at
- * most GPUGB_PARTITION_MAX_BITS (two radix passes), no more partitions than
+ * most GPUGB_PARTITION_MAX_BITS (three radix passes), no more partitions than
  * rows (the boundaries reuse the n-row key buffer), and no more than the
  * table has slot bits.
  */

@@ -53,9 +53,10 @@ typedef struct GpugbStrategyChoice
 	((int64_t) (slots) * GPUGB_SHARED_SLOT_BYTES(state_columns) + 16)
 /*
  * PARTITION's block table is keyed by the key itself: per slot the states,
- * the 8-byte key hash, the global group id and a representative row.
+ * the 8-byte key hash, the global group id and a representative row, and
+ * per two slots the number of one claimed slot (the flush's list).
  */
-#define GPUGB_PARTITION_SLOT_BYTES(state_columns) (16 + 8 * (int64_t) (state_columns))
+#define GPUGB_PARTITION_SLOT_BYTES(state_columns) (18 + 8 * (int64_t) (state_columns))
 #define GPUGB_PARTITION_TABLE_BYTES(state_columns, slots) \
 	((int64_t) (slots) * GPUGB_PARTITION_SLOT_BYTES(state_columns) + 16)
 /*
