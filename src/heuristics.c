@@ -24,10 +24,10 @@
  *     lookup and one combined update each.  With few rows per group in a
  *     launch the sort is pure overhead, so the global table stays.
  *     Wu et al.'s partitioning (PGB-TR for g > 2^18, low skew) does the
- *     same with one or two radix passes over 4-byte partition numbers and
- *     a shared-memory table per partition; on the H200 our sort now matches
- *     or beats it wherever it used to win, so auto leaves it to
- *     gpugb.strategy (SORT_MIN_L2_MULTIPLE says where and by how much).
+ *     same with two or three radix passes over 4-byte partition numbers
+ *     and a shared-memory table per partition; on the H200 it beats sort
+ *     where a launch has many rows per group and the key is not one int32
+ *     (PARTITION_MIN_ROWS_PER_GROUP), and sort wins the rest of the band.
  *  3. Skew, known only at run time (the share of the largest group after
  *     the first launch): a hot group makes global atomics contend, so
  *     blocks absorb it in shared memory, unless the table is beyond L2 and
@@ -69,12 +69,12 @@
  * stopped stalling on their lookups (that session), when partition still
  * took the band from 3 x L2.
  *
- * Auto no longer picks partition (gpugb.strategy still can): in that grid
- * sort matched or beat it at every point partition used to take, uniform
- * and Zipf 0.5, one and four payloads, 4- and 8-byte keys, 2^22 and 2^24
- * groups (best for partition: 8-byte keys, one payload, 2^22, 28.4 against
- * sort's 29.7 ms; worst: 4-byte keys, 2^24, 44.6 against 26.8), and under
- * skew it was 7-70x slower than either.
+ * In that grid sort matched or beat partition at every point partition
+ * used to take (best for partition: 8-byte keys, one payload, 2^22, 28.4
+ * against sort's 29.7 ms; worst: 4-byte keys, 2^24, 44.6 against 26.8), and
+ * under skew partition was 7-70x slower than either, so auto left it to
+ * gpugb.strategy until partition's blocks took tiles (session 22,
+ * PARTITION_MIN_ROWS_PER_GROUP).
  */
 #define SORT_MIN_L2_MULTIPLE 3.0
 /*
@@ -88,6 +88,18 @@
  * the global table (31.2 against sort's 36.8).
  */
 #define WIDE_SORT_HOT_SHARE 0.04
+/*
+ * Beyond SORT_MIN_L2_MULTIPLE x L2, partition rather than sort with at
+ * least this many rows per group in a launch, unless the key is one int32,
+ * which sort sorts by itself.  H200 grid, session 22
+ * (docs/session22-2026-11-28), once partition's blocks took tiles: 2^22
+ * groups (64 rows per group), 8-byte keys, partition 24.5-26.6 ms against
+ * sort's 28.6-29.1 with one payload (uniform, Zipf 0.5 and 1.0) and 47.0-47.2
+ * against 49.7-53.2 with four; 4-byte keys, sort 22.5 against 24.7 (one
+ * payload) and even with four (47.0, 46.6).  At 2^24 groups (16 rows per
+ * group) sort won throughout: 8-byte keys 33.0 against 36.8.
+ */
+#define PARTITION_MIN_ROWS_PER_GROUP 48.0
 /*
  * The run-time count corrects the planner's estimate only when it refutes
  * it by more than this factor: skew makes a sample show fewer groups than
@@ -339,15 +351,22 @@ hot_share_for_shared(double groups, int64_t shared_slots)
 	return GPUGB_HOT_SHARE * (overflow < 1 ? 1 : overflow > 4 ? 4 : overflow);
 }
 
-/* SORT for a table beyond SORT_MIN_L2_MULTIPLE x L2, and the reason. */
+/*
+ * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP), for a table beyond
+ * SORT_MIN_L2_MULTIPLE x L2, and the reason.
+ */
 static void
 choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups,
 					  double table_bytes, GpugbStrategyChoice *c)
 {
-	c->strategy = GPUGB_STRATEGY_SORT;
+	bool		partition = !w->key_fits_int32 && c->partition_slots > 0 &&
+		w->rows_per_launch / groups >= PARTITION_MIN_ROWS_PER_GROUP;
+
+	c->strategy = partition ? GPUGB_STRATEGY_PARTITION : GPUGB_STRATEGY_SORT;
 	snprintf(c->reason, sizeof(c->reason),
-			 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group",
-			 table_bytes / 1048576.0, props->l2_bytes / 1048576.0, w->rows_per_launch / groups);
+			 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group%s",
+			 table_bytes / 1048576.0, props->l2_bytes / 1048576.0, w->rows_per_launch / groups,
+			 partition ? ", enough for a block table per partition" : "");
 }
 
 void

@@ -31,6 +31,7 @@ typedef struct GpugbWorkload
 	int			state_columns;	/* 8-byte state columns per group */
 	double		hot_share;		/* rows of the largest group / rows; 0 = unknown */
 	int			slot_bytes;		/* of one global hash slot; 0 = 8 */
+	bool		key_fits_int32;	/* one key, an int32: SORT sorts by the key itself */
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice

@@ -58,6 +58,7 @@ gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w)
 	w->groups = spec->n_keys == 0 ? 1.0 :
 		(spec->estimated_groups > 0 ? (double) spec->estimated_groups : 1.0);
 	w->key_words = spec->n_keys;
+	w->key_fits_int32 = spec->n_keys == 1 && spec->key_fits_int32;
 	w->slot_bytes = gpugb_spec_slot_bytes(spec);
 	w->state_columns = gpugb_spec_state_columns(spec);
 }

@@ -64,6 +64,16 @@ workload(double rows, double rows_per_launch, double groups, int key_words, int 
 	return w;
 }
 
+/* The same with one int32 key (the kernel benchmark's 4-byte keys): sort sorts by the key. */
+static GpugbWorkload
+workload_int32(double rows, double rows_per_launch, double groups, int state_columns)
+{
+	GpugbWorkload w = workload(rows, rows_per_launch, groups, 1, state_columns);
+
+	w.key_fits_int32 = true;
+	return w;
+}
+
 static GpugbStrategyChoice
 choose(GpugbWorkload w)
 {
@@ -290,9 +300,9 @@ test_partition(void)
 	 * Auto leaves partition to gpugb.strategy: sort matched or beat it
 	 * wherever it used to win (heuristics.c, SORT_MIN_L2_MULTIPLE).
 	 */
-	c = choose(workload(1e10, 64.0 * 32 * l2_groups, 32 * l2_groups, 1, 1));
+	c = choose(workload_int32(1e10, 64.0 * 32 * l2_groups, 32 * l2_groups, 1));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
-		  "%.0f groups (table 32 x L2), 64 rows per group per launch -> sort (got %s)",
+		  "%.0f groups (table 32 x L2), 64 rows per group per launch, int32 key -> sort (got %s)",
 		  32 * l2_groups, gpugb_strategy_name(c.strategy));
 	CHECK(strstr(c.reason, "exceeds L2") != NULL, "... reason: exceeds L2 (%s)", c.reason);
 	CHECK(c.partition_slots == gpugb_partition_slots_for(1, &h200),
@@ -309,8 +319,8 @@ test_partition(void)
 		  "table 2.5 x L2, 64 rows per group -> global_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	/* 3.5 x L2, 64 rows per group: sort (kernel benchmark, 1 payload, 2^22: 3.6 x L2). */
-	c = choose(workload(1e10, 64.0 * 3.5 * l2_groups, 3.5 * l2_groups, 1, 1));
-	CHECK(c.strategy == GPUGB_STRATEGY_SORT, "table 3.5 x L2, 64 rows per group -> sort (got %s)",
+	c = choose(workload_int32(1e10, 64.0 * 3.5 * l2_groups, 3.5 * l2_groups, 1));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT, "table 3.5 x L2, 64 rows per group, int32 key -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	/* Within L2: the global table. */
 	c = choose(workload(1e10, 64.0 * 0.5 * l2_groups, 0.5 * l2_groups, 1, 1));
@@ -333,9 +343,9 @@ test_partition(void)
 	 * L2, 64 rows per group), 2^24 (16) and 2^26 (4) sort (session 20,
 	 * H200: 22.3, 26.8 and 45.7 ms; partition 28.4, 44.6 and 126.5).
 	 */
-	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 3));
+	c = choose(workload_int32(268435456.0, 268435456.0, 4194304.0, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
-		  "2^22 groups, 3 state columns, 2^28 rows in one launch -> sort (got %s)",
+		  "2^22 groups, 3 state columns, 2^28 rows in one launch, int32 key -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	c = choose(workload(268435456.0, 268435456.0, 16777216.0, 1, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
@@ -351,9 +361,32 @@ test_partition(void)
 		  "2^26 groups estimated 0.4 %% high, 2^28 rows in one launch -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	/* Four payloads (13 state columns): 2^22 groups sort (46.4 ms, partition 59.2). */
-	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 13));
+	c = choose(workload_int32(268435456.0, 268435456.0, 4194304.0, 13));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
-		  "2^22 groups, 13 state columns, 64 rows per group -> sort (got %s)",
+		  "2^22 groups, 13 state columns, 64 rows per group, int32 key -> sort (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	/*
+	 * A key sort cannot sort by itself (8-byte keys, or two keys), many rows
+	 * per group: partition (session 22, H200, 2^22 groups, 8-byte keys: 24.5
+	 * ms against sort's 28.6 with one payload, 47.2 against 53.2 with four);
+	 * with 16 rows per group (2^24) sort still (33.0 against 36.8).
+	 */
+	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "partition") != NULL,
+		  "2^22 groups, 8-byte key, 64 rows per group -> partition (got %s: %s)",
+		  gpugb_strategy_name(c.strategy), c.reason);
+	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 2, 13));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "2^22 groups, two keys, 13 state columns -> partition (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload(268435456.0, 268435456.0, 16777216.0, 1, 3));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "2^24 groups, 8-byte key, 16 rows per group -> sort (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	/* No block table fits the states: sort, whatever the key. */
+	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 200));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "2^22 groups, 8-byte key, 200 state columns (no partition table) -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
 	/* ...but in PostgreSQL's strides of 2^20 rows, 1/32 row per group: global. */
 	c = choose(workload(268435456.0, 1048576.0, 33554432.0, 1, 3));
@@ -366,7 +399,7 @@ test_partition(void)
 	 * group 6 %: sort 23.2 ms against shared_hash's 30.4 at 2^22); a group
 	 * of 38 % (Zipf 1.5) -> shared_hash (15.1 against sort's 20.6).
 	 */
-	w = workload(1e10, 64.0 * 32 * l2_groups, 32 * l2_groups, 1, 1);
+	w = workload_int32(1e10, 64.0 * 32 * l2_groups, 32 * l2_groups, 1);
 	w.hot_share = 0.06;
 	c = choose(w);
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT, "32 x L2 with a 6 %% group -> sort (%s)",
@@ -771,7 +804,10 @@ test_spec_workload(void)
 	spec.key_fits_int32 = true;
 	gpugb_spec_workload(&spec, &w);
 	CHECK(w.slot_bytes == 8, "one int32 key word: 8-byte keyed slots (%d)", w.slot_bytes);
+	CHECK(w.key_fits_int32, "one int32 key word: the workload says so (sort sorts by it)");
 	spec.key_fits_int32 = false;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(!w.key_fits_int32, "one key that is not an int32: the workload says so");
 	spec.tagged_slots_only = true;
 	gpugb_spec_workload(&spec, &w);
 	CHECK(w.slot_bytes == 8, "tagged_slots_only: 8-byte slots (%d)", w.slot_bytes);
