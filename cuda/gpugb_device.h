@@ -89,12 +89,13 @@ typedef enum GpugbAggOp
  *                runs, one lookup per run finds the group id, and rows are
  *                folded run by run (Wu et al. SGB; Gurumurthy et al.'s
  *                running aggregate through the warp combine);
- *   PARTITION    each stride is stably radix-partitioned (CUB, one or two
+ *   PARTITION    each stride is stably radix-partitioned (CUB, one to three
  *                passes) by the high bits of the key hash's home slot, so a
  *                partition's rows probe one contiguous slice of the global
- *                table; one thread block at a time aggregates a partition in
- *                a shared-memory table keyed by the key itself, looks each
- *                of its distinct keys up in the global table once and adds
+ *                table; blocks take the partitions in tiles (a hot key's
+ *                partition is cut between blocks) and aggregate each in
+ *                a shared-memory table keyed by the key itself, look each
+ *                of its distinct keys up in the global table once and add
  *                its states once (Wu et al. PGB-TR; many groups);
  *   PRIVATE_HASH rows find their group id in the global table, and each
  *                thread folds its rows into its own private states (in

@@ -2,8 +2,8 @@
  * partition_kernels.cuh
  *    Device code of the PARTITION strategy (Wu et al. PGB-TR): the partition
  *    number of each launch row, the partition boundaries after CUB's stable
- *    radix sort of (partition, row), and the aggregation kernel that runs
- *    partition by partition, one thread block at a time per partition.
+ *    radix sort of (partition, row), and the aggregation kernel whose blocks
+ *    take the sorted rows tile by tile, partition by partition inside a tile.
  *
  * Partitions follow the global table: a row's partition is the top `bits`
  * bits of its key's home slot (hash & slot_mask, the slot where probing
@@ -19,10 +19,11 @@
  * in full), not by group id: the first row of a key in the partition claims
  * a slot and looks the key up (or inserts it) in the global table once, and
  * every later row of that key folds into the slot's states in shared
- * memory.  At the end of a partition the block adds each slot's states to
- * the global states once and empties the table for its next partition.  So
- * the global table sees one lookup and one update per distinct key per
- * partition and launch instead of one per row.
+ * memory.  At the end of a partition's stretch of a tile the block adds
+ * each claimed slot's states to the global states once and empties the
+ * table for the next stretch.  So the global table sees one lookup and one
+ * update per distinct key per stretch (per partition, unless a hot one is
+ * cut) and launch instead of one per row.
  *
  * Slot protocol (block scope, in shared memory, the global table's in
  * small):  FREE --CAS--> LOCKED --release--> gid >= 0, or NO_ID (the global
@@ -161,7 +162,7 @@ gpugb_partition_slot(const GpugbAggParams &p, unsigned long long *local_hash, in
 			*gid = cur >= 0 ? (int64_t) cur : -1;
 			return (int) idx;
 		}
-		/* cur is published here: a slot returns to FREE only between partitions. */
+		/* cur is published here: a slot returns to FREE only between stretches. */
 		idx = (idx + 1) & (unsigned) (slots - 1);
 	}
 }
@@ -228,9 +229,9 @@ gpugb_partition_tile_start(const uint32_t *bounds, int64_t n_parts, int64_t n, i
  */
 /*
  * Five blocks an SM, as many as their tables let share its shared memory
- * (43 kB each at three state columns): ptxas may use 51 registers.  With
- * the block size alone it aimed at eight blocks an SM, 32 registers, and
- * spilled 120 bytes in the row loop.
+ * (43 kB each at three state columns): ptxas may use up to 51 registers
+ * and takes 47, with no spills (CUDA 13).  With the block size alone it
+ * aimed at eight blocks an SM, 32 registers, and spilled 120 bytes.
  */
 __global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
 gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64_t n_parts,

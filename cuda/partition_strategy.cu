@@ -2,11 +2,11 @@
  * partition_strategy.cu
  *    The PARTITION strategy's launch (Wu et al. PGB-TR): each launch row's
  *    partition (the top bits of its key's home slot in the global table), a
- *    stable CUB radix sort of (partition, row) over just those bits (one or
- *    two 8-bit passes over 4-byte keys), the partition boundaries, then the
- *    partition kernel over the rows in partition order: one block per
- *    partition combines the partition's keys in shared memory and touches
- *    the global table once per distinct key (partition_kernels.cuh).
+ *    stable CUB radix sort of (partition, row) over just those bits (one to
+ *    three 8-bit passes over 4-byte keys), the partition boundaries, then the
+ *    partition kernel over the rows in partition order: blocks take them in
+ *    tiles, combine each partition's keys in shared memory and touch the
+ *    global table once per distinct key (partition_kernels.cuh).
  *
  * Where Wu et al. move keys and payload into partitions ("transformed
  * relation"), the launch moves only the 4-byte row numbers and the kernel
