@@ -221,13 +221,13 @@ gpugb_partition_tile_start(const uint32_t *bounds, int64_t n_parts, int64_t n, i
  * A tile aggregates each partition's stretch inside it in turn, with the
  * block table emptied between stretches; a large partition cut by tile
  * boundaries is aggregated by several blocks, each flushing its keys into
- * the global states with atomics, as SHARED_HASH's blocks do.  The flush visits only the
- * slots claimed (`used`), not the whole table: at 2^26 groups there are
- * 2^18 partitions of about 1000 rows.  slots == 0: no block table fits the
- * states, every row goes to the global table (the partition order still
- * keeps each block's probes in one slice of it).  Needs n_keys > 0.
- */
-/*
+ * the global states with atomics, as SHARED_HASH's blocks do.  The flush
+ * visits only the slots claimed (`used`), not the whole table: at 2^26
+ * groups there are 2^18 partitions of about 1000 rows.  slots == 0: no
+ * block table fits the states, every row goes to the global table (the
+ * partition order still keeps each block's probes in one slice of it).
+ * Needs n_keys > 0.
+ *
  * Five blocks an SM, as many as their tables let share its shared memory
  * (43 kB each at three state columns): ptxas may use up to 51 registers
  * and takes 47, with no spills (CUDA 13).  With the block size alone it
