@@ -197,8 +197,8 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	gpugb_device_properties(&props);
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
-	if (plan.keyed && gpugb_lean_launch_ok(p))
-		return launch_lean_shared(p, (int) plan.slots, stream);
+	if ((plan.keyed || p.n_keys == 0) && gpugb_lean_launch_ok(p))
+		return launch_lean_shared(p, p.n_keys == 0 ? 1 : (int) plan.slots, stream);
 
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
 										 plan.bytes + 1024, GPUGB_AGG_BLOCK,

@@ -30,16 +30,14 @@
  *
  * Shared memory, `slots` entries per column: NV columns of int64 sums, one
  * of uint32 row counts, then the key cache (key_cache.cuh) of the launch's
- * keys, which maps a key to its global group id and to the slot.
+ * keys, which maps a key to its global group id and to the slot.  Without
+ * GROUP BY (no keys) the one group is slot 0, and `slots` is 1.
  */
 #ifndef GPUGB_LEAN_KERNEL_CUH
 #define GPUGB_LEAN_KERNEL_CUH
 
 #include "agg_kernels.cuh"
 #include "key_cache.cuh"
-
-/* Most SUMs a launch may have and still take the lean kernel (one instance each). */
-#define GPUGB_LEAN_MAX_SUMS 4
 
 /* Rows a lean launch must stay below, so a block's 32-bit counts and 64-bit sums cannot wrap. */
 #define GPUGB_LEAN_MAX_ROWS (1ll << 31)
@@ -49,7 +47,7 @@ static inline bool
 gpugb_lean_launch_ok(const GpugbAggParams &p)
 {
 	if (p.n_values > GPUGB_LEAN_MAX_SUMS || p.run_gid != nullptr || p.nrows >= GPUGB_LEAN_MAX_ROWS ||
-		!gpugb_key_cache_usable(p.n_keys))
+		(p.n_keys != 0 && !gpugb_key_cache_usable(p.n_keys)))
 		return false;
 	for (int c = 1; c < p.n_counts; c++)
 		if (p.count_nulls[c] != nullptr)
@@ -124,7 +122,14 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 #pragma unroll
 			for (int a = 0; a < NV; a++)
 				w[a] = __ldg((const long long *) &p.vals[a].values[r]);
-			gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
+			if (p.n_keys == 0)
+			{
+				row = r;		/* no GROUP BY: one group, id 0, slot 0 */
+				gid = 0;
+				slot = 0;
+			}
+			else
+				gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
 #pragma unroll
 			for (int a = 0; a < NV; a++)
 			{
@@ -170,7 +175,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 	/* No entry is BUSY after the loop: a slot is FREE or holds its group's id. */
 	for (int s = threadIdx.x; s < slots; s += blockDim.x)
 	{
-		int			gid = cache.gids[s];
+		int			gid = p.n_keys == 0 ? 0 : cache.gids[s];
 
 		if (gid < 0 || counts[s] == 0)
 			continue;
