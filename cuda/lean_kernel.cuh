@@ -10,10 +10,11 @@
  *    knows its aggregates at compile time (NV sums) and keeps narrow block
  *    states:
  *
- *  - a row count per slot in 32 bits, and each sum in 64 bits, of the rows
- *    whose every input fits an int32.  A launch has fewer than 2^31 rows
- *    (gpugb_lean_launch_ok), so a block's count fits and its sums stay
- *    below 2^31 * 2^31 = 2^62 in magnitude: no carry, no overflow;
+ *  - a row count per slot in 32 bits, and each sum in 64 bits (two 32-bit
+ *    words, gpugb_lean_add64), of the rows whose every input fits an
+ *    int32.  A launch has fewer than 2^31 rows (gpugb_lean_launch_ok), so
+ *    a block's count fits and its sums stay below 2^31 * 2^31 = 2^62 in
+ *    magnitude: no overflow;
  *  - a row with a wider input (or whose key found no cache slot) takes the
  *    generic warp combine into the global states, as the generic kernel's
  *    rows without a local slot do: always exact, only slower;
@@ -28,8 +29,8 @@
  * COUNT(x) columns need no state: without NULLs in the launch the fetch's
  * rows - NULLs is the row count (kernel_params.cuh).
  *
- * Shared memory, `slots` entries per column: NV columns of int64 sums, one
- * of uint32 row counts, then the key cache (key_cache.cuh) of the launch's
+ * Shared memory, `slots` entries per column: per sum a column of uint32
+ * low words and one of int32 high words, one of uint32 row counts, then the key cache (key_cache.cuh) of the launch's
  * keys, which maps a key to its global group id and to the slot.  Without
  * GROUP BY (no keys) the one group is slot 0, and `slots` is 1.
  */
@@ -67,6 +68,28 @@ gpugb_lean_table_bytes(int n_sums, int n_keys, int64_t slots)
 	return (size_t) slots * 8 * n_sums + counts + gpugb_key_cache_bytes(n_keys, slots);
 }
 
+/*
+ * Adds x to the 64-bit block state (hi, lo) of 32-bit words.  Shared
+ * memory has no 64-bit atomic add: atomicAdd on an unsigned long long
+ * there compiles to a CAS loop (ATOMS.CAST.SPIN.64), retried under
+ * contention.  A 32-bit add returns the old low word, so the adder that
+ * wraps it knows and carries into the high word together with x's own
+ * high word; the pair is then the exact sum mod 2^64 under any
+ * interleaving (the int128 argument of agg_kernels.cuh, one size down).
+ * The high word's add is rare: a row's x is an int32, whose high word 0
+ * or -1 the carry mostly cancels.
+ */
+__device__ __forceinline__ void
+gpugb_lean_add64(unsigned *lo, int *hi, long long x)
+{
+	unsigned	add = (unsigned) x;
+	unsigned	old = atomicAdd(lo, add);
+	int			carry_hi = (int) (x >> 32) + (old + add < old ? 1 : 0);
+
+	if (carry_hi != 0)
+		atomicAdd(hi, carry_hi);
+}
+
 /* Sum over the full warp of an int32 value, exactly (two 32-bit reductions of its halves). */
 __device__ __forceinline__ long long
 gpugb_warp_sum_int32(int x)
@@ -82,7 +105,8 @@ __global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
 gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 {
 	extern __shared__ unsigned long long gpugb_lean_smem[];
-	unsigned long long *sums = gpugb_lean_smem;	/* column a at [a * slots] */
+	/* sum a: low words at [2a * slots], high words at [(2a + 1) * slots] */
+	unsigned   *sums = (unsigned *) gpugb_lean_smem;
 	unsigned   *counts = (unsigned *) (gpugb_lean_smem + (size_t) NV * slots);
 	size_t		count_words = ((size_t) slots * 4 + 7) / 8;
 	GpugbKeyCache cache = gpugb_key_cache_at(gpugb_lean_smem + (size_t) NV * slots + count_words,
@@ -92,7 +116,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 	{
 		counts[s] = 0;
 #pragma unroll
-		for (int a = 0; a < NV; a++)
+		for (int a = 0; a < 2 * NV; a++)
 			sums[(size_t) a * slots + s] = 0;
 	}
 	gpugb_key_cache_reset(cache);
@@ -129,7 +153,13 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 				slot = 0;
 			}
 			else
-				gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
+			{
+				/* A key the block knows: a read-only probe; else the full lookup. */
+				row = r;
+				slot = gpugb_key_cache_hit(p, cache, r, &gid);
+				if (slot < 0)
+					gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
+			}
 #pragma unroll
 			for (int a = 0; a < NV; a++)
 			{
@@ -153,7 +183,8 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 				atomicAdd(&counts[slot0], 32u);
 #pragma unroll
 				for (int a = 0; a < NV; a++)
-					atomicAdd(&sums[(size_t) a * slots + slot0], (unsigned long long) total[a]);
+					gpugb_lean_add64(&sums[(size_t) 2 * a * slots + slot0],
+									 (int *) &sums[(size_t) (2 * a + 1) * slots + slot0], total[a]);
 			}
 		}
 		else if (local)
@@ -161,7 +192,8 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 			atomicAdd(&counts[slot], 1u);
 #pragma unroll
 			for (int a = 0; a < NV; a++)
-				atomicAdd(&sums[(size_t) a * slots + slot], (unsigned long long) (long long) v[a]);
+				gpugb_lean_add64(&sums[(size_t) 2 * a * slots + slot],
+								 (int *) &sums[(size_t) (2 * a + 1) * slots + slot], v[a]);
 		}
 
 		/* Rows with a wide input or no cache slot: the generic update of the global states. */
@@ -183,7 +215,8 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 #pragma unroll
 		for (int a = 0; a < NV; a++)
 		{
-			long long	sum = (long long) sums[(size_t) a * slots + s];
+			long long	sum = (long long) (((unsigned long long) sums[(size_t) (2 * a + 1) * slots + s] << 32) |
+										   sums[(size_t) 2 * a * slots + s]);
 
 			if (sum != 0)
 				gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col,
