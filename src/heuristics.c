@@ -385,27 +385,34 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	size_global_table(w, c);
 	table_bytes = groups * group_bytes(w, c->fill_percent);
 
+	/* What PRIVATE_HASH would keep per thread, chosen or forced (gpugb.strategy). */
+	if (c->private_groups > 0 && groups <= c->private_groups)
+		c->private_groups = gpugb_private_groups_needed(groups, c->private_groups);
+
 	/*
-	 * One group of COUNT and integer SUM only: SHARED_HASH's lean kernel
-	 * adds a warp's 32 rows with two 32-bit warp reductions per sum, where
-	 * PRIVATE_HASH folds every row into its thread's states (kernel
-	 * benchmark, H200, session 23: 2^28 rows, 2.7 against 3.4 ms with one
-	 * payload, 4.2 against 7.3 with four).  From 4 groups on, the lean
-	 * kernel's rows contend on the same few slots and private states win
-	 * (4.1 against 7.8 ms).
+	 * Counts and integer sums only, groups a block table holds:
+	 * SHARED_HASH's lean kernel (cuda/lean_kernel.cuh) beats private
+	 * states from one group on (kernel benchmark, H200, session 23, 2^28
+	 * rows: one group 2.3 against 3.3 ms with one payload, 4.2 against 7.3
+	 * with four; four groups 2.1 against 4.0 and 4.5 against 12.2).  A
+	 * launch with NULL inputs takes the generic shared kernel instead.
 	 */
-	if (w->lean_aggs && groups <= 1 && c->shared_slots > 0)
+	if (w->lean_aggs && c->shared_slots > 0 && groups <= c->shared_slots)
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
-		snprintf(c->reason, sizeof(c->reason),
-				 "one group of counts and integer sums: each warp adds its rows with warp "
-				 "reductions, each block in shared memory");
+		if (w->key_words == 0 || groups <= 1)
+			snprintf(c->reason, sizeof(c->reason),
+					 "one group of counts and integer sums: each warp adds its rows with warp "
+					 "reductions, each block in shared memory");
+		else
+			snprintf(c->reason, sizeof(c->reason),
+					 "%.0f groups of counts and integer sums fit a block's shared-memory table",
+					 groups);
 		return;
 	}
 	if (c->private_groups > 0 && groups <= c->private_groups)
 	{
 		c->strategy = GPUGB_STRATEGY_PRIVATE_HASH;
-		c->private_groups = gpugb_private_groups_needed(groups, c->private_groups);
 		if (w->key_words == 0)
 			snprintf(c->reason, sizeof(c->reason),
 					 "one group: each thread folds its rows into private states");

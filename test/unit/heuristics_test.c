@@ -158,7 +158,12 @@ test_private_placement(void)
 			  gpugb_strategy_name(c.strategy));
 		lean.groups = 4;
 		c = choose(lean);
-		CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "... but 4 such groups -> private_hash (got %s)",
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && c.private_groups == 5,
+			  "... 4 such groups too, private slices sized for them if forced (got %s, %lld)",
+			  gpugb_strategy_name(c.strategy), (long long) c.private_groups);
+		lean.groups = 1e6;
+		c = choose(lean);
+		CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH, "... but not 1e6 of them (got %s)",
 			  gpugb_strategy_name(c.strategy));
 	}
 	c = choose(workload(1e8, 1 << 20, 4, 1, 3));
@@ -882,8 +887,18 @@ test_spec_workload(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 100 seen in the first stride: shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
 	gpugb_spec_recheck(&spec, 1 << 20, 3, 0, &c);
-	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "... 3 seen in the first stride: private_hash (%s)",
-		  gpugb_strategy_name(c.strategy));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 3 seen in the first stride: shared_hash, "
+		  "counts and sums only (%s)", gpugb_strategy_name(c.strategy));
+	{
+		static const GpugbAggSpec with_min[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_MIN_INT, 0}};
+		GpugbGroupBySpec min_spec = spec_of(1, 2, with_min);
+
+		min_spec.estimated_rows = 1e8;
+		min_spec.estimated_groups = 100000000;
+		gpugb_spec_recheck(&min_spec, 1 << 20, 3, 0, &c);
+		CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "... with a min, 3 seen: private_hash (%s)",
+			  gpugb_strategy_name(c.strategy));
+	}
 	gpugb_spec_recheck(&spec, 1 << 20, 1 << 20, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "... all distinct: stays global_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
