@@ -38,6 +38,7 @@ typedef struct GpugbWorkload
 	 * (cuda/lean_kernel.cuh) unless a launch has NULL inputs.
 	 */
 	bool		lean_aggs;
+	int			lean_sums;		/* the SUMs' value columns, when lean_aggs */
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice

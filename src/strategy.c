@@ -54,11 +54,12 @@ gpugb_spec_state_columns(const GpugbGroupBySpec *spec)
  * gpugb_lean_launch_ok, which also wants no NULL input in the launch).
  */
 static bool
-spec_lean_aggs(const GpugbGroupBySpec *spec)
+spec_lean_aggs(const GpugbGroupBySpec *spec, int *sums_out)
 {
 	bool		summed[GPUGB_MAX_INPUTS];
 	int			sums = 0;
 
+	*sums_out = 0;
 	if (spec->n_keys > GPUGB_KEY_CACHE_MAX_KEYS)
 		return false;
 	memset(summed, 0, sizeof(summed));
@@ -75,6 +76,7 @@ spec_lean_aggs(const GpugbGroupBySpec *spec)
 			sums++;
 		summed[in] = true;
 	}
+	*sums_out = sums;
 	return sums <= GPUGB_LEAN_MAX_SUMS;
 }
 
@@ -92,7 +94,7 @@ gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w)
 	w->key_fits_int32 = spec->n_keys == 1 && spec->key_fits_int32;
 	w->slot_bytes = gpugb_spec_slot_bytes(spec);
 	w->state_columns = gpugb_spec_state_columns(spec);
-	w->lean_aggs = spec_lean_aggs(spec);
+	w->lean_aggs = spec_lean_aggs(spec, &w->lean_sums);
 }
 
 void

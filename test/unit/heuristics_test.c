@@ -148,6 +148,7 @@ test_private_placement(void)
 		GpugbWorkload lean = workload(1e8, 1 << 20, 1, 0, 3);
 
 		lean.lean_aggs = true;
+		lean.lean_sums = 1;
 		c = choose(lean);
 		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "one group") != NULL,
 			  "one group of counts and integer sums -> shared_hash (got %s: %s)",
@@ -161,6 +162,16 @@ test_private_placement(void)
 		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && c.private_groups == 5,
 			  "... 4 such groups too, private slices sized for them if forced (got %s, %lld)",
 			  gpugb_strategy_name(c.strategy), (long long) c.private_groups);
+		/* four sums (9 generic state columns), 1024 groups: the lean table still holds them */
+		lean = workload(1e8, 1 << 20, 1024, 1, 9);
+		c = choose(lean);
+		CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH, "1024 groups of 9 state columns: not shared_hash (got %s)",
+			  gpugb_strategy_name(c.strategy));
+		lean.lean_aggs = true;
+		lean.lean_sums = 4;
+		c = choose(lean);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... but as four lean sums: shared_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
 		lean.groups = 1e6;
 		c = choose(lean);
 		CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH, "... but not 1e6 of them (got %s)",
@@ -813,7 +824,7 @@ test_spec_workload(void)
 		  w.key_words == 2 && w.state_columns == 4,
 		  "spec workload: rows %.0f, per launch %.0f, groups %.0f, key words %d, state columns %d",
 		  w.rows, w.rows_per_launch, w.groups, w.key_words, w.state_columns);
-	CHECK(w.lean_aggs, "count(*) and an integer sum over 2 keys: lean aggregates");
+	CHECK(w.lean_aggs && w.lean_sums == 1, "count(*) and an integer sum over 2 keys: lean aggregates, one sum");
 	{
 		static const GpugbAggSpec not_lean[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0},
 		{GPUGB_AGG_MIN_INT, 0}};
