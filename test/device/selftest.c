@@ -1105,6 +1105,7 @@ main(int argc, char **argv)
 		{"int32 keys: g=2e5, no NULL keys, 1M strides", 50, 4 * M, 1, 200000, 0, 0, 0.05, 0, 0, 0, 1 << 20, 0, 0, GPUGB_OK, 0, 0, .int32_keys = 1},
 		{"int32 keys: zipf 1.2 over 1e6, no NULL keys, estimate 1 (grow+retry)", 51, 2 * M, 1, 1000000, 1.2, 0, 0.05, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, .int32_keys = 1},
 		/* COUNT and integer SUM only, no NULL inputs: SHARED_HASH's lean kernel (lean_kernel.cuh). */
+		{"lean: no keys, 1e7 rows", 60, 10 * M, 0, 1, .lean = 1},
 		{"lean: 1 key, g=1, 1e7 rows", 52, 10 * M, 1, 1, .lean = 1},
 		{"lean: 1 key, g=7, 1e7 rows", 53, 10 * M, 1, 7, .lean = 1},
 		{"lean: 1 key, g=1000, 10% null keys", 54, 2 * M, 1, 1000, 0, 0.1, .lean = 1},
