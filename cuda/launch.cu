@@ -207,11 +207,15 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		 * are 32-bit), so the plan ignores the skew.
 		 */
 		int			lean_columns = p.n_values + 1;
+		int64_t		lean_slots = gpugb_shared_slots_for(lean_columns, &props);
 
-		gpugb_plan_shared_table(gpugb_shared_slots_for(lean_columns, &props), lean_columns,
-								p.n_keys, groups_expected, 0.0, &props, &plan);
-		if (plan.keyed)
-			return launch_lean_shared(p, (int) plan.slots, stream);
+		if (lean_slots > 0)
+		{
+			gpugb_plan_shared_table(lean_slots, lean_columns, p.n_keys, groups_expected, 0.0,
+									&props, &plan);
+			if (plan.keyed)
+				return launch_lean_shared(p, (int) plan.slots, stream);
+		}
 	}
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
