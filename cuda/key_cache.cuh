@@ -116,14 +116,13 @@ gpugb_key_cache_reset(const GpugbKeyCache &c)
 typedef cuda::atomic_ref<int, cuda::thread_scope_block> gpugb_entry_ref;
 
 /*
- * Group id of the row's key (inserting it into the global table if new;
- * -1 when no id is left) and the cache slot that holds it (-1 when the
- * cache is full).  The row's key words and mask are read once here.
+ * The row's key words and null mask, and the cache slot its probe starts
+ * at (every lookup of the same key must start there).
  */
-__device__ __forceinline__ int64_t
-gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row, int *slot_out)
+__device__ __forceinline__ unsigned
+gpugb_key_cache_key(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row,
+					long long key[GPUGB_KEY_CACHE_MAX_KEYS], uint32_t *mask_out)
 {
-	long long	key[GPUGB_KEY_CACHE_MAX_KEYS];
 	uint32_t	mask = 0;
 	uint32_t	h = 0x9E3779B9u;
 
@@ -141,22 +140,88 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 		h ^= h >> 16;
 	}
 	h = (h ^ mask) * 2654435761u;
+	*mask_out = mask;
+	return h >> c.shift;
+}
 
-	unsigned	idx = h >> c.shift;
+/* Whether published slot idx holds this key. */
+__device__ __forceinline__ bool
+gpugb_key_cache_same(const GpugbAggParams &p, const GpugbKeyCache &c, unsigned idx,
+					 const long long key[GPUGB_KEY_CACHE_MAX_KEYS], uint32_t mask)
+{
+	bool		same = c.masks[idx] == mask;
+
+	for (int k = 0; same && k < p.n_keys && k < GPUGB_KEY_CACHE_MAX_KEYS; k++)
+		same = c.keys[(size_t) k * c.slots + idx] == key[k];
+	return same;
+}
+
+/*
+ * A gid word with acquire order at block scope, by its shared-memory
+ * address: the generic address cuda::atomic_ref takes costs every probe
+ * the conversion (Nsight Compute, session 23: a quarter of the lean
+ * kernel's instructions in its probe loop).
+ */
+__device__ __forceinline__ int
+gpugb_key_cache_load_gid(const GpugbKeyCache &c, unsigned idx)
+{
+	int			v;
+
+	asm volatile("ld.acquire.cta.shared.b32 %0, [%1];" : "=r"(v)
+				 : "r"((unsigned) __cvta_generic_to_shared(&c.gids[idx])) : "memory");
+	return v;
+}
+
+/*
+ * The slot of the row's key where a block's cache already publishes it,
+ * and its group id in *gid; -1 where the probe meets a FREE or BUSY slot
+ * first (a key new to the block, or one being looked up): then
+ * gpugb_key_cache_find, which also inserts.  Read-only, so the rows of a
+ * block's known keys, nearly all of them at small g, take no atomic.
+ */
+__device__ __forceinline__ int
+gpugb_key_cache_hit(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row, int64_t *gid)
+{
+	long long	key[GPUGB_KEY_CACHE_MAX_KEYS];
+	uint32_t	mask;
+	unsigned	idx = gpugb_key_cache_key(p, c, row, key, &mask);
+
+	for (;;)
+	{
+		int			cur = gpugb_key_cache_load_gid(c, idx);
+
+		if (cur < 0)
+			return -1;
+		if (gpugb_key_cache_same(p, c, idx, key, mask))
+		{
+			*gid = cur;
+			return (int) idx;
+		}
+		idx = (idx + 1) & (unsigned) (c.slots - 1);
+	}
+}
+
+/*
+ * Group id of the row's key (inserting it into the global table if new;
+ * -1 when no id is left) and the cache slot that holds it (-1 when the
+ * cache is full).  The row's key words and mask are read once here.
+ */
+__device__ __forceinline__ int64_t
+gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row, int *slot_out)
+{
+	long long	key[GPUGB_KEY_CACHE_MAX_KEYS];
+	uint32_t	mask;
+	unsigned	idx = gpugb_key_cache_key(p, c, row, key, &mask);
 
 	*slot_out = -1;
 	for (;;)
 	{
 		gpugb_entry_ref entry(c.gids[idx]);
-		int			cur = entry.load(cuda::memory_order_acquire);
+		int			cur = gpugb_key_cache_load_gid(c, idx);
 
 		if (cur >= 0)
 		{
-			bool		same = c.masks[idx] == mask;
-
-			for (int k = 0; same && k < p.n_keys && k < GPUGB_KEY_CACHE_MAX_KEYS; k++)
-				same = c.keys[(size_t) k * c.slots + idx] == key[k];
-			if (same)
+			if (gpugb_key_cache_same(p, c, idx, key, mask))
 			{
 				*slot_out = (int) idx;
 				return cur;

@@ -15,6 +15,7 @@
 
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
+#include "lean_kernel.cuh"
 #include "order_kernels.cuh"
 #include "partition_kernels.cuh"
 #include "private_kernel.cuh"
@@ -132,6 +133,47 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
 	return error;
 }
 
+/* One lean SHARED_HASH launch (lean_kernel.cuh) of NV sums, on its persistent grid. */
+template <int NV>
+static GpugbStatus
+launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+	static std::once_flag opted_in;
+	static cudaError_t opt_in_error = cudaSuccess;
+	size_t		bytes = gpugb_lean_table_bytes(NV, p.n_keys, slots);
+
+	if (opt_in_shared(gpugb_lean_shared_kernel<NV>, opted_in, opt_in_error) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+
+	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
+										 (int64_t) bytes + 1024, GPUGB_AGG_BLOCK,
+										 resident_blocks_per_sm(gpugb_lean_shared_kernel<NV>,
+																GPUGB_AGG_BLOCK, bytes));
+
+	gpugb_lean_shared_kernel<NV><<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, slots);
+	return GPUGB_LAUNCHED("gpugb_lean_shared_kernel");
+}
+
+/* The lean kernel's instance for the launch's number of sums (gpugb_lean_launch_ok holds). */
+static GpugbStatus
+launch_lean_shared(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+	switch (p.n_values)
+	{
+		case 0:
+			return launch_lean_shared_nv<0>(p, slots, stream);
+		case 1:
+			return launch_lean_shared_nv<1>(p, slots, stream);
+		case 2:
+			return launch_lean_shared_nv<2>(p, slots, stream);
+		case 3:
+			return launch_lean_shared_nv<3>(p, slots, stream);
+		default:
+			static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
+			return launch_lean_shared_nv<4>(p, slots, stream);
+	}
+}
+
 /*
  * SHARED_HASH: one block table per block.  Blocks are persistent (as many as
  * fit at once), so each flushes its table once for many rows.  Whether the
@@ -153,6 +195,28 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	gpugb_device_properties(&props);
+	if (gpugb_lean_launch_ok(p))
+	{
+		if (p.n_keys == 0)
+			return launch_lean_shared(p, 1, stream);
+
+		/*
+		 * The lean table, planned for its own states (8 bytes a sum and 4
+		 * of count a slot: as many as NV + 1 generic columns, at most).
+		 * Hot groups cost it nothing (a one-slot warp reduces, its atomics
+		 * are 32-bit), so the plan ignores the skew.
+		 */
+		int			lean_columns = p.n_values + 1;
+		int64_t		lean_slots = gpugb_shared_slots_for(lean_columns, &props);
+
+		if (lean_slots > 0)
+		{
+			gpugb_plan_shared_table(lean_slots, lean_columns, p.n_keys, groups_expected, 0.0,
+									&props, &plan);
+			if (plan.keyed)
+				return launch_lean_shared(p, (int) plan.slots, stream);
+		}
+	}
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
 

@@ -99,6 +99,8 @@ BEGIN
 END $$;
 SELECT strategy_lines('SELECT k, count(*), sum(v) FROM st GROUP BY k');
 SELECT strategy_lines('SELECT count(*), sum(v) FROM st');
+-- A min beside them: not the lean kernel's aggregates, so private states.
+SELECT strategy_lines('SELECT count(*), sum(v), min(v) FROM st');
 SELECT strategy_lines('SELECT x, count(*), sum(v) FROM st GROUP BY x');
 SET gpugb.strategy = sort;
 SELECT strategy_lines('SELECT k, count(*), sum(v) FROM st GROUP BY k');

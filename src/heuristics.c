@@ -369,6 +369,26 @@ choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, dou
 			 partition ? ", enough for a block table per partition" : "");
 }
 
+/*
+ * Whether SHARED_HASH's lean kernel gets a keyed table for `groups`: the
+ * plan cuda/launch.cu makes for it (its states as lean_sums + 1 generic
+ * columns, skew ignored).  Without keys its table is one slot.
+ */
+static bool
+lean_table_keyed(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups)
+{
+	int			columns = w->lean_sums + 1;
+	int64_t		planned = gpugb_shared_slots_for(columns, props);
+	GpugbSharedTablePlan plan;
+
+	if (w->key_words == 0)
+		return planned > 0;
+	if (planned <= 0)
+		return false;
+	gpugb_plan_shared_table(planned, columns, w->key_words, groups, 0.0, props, &plan);
+	return plan.keyed;
+}
+
 void
 gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 					  GpugbStrategyChoice *c)
@@ -385,10 +405,37 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	size_global_table(w, c);
 	table_bytes = groups * group_bytes(w, c->fill_percent);
 
+	/* What PRIVATE_HASH would keep per thread, chosen or forced (gpugb.strategy). */
+	if (c->private_groups > 0 && groups <= c->private_groups)
+		c->private_groups = gpugb_private_groups_needed(groups, c->private_groups);
+
+	/*
+	 * Counts and integer sums only, groups a keyed lean table holds (the
+	 * plan cuda/launch.cu makes for it): SHARED_HASH's lean kernel
+	 * (cuda/lean_kernel.cuh) beats private states from one group on
+	 * (kernel benchmark, H200, session 23, 2^28 rows: one group 2.3
+	 * against 3.3 ms with one payload, 4.2 against 7.3 with four; four
+	 * groups 2.1 against 4.0 and 4.5 against 12.2), and at 2^10 groups with
+	 * four payloads global_hash's 33 ms and sort's 34 (grid at d2631ec: 12.4
+	 * ms forced).  A launch with NULL inputs takes the generic shared
+	 * kernel instead.
+	 */
+	if (w->lean_aggs && lean_table_keyed(w, props, groups))
+	{
+		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
+		if (w->key_words == 0 || groups <= 1)
+			snprintf(c->reason, sizeof(c->reason),
+					 "one group of counts and integer sums: each warp adds its rows with warp "
+					 "reductions, each block in shared memory");
+		else
+			snprintf(c->reason, sizeof(c->reason),
+					 "%.0f groups of counts and integer sums fit a block's shared-memory table",
+					 groups);
+		return;
+	}
 	if (c->private_groups > 0 && groups <= c->private_groups)
 	{
 		c->strategy = GPUGB_STRATEGY_PRIVATE_HASH;
-		c->private_groups = gpugb_private_groups_needed(groups, c->private_groups);
 		if (w->key_words == 0)
 			snprintf(c->reason, sizeof(c->reason),
 					 "one group: each thread folds its rows into private states");

@@ -32,6 +32,13 @@ typedef struct GpugbWorkload
 	double		hot_share;		/* rows of the largest group / rows; 0 = unknown */
 	int			slot_bytes;		/* of one global hash slot; 0 = 8 */
 	bool		key_fits_int32;	/* one key, an int32: SORT sorts by the key itself */
+	/*
+	 * COUNT and integer SUM only (at most GPUGB_LEAN_MAX_SUMS sums), keys a
+	 * block key cache holds or none: SHARED_HASH takes its lean kernel
+	 * (cuda/lean_kernel.cuh) unless a launch has NULL inputs.
+	 */
+	bool		lean_aggs;
+	int			lean_sums;		/* the SUMs' value columns, when lean_aggs */
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice
@@ -72,6 +79,8 @@ typedef struct GpugbStrategyChoice
  * per row's worth of work, and the shared table serves them well.
  */
 #define GPUGB_PRIVATE_MAX_GROUPS 32
+/* Most SUMs a launch may have and take SHARED_HASH's lean kernel (cuda/lean_kernel.cuh). */
+#define GPUGB_LEAN_MAX_SUMS 4
 /* Most key columns a block key cache entry holds (cuda/key_cache.cuh). */
 #define GPUGB_KEY_CACHE_MAX_KEYS 2
 /*

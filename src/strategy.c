@@ -47,6 +47,39 @@ gpugb_spec_state_columns(const GpugbGroupBySpec *spec)
 	return columns;
 }
 
+/*
+ * Whether the spec's aggregates are COUNT and integer SUM only, of at most
+ * GPUGB_LEAN_MAX_SUMS value columns, and its keys fit a block key cache:
+ * the launches SHARED_HASH's lean kernel takes (cuda/lean_kernel.cuh's
+ * gpugb_lean_launch_ok, which also wants no NULL input in the launch).
+ */
+static bool
+spec_lean_aggs(const GpugbGroupBySpec *spec, int *sums_out)
+{
+	bool		summed[GPUGB_MAX_INPUTS];
+	int			sums = 0;
+
+	*sums_out = 0;
+	if (spec->n_keys > GPUGB_KEY_CACHE_MAX_KEYS)
+		return false;
+	memset(summed, 0, sizeof(summed));
+	for (int a = 0; a < spec->n_aggs; a++)
+	{
+		GpugbAggOp	op = spec->aggs[a].op;
+		int			in = spec->aggs[a].input;
+
+		if (op == GPUGB_AGG_COUNT_STAR || op == GPUGB_AGG_COUNT)
+			continue;
+		if (op != GPUGB_AGG_SUM_INT || in < 0 || in >= GPUGB_MAX_INPUTS)
+			return false;
+		if (!summed[in])
+			sums++;
+		summed[in] = true;
+	}
+	*sums_out = sums;
+	return sums <= GPUGB_LEAN_MAX_SUMS;
+}
+
 void
 gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w)
 {
@@ -61,6 +94,7 @@ gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w)
 	w->key_fits_int32 = spec->n_keys == 1 && spec->key_fits_int32;
 	w->slot_bytes = gpugb_spec_slot_bytes(spec);
 	w->state_columns = gpugb_spec_state_columns(spec);
+	w->lean_aggs = spec_lean_aggs(spec, &w->lean_sums);
 }
 
 void

@@ -22,6 +22,12 @@ const GpugbAggSpec aggs[N_AGGS] = {
 	{GPUGB_AGG_SUM_SHIFTED_SQ, 3}, {GPUGB_AGG_SUM_SHIFTED, 3}, {GPUGB_AGG_SHIFT_FLOAT, 3},
 };
 
+/* Lean cases: COUNT and integer SUM only; SUM_INT(in0) twice, as in aggs. */
+const GpugbAggSpec lean_aggs[2][N_LEAN_AGGS] = {
+	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 0}, {GPUGB_AGG_SUM_INT, 0}},
+	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_SUM_INT, 2}, {GPUGB_AGG_COUNT, 2}},
+};
+
 /*
  * Remap cases: MIN and MAX of the text words (twice MIN: one shared
  * column, which remap_values rewrites once), and what must stay as fed:

@@ -97,9 +97,20 @@ ref_group(const Results *res, Ref *r, int64_t i, int64_t *g)
 	return 1;
 }
 
-static int
-compare(const Results *res, Ref *r)
+/* The aggregates case cs runs (not the remap cases'). */
+static const GpugbAggSpec *
+case_aggs(const CaseSpec *cs, int *n_aggs)
 {
+	*n_aggs = cs->lean ? N_LEAN_AGGS : N_AGGS;
+	return cs->lean ? lean_aggs[cs->lean - 1] : aggs;
+}
+
+static int
+compare(const CaseSpec *cs, const Results *res, Ref *r)
+{
+	int			n_aggs;
+	const GpugbAggSpec *aggs = case_aggs(cs, &n_aggs);
+
 	CHECK(res->n == r->n_groups, "device has %lld groups, reference %lld",
 		  (long long) res->n, (long long) r->n_groups);
 	for (int64_t i = 0; i < res->n; i++)
@@ -108,7 +119,7 @@ compare(const Results *res, Ref *r)
 
 		if (!ref_group(res, r, i, &g))
 			return 0;
-		for (int a = 0; a < N_AGGS; a++)
+		for (int a = 0; a < n_aggs; a++)
 		{
 			int			in = aggs[a].input;
 			int64_t		want_cnt = in < 0 ? r->cnt_star[g] : r->cnt_in[in][g];
@@ -606,14 +617,20 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	GpugbGroupBy *gb = NULL;
 	GpugbStatus st;
 	double		t0 = now_s();
-	int			n_aggs = rp != NULL ? N_RAGGS : N_AGGS;
+	int			n_aggs;
+	const GpugbAggSpec *run_aggs = case_aggs(cs, &n_aggs);
 	int			next_remap = 0;
 
+	if (rp != NULL)
+	{
+		run_aggs = remap_aggs;
+		n_aggs = N_RAGGS;
+	}
 	memset(&spec, 0, sizeof(spec));
 	spec.n_keys = cs->n_keys;
 	spec.n_inputs = N_INPUTS;
 	spec.n_aggs = n_aggs;
-	memcpy(spec.aggs, rp != NULL ? remap_aggs : aggs, n_aggs * sizeof(GpugbAggSpec));
+	memcpy(spec.aggs, run_aggs, n_aggs * sizeof(GpugbAggSpec));
 	spec.estimated_groups = cs->est_groups ? cs->est_groups : cs->g;
 	spec.stride_rows = cs->stride_rows ? cs->stride_rows : (1 << 20);
 	spec.device_memory_limit = cs->mem_limit;
@@ -797,7 +814,7 @@ run_case(const CaseSpec *cs)
 	else
 	{
 		build_reference(&d, cs, &r);
-		ok = cs->remap ? compare_remap(&res, &r) : compare(&res, &r);
+		ok = cs->remap ? compare_remap(&res, &r) : compare(cs, &res, &r);
 		free_reference(&r);
 		if (ok && cs->ordered)
 			ok = check_order(&res, cs);
@@ -1087,6 +1104,19 @@ main(int argc, char **argv)
 		/* No NULL key in a stride: SORT sorts by the key itself (sort_kernels.cuh). */
 		{"int32 keys: g=2e5, no NULL keys, 1M strides", 50, 4 * M, 1, 200000, 0, 0, 0.05, 0, 0, 0, 1 << 20, 0, 0, GPUGB_OK, 0, 0, .int32_keys = 1},
 		{"int32 keys: zipf 1.2 over 1e6, no NULL keys, estimate 1 (grow+retry)", 51, 2 * M, 1, 1000000, 1.2, 0, 0.05, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, .int32_keys = 1},
+		/* COUNT and integer SUM only, no NULL inputs: SHARED_HASH's lean kernel (lean_kernel.cuh). */
+		{"lean: no keys, 1e7 rows", 60, 10 * M, 0, 1, .lean = 1},
+		{"lean: 1 key, g=1, 1e7 rows", 52, 10 * M, 1, 1, .lean = 1},
+		{"lean: 1 key, g=7, 1e7 rows", 53, 10 * M, 1, 7, .lean = 1},
+		{"lean: 1 key, g=1000, 10% null keys", 54, 2 * M, 1, 1000, 0, 0.1, .lean = 1},
+		{"lean: 2 keys, zipf 1.1 over 3000", 55, 4 * M, 2, 3000, 1.1, 0.01, .lean = 1},
+		{"lean: int32 keys, g=100, partial strides", 56, 2 * M, 1, 100, 0, 0, .stride_rows = 100000,
+		 .partial = 1, .int32_keys = 1, .lean = 1},
+		{"lean: sums beyond int32 on every row, g=50", 57, 2 * M, 1, 50, 0, 0.01, .lean = 2},
+		{"lean: estimate 1, g=1e5, 64K strides (grow+retry)", 58, 2 * M, 1, 100000, 0, 0.01,
+		 .est_groups = 1, .stride_rows = 65536, .expect_grow = 1, .lean = 1},
+		{"lean: append, 2 keys, g=1000", 59, 2 * M, 2, 1000, 0, 0.01, .stride_rows = 65536,
+		 .append = 1, .lean = 1},
 	};
 
 	if (!EMULATOR)

@@ -43,6 +43,13 @@ typedef struct CaseSpec
 	 * their tables keep keys in 16-byte pair slots.
 	 */
 	int			int32_keys;
+	/*
+	 * Lean aggregates (LEAN_AGGS, not aggs): COUNT and integer SUM only, the
+	 * launches SHARED_HASH's lean kernel takes (cuda/lean_kernel.cuh).  1:
+	 * the sums of in0, mostly int32-wide, some rows beyond; 2: also SUM of
+	 * in2, never int32-wide, so every row takes the generic update.
+	 */
+	int			lean;
 } CaseSpec;
 
 #define N_INPUTS 4
@@ -50,6 +57,10 @@ typedef struct CaseSpec
 
 /* The aggregates every case runs (all GpugbAggOps; SUM_INT(in0) twice). */
 extern const GpugbAggSpec aggs[N_AGGS];
+
+/* The aggregates of the lean cases (CaseSpec.lean 1 and 2). */
+#define N_LEAN_AGGS 4
+extern const GpugbAggSpec lean_aggs[2][N_LEAN_AGGS];
 
 typedef struct Data
 {

@@ -143,6 +143,40 @@ test_private_placement(void)
 		  gpugb_strategy_name(c.strategy));
 	CHECK(strstr(c.reason, "one group") != NULL, "one group: reason says so (%s)", c.reason);
 	CHECK(c.private_groups == 2, "... slices for 2 groups (%lld)", (long long) c.private_groups);
+	{
+		/* Counts and integer sums only: one group takes SHARED_HASH's lean kernel, 4 stay private. */
+		GpugbWorkload lean = workload(1e8, 1 << 20, 1, 0, 3);
+
+		lean.lean_aggs = true;
+		lean.lean_sums = 1;
+		c = choose(lean);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "one group") != NULL,
+			  "one group of counts and integer sums -> shared_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		lean.key_words = 1;
+		c = choose(lean);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... also under GROUP BY (got %s)",
+			  gpugb_strategy_name(c.strategy));
+		lean.groups = 4;
+		c = choose(lean);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && c.private_groups == 5,
+			  "... 4 such groups too, private slices sized for them if forced (got %s, %lld)",
+			  gpugb_strategy_name(c.strategy), (long long) c.private_groups);
+		/* four sums (9 generic state columns), 1024 groups: the lean table still holds them */
+		lean = workload(1e8, 1 << 20, 1024, 1, 9);
+		c = choose(lean);
+		CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH, "1024 groups of 9 state columns: not shared_hash (got %s)",
+			  gpugb_strategy_name(c.strategy));
+		lean.lean_aggs = true;
+		lean.lean_sums = 4;
+		c = choose(lean);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... but as four lean sums: shared_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		lean.groups = 1e6;
+		c = choose(lean);
+		CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH, "... but not 1e6 of them (got %s)",
+			  gpugb_strategy_name(c.strategy));
+	}
 	c = choose(workload(1e8, 1 << 20, 4, 1, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "4 groups, 3 state columns -> private_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
@@ -790,6 +824,31 @@ test_spec_workload(void)
 		  w.key_words == 2 && w.state_columns == 4,
 		  "spec workload: rows %.0f, per launch %.0f, groups %.0f, key words %d, state columns %d",
 		  w.rows, w.rows_per_launch, w.groups, w.key_words, w.state_columns);
+	CHECK(w.lean_aggs && w.lean_sums == 1, "count(*) and an integer sum over 2 keys: lean aggregates, one sum");
+	{
+		static const GpugbAggSpec not_lean[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0},
+		{GPUGB_AGG_MIN_INT, 0}};
+		static const GpugbAggSpec five_sums[] = {{GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_SUM_INT, 1},
+			{GPUGB_AGG_SUM_INT, 2}, {GPUGB_AGG_SUM_INT, 3}, {GPUGB_AGG_SUM_INT, 4},
+		{GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 4}};
+		GpugbGroupBySpec other = spec_of(2, 3, not_lean);
+		GpugbWorkload ow;
+
+		gpugb_spec_workload(&other, &ow);
+		CHECK(!ow.lean_aggs, "a MIN beside them: not lean");
+		other = spec_of(3, 2, aggs);
+		gpugb_spec_workload(&other, &ow);
+		CHECK(!ow.lean_aggs, "three keys (no key cache holds them): not lean");
+		other = spec_of(0, 2, aggs);
+		gpugb_spec_workload(&other, &ow);
+		CHECK(ow.lean_aggs, "no keys: lean");
+		other = spec_of(1, 4, five_sums);
+		gpugb_spec_workload(&other, &ow);
+		CHECK(ow.lean_aggs, "four sums of four inputs: lean");
+		other = spec_of(1, 7, five_sums);
+		gpugb_spec_workload(&other, &ow);
+		CHECK(!ow.lean_aggs, "sums of five inputs: not lean");
+	}
 	spec.estimated_rows = 5000;
 	gpugb_spec_workload(&spec, &w);
 	CHECK(w.rows_per_launch == 5000, "fewer rows than a stride: a launch has them all (%.0f)",
@@ -839,8 +898,18 @@ test_spec_workload(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 100 seen in the first stride: shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
 	gpugb_spec_recheck(&spec, 1 << 20, 3, 0, &c);
-	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "... 3 seen in the first stride: private_hash (%s)",
-		  gpugb_strategy_name(c.strategy));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 3 seen in the first stride: shared_hash, "
+		  "counts and sums only (%s)", gpugb_strategy_name(c.strategy));
+	{
+		static const GpugbAggSpec with_min[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_MIN_INT, 0}};
+		GpugbGroupBySpec min_spec = spec_of(1, 2, with_min);
+
+		min_spec.estimated_rows = 1e8;
+		min_spec.estimated_groups = 100000000;
+		gpugb_spec_recheck(&min_spec, 1 << 20, 3, 0, &c);
+		CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "... with a min, 3 seen: private_hash (%s)",
+			  gpugb_strategy_name(c.strategy));
+	}
 	gpugb_spec_recheck(&spec, 1 << 20, 1 << 20, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "... all distinct: stays global_hash (%s)",
 		  gpugb_strategy_name(c.strategy));

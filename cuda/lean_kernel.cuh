@@ -1,0 +1,228 @@
+/*
+ * lean_kernel.cuh
+ *    SHARED_HASH's kernel for the commonest launch: COUNT(*), COUNT(x) and
+ *    integer SUM(x) only, with no NULL input in the launch, keys that fit
+ *    the block key cache.  gpugb_shared_agg_kernel serves every aggregate
+ *    through run-time loops over the launch's aggregates, a switch per op,
+ *    int128 states and a warp combine (__match_any_sync, ballots) per row;
+ *    Nsight Compute put it at 440 warp instructions per 32 rows at 2^8
+ *    groups (H200, session 23), 6.3x the device-memory floor.  This one
+ *    knows its aggregates at compile time (NV sums) and keeps narrow block
+ *    states:
+ *
+ *  - a row count per slot in 32 bits, and each sum in 64 bits (two 32-bit
+ *    words, gpugb_lean_add64), of the rows whose every input fits an
+ *    int32.  A launch has fewer than 2^31 rows (gpugb_lean_launch_ok), so
+ *    a block's count fits and its sums stay below 2^31 * 2^31 = 2^62 in
+ *    magnitude: no overflow;
+ *  - a row with a wider input (or whose key found no cache slot) takes the
+ *    generic warp combine into the global states, as the generic kernel's
+ *    rows without a local slot do: always exact, only slower;
+ *  - a warp whose 32 rows all fall in one slot (tiny g) adds them with
+ *    one warp reduction (__reduce_add_sync, 32-bit: the inputs split in
+ *    16-bit halves) and one atomic per state, instead of 32 conflicting
+ *    atomics on one address;
+ *  - at the end each slot's states are added to the global states with the
+ *    generic int128 update (a 64-bit sum sign-extended), so the global
+ *    states are the generic kernels' and the fetch is unchanged.
+ *
+ * COUNT(x) columns need no state: without NULLs in the launch the fetch's
+ * rows - NULLs is the row count (kernel_params.cuh).
+ *
+ * Shared memory, `slots` entries per column: per sum a column of uint32
+ * low words and one of int32 high words, one of uint32 row counts, then the key cache (key_cache.cuh) of the launch's
+ * keys, which maps a key to its global group id and to the slot.  Without
+ * GROUP BY (no keys) the one group is slot 0, and `slots` is 1.
+ */
+#ifndef GPUGB_LEAN_KERNEL_CUH
+#define GPUGB_LEAN_KERNEL_CUH
+
+#include "agg_kernels.cuh"
+#include "key_cache.cuh"
+
+/* Rows a lean launch must stay below, so a block's 32-bit counts and 64-bit sums cannot wrap. */
+#define GPUGB_LEAN_MAX_ROWS (1ll << 31)
+
+/* Whether launch p may take the lean kernel (host side; the keyed table is the caller's test). */
+static inline bool
+gpugb_lean_launch_ok(const GpugbAggParams &p)
+{
+	if (p.n_values > GPUGB_LEAN_MAX_SUMS || p.run_gid != nullptr || p.nrows >= GPUGB_LEAN_MAX_ROWS ||
+		(p.n_keys != 0 && !gpugb_key_cache_usable(p.n_keys)))
+		return false;
+	for (int c = 1; c < p.n_counts; c++)
+		if (p.count_nulls[c] != nullptr)
+			return false;
+	for (int a = 0; a < p.n_values; a++)
+		if (p.vals[a].op != GPUGB_AGG_SUM_INT || p.vals[a].nulls != nullptr)
+			return false;
+	return true;
+}
+
+/* Shared memory of a lean block table of `slots` slots (8-byte aligned). */
+static inline __host__ __device__ size_t
+gpugb_lean_table_bytes(int n_sums, int n_keys, int64_t slots)
+{
+	size_t		counts = ((size_t) slots * 4 + 7) & ~(size_t) 7;
+
+	return (size_t) slots * 8 * n_sums + counts + gpugb_key_cache_bytes(n_keys, slots);
+}
+
+/*
+ * Adds x to the 64-bit block state (hi, lo) of 32-bit words.  Shared
+ * memory has no 64-bit atomic add: atomicAdd on an unsigned long long
+ * there compiles to a CAS loop (ATOMS.CAST.SPIN.64), retried under
+ * contention.  A 32-bit add returns the old low word, so the adder that
+ * wraps it knows and carries into the high word together with x's own
+ * high word; the pair is then the exact sum mod 2^64 under any
+ * interleaving (the int128 argument of agg_kernels.cuh, one size down).
+ * The high word's add is rare: a row's x is an int32, whose high word 0
+ * or -1 the carry mostly cancels.
+ */
+__device__ __forceinline__ void
+gpugb_lean_add64(unsigned *lo, int *hi, long long x)
+{
+	unsigned	add = (unsigned) x;
+	unsigned	old = atomicAdd(lo, add);
+	int			carry_hi = (int) (x >> 32) + (old + add < old ? 1 : 0);
+
+	if (carry_hi != 0)
+		atomicAdd(hi, carry_hi);
+}
+
+/* Sum over the full warp of an int32 value, exactly (two 32-bit reductions of its halves). */
+__device__ __forceinline__ long long
+gpugb_warp_sum_int32(int x)
+{
+	unsigned	lo = __reduce_add_sync(GPUGB_FULL_MASK, (unsigned) x & 0xFFFFu);
+	int			hi = __reduce_add_sync(GPUGB_FULL_MASK, x >> 16);	/* arithmetic shift */
+
+	return (long long) hi * 65536 + (long long) lo;
+}
+
+template <int NV>
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
+gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
+{
+	extern __shared__ unsigned long long gpugb_lean_smem[];
+	/* sum a: low words at [2a * slots], high words at [(2a + 1) * slots] */
+	unsigned   *sums = (unsigned *) gpugb_lean_smem;
+	unsigned   *counts = (unsigned *) (gpugb_lean_smem + (size_t) NV * slots);
+	size_t		count_words = ((size_t) slots * 4 + 7) / 8;
+	GpugbKeyCache cache = gpugb_key_cache_at(gpugb_lean_smem + (size_t) NV * slots + count_words,
+											 p.n_keys, slots, nullptr);
+
+	for (int s = threadIdx.x; s < slots; s += blockDim.x)
+	{
+		counts[s] = 0;
+#pragma unroll
+		for (int a = 0; a < 2 * NV; a++)
+			sums[(size_t) a * slots + s] = 0;
+	}
+	gpugb_key_cache_reset(cache);
+	__syncthreads();
+
+	const unsigned lane = threadIdx.x & 31u;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x;
+	const GpugbStates global = gpugb_global_states(p);
+
+	/* base is the warp's first row: the loop and its collectives are warp-uniform. */
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+		 base < p.nrows; base += step)
+	{
+		int64_t		i = base + lane;
+		uint32_t	row = 0;
+		int			slot = -1;
+		int64_t		gid = -1;
+		int			v[NV > 0 ? NV : 1];
+		bool		narrow = true;
+
+		if (i < p.nrows)
+		{
+			/* The inputs first, so that their loads overlap the key's lookup. */
+			uint32_t	r = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
+			long long	w[NV > 0 ? NV : 1];
+
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				w[a] = __ldg((const long long *) &p.vals[a].values[r]);
+			if (p.n_keys == 0)
+			{
+				row = r;		/* no GROUP BY: one group, id 0, slot 0 */
+				gid = 0;
+				slot = 0;
+			}
+			else
+			{
+				/* A key the block knows: a read-only probe; else the full lookup. */
+				row = r;
+				slot = gpugb_key_cache_hit(p, cache, r, &gid);
+				if (slot < 0)
+					gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
+			}
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+			{
+				v[a] = (int) w[a];
+				narrow = narrow && (long long) v[a] == w[a];
+			}
+		}
+
+		bool		local = gid >= 0 && slot >= 0 && narrow;
+		int			slot0 = __shfl_sync(GPUGB_FULL_MASK, slot, 0);
+
+		if (__all_sync(GPUGB_FULL_MASK, local && slot == slot0))
+		{
+			long long	total[NV > 0 ? NV : 1];
+
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				total[a] = gpugb_warp_sum_int32(v[a]);
+			if (lane == 0)
+			{
+				atomicAdd(&counts[slot0], 32u);
+#pragma unroll
+				for (int a = 0; a < NV; a++)
+					gpugb_lean_add64(&sums[(size_t) 2 * a * slots + slot0],
+									 (int *) &sums[(size_t) (2 * a + 1) * slots + slot0], total[a]);
+			}
+		}
+		else if (local)
+		{
+			atomicAdd(&counts[slot], 1u);
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				gpugb_lean_add64(&sums[(size_t) 2 * a * slots + slot],
+								 (int *) &sums[(size_t) (2 * a + 1) * slots + slot], v[a]);
+		}
+
+		/* Rows with a wide input or no cache slot: the generic update of the global states. */
+		bool		generic = gid >= 0 && !local;
+
+		if (__any_sync(GPUGB_FULL_MASK, generic))
+			gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
+	}
+	__syncthreads();
+
+	/* No entry is BUSY after the loop: a slot is FREE or holds its group's id. */
+	for (int s = threadIdx.x; s < slots; s += blockDim.x)
+	{
+		int			gid = p.n_keys == 0 ? 0 : cache.gids[s];
+
+		if (gid < 0 || counts[s] == 0)
+			continue;
+		atomicAdd(&p.counts[gid], (unsigned long long) counts[s]);	/* count column 0 */
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+		{
+			long long	sum = (long long) (((unsigned long long) sums[(size_t) (2 * a + 1) * slots + s] << 32) |
+										   sums[(size_t) 2 * a * slots + s]);
+
+			if (sum != 0)
+				gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col,
+								  p.vals[a].hi_col, gid, (uint64_t) sum, sum < 0 ? -1 : 0);
+		}
+	}
+}
+
+#endif							/* GPUGB_LEAN_KERNEL_CUH */
