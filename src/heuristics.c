@@ -416,9 +416,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * (kernel benchmark, H200, session 23, 2^28 rows: one group 2.3
 	 * against 3.3 ms with one payload, 4.2 against 7.3 with four; four
 	 * groups 2.1 against 4.0 and 4.5 against 12.2), and at 2^10 groups with
-	 * four payloads global_hash's 33 ms and sort's 34 (grid at d2631ec: 12.4
-	 * ms forced).  A launch with NULL inputs takes the generic shared
-	 * kernel instead.
+	 * four payloads global_hash's 33-102 ms and sort's 29-37 (grid at
+	 * d2631ec: 8.9-12.4 ms forced).  A launch with NULL inputs takes the
+	 * generic shared kernel instead.
 	 */
 	if (w->lean_aggs && lean_table_keyed(w, props, groups))
 	{
