@@ -195,28 +195,9 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	gpugb_device_properties(&props);
-	if (gpugb_lean_launch_ok(p))
-	{
-		if (p.n_keys == 0)
-			return launch_lean_shared(p, 1, stream);
-
-		/*
-		 * The lean table, planned for its own states (8 bytes a sum and 4
-		 * of count a slot: as many as NV + 1 generic columns, at most).
-		 * Hot groups cost it nothing (a one-slot warp reduces, its atomics
-		 * are 32-bit), so the plan ignores the skew.
-		 */
-		int			lean_columns = p.n_values + 1;
-		int64_t		lean_slots = gpugb_shared_slots_for(lean_columns, &props);
-
-		if (lean_slots > 0)
-		{
-			gpugb_plan_shared_table(lean_slots, lean_columns, p.n_keys, groups_expected, 0.0,
-									&props, &plan);
-			if (plan.keyed)
-				return launch_lean_shared(p, (int) plan.slots, stream);
-		}
-	}
+	if (gpugb_lean_launch_ok(p) &&
+		gpugb_plan_lean_table(p.n_values, p.n_keys, groups_expected, &props, &plan))
+		return launch_lean_shared(p, (int) plan.slots, stream);
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
 

@@ -227,6 +227,36 @@ gpugb_plan_shared_table(int64_t planned_slots, int state_columns, int n_keys,
 		GPUGB_SHARED_TABLE_BYTES(state_columns, slots);
 }
 
+/*
+ * The block table of a launch SHARED_HASH's lean kernel may take
+ * (cuda/lean_kernel.cuh), and whether it can: planned as
+ * gpugb_plan_shared_table plans, for its own states (8 bytes a sum and 4
+ * of count a slot: as many as n_sums + 1 generic columns, at most), with
+ * the skew ignored (a one-slot warp reduces, its atomics are 32-bit, so
+ * hot groups cost it nothing).  It can where that table is keyed; without
+ * keys the one group is one slot.  The launch (cuda/launch.cu) and auto
+ * (gpugb_choose_strategy) both ask here.
+ */
+bool
+gpugb_plan_lean_table(int n_sums, int n_keys, double groups_expected,
+					  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan)
+{
+	int			columns = n_sums + 1;
+	int64_t		planned = gpugb_shared_slots_for(columns, props);
+
+	memset(plan, 0, sizeof(*plan));
+	if (planned <= 0)
+		return false;
+	if (n_keys == 0)
+	{
+		plan->keyed = true;
+		plan->slots = 1;
+		return true;
+	}
+	gpugb_plan_shared_table(planned, columns, n_keys, groups_expected, 0.0, props, plan);
+	return plan->keyed;
+}
+
 int64_t
 gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 {
@@ -369,26 +399,6 @@ choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, dou
 			 partition ? ", enough for a block table per partition" : "");
 }
 
-/*
- * Whether SHARED_HASH's lean kernel gets a keyed table for `groups`: the
- * plan cuda/launch.cu makes for it (its states as lean_sums + 1 generic
- * columns, skew ignored).  Without keys its table is one slot.
- */
-static bool
-lean_table_keyed(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups)
-{
-	int			columns = w->lean_sums + 1;
-	int64_t		planned = gpugb_shared_slots_for(columns, props);
-	GpugbSharedTablePlan plan;
-
-	if (w->key_words == 0)
-		return planned > 0;
-	if (planned <= 0)
-		return false;
-	gpugb_plan_shared_table(planned, columns, w->key_words, groups, 0.0, props, &plan);
-	return plan.keyed;
-}
-
 void
 gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 					  GpugbStrategyChoice *c)
@@ -396,6 +406,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	double		groups = w->groups < 1 ? 1 : w->groups;
 	double		table_bytes;
 	bool		sort_pays;
+	GpugbSharedTablePlan lean;
 
 	memset(c, 0, sizeof(*c));
 	c->groups = groups;
@@ -410,9 +421,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 		c->private_groups = gpugb_private_groups_needed(groups, c->private_groups);
 
 	/*
-	 * Counts and integer sums only, groups a keyed lean table holds (the
-	 * plan cuda/launch.cu makes for it): SHARED_HASH's lean kernel
-	 * (cuda/lean_kernel.cuh) beats private states from one group on
+	 * Counts and integer sums only, groups a keyed lean table holds
+	 * (gpugb_plan_lean_table, as the launch plans it): SHARED_HASH's lean
+	 * kernel (cuda/lean_kernel.cuh) beats private states from one group on
 	 * (kernel benchmark, H200, session 23, 2^28 rows: one group 2.3
 	 * against 3.3 ms with one payload, 4.2 against 7.3 with four; four
 	 * groups 2.1 against 4.0 and 4.5 against 12.2), and at 2^10 groups with
@@ -420,7 +431,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * d2631ec: 8.9-12.4 ms forced).  A launch with NULL inputs takes the
 	 * generic shared kernel instead.
 	 */
-	if (w->lean_aggs && lean_table_keyed(w, props, groups))
+	if (w->lean_aggs && gpugb_plan_lean_table(w->lean_sums, w->key_words, groups, props, &lean))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		if (w->key_words == 0 || groups <= 1)

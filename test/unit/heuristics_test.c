@@ -177,6 +177,16 @@ test_private_placement(void)
 		CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH, "... but not 1e6 of them (got %s)",
 			  gpugb_strategy_name(c.strategy));
 	}
+	{
+		/* The lean table the launch takes: 4x the groups, one slot without keys. */
+		GpugbSharedTablePlan plan;
+
+		CHECK(gpugb_plan_lean_table(1, 1, 256, &h200, &plan) && plan.slots == 1024,
+			  "lean table, one sum, 256 groups: keyed, 1024 slots (%lld)", (long long) plan.slots);
+		CHECK(gpugb_plan_lean_table(2, 0, 1, &h200, &plan) && plan.slots == 1,
+			  "lean table without keys: one slot (%lld)", (long long) plan.slots);
+		CHECK(!gpugb_plan_lean_table(1, 1, 1e6, &h200, &plan), "lean table: not for 1e6 groups");
+	}
 	c = choose(workload(1e8, 1 << 20, 4, 1, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "4 groups, 3 state columns -> private_hash (got %s)",
 		  gpugb_strategy_name(c.strategy));
