@@ -32,15 +32,29 @@ UPDATE took SET ms_ordered =
 SELECT diag(format('the GROUP BY to cancel takes %s ms, with ORDER BY %s ms',
                    round(ms::numeric, 1), round(ms_ordered::numeric, 1))) FROM took;
 
+-- The query a timeout cancels must still be running when the timeout fires,
+-- however much faster it runs than it did when timed: the load of a shared CI
+-- machine changes between the two (a query timed at 1281 ms once finished
+-- under a 961 ms timeout).  So the wrapper below stalls in pg_sleep when it
+-- reaches the group with the largest key, which the ORDER BY form hands out
+-- last: the timeout lands where it is aimed, or at the latest while the node
+-- hands out its results, still open.  Either way it must release everything.
+-- (The planner pushes the qual into the GROUP BY as a HAVING, which the
+-- GpuGroupAgg node evaluates as it hands out each group.)
+ALTER TABLE took ADD COLUMN stall_k int;
+UPDATE took SET stall_k = (SELECT max(k) FROM big);
+
 -- pgTAP's throws_ok() cannot see a cancel: PL/pgSQL's WHEN OTHERS does not
 -- catch query_canceled (57014).  This one does.
 CREATE OR REPLACE FUNCTION pg_temp.canceled_ok(query text, description text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     state text := 'no error';
     msg text := '';
+    stall_k int := (SELECT stall_k FROM took);
 BEGIN
     BEGIN
-        EXECUTE 'SELECT count(*) FROM (' || query || ') q';
+        EXECUTE format('SELECT count(*) FROM (%s) q WHERE CASE WHEN q.k = %s THEN pg_sleep(60) IS NULL ELSE true END',
+                       query, stall_k);
     EXCEPTION
         WHEN query_canceled THEN state := SQLSTATE; msg := SQLERRM;
         WHEN OTHERS THEN state := SQLSTATE; msg := SQLERRM;
