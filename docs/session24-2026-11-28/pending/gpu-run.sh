@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 24, call 1: self-test (lean launch stat, lean NULLs, partial lean tables), then the
 # kernel benchmark at 2^10-2^20 groups where a partial lean table is new.
-cd "$(git rev-parse --show-toplevel)" || exit 1
+cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
 O=$OUT
 t0=$(date +%s)
