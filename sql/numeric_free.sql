@@ -195,3 +195,23 @@ RESET min_parallel_table_scan_size;
 
 SELECT * FROM gpugb_memory_in_use();
 DROP TABLE nf, nk, nt, nx, ns, na, nd, nkp;
+
+-- A numeric stored out of line (TOAST, here 6001 digits uncompressed) in a
+-- table whose statistics show small values: the plan takes the device, and
+-- at run time the filler reads the value detoasted, finds it too wide for a
+-- device word and falls back (src/varlena_in_line.h).  Its 1-byte TOAST
+-- pointer once passed for a short numeric in line (session 24); these
+-- pointers' bytes happened to read as a special value, which fell back too.
+CREATE TABLE ntoast (g int, v numeric);
+INSERT INTO ntoast SELECT i % 3, i / 4.0 FROM generate_series(1, 3000) i;
+ANALYZE ntoast;
+ALTER TABLE ntoast ALTER COLUMN v SET STORAGE EXTERNAL;
+INSERT INTO ntoast VALUES (1, ('1' || repeat('0', 6000))::numeric), (2, -('7' || repeat('3', 6000))::numeric);
+SELECT pg_relation_size(reltoastrelid) > 0 AS out_of_line FROM pg_class WHERE relname = 'ntoast';
+SET gpugb.require_gpu = off;
+SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
+  ('SELECT g, count(*), sum(v), min(v), max(v) FROM ntoast GROUP BY g'),
+  ('SELECT v, count(*) FROM ntoast GROUP BY v')
+) AS x(q);
+SELECT last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;

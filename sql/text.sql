@@ -132,3 +132,39 @@ SELECT q, gpugb_mismatches(q) AS mismatches FROM (VALUES
   ('SELECT f, r, count(*) FROM fkeys WHERE i <> 3 GROUP BY 1, 2')
 ) AS t(q);
 SELECT * FROM gpugb_memory_in_use();
+
+-- Values stored out of line (TOAST) or compressed, as keys and in min/max:
+-- the filler reads them detoasted (src/varlena_in_line.h).  An out-of-line
+-- pointer's 1-byte header once passed for a short value in line, and the
+-- pointer's own bytes were grouped as the key: every row of a 3000-byte
+-- key its own group, and min() 3 bytes long (session 24).
+CREATE TABLE ttoast (g int4, t text, v varchar(4000), c char(2600), e text);
+ALTER TABLE ttoast ALTER COLUMN e SET STORAGE EXTERNAL;
+INSERT INTO ttoast SELECT i % 5,
+  CASE WHEN i % 3 = 0 THEN (SELECT string_agg(md5((i % 4 * 100 + k)::text), '') FROM generate_series(1, 80) k)
+       WHEN i % 3 = 1 THEN repeat('ab', 3000 + i % 2) ELSE 'short' || (i % 4) END,
+  CASE WHEN i % 2 = 0 THEN (SELECT string_agg(md5((i % 3 * 100 + k)::text), '') FROM generate_series(1, 100) k)
+       ELSE 'v' || (i % 3) END,
+  CASE WHEN i % 2 = 0 THEN 'c' || (i % 3) END,
+  CASE WHEN i % 4 = 0 THEN NULL ELSE repeat(chr(65 + i % 3), 2500 + i % 2) END
+  FROM generate_series(1, 600) i;
+ANALYZE ttoast;
+-- the TOAST relation holds values: some are stored out of line
+SELECT pg_relation_size(reltoastrelid) > 0 AS out_of_line FROM pg_class WHERE relname = 'ttoast';
+SELECT q, (gpugb_gpu_check(q)).mismatches, (gpugb_gpu_check(q)).gpu_runs > 0 AS on_gpu FROM (VALUES
+  ('SELECT t, count(*), sum(g) FROM ttoast GROUP BY t'),
+  ('SELECT e, count(*), sum(g) FROM ttoast GROUP BY e'),
+  ('SELECT v, c, count(*) FROM ttoast GROUP BY v, c'),
+  ('SELECT g, length(min(t)), length(max(t)), min(e), max(e) FROM ttoast GROUP BY g'),
+  ('SELECT min(t), max(v), min(e), count(*) FROM ttoast')
+) AS x(q);
+SELECT e IS NULL AS e_null, length(e), count(*) FROM ttoast GROUP BY e ORDER BY 1, 2;
+-- ... and filled by parallel workers
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT * FROM gpugb_parallel_check('SELECT t, e, count(*), sum(g) FROM ttoast GROUP BY t, e');
+SELECT * FROM gpugb_parallel_check('SELECT g, min(t), max(e) FROM ttoast GROUP BY g');
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET min_parallel_table_scan_size;

@@ -9,6 +9,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "varlena_in_line.h"
 
 /* numeric's NaN: above every scaled value (those stay below 10^18). */
 #define GPUGB_NUMERIC_NAN_WORD PG_INT64_MAX
@@ -84,8 +85,8 @@ gpugb_divide_by_pow10(uint64 v, int e, uint64 *remainder)
 static pg_attribute_always_inline bool
 gpugb_numeric_to_word_inline(Datum datum, int scale, int64 *word, int *dscale)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(datum);
-	struct varlena *detoasted = NULL;
+	struct varlena *detoasted;
+	struct varlena *raw = gpugb_varlena_in_line(datum, &detoasted);	/* compressed or external: rare */
 	const char *data;
 	uint16		header;
 	const char *digits;
@@ -96,8 +97,6 @@ gpugb_numeric_to_word_inline(Datum datum, int scale, int64 *word, int *dscale)
 	int			exponent;
 	bool		ok = true;
 
-	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
-		raw = detoasted = pg_detoast_datum(raw);	/* compressed or external: rare */
 	/* A short (1-byte) varlena header leaves the data unaligned: memcpy. */
 	data = VARDATA_ANY(raw);
 	memcpy(&header, data, sizeof(header));

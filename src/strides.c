@@ -27,6 +27,7 @@
 #include "textdict.h"
 #include "numeric_free.h"
 #include "numeric_words.h"
+#include "varlena_in_line.h"
 
 /*
  * The bytes of a text, varchar or char(n) Datum (char(n) without its
@@ -36,12 +37,9 @@
 static inline const char *
 text_bytes(Datum d, bool blank_padded, int *len, struct varlena **detoasted)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *raw = gpugb_varlena_in_line(d, detoasted);
 	const char *data;
 
-	*detoasted = NULL;
-	if (VARATT_IS_EXTENDED(raw) && !VARATT_IS_SHORT(raw))
-		raw = *detoasted = pg_detoast_datum(raw);
 	data = VARDATA_ANY(raw);
 	*len = VARSIZE_ANY_EXHDR(raw);
 	if (blank_padded)
