@@ -96,6 +96,21 @@ SET gpugb.device_memory_limit = '4MB';
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(v) FROM par_many GROUP BY k;
 SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM par_many GROUP BY k') AS mismatches;
 SELECT fallbacks > 0 AS fell_back FROM gpugb_backend_stats();
+-- The CPU run lifts gpugb.device_memory_limit for itself only: a rescan of
+-- the node (here under a LATERAL LIMIT) takes the device again, under the
+-- limit, and falls back again.  Until session 24 the limit stayed lifted,
+-- and the second scan ran on the device without it: 1 fallback, not 2.
+SET gpugb.device_memory_limit = '1MB';
+CREATE TABLE par_rescan AS SELECT i % 20000 AS k, i % 7 AS v FROM generate_series(1, 200000) i;
+ANALYZE par_rescan;
+EXPLAIN (COSTS OFF) SELECT g.i, x.k, x.s FROM generate_series(1, 2) g(i),
+  LATERAL (SELECT k, sum(v) AS s FROM par_rescan GROUP BY k ORDER BY k DESC LIMIT g.i) x;
+SELECT fallbacks AS fallbacks_before FROM gpugb_backend_stats() \gset
+SELECT g.i, x.k, x.s FROM generate_series(1, 2) g(i),
+  LATERAL (SELECT k, sum(v) AS s FROM par_rescan GROUP BY k ORDER BY k DESC LIMIT g.i) x;
+SELECT fallbacks - :fallbacks_before AS fallbacks_of_two_scans, last_fallback_reason
+  FROM gpugb_backend_stats();
+DROP TABLE par_rescan;
 RESET gpugb.device_memory_limit;
 RESET gpugb.require_gpu;
 SELECT * FROM gpugb_memory_in_use();

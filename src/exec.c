@@ -797,17 +797,30 @@ static const char *
 parallel_fallback(GpugbScanState *st, const char *failure)
 {
 	char		reason[256];
+	int64		device_limit = st->spec.device_memory_limit;
+	const char *cpu_failure;
 
 	if (st->input_touched || gpugb_require_gpu)
 		return failure;			/* switch_to_fallback: PostgreSQL's plan, or ERROR */
+	gpugb_release_device(st);
+
+	/*
+	 * Host memory, not the device's: no gpugb.device_memory_limit for this
+	 * run only (the handle keeps its own copy of the spec).  A rescan of
+	 * the node takes the device again, under the limit.
+	 */
+	st->spec.device_memory_limit = 0;
+	cpu_failure = aggregate_on_device(st, &gpugb_emulator_ops);
+	st->spec.device_memory_limit = device_limit;
+	if (cpu_failure != NULL)
+		return cpu_failure;		/* switch_to_fallback counts the query's one fallback */
+
 	snprintf(reason, sizeof(reason), "%s; aggregated on the CPU", failure);
 	strlcpy(st->fallback_reason, reason, sizeof(st->fallback_reason));
 	strlcpy(gpugb_backend_stats.last_fallback_reason, reason,
 			sizeof(gpugb_backend_stats.last_fallback_reason));
 	gpugb_backend_stats.fallbacks++;
-	gpugb_release_device(st);
-	st->spec.device_memory_limit = 0;	/* host memory, not the device's */
-	return aggregate_on_device(st, &gpugb_emulator_ops);
+	return NULL;
 }
 
 /*
