@@ -82,6 +82,14 @@ wait_for_workers(GpugbScanState *st, int launched, bool *attached)
 			GetBackgroundWorkerPid(st->pcxt->worker[i].bgwhandle, &pid) == BGWH_STOPPED)
 			stopped++;
 	}
+	/*
+	 * A worker that failed sent its error, and signalled us, before it
+	 * exited: rethrow that error (HandleParallelMessages, through
+	 * CHECK_FOR_INTERRUPTS), as WaitForParallelWorkersToFinish does, rather
+	 * than report the exit alone.  A race a bug hunt saw in the code, not in
+	 * a run (session 24).
+	 */
+	CHECK_FOR_INTERRUPTS();
 	if (stopped == launched && !gpugb_shared_all_done(st->shared, launched))
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),

@@ -26,6 +26,9 @@ extern GpugbHeapReader *gpugb_heap_reader_create(PlanState *input, int n_columns
  * values/isnull, or false at the end of the scan.  false also where the
  * scan cannot be read directly after all (a snapshot that is not MVCC);
  * gpugb_heap_reader_usable then says so, before the first row.
+ * By-reference Datums point into the scan's current page (or into memory
+ * reset per row) and are valid only until the next call: convert the row
+ * before asking for another.
  */
 extern bool gpugb_heap_reader_usable(GpugbHeapReader *reader);
 extern bool gpugb_heap_reader_next(GpugbHeapReader *reader, Datum *values, bool *isnull);
