@@ -12,6 +12,26 @@ SET gpugb.enabled = off;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM f GROUP BY k;
 RESET gpugb.enabled;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM f GROUP BY k;
+-- ... also for a plan made while it was on (a prepared statement's, here
+-- generic): off, the node runs PostgreSQL's plan, its fallback child, and
+-- no GPU run is made; on again, the same plan takes the GPU.
+SET plan_cache_mode = force_generic_plan;
+PREPARE toggled AS SELECT k, count(*), sum(v) FROM f GROUP BY k ORDER BY k LIMIT 3;
+SELECT gpu_runs AS runs_before, fallbacks AS fallbacks_before FROM gpugb_backend_stats() \gset
+EXECUTE toggled;
+SELECT gpu_runs - :runs_before AS gpu_runs, fallbacks - :fallbacks_before AS fallbacks
+  FROM gpugb_backend_stats();
+SET gpugb.enabled = off;
+SET gpugb.require_gpu = off;
+EXECUTE toggled;
+SELECT gpu_runs - :runs_before AS gpu_runs, fallbacks - :fallbacks_before AS fallbacks,
+       last_fallback_reason FROM gpugb_backend_stats();
+RESET gpugb.require_gpu;
+RESET gpugb.enabled;
+EXECUTE toggled;
+SELECT gpu_runs - :runs_before AS gpu_runs FROM gpugb_backend_stats();
+DEALLOCATE toggled;
+RESET plan_cache_mode;
 
 -- The device cannot hold the work: PostgreSQL's plan runs instead, and the
 -- answer is still right.  With require_gpu this is an error.

@@ -903,6 +903,19 @@ run(GpugbScanState *st)
 	st->fallback_detail[0] = '\0';
 	memset(&st->stats, 0, sizeof(st->stats));
 
+	/*
+	 * The planner reads gpugb.enabled; a plan it made while on (a prepared
+	 * statement's, a PL/pgSQL function's) still holds this node.  Turned
+	 * off since, the node runs PostgreSQL's plan, its fallback child: "off"
+	 * gives plain PostgreSQL back for cached plans too, and an
+	 * administrator who turns it off (ALTER SYSTEM, reload) stops the GPU
+	 * in every session from its next query.
+	 */
+	if (!gpugb_enabled)
+	{
+		switch_to_fallback(st, "gpugb.enabled is off");
+		return;
+	}
 	st->input_touched = false;
 	failure = aggregate_on_device(st, gpugb_current_device_ops());
 	if (failure && st->info.parallel)
