@@ -230,8 +230,12 @@ SELECT q, (dsq_check(q)).* FROM (VALUES
 SET plan_cache_mode = force_generic_plan;
 PREPARE dtx_p(text) AS SELECT g, count(*) FROM dtx WHERE t = $1 GROUP BY g ORDER BY g;
 EXECUTE dtx_p('w3');
+-- off, the same generic plan runs PostgreSQL's plan (its fallback child):
+-- the same rows
 SET gpugb.enabled = off;
+SET gpugb.require_gpu = off;
 EXECUTE dtx_p('w3');
+RESET gpugb.require_gpu;
 RESET gpugb.enabled;
 DEALLOCATE dtx_p;
 RESET plan_cache_mode;
