@@ -10,10 +10,11 @@
 #include "fmgr.h"
 
 /*
- * Datum d's varlena with its bytes in line: d itself, or where d is
- * compressed or stored out of line (TOAST), a palloc'd copy, which *copy
- * also returns (to pfree; NULL otherwise).  A short (1-byte header) value
- * in line is used as it is: read it with VARDATA_ANY and VARSIZE_ANY_EXHDR.
+ * Datum d's varlena with its bytes in line (pg_detoast_datum_packed): d
+ * itself, or where d is compressed or stored out of line (TOAST), a
+ * palloc'd copy, which *copy also returns (to pfree; NULL otherwise).  A
+ * short (1-byte header) value in line is used as it is: read it with
+ * VARDATA_ANY and VARSIZE_ANY_EXHDR.
  *
  * Not "VARATT_IS_EXTENDED && !VARATT_IS_SHORT": an out-of-line TOAST
  * pointer has a 1-byte header too, and VARATT_IS_SHORT (VARATT_IS_1B) is
@@ -24,11 +25,10 @@
 static inline struct varlena *
 gpugb_varlena_in_line(Datum d, struct varlena **copy)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *stored = (struct varlena *) DatumGetPointer(d);
+	struct varlena *raw = pg_detoast_datum_packed(stored);
 
-	*copy = NULL;
-	if (VARATT_IS_EXTERNAL(raw) || VARATT_IS_COMPRESSED(raw))
-		raw = *copy = pg_detoast_datum_packed(raw);
+	*copy = raw != stored ? raw : NULL;
 	return raw;
 }
 
