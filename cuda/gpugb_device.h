@@ -278,6 +278,7 @@ typedef struct GpugbStats
 	GpugbStrategy strategy_used;	/* the strategy of the last stride */
 	int			strategy_switches;	/* run-time corrections made */
 	int64_t		groups_at_switch_check;	/* groups seen when the strategy was re-decided; -1: never */
+	int64_t		lean_launches;	/* SHARED_HASH launches of the lean kernel (cuda/lean_kernel.cuh) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -464,10 +464,15 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	switch (gb->strategy)
 	{
 		case GPUGB_STRATEGY_SHARED_HASH:
-			GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
-										  gb->n_counts + gb->n_values + gb->n_his,
-										  gb->groups_hint, gb->hot_share, stream));
-			break;
+			{
+				bool		lean = false;
+
+				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
+											  gb->n_counts + gb->n_values + gb->n_his,
+											  gb->groups_hint, gb->hot_share, stream, &lean));
+				gb->stats.lean_launches += lean ? 1 : 0;
+				break;
+			}
 		case GPUGB_STRATEGY_PRIVATE_HASH:
 			GPUGB_TRY(gpugb_launch_private(p, gb->private_groups,
 										   gb->n_counts + gb->n_values + gb->n_his, stream));

@@ -202,6 +202,18 @@ gpugb_key_cache_hit(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t ro
 }
 
 /*
+ * Whether the cache has claimed all the entries it may (slots/2), so that a
+ * key new to it gets no slot.  A plain read, so a full cache costs no
+ * atomic per row; a stale or transient value only changes which path a row
+ * takes, never its group id.
+ */
+__device__ __forceinline__ bool
+gpugb_key_cache_full(const GpugbKeyCache &c)
+{
+	return *(volatile unsigned *) c.claimed >= (unsigned) c.slots / 2;
+}
+
+/*
  * Group id of the row's key (inserting it into the global table if new;
  * -1 when no id is left) and the cache slot that holds it (-1 when the
  * cache is full).  The row's key words and mask are read once here.
@@ -236,7 +248,7 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 		 * FREE: reserve first (at most slots/2 claims keep probes finite);
 		 * a plain read first, so a full cache costs no atomic per row.
 		 */
-		if (*(volatile unsigned *) c.claimed >= (unsigned) c.slots / 2)
+		if (gpugb_key_cache_full(c))
 			return gpugb_find_or_insert(p, row);
 		if (atomicAdd(c.claimed, 1u) >= (unsigned) c.slots / 2)
 		{

@@ -140,7 +140,7 @@ launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
-	size_t		bytes = gpugb_lean_table_bytes(NV, p.n_keys, slots);
+	size_t		bytes = gpugb_lean_table_bytes(NV, gpugb_lean_count_columns(p), p.n_keys, slots);
 
 	if (opt_in_shared(gpugb_lean_shared_kernel<NV>, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
@@ -179,11 +179,13 @@ launch_lean_shared(const GpugbAggParams &p, int slots, cudaStream_t stream)
  * fit at once), so each flushes its table once for many rows.  Whether the
  * table is keyed by the key (shared_kernel.cuh) and its size are
  * gpugb_plan_shared_table's (heuristics.c); a keyed table can pass 48 kB:
- * the kernel opts in.
+ * the kernel opts in.  *lean: whether the launch took the lean kernel
+ * (lean_kernel.cuh), for the handle's statistics; left as it was when the
+ * launch has no rows.
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					double groups_expected, double hot_share, cudaStream_t stream)
+					double groups_expected, double hot_share, cudaStream_t stream, bool *lean)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -195,8 +197,11 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	gpugb_device_properties(&props);
-	if (gpugb_lean_launch_ok(p) &&
-		gpugb_plan_lean_table(p.n_values, p.n_keys, groups_expected, &props, &plan))
+	/* 8 bytes a sum and 4 a count column (rows, each input with NULLs) a slot */
+	*lean = gpugb_lean_launch_ok(p) &&
+		gpugb_plan_lean_table(p.n_values + (gpugb_lean_count_columns(p) + 1) / 2, p.n_keys,
+							  groups_expected, &props, &plan);
+	if (*lean)
 		return launch_lean_shared(p, (int) plan.slots, stream);
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);

@@ -1,9 +1,9 @@
 /*
  * lean_kernel.cuh
  *    SHARED_HASH's kernel for the commonest launch: COUNT(*), COUNT(x) and
- *    integer SUM(x) only, with no NULL input in the launch, keys that fit
- *    the block key cache.  gpugb_shared_agg_kernel serves every aggregate
- *    through run-time loops over the launch's aggregates, a switch per op,
+ *    integer SUM(x) only, keys that fit the block key cache (or none).
+ *    gpugb_shared_agg_kernel serves every aggregate through run-time loops
+ *    over the launch's aggregates, a switch per op,
  *    int128 states and a warp combine (__match_any_sync, ballots) per row;
  *    Nsight Compute put it at 440 warp instructions per 32 rows at 2^8
  *    groups (H200, session 23), 6.3x the device-memory floor.  This one
@@ -26,13 +26,20 @@
  *    generic int128 update (a 64-bit sum sign-extended), so the global
  *    states are the generic kernels' and the fetch is unchanged.
  *
- * COUNT(x) columns need no state: without NULLs in the launch the fetch's
- * rows - NULLs is the row count (kernel_params.cuh).
+ * NULL inputs: a NULL adds 0 to its sum, and the NULLs of count column
+ * c > 0's input are counted per slot (32 bits), as the generic kernels
+ * count them in the global states (kernel_params.cuh: the fetch returns
+ * rows - NULLs).  Only inputs with NULLs in the launch (count_nulls[c]
+ * set) have a shared column, at compact indexes (gpugb_lean_count_columns):
+ * a launch without NULLs keeps one count column however many inputs it
+ * has, so its table is as small as when the kernel had no NULL support.
  *
  * Shared memory, `slots` entries per column: per sum a column of uint32
- * low words and one of int32 high words, one of uint32 row counts, then the key cache (key_cache.cuh) of the launch's
- * keys, which maps a key to its global group id and to the slot.  Without
- * GROUP BY (no keys) the one group is slot 0, and `slots` is 1.
+ * low words and one of int32 high words; the count columns of uint32
+ * (rows, then the NULLs of each input that has some); then the key cache
+ * (key_cache.cuh) of the launch's keys, which maps a key to its global
+ * group id and to the slot.  Without GROUP BY (no keys) the one group is
+ * slot 0, and `slots` is 1.
  */
 #ifndef GPUGB_LEAN_KERNEL_CUH
 #define GPUGB_LEAN_KERNEL_CUH
@@ -50,22 +57,36 @@ gpugb_lean_launch_ok(const GpugbAggParams &p)
 	if (p.n_values > GPUGB_LEAN_MAX_SUMS || p.run_gid != nullptr || p.nrows >= GPUGB_LEAN_MAX_ROWS ||
 		(p.n_keys != 0 && !gpugb_key_cache_usable(p.n_keys)))
 		return false;
-	for (int c = 1; c < p.n_counts; c++)
-		if (p.count_nulls[c] != nullptr)
-			return false;
 	for (int a = 0; a < p.n_values; a++)
-		if (p.vals[a].op != GPUGB_AGG_SUM_INT || p.vals[a].nulls != nullptr)
+		if (p.vals[a].op != GPUGB_AGG_SUM_INT)
 			return false;
 	return true;
 }
 
+/* Count columns of launch p's lean table: the rows, and one per input with NULLs in the launch. */
+static inline __host__ __device__ int
+gpugb_lean_count_columns(const GpugbAggParams &p)
+{
+	int			columns = 1;
+
+	for (int c = 1; c < p.n_counts; c++)
+		columns += p.count_nulls[c] != nullptr ? 1 : 0;
+	return columns;
+}
+
+/* 8-byte words of a lean table's count columns: `columns` columns of `slots` uint32 counts. */
+static inline __host__ __device__ size_t
+gpugb_lean_count_words(int columns, int64_t slots)
+{
+	return ((size_t) slots * 4 * columns + 7) / 8;
+}
+
 /* Shared memory of a lean block table of `slots` slots (8-byte aligned). */
 static inline __host__ __device__ size_t
-gpugb_lean_table_bytes(int n_sums, int n_keys, int64_t slots)
+gpugb_lean_table_bytes(int n_sums, int count_columns, int n_keys, int64_t slots)
 {
-	size_t		counts = ((size_t) slots * 4 + 7) & ~(size_t) 7;
-
-	return (size_t) slots * 8 * n_sums + counts + gpugb_key_cache_bytes(n_keys, slots);
+	return (size_t) slots * 8 * n_sums + 8 * gpugb_lean_count_words(count_columns, slots) +
+		gpugb_key_cache_bytes(n_keys, slots);
 }
 
 /*
@@ -90,6 +111,14 @@ gpugb_lean_add64(unsigned *lo, int *hi, long long x)
 		atomicAdd(hi, carry_hi);
 }
 
+/* Adds x to sum a of block slot `slot`: its low words at [2a * slots], high words at [(2a + 1) * slots]. */
+__device__ __forceinline__ void
+gpugb_lean_add_sum(unsigned *sums, int slots, int a, int slot, long long x)
+{
+	gpugb_lean_add64(&sums[(size_t) 2 * a * slots + slot],
+					 (int *) &sums[(size_t) (2 * a + 1) * slots + slot], x);
+}
+
 /* Sum over the full warp of an int32 value, exactly (two 32-bit reductions of its halves). */
 __device__ __forceinline__ long long
 gpugb_warp_sum_int32(int x)
@@ -107,14 +136,17 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 	extern __shared__ unsigned long long gpugb_lean_smem[];
 	/* sum a: low words at [2a * slots], high words at [(2a + 1) * slots] */
 	unsigned   *sums = (unsigned *) gpugb_lean_smem;
+	/* count column k at [k * slots]: 0 the rows, k > 0 the k-th input with NULLs (its NULLs) */
+	const int	count_columns = gpugb_lean_count_columns(p);
 	unsigned   *counts = (unsigned *) (gpugb_lean_smem + (size_t) NV * slots);
-	size_t		count_words = ((size_t) slots * 4 + 7) / 8;
-	GpugbKeyCache cache = gpugb_key_cache_at(gpugb_lean_smem + (size_t) NV * slots + count_words,
+	GpugbKeyCache cache = gpugb_key_cache_at(gpugb_lean_smem + (size_t) NV * slots +
+											 gpugb_lean_count_words(count_columns, slots),
 											 p.n_keys, slots, nullptr);
 
 	for (int s = threadIdx.x; s < slots; s += blockDim.x)
 	{
-		counts[s] = 0;
+		for (int k = 0; k < count_columns; k++)
+			counts[(size_t) k * slots + s] = 0;
 #pragma unroll
 		for (int a = 0; a < 2 * NV; a++)
 			sums[(size_t) a * slots + s] = 0;
@@ -144,21 +176,27 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 			long long	w[NV > 0 ? NV : 1];
 
 #pragma unroll
-			for (int a = 0; a < NV; a++)
-				w[a] = __ldg((const long long *) &p.vals[a].values[r]);
+			for (int a = 0; a < NV; a++)	/* a NULL input adds nothing: 0 */
+				w[a] = gpugb_is_null(p.vals[a].nulls, r) ? 0 :
+					__ldg((const long long *) &p.vals[a].values[r]);
+			row = r;
 			if (p.n_keys == 0)
 			{
-				row = r;		/* no GROUP BY: one group, id 0, slot 0 */
-				gid = 0;
+				gid = 0;		/* no GROUP BY: one group, id 0, slot 0 */
 				slot = 0;
 			}
 			else
 			{
-				/* A key the block knows: a read-only probe; else the full lookup. */
-				row = r;
+				/*
+				 * A key the block knows: a read-only probe.  Else the full
+				 * lookup, which may claim a slot; where the cache is full
+				 * (a partial table's cold keys) straight to the global table,
+				 * rather than probe the cache again.
+				 */
 				slot = gpugb_key_cache_hit(p, cache, r, &gid);
 				if (slot < 0)
-					gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
+					gid = gpugb_key_cache_full(cache) ? gpugb_launch_row_gid(p, i, &row) :
+						gpugb_cached_row_gid(p, cache, i, &row, &slot);
 			}
 #pragma unroll
 			for (int a = 0; a < NV; a++)
@@ -178,22 +216,40 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 #pragma unroll
 			for (int a = 0; a < NV; a++)
 				total[a] = gpugb_warp_sum_int32(v[a]);
+			for (int c = 1, k = 1; c < p.n_counts; c++)
+			{
+				if (p.count_nulls[c] == nullptr)
+					continue;	/* no NULLs of this input in the launch (uniform) */
+
+				unsigned	nulls = __popc(__ballot_sync(GPUGB_FULL_MASK,
+														 gpugb_is_null(p.count_nulls[c], row)));
+
+				if (lane == 0 && nulls != 0)
+					atomicAdd(&counts[(size_t) k * slots + slot0], nulls);
+				k++;
+			}
 			if (lane == 0)
 			{
 				atomicAdd(&counts[slot0], 32u);
 #pragma unroll
 				for (int a = 0; a < NV; a++)
-					gpugb_lean_add64(&sums[(size_t) 2 * a * slots + slot0],
-									 (int *) &sums[(size_t) (2 * a + 1) * slots + slot0], total[a]);
+					gpugb_lean_add_sum(sums, slots, a, slot0, total[a]);
 			}
 		}
 		else if (local)
 		{
 			atomicAdd(&counts[slot], 1u);
+			for (int c = 1, k = 1; count_columns > 1 && c < p.n_counts; c++)
+			{
+				if (p.count_nulls[c] == nullptr)
+					continue;
+				if (gpugb_is_null(p.count_nulls[c], row))
+					atomicAdd(&counts[(size_t) k * slots + slot], 1u);
+				k++;
+			}
 #pragma unroll
 			for (int a = 0; a < NV; a++)
-				gpugb_lean_add64(&sums[(size_t) 2 * a * slots + slot],
-								 (int *) &sums[(size_t) (2 * a + 1) * slots + slot], v[a]);
+				gpugb_lean_add_sum(sums, slots, a, slot, v[a]);
 		}
 
 		/* Rows with a wide input or no cache slot: the generic update of the global states. */
@@ -212,6 +268,16 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 		if (gid < 0 || counts[s] == 0)
 			continue;
 		atomicAdd(&p.counts[gid], (unsigned long long) counts[s]);	/* count column 0 */
+		for (int c = 1, k = 1; c < p.n_counts; c++)
+		{
+			if (p.count_nulls[c] == nullptr)
+				continue;
+
+			unsigned	nulls = counts[(size_t) k++ * slots + s];
+
+			if (nulls != 0)
+				atomicAdd(&p.counts[c * p.max_groups + gid], (unsigned long long) nulls);
+		}
 #pragma unroll
 		for (int a = 0; a < NV; a++)
 		{

@@ -222,27 +222,59 @@ gpugb_plan_shared_table(int64_t planned_slots, int state_columns, int n_keys,
 		slots = planned_slots;
 	}
 	plan->keyed = keyed;
+	plan->partial = false;
 	plan->slots = slots;
 	plan->bytes = keyed ? GPUGB_SHARED_KEYED_TABLE_BYTES(state_columns, n_keys, slots) :
 		GPUGB_SHARED_TABLE_BYTES(state_columns, slots);
 }
 
+/* The largest keyed table two blocks an SM hold, if any (gpugb_plan_lean_table). */
+static void
+plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
+						GpugbSharedTablePlan *plan)
+{
+	int64_t		block_limit = props->shared_bytes_per_block_optin > props->shared_bytes_per_block ?
+		props->shared_bytes_per_block_optin : props->shared_bytes_per_block;
+	int64_t		slots = 0;
+
+	for (int64_t s = GPUGB_MIN_KEYED_SLOTS; s <= (1 << 20); s *= 2)
+	{
+		int64_t		bytes = GPUGB_SHARED_KEYED_TABLE_BYTES(columns, n_keys, s);
+
+		if (bytes > block_limit || 2 * (bytes + 1024) > props->shared_bytes_per_sm)
+			break;
+		slots = s;
+	}
+	if (slots == 0)
+		return;
+	plan->keyed = true;
+	plan->partial = true;
+	plan->slots = slots;
+	plan->bytes = GPUGB_SHARED_KEYED_TABLE_BYTES(columns, n_keys, slots);
+}
+
 /*
  * The block table of a launch SHARED_HASH's lean kernel may take
  * (cuda/lean_kernel.cuh), and whether it can: planned as
- * gpugb_plan_shared_table plans, for its own states (8 bytes a sum and 4
- * of count a slot: as many as n_sums + 1 generic columns, at most), with
- * the skew ignored (a one-slot warp reduces, its atomics are 32-bit, so
- * hot groups cost it nothing).  It can where that table is keyed; without
+ * gpugb_plan_shared_table plans, for its own states as `columns` generic
+ * 8-byte columns (at most: 8 bytes a sum, 4 a count column), with the
+ * skew ignored (a one-slot warp reduces, its atomics are 32-bit, so hot
+ * groups cost it nothing).  It can where that table is keyed; without
  * keys the one group is one slot.  The launch (cuda/launch.cu) and auto
  * (gpugb_choose_strategy) both ask here.
+ *
+ * Where the groups are too many for a keyed table, the plan is `partial`:
+ * the largest keyed table two blocks an SM still hold.  Each block then
+ * keeps the first slots/2 keys it meets, which under skew are the hot
+ * ones, and its other rows update the global states as GLOBAL_HASH's do.
+ * Auto takes SHARED_HASH for a partial table only for its hot groups
+ * (hot_share_for_shared); a forced SHARED_HASH takes it always.
  */
 bool
-gpugb_plan_lean_table(int n_sums, int n_keys, double groups_expected,
+gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 					  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan)
 {
-	int			columns = n_sums + 1;
-	int64_t		planned = gpugb_shared_slots_for(columns, props);
+	int64_t		planned = gpugb_shared_slots_for(columns > 0 ? columns : 1, props);
 
 	memset(plan, 0, sizeof(*plan));
 	if (planned <= 0)
@@ -254,6 +286,8 @@ gpugb_plan_lean_table(int n_sums, int n_keys, double groups_expected,
 		return true;
 	}
 	gpugb_plan_shared_table(planned, columns, n_keys, groups_expected, 0.0, props, plan);
+	if (!plan->keyed && n_keys >= 1 && n_keys <= GPUGB_KEY_CACHE_MAX_KEYS)
+		plan_partial_lean_table(columns, n_keys, props, plan);
 	return plan->keyed;
 }
 
@@ -428,10 +462,10 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * against 3.3 ms with one payload, 4.2 against 7.3 with four; four
 	 * groups 2.1 against 4.0 and 4.5 against 12.2), and at 2^10 groups with
 	 * four payloads global_hash's 33-102 ms and sort's 29-37 (grid at
-	 * d2631ec: 8.9-12.4 ms forced).  A launch with NULL inputs takes the
-	 * generic shared kernel instead.
+	 * d2631ec: 8.9-12.4 ms forced).
 	 */
-	if (w->lean_aggs && gpugb_plan_lean_table(w->lean_sums, w->key_words, groups, props, &lean))
+	if (w->lean_aggs && gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean) &&
+		!lean.partial)
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		if (w->key_words == 0 || groups <= 1)

@@ -35,10 +35,10 @@ typedef struct GpugbWorkload
 	/*
 	 * COUNT and integer SUM only (at most GPUGB_LEAN_MAX_SUMS sums), keys a
 	 * block key cache holds or none: SHARED_HASH takes its lean kernel
-	 * (cuda/lean_kernel.cuh) unless a launch has NULL inputs.
+	 * (cuda/lean_kernel.cuh).
 	 */
 	bool		lean_aggs;
-	int			lean_sums;		/* the SUMs' value columns, when lean_aggs */
+	int			lean_columns;	/* generic state columns its block states take at most */
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice
@@ -143,6 +143,7 @@ extern int64_t gpugb_shared_slots_for(int state_columns, const GpugbDeviceProps 
 typedef struct GpugbSharedTablePlan
 {
 	bool		keyed;			/* keyed by the key: the table is the block's key cache */
+	bool		partial;		/* keyed, but too small for all the groups (lean plans only) */
 	int64_t		slots;
 	int64_t		bytes;			/* dynamic shared memory of a block */
 } GpugbSharedTablePlan;
@@ -150,7 +151,7 @@ typedef struct GpugbSharedTablePlan
 extern void gpugb_plan_shared_table(int64_t planned_slots, int state_columns, int n_keys,
 									double groups_expected, double hot_share,
 									const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
-extern bool gpugb_plan_lean_table(int n_sums, int n_keys, double groups_expected,
+extern bool gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 								  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);

@@ -22,10 +22,15 @@ const GpugbAggSpec aggs[N_AGGS] = {
 	{GPUGB_AGG_SUM_SHIFTED_SQ, 3}, {GPUGB_AGG_SUM_SHIFTED, 3}, {GPUGB_AGG_SHIFT_FLOAT, 3},
 };
 
-/* Lean cases: COUNT and integer SUM only; SUM_INT(in0) twice, as in aggs. */
-const GpugbAggSpec lean_aggs[2][N_LEAN_AGGS] = {
+/*
+ * Lean cases: COUNT and integer SUM only; SUM_INT(in0) twice, as in aggs.
+ * The third counts two more inputs, so that with NULLs in one of them
+ * (in_null_only) the launch has count columns with and without NULLs.
+ */
+const GpugbAggSpec lean_aggs[N_LEAN_SPECS][N_LEAN_AGGS] = {
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 0}, {GPUGB_AGG_SUM_INT, 0}},
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_SUM_INT, 2}, {GPUGB_AGG_COUNT, 2}},
+	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 1}, {GPUGB_AGG_COUNT, 3}},
 };
 
 /*
@@ -224,10 +229,12 @@ generate(const CaseSpec *cs, Data *d)
 		f = 1e9 * (double) (1 + j % 3) + (rnd01() - 0.5) * 1e-3 * (double) (1 + j % 5);
 		memcpy(&d->in[3][row], &f, 8);
 		for (int i = 0; i < N_INPUTS; i++)
-			if (cs->in_null > 0 && rnd01() < cs->in_null)
+			if (cs->in_null > 0 && (cs->in_null_only == 0 || cs->in_null_only == i + 1) &&
+				rnd01() < cs->in_null)
 			{
 				d->innull[i][row] = 1;
-				d->in[i][row] = 0;
+				if (!cs->null_words)
+					d->in[i][row] = 0;
 			}
 	}
 	free(cdf);

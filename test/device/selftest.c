@@ -831,6 +831,17 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "expected table growth with retries");
 		}
 		/*
+		 * A lean case run as SHARED_HASH on the device must have taken the
+		 * lean kernel, so that its results prove that kernel (the emulator
+		 * has no kernels).
+		 */
+		if (ok && !EMULATOR && cs->lean && cs->nrows > 0 &&
+			stats.strategy_used == GPUGB_STRATEGY_SHARED_HASH && stats.lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a lean launch");
+		}
+		/*
 		 * The run-time check must count the groups of every row before it:
 		 * rows whose claim failed in a full table count only after their
 		 * retry.
@@ -1106,6 +1117,14 @@ main(int argc, char **argv)
 		{"int32 keys: zipf 1.2 over 1e6, no NULL keys, estimate 1 (grow+retry)", 51, 2 * M, 1, 1000000, 1.2, 0, 0.05, 0, 0, 1, 65536, 0, 0, GPUGB_OK, 1, 0, .int32_keys = 1},
 		/* COUNT and integer SUM only, no NULL inputs: SHARED_HASH's lean kernel (lean_kernel.cuh). */
 		{"lean: no keys, 1e7 rows", 60, 10 * M, 0, 1, .lean = 1},
+		{"lean: no keys, 10% null inputs", 61, 2 * M, 0, 1, 0, 0, 0.1, .lean = 1},
+		{"lean: g=500, 20% null inputs over nonzero words", 67, 2 * M, 1, 500, 0, 0.01, 0.2,
+		 .null_words = 1, .lean = 1},
+		{"lean: g=300, NULLs in one of three counted inputs", 68, 2 * M, 1, 300, 0, 0.01, 0.3,
+		 .in_null_only = 2, .lean = 3},
+		{"lean: g=1000, 10% null keys and inputs", 62, 2 * M, 1, 1000, 0, 0.1, 0.1, .lean = 1},
+		{"lean: 2 keys, zipf 1.1 over 300, 30% null inputs, wide sums", 63, 2 * M, 2, 300, 1.1, 0.01,
+		 0.3, .lean = 2},
 		{"lean: 1 key, g=1, 1e7 rows", 52, 10 * M, 1, 1, .lean = 1},
 		{"lean: 1 key, g=7, 1e7 rows", 53, 10 * M, 1, 7, .lean = 1},
 		{"lean: 1 key, g=1000, 10% null keys", 54, 2 * M, 1, 1000, 0, 0.1, .lean = 1},
@@ -1117,6 +1136,11 @@ main(int argc, char **argv)
 		 .est_groups = 1, .stride_rows = 65536, .expect_grow = 1, .lean = 1},
 		{"lean: append, 2 keys, g=1000", 59, 2 * M, 2, 1000, 0, 0.01, .stride_rows = 65536,
 		 .append = 1, .lean = 1},
+		/* More groups than a block table holds: a partial lean table (hot keys), the rest global. */
+		{"lean partial: g=1e5, uniform", 64, 4 * M, 1, 100000, 0, 0.01, .lean = 1},
+		{"lean partial: zipf 1.2 over 1e6, 10% null inputs", 65, 4 * M, 1, 1000000, 1.2, 0.01, 0.1,
+		 .lean = 2},
+		{"lean partial: 2 keys, zipf 0.8 over 20000", 66, 4 * M, 2, 20000, 0.8, 0.01, .lean = 1},
 	};
 
 	if (!EMULATOR)

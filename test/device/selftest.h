@@ -47,9 +47,18 @@ typedef struct CaseSpec
 	 * Lean aggregates (LEAN_AGGS, not aggs): COUNT and integer SUM only, the
 	 * launches SHARED_HASH's lean kernel takes (cuda/lean_kernel.cuh).  1:
 	 * the sums of in0, mostly int32-wide, some rows beyond; 2: also SUM of
-	 * in2, never int32-wide, so every row takes the generic update.
+	 * in2, never int32-wide, so every row takes the generic update; 3:
+	 * COUNT of in1 and in3 beside the sum of in0 (lean_aggs).
 	 */
 	int			lean;
+	/* Only set by name (.field =): the cases' positional initializers end before these. */
+	int			in_null_only;	/* 0: NULLs in every input; i + 1: in input i only */
+	/*
+	 * The words under NULL inputs keep their drawn values instead of 0.  The
+	 * executor writes 0 there (src/strides.c), but a kernel must not rely on
+	 * it: the lean kernel adds 0 for a NULL itself.
+	 */
+	int			null_words;
 } CaseSpec;
 
 #define N_INPUTS 4
@@ -60,7 +69,8 @@ extern const GpugbAggSpec aggs[N_AGGS];
 
 /* The aggregates of the lean cases (CaseSpec.lean 1 and 2). */
 #define N_LEAN_AGGS 4
-extern const GpugbAggSpec lean_aggs[2][N_LEAN_AGGS];
+#define N_LEAN_SPECS 3
+extern const GpugbAggSpec lean_aggs[N_LEAN_SPECS][N_LEAN_AGGS];
 
 typedef struct Data
 {
