@@ -134,7 +134,7 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
 }
 
 /* One lean SHARED_HASH launch (lean_kernel.cuh) of NV sums, on its persistent grid. */
-template <int NV>
+template <int NV, bool NULLS>
 static GpugbStatus
 launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
@@ -142,16 +142,25 @@ launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 	static cudaError_t opt_in_error = cudaSuccess;
 	size_t		bytes = gpugb_lean_table_bytes(NV, gpugb_lean_count_columns(p), p.n_keys, slots);
 
-	if (opt_in_shared(gpugb_lean_shared_kernel<NV>, opted_in, opt_in_error) != cudaSuccess)
+	if (opt_in_shared(gpugb_lean_shared_kernel<NV, NULLS>, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
 										 (int64_t) bytes + 1024, GPUGB_AGG_BLOCK,
-										 resident_blocks_per_sm(gpugb_lean_shared_kernel<NV>,
+										 resident_blocks_per_sm(gpugb_lean_shared_kernel<NV, NULLS>,
 																GPUGB_AGG_BLOCK, bytes));
 
-	gpugb_lean_shared_kernel<NV><<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, slots);
+	gpugb_lean_shared_kernel<NV, NULLS><<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, slots);
 	return GPUGB_LAUNCHED("gpugb_lean_shared_kernel");
+}
+
+/* The instance for the launch's NULLs (gpugb_lean_has_nulls). */
+template <int NV>
+static GpugbStatus
+launch_lean_shared_nulls(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+	return gpugb_lean_has_nulls(p) ? launch_lean_shared_nv<NV, true>(p, slots, stream) :
+		launch_lean_shared_nv<NV, false>(p, slots, stream);
 }
 
 /* The lean kernel's instance for the launch's number of sums (gpugb_lean_launch_ok holds). */
@@ -161,16 +170,16 @@ launch_lean_shared(const GpugbAggParams &p, int slots, cudaStream_t stream)
 	switch (p.n_values)
 	{
 		case 0:
-			return launch_lean_shared_nv<0>(p, slots, stream);
+			return launch_lean_shared_nulls<0>(p, slots, stream);
 		case 1:
-			return launch_lean_shared_nv<1>(p, slots, stream);
+			return launch_lean_shared_nulls<1>(p, slots, stream);
 		case 2:
-			return launch_lean_shared_nv<2>(p, slots, stream);
+			return launch_lean_shared_nulls<2>(p, slots, stream);
 		case 3:
-			return launch_lean_shared_nv<3>(p, slots, stream);
+			return launch_lean_shared_nulls<3>(p, slots, stream);
 		default:
 			static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
-			return launch_lean_shared_nv<4>(p, slots, stream);
+			return launch_lean_shared_nulls<4>(p, slots, stream);
 	}
 }
 

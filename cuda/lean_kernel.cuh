@@ -50,6 +50,14 @@
 /* Rows a lean launch must stay below, so a block's 32-bit counts and 64-bit sums cannot wrap. */
 #define GPUGB_LEAN_MAX_ROWS (1ll << 31)
 
+/*
+ * Sums from which the kernel prefetches the next iteration's rows
+ * (gpugb_lean_prefetch).  H200, 2^28 rows, 2^0-2^12 groups (session 25's
+ * A/B): one sum ran 7-10 % slower with the prefetch, four sums 6-40 %
+ * faster; with one input a thread's own loads already nearly keep up.
+ */
+#define GPUGB_LEAN_PREFETCH_MIN_SUMS 2
+
 /* Whether launch p may take the lean kernel (host side; the keyed table is the caller's test). */
 static inline bool
 gpugb_lean_launch_ok(const GpugbAggParams &p)
@@ -61,6 +69,23 @@ gpugb_lean_launch_ok(const GpugbAggParams &p)
 		if (p.vals[a].op != GPUGB_AGG_SUM_INT)
 			return false;
 	return true;
+}
+
+/*
+ * Whether launch p has a NULL input: the kernel's instance without NULLs
+ * (NULLS false) drops every NULL test from its row loop, which cost one
+ * sum's launch about 10 % at 2^0-2^8 groups on the H200 (session 25).
+ */
+static inline bool
+gpugb_lean_has_nulls(const GpugbAggParams &p)
+{
+	for (int c = 1; c < p.n_counts; c++)
+		if (p.count_nulls[c] != nullptr)
+			return true;
+	for (int a = 0; a < p.n_values; a++)
+		if (p.vals[a].nulls != nullptr)
+			return true;
+	return false;
 }
 
 /* Count columns of launch p's lean table: the rows, and one per input with NULLs in the launch. */
@@ -144,7 +169,7 @@ template <int NV>
 __device__ __forceinline__ void
 gpugb_lean_prefetch(const GpugbAggParams &p, int64_t i, unsigned lane)
 {
-	if ((lane & 15u) != 0 || i >= p.nrows || p.row_list != nullptr)
+	if (NV < GPUGB_LEAN_PREFETCH_MIN_SUMS || (lane & 15u) != 0 || i >= p.nrows || p.row_list != nullptr)
 		return;
 	for (int k = 0; k < p.n_keys && k < GPUGB_KEY_CACHE_MAX_KEYS; k++)
 		asm volatile("prefetch.global.L1 [%0];" :: "l"(__cvta_generic_to_global(&p.key_values[k][i])));
@@ -153,7 +178,7 @@ gpugb_lean_prefetch(const GpugbAggParams &p, int64_t i, unsigned lane)
 		asm volatile("prefetch.global.L1 [%0];" :: "l"(__cvta_generic_to_global(&p.vals[a].values[i])));
 }
 
-template <int NV>
+template <int NV, bool NULLS>
 __global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
 gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 {
@@ -161,7 +186,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 	/* sum a: low words at [2a * slots], high words at [(2a + 1) * slots] */
 	unsigned   *sums = (unsigned *) gpugb_lean_smem;
 	/* count column k at [k * slots]: 0 the rows, k > 0 the k-th input with NULLs (its NULLs) */
-	const int	count_columns = gpugb_lean_count_columns(p);
+	const int	count_columns = NULLS ? gpugb_lean_count_columns(p) : 1;
 	unsigned   *counts = (unsigned *) (gpugb_lean_smem + (size_t) NV * slots);
 	GpugbKeyCache cache = gpugb_key_cache_at(gpugb_lean_smem + (size_t) NV * slots +
 											 gpugb_lean_count_words(count_columns, slots),
@@ -203,7 +228,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 
 #pragma unroll
 			for (int a = 0; a < NV; a++)	/* a NULL input adds nothing: 0 */
-				w[a] = gpugb_is_null(p.vals[a].nulls, r) ? 0 :
+				w[a] = NULLS && gpugb_is_null(p.vals[a].nulls, r) ? 0 :
 					__ldg((const long long *) &p.vals[a].values[r]);
 			row = r;
 			if (p.n_keys == 0)
@@ -242,7 +267,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 #pragma unroll
 			for (int a = 0; a < NV; a++)
 				total[a] = gpugb_warp_sum_int32(v[a]);
-			for (int c = 1, k = 1; c < p.n_counts; c++)
+			for (int c = 1, k = 1; NULLS && c < p.n_counts; c++)
 			{
 				if (p.count_nulls[c] == nullptr)
 					continue;	/* no NULLs of this input in the launch (uniform) */
@@ -265,7 +290,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 		else if (local)
 		{
 			atomicAdd(&counts[slot], 1u);
-			for (int c = 1, k = 1; count_columns > 1 && c < p.n_counts; c++)
+			for (int c = 1, k = 1; NULLS && count_columns > 1 && c < p.n_counts; c++)
 			{
 				if (p.count_nulls[c] == nullptr)
 					continue;
@@ -294,7 +319,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 		if (gid < 0 || counts[s] == 0)
 			continue;
 		atomicAdd(&p.counts[gid], (unsigned long long) counts[s]);	/* count column 0 */
-		for (int c = 1, k = 1; c < p.n_counts; c++)
+		for (int c = 1, k = 1; NULLS && c < p.n_counts; c++)
 		{
 			if (p.count_nulls[c] == nullptr)
 				continue;
