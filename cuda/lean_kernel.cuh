@@ -56,7 +56,7 @@
  * A/B): one sum ran 7-10 % slower with the prefetch, four sums 6-40 %
  * faster; with one input a thread's own loads already nearly keep up.
  */
-#define GPUGB_LEAN_PREFETCH_MIN_SUMS 2
+#define GPUGB_LEAN_PREFETCH_MIN_SUMS 3
 
 /* Whether launch p may take the lean kernel (host side; the keyed table is the caller's test). */
 static inline bool
