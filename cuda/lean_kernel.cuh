@@ -50,14 +50,6 @@
 /* Rows a lean launch must stay below, so a block's 32-bit counts and 64-bit sums cannot wrap. */
 #define GPUGB_LEAN_MAX_ROWS (1ll << 31)
 
-/*
- * Sums from which the kernel prefetches the next iteration's rows
- * (gpugb_lean_prefetch).  H200, 2^28 rows, 2^0-2^12 groups (session 25's
- * A/B): one sum ran 7-10 % slower with the prefetch, four sums 6-40 %
- * faster; with one input a thread's own loads already nearly keep up.
- */
-#define GPUGB_LEAN_PREFETCH_MIN_SUMS 3
-
 /* Whether launch p may take the lean kernel (host side; the keyed table is the caller's test). */
 static inline bool
 gpugb_lean_launch_ok(const GpugbAggParams &p)
@@ -154,30 +146,6 @@ gpugb_warp_sum_int32(int x)
 	return (long long) hi * 65536 + (long long) lo;
 }
 
-/*
- * Asks L1 for the lines of the key and input words of launch rows i..i+15
- * (one lane in 16 asks: a 128-byte line holds 16 rows' 8-byte words), the
- * rows the warp reads an iteration later.  Why: a thread holds one row's
- * loads in flight, 16 bytes with one key and one input, so the 40 warps an
- * SM keeps hold about 20 kB, short of what the device-memory bandwidth
- * needs at its latency (about 4.8 TB/s x 1 us / 132 SMs = 36 kB); the
- * lean kernel stayed 1.7-3.6x the floor at 2^0-2^8 groups (grid at
- * d2631ec).  A prefetch takes no register and does not wait.  Launches
- * through a row list (retries) read scattered rows: none.
- */
-template <int NV>
-__device__ __forceinline__ void
-gpugb_lean_prefetch(const GpugbAggParams &p, int64_t i, unsigned lane)
-{
-	if (NV < GPUGB_LEAN_PREFETCH_MIN_SUMS || (lane & 15u) != 0 || i >= p.nrows || p.row_list != nullptr)
-		return;
-	for (int k = 0; k < p.n_keys && k < GPUGB_KEY_CACHE_MAX_KEYS; k++)
-		asm volatile("prefetch.global.L1 [%0];" :: "l"(__cvta_generic_to_global(&p.key_values[k][i])));
-#pragma unroll
-	for (int a = 0; a < NV; a++)
-		asm volatile("prefetch.global.L1 [%0];" :: "l"(__cvta_generic_to_global(&p.vals[a].values[i])));
-}
-
 template <int NV, bool NULLS>
 __global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
 gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
@@ -213,8 +181,6 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 	{
 		int64_t		i = base + lane;
 		uint32_t	row = 0;
-
-		gpugb_lean_prefetch<NV>(p, i + step, lane);
 		int			slot = -1;
 		int64_t		gid = -1;
 		int			v[NV > 0 ? NV : 1];
