@@ -268,7 +268,7 @@ plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
  * keeps the first slots/2 keys it meets, which under skew are the hot
  * ones, and its other rows update the global states as GLOBAL_HASH's do.
  * Auto takes SHARED_HASH for a partial table only for its hot groups
- * (hot_share_for_shared); a forced SHARED_HASH takes it always.
+ * (GPUGB_VERY_HOT_SHARE); a forced SHARED_HASH takes it always.
  */
 bool
 gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
@@ -416,6 +416,23 @@ hot_share_for_shared(double groups, int64_t shared_slots)
 }
 
 /*
+ * Whether a hot group that would send a workload to SHARED_HASH sends it to
+ * SORT instead: counts and integer sums (SHARED_HASH takes its lean kernel,
+ * whose table then holds only some of the groups) with the largest group
+ * short of GPUGB_VERY_HOT_SHARE.  H200 grid at 430ae91 (session 25), one
+ * payload, Zipf 1.0 (largest group 5-13 %), 2^12-2^20 groups: 4-byte keys,
+ * sort 18.6-21.1 ms against shared_hash's 22.4-29.3 and global_hash's
+ * 28.3-42.2; 8-byte keys, sort 22.1-26.0 against 22.8-29.9 (within 5 %
+ * of the best where it was not).  Other aggregates keep the generic
+ * shared table (7.6 % hot over 2^18 groups: shared_hash, session 20).
+ */
+static bool
+lean_sort_hot_share(const GpugbWorkload *w)
+{
+	return w->lean_aggs && w->key_words > 0 && w->hot_share < GPUGB_VERY_HOT_SHARE;
+}
+
+/*
  * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP), for a table beyond
  * SORT_MIN_L2_MULTIPLE x L2, and the reason.
  */
@@ -510,6 +527,27 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 					 groups, (long long) c->shared_slots);
 		return;
 	}
+	/*
+	 * Counts and integer sums with a group of GPUGB_VERY_HOT_SHARE or more,
+	 * too many groups for a whole lean table: SHARED_HASH's partial lean
+	 * table (gpugb_plan_lean_table), whose blocks keep the first keys they
+	 * meet, the hot ones, and send the others' rows to the global table,
+	 * in L2 or beyond.  H200 grid at 430ae91 (session 25), Zipf 1.5 (38 %),
+	 * 2^12-2^26 groups: one payload 7.1-10.7 ms against sort's 19.8-20.6
+	 * and partition's 16.6-30.8; four payloads 16.9-27.8 against sort's
+	 * 29.5-33.8.  With a group of 5-13 % (Zipf 1.0) sort still led
+	 * (lean_sort_hot_share).
+	 */
+	if (w->lean_aggs && w->key_words > 0 && w->hot_share >= GPUGB_VERY_HOT_SHARE &&
+		gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean))
+	{
+		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
+		snprintf(c->reason, sizeof(c->reason),
+				 "the largest group has %.1f %% of the rows: blocks keep the hot groups in "
+				 "%lld shared-memory slots, other rows use the global table",
+				 100.0 * w->hot_share, (long long) lean.slots);
+		return;
+	}
 	if (w->hot_share >= WIDE_SORT_HOT_SHARE && w->state_columns >= GPUGB_WIDE_STATES &&
 		w->key_words > 0)
 	{
@@ -539,6 +577,15 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	if (c->shared_slots > 0 &&
 		w->hot_share >= hot_share_for_shared(groups, c->shared_slots))
 	{
+		if (lean_sort_hot_share(w))
+		{
+			c->strategy = GPUGB_STRATEGY_SORT;
+			snprintf(c->reason, sizeof(c->reason),
+					 "the largest group has %.1f %% of the rows, too few for a partial "
+					 "shared-memory table to pay: sorted runs fold the hot groups first",
+					 100.0 * w->hot_share);
+			return;
+		}
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		snprintf(c->reason, sizeof(c->reason),
 				 "the largest group has %.1f %% of the rows: blocks absorb hot groups in "

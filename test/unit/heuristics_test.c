@@ -742,6 +742,42 @@ test_skew(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
 		  "7.6 %% hot, 2^18 groups, 4 state columns (narrow): shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
+
+	/*
+	 * Counts and integer sums (the lean kernel), more groups than a lean
+	 * table holds: Zipf 1.5 (38 %) takes the partial lean table, with one
+	 * payload or four, in L2 or beyond; Zipf 1.0 (5-13 %) sorts; Zipf 0.5
+	 * (under 1.6 %) stays in the global table (H200 grid, session 25).
+	 */
+	for (int payloads = 1; payloads <= 4; payloads += 3)
+	{
+		double		groups[] = {4096, 65536, 1048576, 67108864};
+
+		for (int g = 0; g < 4; g++)
+		{
+			w = workload_int32(268435456.0, 268435456.0, groups[g], 1 + 3 * payloads);
+			w.lean_aggs = true;
+			w.lean_columns = payloads + 1;
+			w.hot_share = 0.38;
+			c = choose(w);
+			CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+				  "lean, %d payload(s), %.0f groups, 38 %% hot: shared_hash (%s)",
+				  payloads, groups[g], gpugb_strategy_name(c.strategy));
+			w.hot_share = g < 3 ? 0.11 : 0.054;
+			c = choose(w);
+			CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+				  "lean, %d payload(s), %.0f groups, Zipf 1.0 hot: sort (%s)",
+				  payloads, groups[g], gpugb_strategy_name(c.strategy));
+		}
+		w = workload_int32(268435456.0, 268435456.0, 65536, 1 + 3 * payloads);
+		w.lean_aggs = true;
+		w.lean_columns = payloads + 1;
+		w.hot_share = 0.005;
+		c = choose(w);
+		CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+			  "lean, %d payload(s), 2^16 groups, 0.5 %% hot: global_hash (%s)",
+			  payloads, gpugb_strategy_name(c.strategy));
+	}
 }
 
 static void
