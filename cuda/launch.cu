@@ -209,7 +209,8 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	/* 8 bytes a sum and 4 a count column (rows, each input with NULLs) a slot */
 	*lean = gpugb_lean_launch_ok(p) &&
 		gpugb_plan_lean_table(p.n_values + (gpugb_lean_count_columns(p) + 1) / 2, p.n_keys,
-							  groups_expected, &props, &plan);
+							  groups_expected, &props, &plan) &&
+		(!plan.partial || gpugb_lean_partial_pays(hot_share));
 	if (*lean)
 		return launch_lean_shared(p, (int) plan.slots, stream);
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,

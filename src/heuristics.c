@@ -254,6 +254,24 @@ plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
 }
 
 /*
+ * Whether a SHARED_HASH launch whose lean table is partial (too small for
+ * all the groups) takes the lean kernel rather than the generic one, given
+ * the largest group's share of the rows at the run-time check (0: no check
+ * ran, as under a forced strategy).  The partial table pays only under
+ * heavy skew: H200 grids, 2^28 rows, 2^12-2^20 groups, one payload, Zipf
+ * 1.0 (largest group 5-13 %): generic kernel 12-24 ms (session 23, d2631ec),
+ * partial lean table 22-30 (session 25, 5ff8109); uniform 13-20 against
+ * 25-36; Zipf 1.5 (38 %): 13-16 against 7-12, four payloads 51-58
+ * against 17-28.  A forced SHARED_HASH (no check) keeps the partial table,
+ * so that the strategy forced is the one that auto takes for hot groups.
+ */
+bool
+gpugb_lean_partial_pays(double hot_share)
+{
+	return hot_share <= 0 || hot_share >= GPUGB_VERY_HOT_SHARE;
+}
+
+/*
  * The block table of a launch SHARED_HASH's lean kernel may take
  * (cuda/lean_kernel.cuh), and whether it can: planned as
  * gpugb_plan_shared_table plans, for its own states as `columns` generic
@@ -416,23 +434,6 @@ hot_share_for_shared(double groups, int64_t shared_slots)
 }
 
 /*
- * Whether a hot group that would send a workload to SHARED_HASH sends it to
- * SORT instead: counts and integer sums (SHARED_HASH takes its lean kernel,
- * whose table then holds only some of the groups) with the largest group
- * short of GPUGB_VERY_HOT_SHARE.  H200 grid at 430ae91 (session 25), one
- * payload, Zipf 1.0 (largest group 5-13 %), 2^12-2^20 groups: 4-byte keys,
- * sort 18.6-21.1 ms against shared_hash's 22.4-29.3 and global_hash's
- * 28.3-42.2; 8-byte keys, sort 22.1-26.0 against 22.8-29.9 (within 5 %
- * of the best where it was not).  Other aggregates keep the generic
- * shared table (7.6 % hot over 2^18 groups: shared_hash, session 20).
- */
-static bool
-lean_sort_hot_share(const GpugbWorkload *w)
-{
-	return w->lean_aggs && w->key_words > 0 && w->hot_share < GPUGB_VERY_HOT_SHARE;
-}
-
-/*
  * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP), for a table beyond
  * SORT_MIN_L2_MULTIPLE x L2, and the reason.
  */
@@ -535,8 +536,8 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * in L2 or beyond.  H200 grid at 430ae91 (session 25), Zipf 1.5 (38 %),
 	 * 2^12-2^26 groups: one payload 7.1-10.7 ms against sort's 19.8-20.6
 	 * and partition's 16.6-30.8; four payloads 16.9-27.8 against sort's
-	 * 29.5-33.8.  With a group of 5-13 % (Zipf 1.0) sort still led
-	 * (lean_sort_hot_share).
+	 * 29.5-33.8.  Short of that skew the partial table does not pay
+	 * (gpugb_lean_partial_pays) and SHARED_HASH takes the generic kernel.
 	 */
 	if (w->lean_aggs && w->key_words > 0 && w->hot_share >= GPUGB_VERY_HOT_SHARE &&
 		gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean))
@@ -577,15 +578,6 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	if (c->shared_slots > 0 &&
 		w->hot_share >= hot_share_for_shared(groups, c->shared_slots))
 	{
-		if (lean_sort_hot_share(w))
-		{
-			c->strategy = GPUGB_STRATEGY_SORT;
-			snprintf(c->reason, sizeof(c->reason),
-					 "the largest group has %.1f %% of the rows, too few for a partial "
-					 "shared-memory table to pay: sorted runs fold the hot groups first",
-					 100.0 * w->hot_share);
-			return;
-		}
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		snprintf(c->reason, sizeof(c->reason),
 				 "the largest group has %.1f %% of the rows: blocks absorb hot groups in "

@@ -151,6 +151,7 @@ typedef struct GpugbSharedTablePlan
 extern void gpugb_plan_shared_table(int64_t planned_slots, int state_columns, int n_keys,
 									double groups_expected, double hot_share,
 									const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
+extern bool gpugb_lean_partial_pays(double hot_share);
 extern bool gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 								  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);

@@ -836,6 +836,7 @@ run_case(const CaseSpec *cs)
 		 * has no kernels).
 		 */
 		if (ok && !EMULATOR && cs->lean && cs->nrows > 0 &&
+			(case_strategy >= 0 || !cs->partial_lean) &&
 			stats.strategy_used == GPUGB_STRATEGY_SHARED_HASH && stats.lean_launches == 0)
 		{
 			ok = 0;
@@ -1137,10 +1138,14 @@ main(int argc, char **argv)
 		{"lean: append, 2 keys, g=1000", 59, 2 * M, 2, 1000, 0, 0.01, .stride_rows = 65536,
 		 .append = 1, .lean = 1},
 		/* More groups than a block table holds: a partial lean table (hot keys), the rest global. */
-		{"lean partial: g=1e5, uniform", 64, 4 * M, 1, 100000, 0, 0.01, .lean = 1},
+		{"lean partial: g=1e5, uniform", 64, 4 * M, 1, 100000, 0, 0.01, .lean = 1, .partial_lean = 1},
 		{"lean partial: zipf 1.2 over 1e6, 10% null inputs", 65, 4 * M, 1, 1000000, 1.2, 0.01, 0.1,
-		 .lean = 2},
-		{"lean partial: 2 keys, zipf 0.8 over 20000", 66, 4 * M, 2, 20000, 0.8, 0.01, .lean = 1},
+		 .lean = 2, .partial_lean = 1},
+		{"lean partial: 2 keys, zipf 0.8 over 20000", 66, 4 * M, 2, 20000, 0.8, 0.01, .lean = 1,
+		 .partial_lean = 1},
+		/* Auto: a group of 38 %: SHARED_HASH with the partial table (the lean-launch check applies). */
+		{"lean partial: zipf 1.5 over 1e5, auto keeps the hot groups", 69, 4 * M, 1, 100000, 1.5, 0.01,
+		 .lean = 1},
 	};
 
 	if (!EMULATOR)

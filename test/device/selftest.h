@@ -59,6 +59,12 @@ typedef struct CaseSpec
 	 * it: the lean kernel adds 0 for a NULL itself.
 	 */
 	int			null_words;
+	/*
+	 * More groups than a lean table holds: the lean kernel's partial table
+	 * is certain only under a forced SHARED_HASH; auto's SHARED_HASH takes
+	 * it only for a group of GPUGB_VERY_HOT_SHARE (gpugb_lean_partial_pays).
+	 */
+	int			partial_lean;
 } CaseSpec;
 
 #define N_INPUTS 4

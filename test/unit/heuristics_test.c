@@ -745,9 +745,12 @@ test_skew(void)
 
 	/*
 	 * Counts and integer sums (the lean kernel), more groups than a lean
-	 * table holds: Zipf 1.5 (38 %) takes the partial lean table, with one
-	 * payload or four, in L2 or beyond; Zipf 1.0 (5-13 %) sorts; Zipf 0.5
-	 * (under 1.6 %) stays in the global table (H200 grid, session 25).
+	 * table holds: Zipf 1.5 (38 %) takes SHARED_HASH's partial lean table,
+	 * with one payload or four, in L2 or beyond.  Zipf 1.0 (5-13 %) keeps
+	 * the rules of other aggregates: with one payload SHARED_HASH (whose
+	 * launch then takes the generic kernel: gpugb_lean_partial_pays), with
+	 * four sort; Zipf 0.5 (under 1.6 %) the global table (H200 grids,
+	 * sessions 23 and 25).
 	 */
 	for (int payloads = 1; payloads <= 4; payloads += 3)
 	{
@@ -763,11 +766,13 @@ test_skew(void)
 			CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
 				  "lean, %d payload(s), %.0f groups, 38 %% hot: shared_hash (%s)",
 				  payloads, groups[g], gpugb_strategy_name(c.strategy));
-			w.hot_share = g < 3 ? 0.11 : 0.054;
+			if (g == 3)
+				continue;		/* beyond L2: sort or partition, as for other aggregates */
+			w.hot_share = 0.11;
 			c = choose(w);
-			CHECK(c.strategy == GPUGB_STRATEGY_SORT,
-				  "lean, %d payload(s), %.0f groups, Zipf 1.0 hot: sort (%s)",
-				  payloads, groups[g], gpugb_strategy_name(c.strategy));
+			CHECK(c.strategy == (payloads == 1 ? GPUGB_STRATEGY_SHARED_HASH : GPUGB_STRATEGY_SORT),
+				  "lean, %d payload(s), %.0f groups, 11 %% hot: %s (%s)", payloads, groups[g],
+				  payloads == 1 ? "shared_hash" : "sort", gpugb_strategy_name(c.strategy));
 		}
 		w = workload_int32(268435456.0, 268435456.0, 65536, 1 + 3 * payloads);
 		w.lean_aggs = true;
@@ -778,6 +783,12 @@ test_skew(void)
 			  "lean, %d payload(s), 2^16 groups, 0.5 %% hot: global_hash (%s)",
 			  payloads, gpugb_strategy_name(c.strategy));
 	}
+
+	/* A partial lean table pays for a group of 25 % or more, or when no check measured the skew. */
+	CHECK(gpugb_lean_partial_pays(0), "skew unknown (forced SHARED_HASH): the partial lean table");
+	CHECK(gpugb_lean_partial_pays(0.38), "38 %% hot: the partial lean table");
+	CHECK(!gpugb_lean_partial_pays(0.11), "11 %% hot: the generic kernel");
+	CHECK(!gpugb_lean_partial_pays(0.0001), "uniform: the generic kernel");
 }
 
 static void
