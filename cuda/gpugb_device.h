@@ -176,6 +176,12 @@ typedef struct GpugbGroupBySpec
 	bool		allow_switch;
 	double		estimated_rows;	/* planner's input rows; 0 = unknown */
 	/*
+	 * The planner's estimate of the largest group's share of the rows, from
+	 * the keys' statistics (src/skew_estimate.c); 0 = unknown.  The planned
+	 * strategy reads it; the run-time check replaces it with what it saw.
+	 */
+	double		estimated_hot_share;
+	/*
 	 * Rows arrive only through gpugb_groupby_aggregate_device (kernel
 	 * benchmark): no pinned stride buffers are allocated.
 	 */

@@ -296,6 +296,8 @@ create_all(GpugbGroupBy *gb)
 	gb->private_groups = choice.private_groups;
 	gb->fill_percent = choice.fill_percent;
 	gb->groups_hint = (double) (gb->spec.estimated_groups > 0 ? gb->spec.estimated_groups : 1);
+	/* Until the run-time check measures it: the planner's statistics' skew (0: unknown). */
+	gb->hot_share = gb->spec.estimated_hot_share;
 	gb->strategy = gpugb_spec_first_runnable(&gb->spec, gb->spec.strategy);
 	gb->stats.strategy_planned = gb->spec.strategy;
 	gb->stats.strategy_used = gb->strategy;

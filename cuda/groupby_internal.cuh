@@ -139,7 +139,8 @@ struct GpugbGroupBy
 	int64_t		private_groups = 0;	/* PRIVATE_HASH groups per thread; 0 = does not fit */
 	int			fill_percent = 50;	/* of the global table */
 	double		groups_hint = 1;	/* groups expected, sizes SORT's hash prefix and PARTITION's partitions */
-	double		hot_share = 0;	/* the largest group's share of the rows at the run-time check; 0 before */
+	double		hot_share = 0;	/* the largest group's share of the rows: the planner's estimate
+								 * (0: unknown), then what the run-time check saw */
 	bool		strategy_checked = false;	/* the run-time correction was made */
 
 	/*

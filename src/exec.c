@@ -440,6 +440,7 @@ build_device_spec(GpugbScanState *st)
 	 * then correct from what the first two strides show.
 	 */
 	spec->estimated_rows = Max(0.0, info->estimated_rows);
+	spec->estimated_hot_share = Min(Max(info->estimated_hot_share, 0.0), 1.0);
 	st->strategy_forced = gpugb_strategy;
 	gpugb_spec_choose(spec, st->strategy_forced, &st->strategy_choice);
 	spec->strategy = st->strategy_choice.strategy;

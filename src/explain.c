@@ -94,6 +94,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Ingest", "parallel: workers fill strides in shared memory, the leader feeds the GPU", es);
 	if (es->costs)
 		ExplainPropertyFloat("Estimated Groups", NULL, st->info.estimated_groups, 0, es);
+	/* the keys' statistics' skew (skew_estimate.c), which the planned strategy read */
+	if (es->costs && st->info.estimated_hot_share > 0)
+		ExplainPropertyFloat("Estimated Largest Group Share", "%",
+							 100.0 * st->info.estimated_hot_share, 1, es);
 
 	if (!es->analyze || st->runs == 0)
 		return;

@@ -92,6 +92,9 @@ extern int64 gpugb_budget_reserved(void);
 /* planner.c */
 extern void gpugb_planner_init(void);
 
+/* skew_estimate.c */
+extern double gpugb_estimate_hot_share(PlannerInfo *root, List *group_exprs, int n_query_keys);
+
 /* plan.c */
 extern const CustomPathMethods gpugb_path_methods;
 
@@ -111,8 +114,10 @@ typedef enum GpugbPathPrivate
 								 * among the Aggrefs; GPUGB_ORDER_BY_VALUE: of an
 								 * integer sum, min or max), index, DESC, NULLS FIRST;
 								 * NIL: no order */
-	GPUGB_PATH_N_QUERY_KEYS		/* Integer: keys of the query's GROUP BY; the
+	GPUGB_PATH_N_QUERY_KEYS,	/* Integer: keys of the query's GROUP BY; the
 								 * rest depend on them (a primary key's columns) */
+	GPUGB_PATH_HOT_SHARE		/* String: estimated largest group's share of the
+								 * rows (skew_estimate.c); 0 = unknown */
 } GpugbPathPrivate;
 
 /* The fields of one key of GPUGB_PATH_ORDER, and its sources. */
@@ -156,6 +161,7 @@ typedef struct GpugbPlanInfo
 	Oid			agg_collations[GPUGB_MAX_AGGS];	/* inputcollid: min/max of text */
 	double		estimated_groups;
 	double		estimated_rows;	/* input rows, all participants together */
+	double		estimated_hot_share;	/* largest group's share of the rows; 0 = unknown */
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
 	/* ordered output (the path's pathkeys), most significant key first */
 	int			n_order;

@@ -256,14 +256,17 @@ plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
 /*
  * Whether a SHARED_HASH launch whose lean table is partial (too small for
  * all the groups) takes the lean kernel rather than the generic one, given
- * the largest group's share of the rows at the run-time check (0: no check
- * ran, as under a forced strategy).  The partial table pays only under
- * heavy skew: H200 grids, 2^28 rows, 2^12-2^20 groups, one payload, Zipf
+ * the largest group's share of the rows as the handle knows it: the
+ * planner's statistics' estimate (src/skew_estimate.c), then what the
+ * run-time check saw; 0 when neither says (no statistics, and no check yet
+ * or none at all, as under a forced strategy).  The partial table pays
+ * only under heavy skew: H200 grids, 2^28 rows, 2^12-2^20 groups, one payload, Zipf
  * 1.0 (largest group 5-13 %): generic kernel 12-24 ms (session 23, d2631ec),
  * partial lean table 22-30 (session 25, 5ff8109); uniform 13-20 against
  * 25-36; Zipf 1.5 (38 %): 13-16 against 7-12, four payloads 51-58
- * against 17-28.  A forced SHARED_HASH (no check) keeps the partial table,
- * so that the strategy forced is the one that auto takes for hot groups.
+ * against 17-28.  Unknown skew keeps the partial table: a forced
+ * SHARED_HASH without statistics then runs what auto takes for hot groups
+ * (the self-test's partial cases prove that kernel this way).
  */
 bool
 gpugb_lean_partial_pays(double hot_share)

@@ -48,8 +48,9 @@ enum
 									 * the child's key column (keyexpr.c) */
 	GPUGB_PRIVATE_ORDER,		/* as GPUGB_PATH_ORDER: the path's pathkeys */
 	GPUGB_PRIVATE_N_QUERY_KEYS,	/* Integer: the GROUP BY's keys; the rest depend on them */
-	GPUGB_PRIVATE_KEY_PROGRAMS	/* List per key: NIL, or the program the filler
+	GPUGB_PRIVATE_KEY_PROGRAMS,	/* List per key: NIL, or the program the filler
 								 * computes it with from the child columns */
+	GPUGB_PRIVATE_HOT_SHARE		/* String: as GPUGB_PATH_HOT_SHARE */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -188,6 +189,8 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_private = lappend(cscan->custom_private,
 									copyObject(list_nth(priv, GPUGB_PATH_N_QUERY_KEYS)));
 	cscan->custom_private = lappend(cscan->custom_private, key_programs);
+	cscan->custom_private = lappend(cscan->custom_private,
+									copyObject(list_nth(priv, GPUGB_PATH_HOT_SHARE)));
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -214,6 +217,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	/* A String: a Float that looks integral is read back as an Integer in workers. */
 	info->estimated_groups = atof(strVal(list_nth(priv, GPUGB_PRIVATE_GROUPS)));
 	info->estimated_rows = atof(strVal(list_nth(priv, GPUGB_PRIVATE_ROWS)));
+	info->estimated_hot_share = atof(strVal(list_nth(priv, GPUGB_PRIVATE_HOT_SHARE)));
 	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
 	order = list_nth(priv, GPUGB_PRIVATE_ORDER);

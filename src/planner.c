@@ -723,6 +723,11 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	cpath->custom_private = lappend(cpath->custom_private, order);
 	cpath->custom_private = lappend(cpath->custom_private,
 									makeInteger(list_length(root->parse->groupClause)));
+	cpath->custom_private =
+		lappend(cpath->custom_private,
+				makeString(psprintf("%.6f",
+									gpugb_estimate_hot_share(root, shape->group_exprs,
+															 list_length(root->parse->groupClause)))));
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,

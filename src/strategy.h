@@ -32,7 +32,8 @@ extern int	gpugb_spec_state_columns(const GpugbGroupBySpec *spec);
 /*
  * The planned workload: rows = estimated_rows (stride_rows if unknown),
  * rows_per_launch = min(rows, stride_rows), groups = estimated_groups,
- * key_words = n_keys, state_columns as above.
+ * key_words = n_keys, state_columns as above, hot_share =
+ * estimated_hot_share.
  */
 extern void gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w);
 

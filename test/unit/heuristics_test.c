@@ -923,6 +923,24 @@ test_spec_workload(void)
 		other = spec_of(1, 7, five_sums);
 		gpugb_spec_workload(&other, &ow);
 		CHECK(!ow.lean_aggs, "sums of five inputs: not lean");
+
+		/* The planner's statistics' skew (skew_estimate.c) is the planned hot share. */
+		other = spec_of(1, 2, aggs);
+		other.estimated_rows = 1 << 28;
+		other.estimated_groups = 65536;
+		gpugb_spec_workload(&other, &ow);
+		c = choose(ow);
+		CHECK(ow.hot_share == 0 && c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+			  "2^16 groups, skew unknown: global_hash (%s)", gpugb_strategy_name(c.strategy));
+		other.estimated_hot_share = 0.38;
+		gpugb_spec_workload(&other, &ow);
+		c = choose(ow);
+		CHECK(ow.hot_share == 0.38 && c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "2^16 groups, statistics say 38 %% in one: shared_hash from the start (%s)",
+			  gpugb_strategy_name(c.strategy));
+		other.n_keys = 0;
+		gpugb_spec_workload(&other, &ow);
+		CHECK(ow.hot_share == 0, "no keys: no skew (%.2f)", ow.hot_share);
 	}
 	spec.estimated_rows = 5000;
 	gpugb_spec_workload(&spec, &w);
