@@ -20,6 +20,7 @@
  *    what was measured.
  */
 #include <chrono>
+#include <cmath>
 #include <cuda_runtime.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,7 +110,10 @@ usage(FILE *f)
 			"  --keyed-slots on|off on (default): the hash table keeps the key in its slots,\n"
 			"                       4-byte keys (declared int32, spec.key_fits_int32) in 8-byte\n"
 			"                       slots, 8-byte keys in 16-byte pairs; off: tagged slots for\n"
-			"                       every key (spec.tagged_slots_only), the A/B baseline\n",
+			"                       every key (spec.tagged_slots_only), the A/B baseline\n"
+			"  --planned-skew on|off on: auto plans with the largest group's share of the\n"
+			"                       rows known, as PostgreSQL's statistics tell it\n"
+			"                       (spec.estimated_hot_share); off (default): unknown\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -239,6 +243,13 @@ parse_methods(const char *list)
  */
 static bool keyed_slots_option = true;
 
+/*
+ * --planned-skew: on, specs carry the point's largest group share as the
+ * planner's estimate (spec.estimated_hot_share, src/skew_estimate.c), so
+ * auto starts where its run-time check would take it; off, unknown (0).
+ */
+static bool planned_skew_option = false;
+
 static void
 parse_options(int argc, char **argv, KbOptions *o)
 {
@@ -297,6 +308,12 @@ parse_options(int argc, char **argv, KbOptions *o)
 			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
 				bad_option("%s: on or off", opt);
 			keyed_slots_option = strcmp(val, "on") == 0;
+		}
+		else if (strcmp(opt, "--planned-skew") == 0)
+		{
+			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+				bad_option("%s: on or off", opt);
+			planned_skew_option = strcmp(val, "on") == 0;
 		}
 		else
 			bad_option("unknown option %s", opt);
@@ -367,7 +384,24 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.device_resident = true;
 	spec.key_fits_int32 = keyed_slots_option && p.key_bytes == 4;
 	spec.tagged_slots_only = !keyed_slots_option;
+	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
 	return spec;
+}
+
+/*
+ * The expected share of the rows of the largest group of g: the first rank
+ * of Zipf(s), 1 / sum_k k^-s (datagen.cu draws ranks so), or 1/g uniform.
+ */
+static double
+largest_share(double zipf_s, int64_t g)
+{
+	double		h = 0;
+
+	if (zipf_s <= 0)
+		return 1.0 / (double) g;
+	for (int64_t k = g; k >= 1; k--)	/* smallest terms first, for the rounding */
+		h += pow((double) k, -zipf_s);
+	return 1.0 / h;
 }
 
 /*
@@ -649,6 +683,7 @@ run_point(KbRun *run, int pi, const KbDeviceData &d, KbThrustScratch *scratch,
 
 	int64_t		estimate = p.groups > 0 ? p.groups : (g < p.rows ? g : p.rows);
 
+	p.largest_share = largest_share(o.dists[p.dist].s, g);
 	choose_auto(&p, estimate, props);
 	fprintf(stderr, "  %d-byte keys, %d payload(s), %s, g=2^%d: %lld groups, auto picks %s\n",
 			p.key_bytes, p.payloads, o.dists[p.dist].name.c_str(), p.log2_g,

@@ -130,6 +130,7 @@ struct KbPoint
 	std::string auto_reason;
 	double		floor_s = 0;	/* rows * (1 + payloads) * 8 bytes / bandwidth */
 	double		floor_logical_s = 0;	/* rows * (key_bytes + 4 * payloads) / bandwidth */
+	double		largest_share = 0;	/* the largest group's expected share of the rows */
 };
 
 /* One method at one point: one CSV row. */
