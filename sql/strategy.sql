@@ -162,6 +162,13 @@ CREATE TABLE skewed2 AS SELECT k, (v % 3)::int2 AS k2, v FROM skewed;
 ANALYZE skewed2;
 SELECT round((strategy_node('SELECT k, k2, count(*) FROM skewed2 GROUP BY 1, 2', false)
         ->>'Estimated Largest Group Share')::numeric / 5) * 5 AS largest_group_percent_to_5;
+-- NULL keys form a group too: a key NULL in 60 % of the rows is that hot.
+CREATE TABLE nullskew AS
+  SELECT CASE WHEN i % 5 < 3 THEN NULL ELSE i END AS k, i AS v FROM generate_series(1, 50000) i;
+ANALYZE nullskew;
+SELECT round((strategy_node('SELECT k, count(*), sum(v) FROM nullskew GROUP BY k', false)
+        ->>'Estimated Largest Group Share')::numeric / 5) * 5 AS null_group_percent_to_5;
+SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM nullskew GROUP BY k') AS mismatches;
 -- A forced strategy is never corrected: no check, no switch.
 SET gpugb.strategy = global_hash;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');

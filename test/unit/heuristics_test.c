@@ -74,6 +74,18 @@ workload_int32(double rows, double rows_per_launch, double groups, int state_col
 	return w;
 }
 
+/* The kernel benchmark's COUNT(*) and `payloads` integer sums on an int32 key: the lean kernel's aggregates. */
+static GpugbWorkload
+workload_lean(double groups, int payloads, double hot_share)
+{
+	GpugbWorkload w = workload_int32(268435456.0, 268435456.0, groups, 1 + 3 * payloads);
+
+	w.lean_aggs = true;
+	w.lean_columns = payloads + 1;
+	w.hot_share = hot_share;
+	return w;
+}
+
 static GpugbStrategyChoice
 choose(GpugbWorkload w)
 {
@@ -758,27 +770,18 @@ test_skew(void)
 
 		for (int g = 0; g < 4; g++)
 		{
-			w = workload_int32(268435456.0, 268435456.0, groups[g], 1 + 3 * payloads);
-			w.lean_aggs = true;
-			w.lean_columns = payloads + 1;
-			w.hot_share = 0.38;
-			c = choose(w);
+			c = choose(workload_lean(groups[g], payloads, 0.38));
 			CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
 				  "lean, %d payload(s), %.0f groups, 38 %% hot: shared_hash (%s)",
 				  payloads, groups[g], gpugb_strategy_name(c.strategy));
 			if (g == 3)
 				continue;		/* beyond L2: sort or partition, as for other aggregates */
-			w.hot_share = 0.11;
-			c = choose(w);
+			c = choose(workload_lean(groups[g], payloads, 0.11));
 			CHECK(c.strategy == (payloads == 1 ? GPUGB_STRATEGY_SHARED_HASH : GPUGB_STRATEGY_SORT),
 				  "lean, %d payload(s), %.0f groups, 11 %% hot: %s (%s)", payloads, groups[g],
 				  payloads == 1 ? "shared_hash" : "sort", gpugb_strategy_name(c.strategy));
 		}
-		w = workload_int32(268435456.0, 268435456.0, 65536, 1 + 3 * payloads);
-		w.lean_aggs = true;
-		w.lean_columns = payloads + 1;
-		w.hot_share = 0.005;
-		c = choose(w);
+		c = choose(workload_lean(65536, payloads, 0.005));
 		CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
 			  "lean, %d payload(s), 2^16 groups, 0.5 %% hot: global_hash (%s)",
 			  payloads, gpugb_strategy_name(c.strategy));
