@@ -16,7 +16,10 @@
  * assumption of independent columns.  Correlated keys then read as less
  * skewed than they are, which leaves the choice to the run-time check, as
  * without statistics.  A key with no statistics (an expression, a table
- * never analyzed) makes the estimate unknown: 0.
+ * never analyzed) makes the estimate unknown: 0.  The statistics are the
+ * whole table's: a WHERE clause or a join that removes the hot value (k IS
+ * NOT NULL over a mostly-NULL k) still reads as hot, and the run-time check
+ * then corrects the strategy, as it does a wrong group estimate.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -54,8 +57,6 @@ key_largest_share(PlannerInfo *root, Node *expr)
 			free_attstatsslot(&sslot);
 		}
 	}
-	else if (vardata.isunique)
-		share = 0;				/* a unique column: every group one row */
 	ReleaseVariableStats(vardata);
 	return share;
 }
