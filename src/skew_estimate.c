@@ -11,11 +11,13 @@
  * groups with one payload (kernel benchmark, session 25).  ANALYZE already
  * knows the most common values, so a table with statistics can start right.
  *
- * The estimate is the product of each key's largest share (its most common
- * value's frequency, or its NULL fraction if larger), PostgreSQL's usual
- * assumption of independent columns.  Correlated keys then read as less
- * skewed than they are, which leaves the choice to the run-time check, as
- * without statistics.  A key with no statistics (an expression, a table
+ * For keys that are columns of one table with multi-column MCV statistics
+ * on exactly them (CREATE STATISTICS ... (mcv)), the estimate is that list's
+ * largest frequency.  Otherwise it is the product of each key's largest
+ * share (its most common value's frequency, or its NULL fraction if
+ * larger), PostgreSQL's usual assumption of independent columns.
+ * Correlated keys then read as less skewed than they are, which leaves the
+ * choice to the run-time check, as without statistics.  A key with no statistics (an expression, a table
  * never analyzed) makes the estimate unknown: 0.  The statistics are the
  * whole table's: a WHERE clause or a join that removes the hot value (k IS
  * NOT NULL over a mostly-NULL k) still reads as hot, and the run-time check
@@ -26,6 +28,11 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_statistic.h"
+#include "catalog/pg_statistic_ext.h"
+#include "nodes/bitmapset.h"
+#include "optimizer/pathnode.h"
+#include "parser/parsetree.h"
+#include "statistics/statistics.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 
@@ -61,23 +68,72 @@ key_largest_share(PlannerInfo *root, Node *expr)
 	return share;
 }
 
+/*
+ * The largest frequency of a multi-column MCV list (CREATE STATISTICS ...
+ * (mcv)) on exactly the keys' columns, which sees correlated keys as they
+ * are; -1 if the keys are not two or more columns of one table with such
+ * statistics.
+ */
+static double
+keys_mcv_share(PlannerInfo *root, List *keys)
+{
+	Bitmapset  *attnums = NULL;
+	Index		relid = 0;
+	RelOptInfo *rel;
+	RangeTblEntry *rte;
+	ListCell   *lc;
+
+	foreach(lc, keys)
+	{
+		Var		   *var = (Var *) lfirst(lc);
+
+		if (!IsA(var, Var) || var->varlevelsup != 0 || var->varattno <= 0 ||
+			(relid != 0 && (Index) var->varno != relid))
+			return -1;
+		relid = var->varno;
+		attnums = bms_add_member(attnums, var->varattno);
+	}
+	if (bms_num_members(attnums) < 2 || relid >= (Index) root->simple_rel_array_size ||
+		root->simple_rel_array[relid] == NULL)
+		return -1;
+	rel = root->simple_rel_array[relid];
+	rte = planner_rt_fetch(relid, root);
+	foreach(lc, rel->statlist)
+	{
+		StatisticExtInfo *info = (StatisticExtInfo *) lfirst(lc);
+		MCVList    *mcv;
+		double		share = 0;
+
+		if (info->kind != STATS_EXT_MCV || info->inherit != rte->inh || info->exprs != NIL ||
+			!bms_equal(info->keys, attnums))
+			continue;
+		mcv = statext_mcv_load(info->statOid, rte->inh);
+		for (uint32 i = 0; i < mcv->nitems; i++)
+			share = Max(share, mcv->items[i].frequency);
+		return share;
+	}
+	return -1;
+}
+
 double
 gpugb_estimate_hot_share(PlannerInfo *root, List *group_exprs, int n_query_keys)
 {
 	double		share = 1;
-	int			k = 0;
+	List	   *keys;
 	ListCell   *lc;
 
 	if (group_exprs == NIL || n_query_keys <= 0)
 		return 0;				/* no GROUP BY: one group, no skew to know */
-	foreach(lc, group_exprs)
+	/* Keys beyond the GROUP BY's depend on them: they split no group. */
+	keys = list_truncate(list_copy(group_exprs), n_query_keys);
+	share = keys_mcv_share(root, keys);
+	if (share >= 0)
+		return Min(share, 1.0);
+	share = 1;
+	foreach(lc, keys)
 	{
-		double		key_share;
+		double		key_share = key_largest_share(root, (Node *) lfirst(lc));
 
-		/* Keys beyond the GROUP BY's depend on them: they split no group. */
-		if (k++ >= n_query_keys)
-			break;
-		key_share = key_largest_share(root, (Node *) lfirst(lc));
 		if (key_share < 0)
 			return 0;
 		share *= key_share;
