@@ -17,11 +17,12 @@
  * share (its most common value's frequency, or its NULL fraction if
  * larger), PostgreSQL's usual assumption of independent columns.
  * Correlated keys then read as less skewed than they are, which leaves the
- * choice to the run-time check, as without statistics.  A key with no statistics (an expression, a table
- * never analyzed) makes the estimate unknown: 0.  The statistics are the
- * whole table's: a WHERE clause or a join that removes the hot value (k IS
- * NOT NULL over a mostly-NULL k) still reads as hot, and the run-time check
- * then corrects the strategy, as it does a wrong group estimate.
+ * choice to the run-time check, as without statistics.  A key with no
+ * statistics (an expression, a table never analyzed) makes the estimate
+ * unknown: 0.  The statistics are the whole table's: a WHERE clause or a
+ * join that removes the hot value (k IS NOT NULL over a mostly-NULL k)
+ * still reads as hot, and the run-time check then corrects the strategy,
+ * as it does a wrong group estimate.
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -29,10 +30,11 @@
 #include "access/htup_details.h"
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_statistic_ext.h"
+#include "miscadmin.h"
 #include "nodes/bitmapset.h"
-#include "optimizer/pathnode.h"
 #include "parser/parsetree.h"
 #include "statistics/statistics.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 
@@ -69,6 +71,30 @@ key_largest_share(PlannerInfo *root, Node *expr)
 }
 
 /*
+ * Whether the query's user may read the columns, as PostgreSQL asks before
+ * it uses multi-column statistics (extended_stats.c): SELECT on the table,
+ * or on each column.  The frequencies name no values, but the statistics
+ * object is the table owner's.  (A query that runs has those rights
+ * anyway, a view's through its owner: this matters only if planning ever
+ * comes without the executor's permission check.)
+ */
+static bool
+may_read_columns(RangeTblEntry *rte, Bitmapset *attnums)
+{
+	Oid			userid = OidIsValid(rte->checkAsUser) ? rte->checkAsUser : GetUserId();
+	int			attnum = -1;
+
+	if (rte->rtekind != RTE_RELATION)
+		return false;
+	if (pg_class_aclcheck(rte->relid, userid, ACL_SELECT) == ACLCHECK_OK)
+		return true;
+	while ((attnum = bms_next_member(attnums, attnum)) >= 0)
+		if (pg_attribute_aclcheck(rte->relid, (AttrNumber) attnum, userid, ACL_SELECT) != ACLCHECK_OK)
+			return false;
+	return true;
+}
+
+/*
  * The largest frequency of a multi-column MCV list (CREATE STATISTICS ...
  * (mcv)) on exactly the keys' columns, which sees correlated keys as they
  * are; -1 if the keys are not two or more columns of one table with such
@@ -98,6 +124,8 @@ keys_mcv_share(PlannerInfo *root, List *keys)
 		return -1;
 	rel = root->simple_rel_array[relid];
 	rte = planner_rt_fetch(relid, root);
+	if (!may_read_columns(rte, attnums))
+		return -1;
 	foreach(lc, rel->statlist)
 	{
 		StatisticExtInfo *info = (StatisticExtInfo *) lfirst(lc);
