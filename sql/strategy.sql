@@ -190,6 +190,9 @@ SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM nullskew GROUP BY k') A
 -- A forced strategy is never corrected: no check, no switch.
 SET gpugb.strategy = global_hash;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');
+-- ...whatever the statistics say of the skew: forced global_hash stays.
+SELECT strategy_analyze('SELECT k, count(*), sum(v) FROM skewed GROUP BY k');
+SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM skewed GROUP BY k') AS mismatches;
 SET gpugb.strategy = sort;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');
 SET gpugb.strategy = partition;
