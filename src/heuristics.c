@@ -260,11 +260,11 @@ plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
  * planner's statistics' estimate (src/skew_estimate.c), then what the
  * run-time check saw; 0 when neither says (no statistics, and no check yet
  * or none at all, as under a forced strategy).  The partial table pays
- * only under heavy skew: H200 grids, 2^28 rows, 2^12-2^20 groups, one payload, Zipf
- * 1.0 (largest group 5-13 %): generic kernel 12-24 ms (session 23, d2631ec),
- * partial lean table 22-30 (session 25, 5ff8109); uniform 13-20 against
- * 25-36; Zipf 1.5 (38 %): 13-16 against 7-12, four payloads 51-58
- * against 17-28.  Unknown skew keeps the partial table: a forced
+ * only under heavy skew: H200 grids, 2^28 rows, 2^12-2^20 groups, one
+ * payload, Zipf 1.0 (largest group 5-13 %): generic kernel 12-24 ms
+ * (session 23, d2631ec), partial lean table 22-30 (session 25, 5ff8109);
+ * uniform 13-20 against 25-36; Zipf 1.5 (38 %): 13-16 against 7-12, four
+ * payloads 51-58 against 17-28.  Unknown skew keeps the partial table: a forced
  * SHARED_HASH without statistics then runs what auto takes for hot groups
  * (the self-test's partial cases prove that kernel this way).
  */
@@ -289,7 +289,8 @@ gpugb_lean_partial_pays(double hot_share)
  * keeps the first slots/2 keys it meets, which under skew are the hot
  * ones, and its other rows update the global states as GLOBAL_HASH's do.
  * Auto takes SHARED_HASH for a partial table only for its hot groups
- * (GPUGB_VERY_HOT_SHARE); a forced SHARED_HASH takes it always.
+ * (GPUGB_VERY_HOT_SHARE), and a launch takes the partial table only where
+ * it pays or the skew is unknown (gpugb_lean_partial_pays).
  */
 bool
 gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,

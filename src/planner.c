@@ -79,6 +79,8 @@ typedef struct GroupingShape
 	int			device_aggs;	/* device aggregates, hidden ones included */
 	int			input_slots;	/* device inputs, derived ones included (a bound) */
 	const char *reject;			/* why not offloaded, or NULL */
+	double		hot_share;		/* the largest group's estimated share of the rows
+								 * (skew_estimate.c); 0 = unknown */
 } GroupingShape;
 
 #define DECLINE(reason) \
@@ -723,11 +725,8 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 	cpath->custom_private = lappend(cpath->custom_private, order);
 	cpath->custom_private = lappend(cpath->custom_private,
 									makeInteger(list_length(root->parse->groupClause)));
-	cpath->custom_private =
-		lappend(cpath->custom_private,
-				makeString(psprintf("%.6f",
-									gpugb_estimate_hot_share(root, shape->group_exprs,
-															 list_length(root->parse->groupClause)))));
+	cpath->custom_private = lappend(cpath->custom_private,
+									makeString(psprintf("%.6f", shape->hot_share)));
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,
@@ -876,6 +875,9 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	reason = collect_shape(root, extra, grouped_rel->reltarget, having, &shape);
 	if (reason)
 		DECLINE(reason);
+	/* once for the query: every path below carries it */
+	shape.hot_share = gpugb_estimate_hot_share(root, shape.group_exprs,
+											   list_length(parse->groupClause));
 	if (input_rel->cheapest_total_path == NULL)
 		DECLINE("the input has no path");
 	fallback = copy_fallback_path(grouped_rel, false);

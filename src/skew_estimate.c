@@ -147,6 +147,7 @@ double
 gpugb_estimate_hot_share(PlannerInfo *root, List *group_exprs, int n_query_keys)
 {
 	double		share = 1;
+	double		mcv_share;
 	List	   *keys;
 	ListCell   *lc;
 
@@ -154,10 +155,9 @@ gpugb_estimate_hot_share(PlannerInfo *root, List *group_exprs, int n_query_keys)
 		return 0;				/* no GROUP BY: one group, no skew to know */
 	/* Keys beyond the GROUP BY's depend on them: they split no group. */
 	keys = list_truncate(list_copy(group_exprs), n_query_keys);
-	share = keys_mcv_share(root, keys);
-	if (share >= 0)
-		return Min(share, 1.0);
-	share = 1;
+	mcv_share = keys_mcv_share(root, keys);
+	if (mcv_share >= 0)
+		return Min(mcv_share, 1.0);
 	foreach(lc, keys)
 	{
 		double		key_share = key_largest_share(root, (Node *) lfirst(lc));
