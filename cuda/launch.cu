@@ -133,53 +133,61 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
 	return error;
 }
 
-/* One lean SHARED_HASH launch (lean_kernel.cuh) of NV sums, on its persistent grid. */
-template <int NV, bool NULLS>
+/*
+ * One lean SHARED_HASH launch (lean_kernel.cuh) of NV sums, on its
+ * persistent grid.  PARTIAL: the table is partial (gpugb_plan_lean_table),
+ * so the instance that defers cold rows (gpugb_lean_defer); a whole table's
+ * instance has no such code.
+ */
+template <int NV, bool NULLS, bool PARTIAL>
 static GpugbStatus
 launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
 	size_t		bytes = gpugb_lean_table_bytes(NV, gpugb_lean_count_columns(p), p.n_keys, slots);
+	auto		kernel = gpugb_lean_shared_kernel<NV, NULLS, PARTIAL>;
 
-	if (opt_in_shared(gpugb_lean_shared_kernel<NV, NULLS>, opted_in, opt_in_error) != cudaSuccess)
+	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
 										 (int64_t) bytes + 1024, GPUGB_AGG_BLOCK,
-										 resident_blocks_per_sm(gpugb_lean_shared_kernel<NV, NULLS>,
-																GPUGB_AGG_BLOCK, bytes));
+										 resident_blocks_per_sm(kernel, GPUGB_AGG_BLOCK, bytes));
 
-	gpugb_lean_shared_kernel<NV, NULLS><<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, slots);
+	kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, slots);
 	return GPUGB_LAUNCHED("gpugb_lean_shared_kernel");
 }
 
-/* The instance for the launch's NULLs (gpugb_lean_has_nulls). */
+/* The instance for the launch's NULLs (gpugb_lean_has_nulls) and table. */
 template <int NV>
 static GpugbStatus
-launch_lean_shared_nulls(const GpugbAggParams &p, int slots, cudaStream_t stream)
+launch_lean_shared_nulls(const GpugbAggParams &p, int slots, bool partial, cudaStream_t stream)
 {
-	return gpugb_lean_has_nulls(p) ? launch_lean_shared_nv<NV, true>(p, slots, stream) :
-		launch_lean_shared_nv<NV, false>(p, slots, stream);
+	if (gpugb_lean_has_nulls(p))
+		return partial ? launch_lean_shared_nv<NV, true, true>(p, slots, stream) :
+			launch_lean_shared_nv<NV, true, false>(p, slots, stream);
+	return partial ? launch_lean_shared_nv<NV, false, true>(p, slots, stream) :
+		launch_lean_shared_nv<NV, false, false>(p, slots, stream);
 }
 
 /* The lean kernel's instance for the launch's number of sums (gpugb_lean_launch_ok holds). */
 static GpugbStatus
-launch_lean_shared(const GpugbAggParams &p, int slots, cudaStream_t stream)
+launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_t stream)
 {
 	switch (p.n_values)
 	{
 		case 0:
-			return launch_lean_shared_nulls<0>(p, slots, stream);
+			return launch_lean_shared_nulls<0>(p, slots, partial, stream);
 		case 1:
-			return launch_lean_shared_nulls<1>(p, slots, stream);
+			return launch_lean_shared_nulls<1>(p, slots, partial, stream);
 		case 2:
-			return launch_lean_shared_nulls<2>(p, slots, stream);
+			return launch_lean_shared_nulls<2>(p, slots, partial, stream);
 		case 3:
-			return launch_lean_shared_nulls<3>(p, slots, stream);
+			return launch_lean_shared_nulls<3>(p, slots, partial, stream);
 		default:
 			static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
-			return launch_lean_shared_nulls<4>(p, slots, stream);
+			return launch_lean_shared_nulls<4>(p, slots, partial, stream);
 	}
 }
 
@@ -212,7 +220,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 							  groups_expected, &props, &plan) &&
 		(!plan.partial || gpugb_lean_partial_pays(hot_share));
 	if (*lean)
-		return launch_lean_shared(p, (int) plan.slots, stream);
+		return launch_lean_shared(p, (int) plan.slots, plan.partial, stream);
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
 

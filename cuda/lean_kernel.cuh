@@ -146,8 +146,100 @@ gpugb_warp_sum_int32(int x)
 	return (long long) hi * 65536 + (long long) lo;
 }
 
+/*
+ * Cold rows (a partial table's: the block's cache is full and their key is
+ * not in it) are deferred, not looked up where the warp meets them.  A warp
+ * that looks one row up in the global table and adds it with the generic
+ * warp combine pays the whole warp's time for it, and under skew most warps
+ * hold one or two cold rows among their hot ones: Zipf 1.5 over 2^20 groups
+ * sends 2-3 % of the rows to the global table, yet took 10.3 ms against
+ * 3.7 at 2^10 groups, where the table holds them all (H200 grid, session
+ * 25).  So each warp keeps the launch indexes of up to 32 cold rows in a
+ * register a lane, and when it holds 32 looks them up and adds them
+ * together, one warp's work for 32 rows; what is left at the end goes in a
+ * last, partial round.
+ *
+ * Lanes [at, at + count) of the warp's list take the launch indexes i of
+ * the lanes that hold the set bits first .. first + count - 1 of `from`
+ * (a ballot of the warp), counted from lane 0.  Warp-collective.
+ */
+__device__ __forceinline__ void
+gpugb_lean_defer_take(unsigned from, int first, int count, uint32_t i, unsigned lane, int at,
+					  uint32_t *deferred)
+{
+	int			k = (int) lane - at;
+	bool		takes = k >= 0 && k < count;
+	int			src = takes ? (int) __fns(from, 0, first + k + 1) : (int) lane;
+	uint32_t	got = __shfl_sync(GPUGB_FULL_MASK, i, src);
+
+	if (takes)
+		*deferred = got;
+}
+
+/*
+ * Looks deferred launch row i up and adds it to the global states, alone:
+ * cold keys are mostly distinct, so the warp combine of
+ * gpugb_aggregate_warp would find little to combine, and a second copy of
+ * it in the kernel spilled registers.  The adds are the generic ones
+ * (int128 sums, NULLs counted per input).  A row whose key gets no group
+ * id goes to the retry list, as in gpugb_agg_kernel.
+ */
 template <int NV, bool NULLS>
-__global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
+__device__ __forceinline__ void
+gpugb_lean_add_deferred(const GpugbAggParams &p, const GpugbStates &global, uint32_t i)
+{
+	uint32_t	row;
+	int64_t		gid = gpugb_launch_row_gid(p, i, &row);
+
+	if (gid < 0)
+		return;
+	atomicAdd(&global.counts[gid], 1ull);
+	for (int c = 1; NULLS && c < p.n_counts; c++)
+		if (gpugb_is_null(p.count_nulls[c], row))
+			atomicAdd(&global.counts[c * global.pitch + gid], 1ull);
+#pragma unroll
+	for (int a = 0; a < NV; a++)
+	{
+		if (NULLS && gpugb_is_null(p.vals[a].nulls, row))
+			continue;
+
+		long long	w = __ldg((const long long *) &p.vals[a].values[row]);
+
+		gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col, p.vals[a].hi_col, gid,
+						  (uint64_t) w, w < 0 ? -1 : 0);
+	}
+}
+
+/*
+ * Adds the cold lanes (a non-empty ballot) to the warp's deferred rows;
+ * when those reach 32, every lane adds its one, and the cold lanes that
+ * did not fit start the next list.  Warp-collective.
+ */
+template <int NV, bool NULLS>
+__device__ __forceinline__ void
+gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned cold_lanes,
+				 uint32_t i, unsigned lane, uint32_t *deferred, int *n_deferred)
+{
+	int			n = __popc(cold_lanes);
+	int			fit = n < 32 - *n_deferred ? n : 32 - *n_deferred;
+
+	gpugb_lean_defer_take(cold_lanes, 0, fit, i, lane, *n_deferred, deferred);
+	*n_deferred += fit;
+	if (*n_deferred < 32)
+		return;
+	gpugb_lean_add_deferred<NV, NULLS>(p, global, *deferred);
+	gpugb_lean_defer_take(cold_lanes, fit, n - fit, i, lane, 0, deferred);
+	*n_deferred = n - fit;
+}
+
+/*
+ * PARTIAL: the launch's table is partial (gpugb_plan_lean_table), sized for
+ * two blocks an SM, so its instance may take the registers of two: it
+ * defers cold rows (gpugb_lean_defer), which in four sums spilled registers
+ * at the five blocks of a whole table's instance.
+ */
+template <int NV, bool NULLS, bool PARTIAL>
+__global__ void __launch_bounds__(GPUGB_AGG_BLOCK, PARTIAL ? 2 : 5)
 gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 {
 	extern __shared__ unsigned long long gpugb_lean_smem[];
@@ -174,6 +266,8 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 	const unsigned lane = threadIdx.x & 31u;
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 	const GpugbStates global = gpugb_global_states(p);
+	uint32_t	deferred = 0;	/* this lane's entry of the warp's deferred rows */
+	int			n_deferred = 0; /* entries in use: lanes [0, n_deferred), warp-uniform */
 
 	/* base is the warp's first row: the loop and its collectives are warp-uniform. */
 	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
@@ -185,6 +279,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 		int64_t		gid = -1;
 		int			v[NV > 0 ? NV : 1];
 		bool		narrow = true;
+		bool		cold = false;	/* no cache slot for its key: deferred */
 
 		if (i < p.nrows)
 		{
@@ -207,13 +302,18 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 				/*
 				 * A key the block knows: a read-only probe.  Else the full
 				 * lookup, which may claim a slot; where the cache is full
-				 * (a partial table's cold keys) straight to the global table,
-				 * rather than probe the cache again.
+				 * (a partial table's cold keys) the row is deferred
+				 * (gpugb_lean_defer), rather than probe the cache again.
 				 */
 				slot = gpugb_key_cache_hit(p, cache, r, &gid);
-				if (slot < 0)
-					gid = gpugb_key_cache_full(cache) ? gpugb_launch_row_gid(p, i, &row) :
-						gpugb_cached_row_gid(p, cache, i, &row, &slot);
+				if (slot >= 0)
+					;
+				else if (!gpugb_key_cache_full(cache))
+					gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
+				else if (PARTIAL)
+					cold = true;
+				else
+					gid = gpugb_launch_row_gid(p, i, &row);
 			}
 #pragma unroll
 			for (int a = 0; a < NV; a++)
@@ -274,7 +374,18 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 
 		if (__any_sync(GPUGB_FULL_MASK, generic))
 			gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
+
+		if (PARTIAL)
+		{
+			unsigned	cold_lanes = __ballot_sync(GPUGB_FULL_MASK, cold);
+
+			if (cold_lanes != 0)
+				gpugb_lean_defer<NV, NULLS>(p, global, cold_lanes, (uint32_t) i, lane, &deferred,
+											&n_deferred);
+		}
 	}
+	if (PARTIAL && (int) lane < n_deferred)
+		gpugb_lean_add_deferred<NV, NULLS>(p, global, deferred);
 	__syncthreads();
 
 	/* No entry is BUSY after the loop: a slot is FREE or holds its group's id. */
