@@ -216,7 +216,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	gpugb_device_properties(&props);
 	/* 8 bytes a sum and 4 a count column (rows, each input with NULLs) a slot */
 	*lean = gpugb_lean_launch_ok(p) &&
-		gpugb_plan_lean_table(p.n_values, gpugb_lean_count_columns(p), p.n_keys,
+		gpugb_plan_lean_table(p.n_values + (gpugb_lean_count_columns(p) + 1) / 2, p.n_keys,
 							  groups_expected, &props, &plan) &&
 		(!plan.partial || gpugb_lean_partial_pays(hot_share));
 	if (*lean)

@@ -98,19 +98,13 @@ gpugb_lean_count_words(int columns, int64_t slots)
 	return ((size_t) slots * 4 * columns + 7) / 8;
 }
 
-/*
- * Shared memory of a lean block table of `slots` slots (8-byte aligned):
- * the sums, the count words, the key cache, as GPUGB_LEAN_TABLE_BYTES
- * plans it (src/heuristics.h).
- */
+/* Shared memory of a lean block table of `slots` slots (8-byte aligned). */
 static inline __host__ __device__ size_t
 gpugb_lean_table_bytes(int n_sums, int count_columns, int n_keys, int64_t slots)
 {
 	return (size_t) slots * 8 * n_sums + 8 * gpugb_lean_count_words(count_columns, slots) +
 		gpugb_key_cache_bytes(n_keys, slots);
 }
-static_assert(GPUGB_LEAN_TABLE_BYTES(3, 3, 2, 4096) == 3 * 8 * 4096 + 3 * 4 * 4096 +
-			  GPUGB_KEY_CACHE_BYTES(2, 4096), "the planned lean table is the kernel's");
 
 /*
  * Adds x to the 64-bit block state (hi, lo) of 32-bit words.  Shared

@@ -228,14 +228,9 @@ gpugb_plan_shared_table(int64_t planned_slots, int state_columns, int n_keys,
 		GPUGB_SHARED_TABLE_BYTES(state_columns, slots);
 }
 
-/*
- * The largest lean table two blocks an SM hold, if any
- * (gpugb_plan_lean_table), by its own bytes (GPUGB_LEAN_TABLE_BYTES) rather
- * than as generic 8-byte columns: one sum and one key then get 4096 slots,
- * where the generic columns' 16 bytes a slot of states allowed 2048.
- */
+/* The largest keyed table two blocks an SM hold, if any (gpugb_plan_lean_table). */
 static void
-plan_partial_lean_table(int sums, int count_columns, int n_keys, const GpugbDeviceProps *props,
+plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
 						GpugbSharedTablePlan *plan)
 {
 	int64_t		block_limit = props->shared_bytes_per_block_optin > props->shared_bytes_per_block ?
@@ -244,7 +239,7 @@ plan_partial_lean_table(int sums, int count_columns, int n_keys, const GpugbDevi
 
 	for (int64_t s = GPUGB_MIN_KEYED_SLOTS; s <= (1 << 20); s *= 2)
 	{
-		int64_t		bytes = GPUGB_LEAN_TABLE_BYTES(sums, count_columns, n_keys, s);
+		int64_t		bytes = GPUGB_SHARED_KEYED_TABLE_BYTES(columns, n_keys, s);
 
 		if (bytes > block_limit || 2 * (bytes + 1024) > props->shared_bytes_per_sm)
 			break;
@@ -255,7 +250,7 @@ plan_partial_lean_table(int sums, int count_columns, int n_keys, const GpugbDevi
 	plan->keyed = true;
 	plan->partial = true;
 	plan->slots = slots;
-	plan->bytes = GPUGB_LEAN_TABLE_BYTES(sums, count_columns, n_keys, slots);
+	plan->bytes = GPUGB_SHARED_KEYED_TABLE_BYTES(columns, n_keys, slots);
 }
 
 /*
@@ -281,10 +276,10 @@ gpugb_lean_partial_pays(double hot_share)
 
 /*
  * The block table of a launch SHARED_HASH's lean kernel may take
- * (cuda/lean_kernel.cuh) for `sums` sums and `count_columns` count
- * columns, and whether it can: planned as gpugb_plan_shared_table plans,
- * for its states as generic 8-byte columns (8 bytes a sum, and the 4-byte
- * count columns two to a column, rounded up), with the skew ignored (a one-slot warp reduces, its atomics are 32-bit, so hot
+ * (cuda/lean_kernel.cuh), and whether it can: planned as
+ * gpugb_plan_shared_table plans, for its own states as `columns` generic
+ * 8-byte columns (at most: 8 bytes a sum, 4 a count column), with the
+ * skew ignored (a one-slot warp reduces, its atomics are 32-bit, so hot
  * groups cost it nothing).  It can where that table is keyed; without
  * keys the one group is one slot.  The launch (cuda/launch.cu) and auto
  * (gpugb_choose_strategy) both ask here.
@@ -298,10 +293,9 @@ gpugb_lean_partial_pays(double hot_share)
  * it pays or the skew is unknown (gpugb_lean_partial_pays).
  */
 bool
-gpugb_plan_lean_table(int sums, int count_columns, int n_keys, double groups_expected,
+gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 					  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan)
 {
-	int			columns = sums + (count_columns + 1) / 2;
 	int64_t		planned = gpugb_shared_slots_for(columns > 0 ? columns : 1, props);
 
 	memset(plan, 0, sizeof(*plan));
@@ -315,7 +309,7 @@ gpugb_plan_lean_table(int sums, int count_columns, int n_keys, double groups_exp
 	}
 	gpugb_plan_shared_table(planned, columns, n_keys, groups_expected, 0.0, props, plan);
 	if (!plan->keyed && n_keys >= 1 && n_keys <= GPUGB_KEY_CACHE_MAX_KEYS)
-		plan_partial_lean_table(sums, count_columns, n_keys, props, plan);
+		plan_partial_lean_table(columns, n_keys, props, plan);
 	return plan->keyed;
 }
 
@@ -492,7 +486,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * four payloads global_hash's 33-102 ms and sort's 29-37 (grid at
 	 * d2631ec: 8.9-12.4 ms forced).
 	 */
-	if (w->lean_aggs && gpugb_plan_lean_table(w->lean_sums, 1, w->key_words, groups, props, &lean) &&
+	if (w->lean_aggs && gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean) &&
 		!lean.partial)
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
@@ -550,7 +544,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * (gpugb_lean_partial_pays) and SHARED_HASH takes the generic kernel.
 	 */
 	if (w->lean_aggs && w->key_words > 0 && w->hot_share >= GPUGB_VERY_HOT_SHARE &&
-		gpugb_plan_lean_table(w->lean_sums, 1, w->key_words, groups, props, &lean))
+		gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		snprintf(c->reason, sizeof(c->reason),

@@ -38,7 +38,7 @@ typedef struct GpugbWorkload
 	 * (cuda/lean_kernel.cuh).
 	 */
 	bool		lean_aggs;
-	int			lean_sums;		/* its sums (each input summed once) */
+	int			lean_columns;	/* generic state columns its block states take at most */
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice
@@ -79,15 +79,6 @@ typedef struct GpugbStrategyChoice
  * per row's worth of work, and the shared table serves them well.
  */
 #define GPUGB_PRIVATE_MAX_GROUPS 32
-/*
- * A lean block table of `slots` slots (cuda/lean_kernel.cuh): per slot 8
- * bytes a sum and 4 a count column (the rows, and the NULLs of each input
- * that has some), the count words 8-byte aligned, then the key cache.
- */
-#define GPUGB_LEAN_TABLE_BYTES(sums, count_columns, n_keys, slots) \
-	((int64_t) (slots) * 8 * (int64_t) (sums) + \
-	 ((int64_t) (slots) * 4 * (int64_t) (count_columns) + 7) / 8 * 8 + \
-	 GPUGB_KEY_CACHE_BYTES(n_keys, slots))
 /* Most SUMs a launch may have and take SHARED_HASH's lean kernel (cuda/lean_kernel.cuh). */
 #define GPUGB_LEAN_MAX_SUMS 4
 /* Most key columns a block key cache entry holds (cuda/key_cache.cuh). */
@@ -161,7 +152,7 @@ extern void gpugb_plan_shared_table(int64_t planned_slots, int state_columns, in
 									double groups_expected, double hot_share,
 									const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
 extern bool gpugb_lean_partial_pays(double hot_share);
-extern bool gpugb_plan_lean_table(int sums, int count_columns, int n_keys, double groups_expected,
+extern bool gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 								  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);

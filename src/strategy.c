@@ -51,19 +51,19 @@ gpugb_spec_state_columns(const GpugbGroupBySpec *spec)
  * Whether the spec's aggregates are COUNT and integer SUM only, of at most
  * GPUGB_LEAN_MAX_SUMS value columns, and its keys fit a block key cache:
  * the launches SHARED_HASH's lean kernel takes (cuda/lean_kernel.cuh's
- * gpugb_lean_launch_ok).  *sums_out: its sums (each input summed once).
- * Auto plans the table of a launch without NULL inputs (one count column);
- * a launch with NULLs adds a count column for each input that has some,
- * and may then get a partial table (gpugb_plan_lean_table), which is still
- * exact.
+ * gpugb_lean_launch_ok).  *columns_out: the generic 8-byte state columns
+ * its block states take in a launch without NULL inputs, 8 bytes a sum and
+ * 4 the row count, as cuda/launch.cu plans them; a launch with NULLs adds
+ * 4 bytes for each input that has some, and may then get a partial table
+ * (gpugb_plan_lean_table), which is still exact.
  */
 static bool
-spec_lean_aggs(const GpugbGroupBySpec *spec, int *sums_out)
+spec_lean_aggs(const GpugbGroupBySpec *spec, int *columns_out)
 {
 	bool		summed[GPUGB_MAX_INPUTS];
 	int			sums = 0;
 
-	*sums_out = 0;
+	*columns_out = 0;
 	if (spec->n_keys > GPUGB_KEY_CACHE_MAX_KEYS)
 		return false;
 	memset(summed, 0, sizeof(summed));
@@ -80,7 +80,7 @@ spec_lean_aggs(const GpugbGroupBySpec *spec, int *sums_out)
 			sums++;
 		summed[in] |= op == GPUGB_AGG_SUM_INT;
 	}
-	*sums_out = sums;
+	*columns_out = sums + 1;
 	return sums <= GPUGB_LEAN_MAX_SUMS;
 }
 
@@ -98,7 +98,7 @@ gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w)
 	w->key_fits_int32 = spec->n_keys == 1 && spec->key_fits_int32;
 	w->slot_bytes = gpugb_spec_slot_bytes(spec);
 	w->state_columns = gpugb_spec_state_columns(spec);
-	w->lean_aggs = spec_lean_aggs(spec, &w->lean_sums);
+	w->lean_aggs = spec_lean_aggs(spec, &w->lean_columns);
 	w->hot_share = spec->n_keys == 0 ? 0 : spec->estimated_hot_share;
 }
 

@@ -81,7 +81,7 @@ workload_lean(double groups, int payloads, double hot_share)
 	GpugbWorkload w = workload_int32(268435456.0, 268435456.0, groups, 1 + 3 * payloads);
 
 	w.lean_aggs = true;
-	w.lean_sums = payloads;
+	w.lean_columns = payloads + 1;
 	w.hot_share = hot_share;
 	return w;
 }
@@ -160,7 +160,7 @@ test_private_placement(void)
 		GpugbWorkload lean = workload(1e8, 1 << 20, 1, 0, 3);
 
 		lean.lean_aggs = true;
-		lean.lean_sums = 1;
+		lean.lean_columns = 2;
 		c = choose(lean);
 		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "one group") != NULL,
 			  "one group of counts and integer sums -> shared_hash (got %s: %s)",
@@ -180,7 +180,7 @@ test_private_placement(void)
 		CHECK(c.strategy != GPUGB_STRATEGY_SHARED_HASH, "1024 groups of 9 state columns: not shared_hash (got %s)",
 			  gpugb_strategy_name(c.strategy));
 		lean.lean_aggs = true;
-		lean.lean_sums = 4;
+		lean.lean_columns = 5;
 		c = choose(lean);
 		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... but as four lean sums: shared_hash (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
@@ -193,25 +193,19 @@ test_private_placement(void)
 		/* The lean table the launch takes: 4x the groups, one slot without keys. */
 		GpugbSharedTablePlan plan;
 
-		CHECK(gpugb_plan_lean_table(1, 1, 1, 256, &h200, &plan) && plan.slots == 1024,
+		CHECK(gpugb_plan_lean_table(2, 1, 256, &h200, &plan) && plan.slots == 1024,
 			  "lean table, one sum, 256 groups: keyed, 1024 slots (%lld)", (long long) plan.slots);
-		CHECK(gpugb_plan_lean_table(2, 1, 0, 1, &h200, &plan) && plan.slots == 1,
+		CHECK(gpugb_plan_lean_table(3, 0, 1, &h200, &plan) && plan.slots == 1,
 			  "lean table without keys: one slot (%lld)", (long long) plan.slots);
-		CHECK(gpugb_plan_lean_table(1, 1, 1, 256, &h200, &plan) && !plan.partial,
+		CHECK(gpugb_plan_lean_table(2, 1, 256, &h200, &plan) && !plan.partial,
 			  "... and holds all 256 groups");
-		CHECK(gpugb_plan_lean_table(1, 1, 1, 1e6, &h200, &plan) && plan.partial && plan.slots == 4096,
-			  "lean table, one sum, 1e6 groups: partial, the 4096 slots two blocks an SM hold "
-			  "(%lld, partial %d)", (long long) plan.slots, plan.partial);
-		CHECK(plan.bytes == GPUGB_LEAN_TABLE_BYTES(1, 1, 1, 4096) &&
-			  2 * (plan.bytes + 1024) <= h200.shared_bytes_per_sm &&
-			  2 * (GPUGB_LEAN_TABLE_BYTES(1, 1, 1, 2 * plan.slots) + 1024) > h200.shared_bytes_per_sm,
+		CHECK(gpugb_plan_lean_table(2, 1, 1e6, &h200, &plan) && plan.partial && plan.slots == 2048,
+			  "lean table, 1e6 groups: partial, the 2048 slots two blocks an SM hold (%lld, partial %d)",
+			  (long long) plan.slots, plan.partial);
+		CHECK(2 * (plan.bytes + 1024) <= h200.shared_bytes_per_sm &&
+			  2 * (GPUGB_SHARED_KEYED_TABLE_BYTES(2, 1, 2 * plan.slots) + 1024) > h200.shared_bytes_per_sm,
 			  "... the largest such table (%lld bytes)", (long long) plan.bytes);
-		CHECK(gpugb_plan_lean_table(4, 1, 1, 1e6, &h200, &plan) && plan.partial && plan.slots == 2048,
-			  "four sums, 1e6 groups: a partial table of 2048 slots (%lld)", (long long) plan.slots);
-		CHECK(gpugb_plan_lean_table(1, 2, 1, 1e6, &h200, &plan) && plan.partial && plan.slots == 2048,
-			  "one sum whose input has NULLs (a second count column): 2048 slots (%lld)",
-			  (long long) plan.slots);
-		CHECK(!gpugb_plan_lean_table(1, 1, 3, 1e6, &h200, &plan), "lean table: not for keys no cache holds");
+		CHECK(!gpugb_plan_lean_table(2, 3, 1e6, &h200, &plan), "lean table: not for keys no cache holds");
 	}
 	c = choose(workload(1e8, 1 << 20, 4, 1, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "4 groups, 3 state columns -> private_hash (got %s)",
@@ -898,8 +892,8 @@ test_spec_workload(void)
 		  w.key_words == 2 && w.state_columns == 4,
 		  "spec workload: rows %.0f, per launch %.0f, groups %.0f, key words %d, state columns %d",
 		  w.rows, w.rows_per_launch, w.groups, w.key_words, w.state_columns);
-	CHECK(w.lean_aggs && w.lean_sums == 1, "count(*) and an integer sum over 2 keys: lean, 1 sum (%d)",
-		  w.lean_sums);
+	CHECK(w.lean_aggs && w.lean_columns == 2, "count(*) and an integer sum over 2 keys: lean, 2 columns (%d)",
+		  w.lean_columns);
 	{
 		static const GpugbAggSpec not_lean[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0},
 		{GPUGB_AGG_MIN_INT, 0}};
@@ -919,8 +913,8 @@ test_spec_workload(void)
 		CHECK(ow.lean_aggs, "no keys: lean");
 		other = spec_of(1, 4, five_sums);
 		gpugb_spec_workload(&other, &ow);
-		CHECK(ow.lean_aggs && ow.lean_sums == 4, "four sums of four inputs: lean, 4 sums (%d)",
-			  ow.lean_sums);
+		CHECK(ow.lean_aggs && ow.lean_columns == 5, "four sums of four inputs: lean, 5 columns (%d)",
+			  ow.lean_columns);
 		/* the kernel benchmark's four payloads at 2^10 groups (session 23, run 7) */
 		other.estimated_rows = 1 << 28;
 		other.estimated_groups = 1024;
