@@ -260,18 +260,20 @@ plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
  * planner's statistics' estimate (src/skew_estimate.c), then what the
  * run-time check saw; 0 when neither says (no statistics, and no check yet
  * or none at all, as under a forced strategy).  The partial table pays
- * only under heavy skew: H200 grids, 2^28 rows, 2^12-2^20 groups, one
- * payload, Zipf 1.0 (largest group 5-13 %): generic kernel 12-24 ms
- * (session 23, d2631ec), partial lean table 22-30 (session 25, 5ff8109);
- * uniform 13-20 against 25-36; Zipf 1.5 (38 %): 13-16 against 7-12, four
- * payloads 51-58 against 17-28.  Unknown skew keeps the partial table: a forced
- * SHARED_HASH without statistics then runs what auto takes for hot groups
- * (the self-test's partial cases prove that kernel this way).
+ * under skew (GPUGB_PARTIAL_LEAN_HOT_SHARE), since its blocks defer their
+ * cold rows (cuda/lean_kernel.cuh): H200, 2^28 rows, one payload, 2^12-
+ * 2^20 groups (session 26, call 2), Zipf 1.0 (largest group 7-11 %):
+ * partial lean table 9.4-18.5 ms against the generic kernel's 12.9-22.2
+ * (run-time switch); uniform: 15.5-28.1 against 13-20 (session 25).
+ * Before the deferral (session 25) it took 22-30 ms at Zipf 1.0 and paid
+ * only from a group of 25 % on.  Unknown skew keeps the partial table: a
+ * forced SHARED_HASH without statistics then runs what auto takes for hot
+ * groups (the self-test's partial cases prove that kernel this way).
  */
 bool
 gpugb_lean_partial_pays(double hot_share)
 {
-	return hot_share <= 0 || hot_share >= GPUGB_VERY_HOT_SHARE;
+	return hot_share <= 0 || hot_share >= GPUGB_PARTIAL_LEAN_HOT_SHARE;
 }
 
 /*
@@ -533,17 +535,27 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 		return;
 	}
 	/*
-	 * Counts and integer sums with a group of GPUGB_VERY_HOT_SHARE or more,
-	 * too many groups for a whole lean table: SHARED_HASH's partial lean
-	 * table (gpugb_plan_lean_table), whose blocks keep the first keys they
-	 * meet, the hot ones, and send the others' rows to the global table,
-	 * in L2 or beyond.  H200 grid at 430ae91 (session 25), Zipf 1.5 (38 %),
-	 * 2^12-2^26 groups: one payload 7.1-10.7 ms against sort's 19.8-20.6
-	 * and partition's 16.6-30.8; four payloads 16.9-27.8 against sort's
-	 * 29.5-33.8.  Short of that skew the partial table does not pay
-	 * (gpugb_lean_partial_pays) and SHARED_HASH takes the generic kernel.
+	 * Counts and integer sums, too many groups for a whole lean table, and
+	 * skew: SHARED_HASH's partial lean table (gpugb_plan_lean_table), whose
+	 * blocks keep the first keys they meet, the hot ones, and defer the
+	 * others' rows to the global table.  Where the table is beyond L2 and
+	 * sort would pay, only for a group of GPUGB_VERY_HOT_SHARE or more.
+	 * H200, 2^28 rows, 4-byte keys, medians of two runs (session 26, call 2):
+	 *  - Zipf 1.5 (largest group 38 %), 2^12-2^26 groups: one payload
+	 *    4.4-5.5 ms against sort's 19.0-20.9; four payloads 7.5-9.7
+	 *    against 29.5-31.8;
+	 *  - Zipf 1.0 (7-11 %), 2^12-2^20 (table within L2): one payload
+	 *    9.4-18.5 ms against sort's 19.0-21.0 and the generic shared
+	 *    kernel's 12.9-22.2; four payloads 16.9-45.4 against sort's
+	 *    37.7-43.6 (the last, 2^20, 4 % slower);
+	 *  - Zipf 1.0 beyond L2 (2^22-2^26), sort: 24.0-34.5 against 25.0-58.2;
+	 *  - uniform, 2^12-2^20: global_hash 7.9-10.1 ms against 15.5-28.1.
 	 */
-	if (w->lean_aggs && w->key_words > 0 && w->hot_share >= GPUGB_VERY_HOT_SHARE &&
+	sort_pays = table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&
+		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
+	if (w->lean_aggs && w->key_words > 0 &&
+		(w->hot_share >= GPUGB_VERY_HOT_SHARE ||
+		 (w->hot_share >= GPUGB_PARTIAL_LEAN_HOT_SHARE && !sort_pays)) &&
 		gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
@@ -572,8 +584,6 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * shared_hash's 30.4-69.1 from 2^22 to 2^26 groups; Zipf 1.5 (38 %)
 	 * stays in shared_hash, 15.1 against sort's 20.6.
 	 */
-	sort_pays = table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&
-		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
 	if (sort_pays && w->hot_share < GPUGB_VERY_HOT_SHARE)
 	{
 		choose_sort_beyond_l2(w, props, groups, table_bytes, c);

@@ -133,6 +133,12 @@ gpugb_private_cache_bytes(int64_t groups)
 #define GPUGB_HOT_SHARE 0.01
 /* ...unless the table is beyond L2 and the skew short of this (heuristics.c). */
 #define GPUGB_VERY_HOT_SHARE 0.25
+/*
+ * A partial lean table (SHARED_HASH's lean kernel, more groups than it
+ * holds) beats the generic kernels from a group of this share on, where
+ * the global table stays within L2 (heuristics.c, session 26).
+ */
+#define GPUGB_PARTIAL_LEAN_HOT_SHARE 0.05
 #define GPUGB_WIDE_STATES 8
 /* Global tables beyond this size hold 83 % fill instead of 50 % (Karnagel). */
 #define GPUGB_DENSE_TABLE_BYTES (2ll << 30)
