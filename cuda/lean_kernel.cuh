@@ -17,7 +17,9 @@
  *    magnitude: no overflow;
  *  - a row with a wider input (or whose key found no cache slot) takes the
  *    generic warp combine into the global states, as the generic kernel's
- *    rows without a local slot do: always exact, only slower;
+ *    rows without a local slot do: always exact, only slower.  A partial
+ *    table's instance (PARTIAL) defers its cold rows instead, 32 a warp
+ *    (gpugb_lean_defer);
  *  - a warp whose 32 rows all fall in one slot (tiny g) adds them with
  *    one warp reduction (__reduce_add_sync, 32-bit: the inputs split in
  *    16-bit halves) and one atomic per state, instead of 32 conflicting
