@@ -187,6 +187,24 @@ ANALYZE nullskew;
 SELECT round((strategy_node('SELECT k, count(*), sum(v) FROM nullskew GROUP BY k', false)
         ->>'Estimated Largest Group Share')::numeric / 5) * 5 AS null_group_percent_to_5;
 SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM nullskew GROUP BY k') AS mismatches;
+-- Counts and integer sums over more groups than a block's lean table holds:
+-- from a group of 5 % on (GPUGB_PARTIAL_LEAN_HOT_SHARE) the blocks keep the
+-- hot groups in a partial lean table and defer the other rows (while the
+-- global table stays within L2, as here); at 3 % they do not.
+CREATE TABLE skew10 AS
+  SELECT CASE WHEN i % 10 = 0 THEN 0 ELSE i END AS k, i AS v FROM generate_series(1, 50000) i;
+CREATE TABLE skew3 AS
+  SELECT CASE WHEN i % 33 = 0 THEN 0 ELSE i END AS k, i AS v FROM generate_series(1, 50000) i;
+ANALYZE skew10;
+ANALYZE skew3;
+SELECT n->>'Strategy' AS strategy,
+       n->>'Strategy Reason' LIKE '%blocks keep the hot groups%' AS partial_lean_table
+  FROM strategy_node('SELECT k, count(*), sum(v) FROM skew10 GROUP BY k', false) n;
+SELECT strategy_analyze('SELECT k, count(*), sum(v) FROM skew10 GROUP BY k');
+SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM skew10 GROUP BY k') AS mismatches;
+SELECT n->>'Strategy Reason' LIKE '%blocks keep the hot groups%' AS partial_lean_table
+  FROM strategy_node('SELECT k, count(*), sum(v) FROM skew3 GROUP BY k', false) n;
+SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM skew3 GROUP BY k') AS mismatches;
 -- A forced strategy is never corrected: no check, no switch.
 SET gpugb.strategy = global_hash;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');

@@ -266,7 +266,10 @@ plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
  * partial lean table 9.4-18.5 ms against the generic kernel's 12.9-22.2
  * (run-time switch); uniform: 15.5-28.1 against 13-20 (session 25).
  * Before the deferral (session 25) it took 22-30 ms at Zipf 1.0 and paid
- * only from a group of 25 % on.  Unknown skew keeps the partial table: a
+ * only from a group of 25 % on.  The launch does not ask whether the table
+ * is beyond L2 (auto then plans sort): a forced SHARED_HASH at Zipf 1.0,
+ * 2^22-2^26 groups, took 25.0-58.2 ms with the partial table (session 26),
+ * the generic kernel 30.4-69.1 (the older grid of the sort rule below).  Unknown skew keeps the partial table: a
  * forced SHARED_HASH without statistics then runs what auto takes for hot
  * groups (the self-test's partial cases prove that kernel this way).
  */
@@ -289,10 +292,12 @@ gpugb_lean_partial_pays(double hot_share)
  * Where the groups are too many for a keyed table, the plan is `partial`:
  * the largest keyed table two blocks an SM still hold.  Each block then
  * keeps the first slots/2 keys it meets, which under skew are the hot
- * ones, and its other rows update the global states as GLOBAL_HASH's do.
- * Auto takes SHARED_HASH for a partial table only for its hot groups
- * (GPUGB_VERY_HOT_SHARE), and a launch takes the partial table only where
- * it pays or the skew is unknown (gpugb_lean_partial_pays).
+ * ones, and defers its other rows, which it then adds to the global
+ * states 32 a warp (cuda/lean_kernel.cuh, gpugb_lean_defer).  Auto takes
+ * SHARED_HASH for a partial table only for hot groups (gpugb_choose_strategy:
+ * GPUGB_PARTIAL_LEAN_HOT_SHARE, or GPUGB_VERY_HOT_SHARE where sort pays), and
+ * a launch takes the partial table only where it pays or the skew is
+ * unknown (gpugb_lean_partial_pays).
  */
 bool
 gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
@@ -540,6 +545,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * blocks keep the first keys they meet, the hot ones, and defer the
 	 * others' rows to the global table.  Where the table is beyond L2 and
 	 * sort would pay, only for a group of GPUGB_VERY_HOT_SHARE or more.
+ * Sort does not pay while the global table is within SORT_MIN_L2_MULTIPLE
+ * times L2 or a group has few rows; the 5-25 % data below is all within
+ * L2 (up to 2^20 groups), none between one and three times L2.
 	 * H200, 2^28 rows, 4-byte keys, medians of two runs (session 26, call 2):
 	 *  - Zipf 1.5 (largest group 38 %), 2^12-2^26 groups: one payload
 	 *    4.4-5.5 ms against sort's 19.0-20.9; four payloads 7.5-9.7

@@ -135,8 +135,9 @@ gpugb_private_cache_bytes(int64_t groups)
 #define GPUGB_VERY_HOT_SHARE 0.25
 /*
  * A partial lean table (SHARED_HASH's lean kernel, more groups than it
- * holds) beats the generic kernels from a group of this share on, where
- * the global table stays within L2 (heuristics.c, session 26).
+ * holds) beats the generic kernels from a group of this share on; auto
+ * takes it at this share where sort would not pay (heuristics.c, session
+ * 26: measured with the global table within L2).
  */
 #define GPUGB_PARTIAL_LEAN_HOT_SHARE 0.05
 #define GPUGB_WIDE_STATES 8
