@@ -179,45 +179,29 @@ gpugb_lean_defer_take(unsigned from, int first, int count, uint32_t i, unsigned 
 }
 
 /*
- * Looks deferred launch row i up and adds it to the global states, alone:
- * cold keys are mostly distinct, so the warp combine of
- * gpugb_aggregate_warp would find little to combine, and a second copy of
- * it in the kernel spilled registers.  The adds are the generic ones
- * (int128 sums, NULLs counted per input).  A row whose key gets no group
- * id goes to the retry list, as in gpugb_agg_kernel.
+ * Looks the warp's deferred rows up (lanes [0, n) hold one each) and adds
+ * them to the global states: gpugb_agg_kernel's work for one warp of rows,
+ * whose warp combine also merges deferred rows of one key.  Those are few
+ * when the rows come in random order, but a table stored in key order
+ * sends whole warps of one key past a block's full cache, and per-lane
+ * atomics on one address would then cost up to 32 times the combine's.  A
+ * row whose key gets no group id goes to the retry list.  Warp-collective.
  */
-template <int NV, bool NULLS>
 __device__ __forceinline__ void
-gpugb_lean_add_deferred(const GpugbAggParams &p, const GpugbStates &global, uint32_t i)
+gpugb_lean_add_deferred(const GpugbAggParams &p, const GpugbStates &global, uint32_t deferred,
+						int n, unsigned lane)
 {
-	uint32_t	row;
-	int64_t		gid = gpugb_launch_row_gid(p, i, &row);
+	uint32_t	row = 0;
+	int64_t		gid = (int) lane < n ? gpugb_launch_row_gid(p, deferred, &row) : -1;
 
-	if (gid < 0)
-		return;
-	atomicAdd(&global.counts[gid], 1ull);
-	for (int c = 1; NULLS && c < p.n_counts; c++)
-		if (gpugb_is_null(p.count_nulls[c], row))
-			atomicAdd(&global.counts[c * global.pitch + gid], 1ull);
-#pragma unroll
-	for (int a = 0; a < NV; a++)
-	{
-		if (NULLS && gpugb_is_null(p.vals[a].nulls, row))
-			continue;
-
-		long long	w = __ldg((const long long *) &p.vals[a].values[row]);
-
-		gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col, p.vals[a].hi_col, gid,
-						  (uint64_t) w, w < 0 ? -1 : 0);
-	}
+	gpugb_aggregate_warp(p, global, row, gid, gid, lane);
 }
 
 /*
  * Adds the cold lanes (a non-empty ballot) to the warp's deferred rows;
- * when those reach 32, every lane adds its one, and the cold lanes that
- * did not fit start the next list.  Warp-collective.
+ * when those reach 32, the warp adds them, and the cold lanes that did not
+ * fit start the next list.  Warp-collective.
  */
-template <int NV, bool NULLS>
 __device__ __forceinline__ void
 gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned cold_lanes,
 				 uint32_t i, unsigned lane, uint32_t *deferred, int *n_deferred)
@@ -229,7 +213,7 @@ gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned co
 	*n_deferred += fit;
 	if (*n_deferred < 32)
 		return;
-	gpugb_lean_add_deferred<NV, NULLS>(p, global, *deferred);
+	gpugb_lean_add_deferred(p, global, *deferred, 32, lane);
 	gpugb_lean_defer_take(cold_lanes, fit, n - fit, i, lane, 0, deferred);
 	*n_deferred = n - fit;
 }
@@ -382,12 +366,11 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 			unsigned	cold_lanes = __ballot_sync(GPUGB_FULL_MASK, cold);
 
 			if (cold_lanes != 0)
-				gpugb_lean_defer<NV, NULLS>(p, global, cold_lanes, (uint32_t) i, lane, &deferred,
-											&n_deferred);
+				gpugb_lean_defer(p, global, cold_lanes, (uint32_t) i, lane, &deferred, &n_deferred);
 		}
 	}
-	if (PARTIAL && (int) lane < n_deferred)
-		gpugb_lean_add_deferred<NV, NULLS>(p, global, deferred);
+	if (PARTIAL && n_deferred > 0)	/* warp-uniform */
+		gpugb_lean_add_deferred(p, global, deferred, n_deferred, lane);
 	__syncthreads();
 
 	/* No entry is BUSY after the loop: a slot is FREE or holds its group's id. */

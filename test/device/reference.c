@@ -152,10 +152,55 @@ float_value(int specials)
 	return (rnd01() - 0.5) * 2000.0;
 }
 
+/* Multiplier of the clustered cases' group order: odd and prime, so a bijection mod any g it does not divide. */
+#define CLUSTER_SCRAMBLE 7919
+
+/*
+ * Reorders the rows of d so that each group's rows are consecutive, group j
+ * at position (j * CLUSTER_SCRAMBLE) mod g of the order (cs->clustered),
+ * keeping the drawn order within a group.  group[row]: the row's group.
+ */
+static void
+cluster_rows(const CaseSpec *cs, Data *d, const int64_t *group)
+{
+	int64_t		g = cs->g;
+	int64_t    *next = xcalloc(g + 1, sizeof(int64_t));
+	int64_t    *perm = xcalloc(d->nrows, sizeof(int64_t));
+
+	if (g % CLUSTER_SCRAMBLE == 0)
+		abort();				/* not a bijection: pick another g */
+	for (int64_t row = 0; row < d->nrows; row++)
+		next[(group[row] % g) * CLUSTER_SCRAMBLE % g + 1]++;
+	for (int64_t p = 0; p < g; p++)
+		next[p + 1] += next[p];
+	for (int64_t row = 0; row < d->nrows; row++)
+		perm[next[(group[row] % g) * CLUSTER_SCRAMBLE % g]++] = row;
+	for (int c = 0; c < d->n_keys + N_INPUTS; c++)
+	{
+		int64_t    *values = c < d->n_keys ? d->key[c] : d->in[c - d->n_keys];
+		uint8_t    *nulls = c < d->n_keys ? d->knull[c] : d->innull[c - d->n_keys];
+		int64_t    *v2 = xcalloc(d->nrows, 8);
+		uint8_t    *n2 = xcalloc(d->nrows, 1);
+
+		for (int64_t i = 0; i < d->nrows; i++)
+		{
+			v2[i] = values[perm[i]];
+			n2[i] = nulls[perm[i]];
+		}
+		memcpy(values, v2, (size_t) d->nrows * 8);
+		memcpy(nulls, n2, (size_t) d->nrows);
+		free(v2);
+		free(n2);
+	}
+	free(perm);
+	free(next);
+}
+
 void
 generate(const CaseSpec *cs, Data *d)
 {
 	double	   *cdf = NULL;
+	int64_t    *group = cs->clustered ? xcalloc(cs->nrows > 0 ? cs->nrows : 1, sizeof(int64_t)) : NULL;
 
 	rng_state = cs->seed * 0x2545F4914F6CDD1Dull + 1;
 	d->nrows = cs->nrows;
@@ -203,6 +248,8 @@ generate(const CaseSpec *cs, Data *d)
 		}
 		else
 			j = (int64_t) (rnd() % (uint64_t) cs->g);
+		if (group != NULL)
+			group[row] = j;
 		for (int k = 0; k < cs->n_keys; k++)
 		{
 			if (cs->key_null > 0 && rnd01() < cs->key_null)
@@ -238,6 +285,9 @@ generate(const CaseSpec *cs, Data *d)
 			}
 	}
 	free(cdf);
+	if (group != NULL)
+		cluster_rows(cs, d, group);
+	free(group);
 }
 
 void

@@ -1150,6 +1150,14 @@ main(int argc, char **argv)
 		 */
 		{"lean partial: estimate 20000, g=4e6, wide sums (grow+retry)", 70, 8000000, 1, 4000000, 0,
 		 0.01, 0.05, .est_groups = 20000, .expect_grow = 1, .lean = 2, .partial_lean = 1},
+		/*
+		 * Rows in key order: whole warps of a hot key a block's full cache misses are deferred
+		 * together and merged by the warp combine (gpugb_lean_add_deferred).
+		 */
+		{"lean partial: clustered rows, zipf 1.0 over 1e5", 71, 4 * M, 1, 100000, 1.0, 0.01, 0.05,
+		 .lean = 1, .partial_lean = 1, .clustered = 1},
+		{"lean partial: clustered rows, 2 keys, uniform over 30000", 72, 2 * M, 2, 30000, 0, 0.01,
+		 .lean = 3, .partial_lean = 1, .clustered = 1},
 		/* Auto: a group of 38 %: SHARED_HASH with the partial table (the lean-launch check applies). */
 		{"lean partial: zipf 1.5 over 1e5, auto keeps the hot groups", 69, 4 * M, 1, 100000, 1.5, 0.01,
 		 .lean = 1},

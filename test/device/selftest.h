@@ -65,6 +65,13 @@ typedef struct CaseSpec
 	 * it only for a group of GPUGB_VERY_HOT_SHARE (gpugb_lean_partial_pays).
 	 */
 	int			partial_lean;
+	/*
+	 * Each group's rows consecutive, the groups in a scrambled order (not
+	 * the hottest first), as a table stored in key order delivers them: a
+	 * block's key cache fills with the first keys it meets, and whole warps
+	 * of a later hot key miss it (the lean kernel's deferred rows).
+	 */
+	int			clustered;
 } CaseSpec;
 
 #define N_INPUTS 4
