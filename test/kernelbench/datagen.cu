@@ -15,6 +15,7 @@
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
+#include <thrust/sort.h>
 #include <thrust/transform.h>
 
 #include "kernelbench.h"
@@ -118,8 +119,15 @@ build_zipf_cdf(const KbDeviceData &d, double s, int64_t g)
 	return total;
 }
 
+/*
+ * clustered: the keys sorted, as a table stored in key order delivers its
+ * rows: each group's rows consecutive, the groups in their keys' order,
+ * which the scramble makes unrelated to their ranks (the hottest do not
+ * come first).  The payloads stay where they were drawn.
+ */
 void
-kb_generate_keys(const KbDeviceData &d, int key_bytes, double zipf_s, int64_t g, uint64_t seed)
+kb_generate_keys(const KbDeviceData &d, int key_bytes, double zipf_s, int64_t g, uint64_t seed,
+				 bool clustered)
 {
 	const double *cdf = nullptr;
 	double		total = 0;
@@ -132,6 +140,17 @@ kb_generate_keys(const KbDeviceData &d, int key_bytes, double zipf_s, int64_t g,
 	gen_keys_kernel<<<grid_for(d.rows), GEN_BLOCK>>>(d.keys, d.rows, (uint64_t) g, cdf, total,
 													 key_bytes, seed);
 	synchronize("gen_keys_kernel");
+	if (!clustered)
+		return;
+	try
+	{
+		thrust::sort(thrust::cuda::par, d.keys, d.keys + d.rows);
+	}
+	catch (const std::exception &e)
+	{
+		kb_fatal("sorting the keys (--clustered): %s", e.what());
+	}
+	synchronize("sorting the keys");
 }
 
 /* ---------------------------------------------------------------------

@@ -113,7 +113,10 @@ usage(FILE *f)
 			"                       every key (spec.tagged_slots_only), the A/B baseline\n"
 			"  --planned-skew on|off on: auto plans with the largest group's share of the\n"
 			"                       rows known, as PostgreSQL's statistics tell it\n"
-			"                       (spec.estimated_hot_share); off (default): unknown\n",
+			"                       (spec.estimated_hot_share); off (default): unknown\n"
+			"  --clustered on|off   on: rows sorted by key, as a table stored in key order\n"
+			"                       delivers them (groups in their keys' scrambled order);\n"
+			"                       off (default): rows in random order\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -308,6 +311,12 @@ parse_options(int argc, char **argv, KbOptions *o)
 			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
 				bad_option("%s: on or off", opt);
 			keyed_slots_option = strcmp(val, "on") == 0;
+		}
+		else if (strcmp(opt, "--clustered") == 0)
+		{
+			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+				bad_option("%s: on or off", opt);
+			o->clustered = strcmp(val, "on") == 0;
 		}
 		else if (strcmp(opt, "--planned-skew") == 0)
 		{
@@ -751,7 +760,7 @@ run_all(KbRun *run, const KbDeviceData &d, KbThrustScratch *scratch, const Fetch
 					return;
 				auto		t0 = std::chrono::steady_clock::now();
 
-				kb_generate_keys(d, kb, o.dists[di].s, (int64_t) 1 << lg, o.seed);
+				kb_generate_keys(d, kb, o.dists[di].s, (int64_t) 1 << lg, o.seed, o.clustered);
 				fprintf(stderr, "kernelbench: [%.0f s] keys %d-byte %s g=2^%d generated in %.0f ms\n",
 						elapsed_s(), kb, o.dists[di].name.c_str(), lg,
 						std::chrono::duration<double, std::milli>(

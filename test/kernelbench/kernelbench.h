@@ -89,6 +89,7 @@ struct KbOptions
 	double		max_seconds = 450;	/* 0 = no budget */
 	double		bw_gib = 4;		/* size of the bandwidth probe's buffer */
 	uint64_t	seed = 1;
+	bool		clustered = false;	/* rows sorted by key (--clustered) */
 	std::string csv_path;
 	std::string md_path;
 	std::string command;		/* argv, for the report */
@@ -305,7 +306,7 @@ struct KbDeviceData
 
 void		kb_generate_payloads(const KbDeviceData &d, int ncols, uint64_t seed);
 void		kb_generate_keys(const KbDeviceData &d, int key_bytes, double zipf_s, int64_t g,
-							 uint64_t seed);
+							 uint64_t seed, bool clustered);
 double		kb_measure_bandwidth(const void *buf, size_t bytes, int sm_count);
 
 /* thrust_baseline.cu: returns false (with *error) when thrust failed. */

@@ -437,8 +437,9 @@ write_header(FILE *f, const KbRun &run)
 	fprintf(f, "- Input: %lld rows (2^%d) resident in device memory, one int64 word per row "
 			"per column (gpugb's device format): a 4-byte key is an int32 value and a payload "
 			"an int32 value in [-2^19, 2^19), each sign-extended into its word.  Keys are an "
-			"invertible scramble of the group rank (unique, not dense).\n",
-			(long long) rows, run.opt.log2_rows);
+			"invertible scramble of the group rank (unique, not dense)%s.\n",
+			(long long) rows, run.opt.log2_rows,
+			run.opt.clustered ? "; rows sorted by key (--clustered on)" : "");
 	fprintf(f, "- Query: `SELECT key, count(*), sum(p1) [, sum(p2), sum(p3), sum(p4)] "
 			"GROUP BY key`; the handle's estimate is the true group count.\n");
 	fprintf(f, "- Time: median of %d run(s) of gpugb_groupby_aggregate_device + finish "
