@@ -285,6 +285,7 @@ typedef struct GpugbStats
 	int			strategy_switches;	/* run-time corrections made */
 	int64_t		groups_at_switch_check;	/* groups seen when the strategy was re-decided; -1: never */
 	int64_t		lean_launches;	/* SHARED_HASH launches of the lean kernel (cuda/lean_kernel.cuh) */
+	int64_t		partial_lean_launches;	/* those with a partial table (the deferring instance) */
 } GpugbStats;
 
 typedef struct GpugbUsage

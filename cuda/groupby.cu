@@ -467,12 +467,15 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	{
 		case GPUGB_STRATEGY_SHARED_HASH:
 			{
-				bool		lean = false;
+				bool		lean = false,
+							partial = false;
 
 				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 											  gb->n_counts + gb->n_values + gb->n_his,
-											  gb->groups_hint, gb->hot_share, stream, &lean));
+											  gb->groups_hint, gb->hot_share, stream, &lean,
+											  &partial));
 				gb->stats.lean_launches += lean ? 1 : 0;
+				gb->stats.partial_lean_launches += partial ? 1 : 0;
 				break;
 			}
 		case GPUGB_STRATEGY_PRIVATE_HASH:

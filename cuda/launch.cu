@@ -197,12 +197,13 @@ launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_
  * table is keyed by the key (shared_kernel.cuh) and its size are
  * gpugb_plan_shared_table's (heuristics.c); a keyed table can pass 48 kB:
  * the kernel opts in.  *lean: whether the launch took the lean kernel
- * (lean_kernel.cuh), for the handle's statistics; left as it was when the
- * launch has no rows.
+ * (lean_kernel.cuh), *partial: its instance for a partial table, for the
+ * handle's statistics; both left as they were when the launch has no rows.
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					double groups_expected, double hot_share, cudaStream_t stream, bool *lean)
+					double groups_expected, double hot_share, cudaStream_t stream, bool *lean,
+					bool *partial)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -219,6 +220,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		gpugb_plan_lean_table(p.n_values + (gpugb_lean_count_columns(p) + 1) / 2, p.n_keys,
 							  groups_expected, &props, &plan) &&
 		(!plan.partial || gpugb_lean_partial_pays(hot_share));
+	*partial = *lean && plan.partial;
 	if (*lean)
 		return launch_lean_shared(p, (int) plan.slots, plan.partial, stream);
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
