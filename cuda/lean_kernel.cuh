@@ -292,14 +292,15 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 				 * (gpugb_lean_defer), rather than probe the cache again.
 				 */
 				slot = gpugb_key_cache_hit(p, cache, r, &gid);
-				if (slot >= 0)
-					;
-				else if (!gpugb_key_cache_full(cache))
-					gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
-				else if (PARTIAL)
-					cold = true;
-				else
-					gid = gpugb_launch_row_gid(p, i, &row);
+				if (slot < 0)
+				{
+					if (!gpugb_key_cache_full(cache))
+						gid = gpugb_cached_row_gid(p, cache, i, &row, &slot);
+					else if (PARTIAL)
+						cold = true;
+					else
+						gid = gpugb_launch_row_gid(p, i, &row);
+				}
 			}
 #pragma unroll
 			for (int a = 0; a < NV; a++)

@@ -269,9 +269,10 @@ plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
  * only from a group of 25 % on.  The launch does not ask whether the table
  * is beyond L2 (auto then plans sort): a forced SHARED_HASH at Zipf 1.0,
  * 2^22-2^26 groups, took 25.0-58.2 ms with the partial table (session 26),
- * the generic kernel 30.4-69.1 (the older grid of the sort rule below).  Unknown skew keeps the partial table: a
- * forced SHARED_HASH without statistics then runs what auto takes for hot
- * groups (the self-test's partial cases prove that kernel this way).
+ * the generic kernel 30.4-69.1 (the older grid of the sort rule below).
+ * Unknown skew keeps the partial table: a forced SHARED_HASH without
+ * statistics then runs what auto takes for hot groups (the self-test's
+ * partial cases prove that kernel this way).
  */
 bool
 gpugb_lean_partial_pays(double hot_share)
@@ -545,9 +546,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * blocks keep the first keys they meet, the hot ones, and defer the
 	 * others' rows to the global table.  Where the table is beyond L2 and
 	 * sort would pay, only for a group of GPUGB_VERY_HOT_SHARE or more.
- * Sort does not pay while the global table is within SORT_MIN_L2_MULTIPLE
- * times L2 or a group has few rows; the 5-25 % data below is all within
- * L2 (up to 2^20 groups), none between one and three times L2.
+	 * Sort does not pay while the global table is within SORT_MIN_L2_MULTIPLE
+	 * times L2 or a group has few rows; the 5-25 % data below is all within
+	 * L2 (up to 2^20 groups), none between one and three times L2.
 	 * H200, 2^28 rows, 4-byte keys, medians of two runs (session 26, call 2):
 	 *  - Zipf 1.5 (largest group 38 %), 2^12-2^26 groups: one payload
 	 *    4.4-5.5 ms against sort's 19.0-20.9; four payloads 7.5-9.7

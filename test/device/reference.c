@@ -170,11 +170,11 @@ cluster_rows(const CaseSpec *cs, Data *d, const int64_t *group)
 	if (g % CLUSTER_SCRAMBLE == 0)
 		abort();				/* not a bijection: pick another g */
 	for (int64_t row = 0; row < d->nrows; row++)
-		next[(group[row] % g) * CLUSTER_SCRAMBLE % g + 1]++;
+		next[group[row] * CLUSTER_SCRAMBLE % g + 1]++;
 	for (int64_t p = 0; p < g; p++)
 		next[p + 1] += next[p];
 	for (int64_t row = 0; row < d->nrows; row++)
-		perm[next[(group[row] % g) * CLUSTER_SCRAMBLE % g]++] = row;
+		perm[next[group[row] * CLUSTER_SCRAMBLE % g]++] = row;
 	for (int c = 0; c < d->n_keys + N_INPUTS; c++)
 	{
 		int64_t    *values = c < d->n_keys ? d->key[c] : d->in[c - d->n_keys];

@@ -61,8 +61,8 @@ typedef struct CaseSpec
 	int			null_words;
 	/*
 	 * More groups than a lean table holds: the lean kernel's partial table
-	 * is certain only under a forced SHARED_HASH; auto's SHARED_HASH takes
-	 * it only for a group of GPUGB_VERY_HOT_SHARE (gpugb_lean_partial_pays).
+	 * is certain only under a forced SHARED_HASH; auto takes it only for a
+	 * hot group (GPUGB_PARTIAL_LEAN_HOT_SHARE, gpugb_lean_partial_pays).
 	 */
 	int			partial_lean;
 	/*

@@ -253,6 +253,15 @@ static bool keyed_slots_option = true;
  */
 static bool planned_skew_option = false;
 
+/* An option's on|off value. */
+static bool
+parse_on_off(const char *val, const char *opt)
+{
+	if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+		bad_option("%s: on or off", opt);
+	return strcmp(val, "on") == 0;
+}
+
 static void
 parse_options(int argc, char **argv, KbOptions *o)
 {
@@ -307,23 +316,11 @@ parse_options(int argc, char **argv, KbOptions *o)
 		else if (strcmp(opt, "--seed") == 0)
 			o->seed = (uint64_t) parse_long(val, 0, 1L << 62, opt);
 		else if (strcmp(opt, "--keyed-slots") == 0)
-		{
-			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
-				bad_option("%s: on or off", opt);
-			keyed_slots_option = strcmp(val, "on") == 0;
-		}
+			keyed_slots_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--clustered") == 0)
-		{
-			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
-				bad_option("%s: on or off", opt);
-			o->clustered = strcmp(val, "on") == 0;
-		}
+			o->clustered = parse_on_off(val, opt);
 		else if (strcmp(opt, "--planned-skew") == 0)
-		{
-			if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
-				bad_option("%s: on or off", opt);
-			planned_skew_option = strcmp(val, "on") == 0;
-		}
+			planned_skew_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
