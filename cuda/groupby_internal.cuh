@@ -188,6 +188,8 @@ GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int st
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 								double groups_expected, double hot_share, cudaStream_t stream,
 								bool *lean, bool *partial);
+GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected,
+									cudaStream_t stream, bool *launched);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,
 										uint32_t *perm, int shift, cudaStream_t stream);
 GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,

@@ -191,6 +191,17 @@ launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_
 	}
 }
 
+/* Whether launch p may take the lean kernel, and its table for groups_expected groups. */
+static bool
+plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props,
+		  GpugbSharedTablePlan *plan)
+{
+	/* 8 bytes a sum and 4 a count column (rows, each input with NULLs) a slot */
+	return gpugb_lean_launch_ok(p) &&
+		gpugb_plan_lean_table(p.n_values + (gpugb_lean_count_columns(p) + 1) / 2, p.n_keys,
+							  groups_expected, props, plan);
+}
+
 /*
  * SHARED_HASH: one block table per block.  Blocks are persistent (as many as
  * fit at once), so each flushes its table once for many rows.  Whether the
@@ -215,10 +226,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	gpugb_device_properties(&props);
-	/* 8 bytes a sum and 4 a count column (rows, each input with NULLs) a slot */
-	*lean = gpugb_lean_launch_ok(p) &&
-		gpugb_plan_lean_table(p.n_values + (gpugb_lean_count_columns(p) + 1) / 2, p.n_keys,
-							  groups_expected, &props, &plan) &&
+	*lean = plan_lean(p, groups_expected, &props, &plan) &&
 		(!plan.partial || gpugb_lean_partial_pays(hot_share));
 	*partial = *lean && plan.partial;
 	if (*lean)
@@ -235,6 +243,30 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	gpugb_shared_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, (size_t) plan.bytes, stream>>>(
 		p, (int) plan.slots, plan.keyed);
 	return GPUGB_LAUNCHED("gpugb_shared_agg_kernel");
+}
+
+/*
+ * A probe launch with the lean kernel's partial table (groupby.cu,
+ * probes_with_lean), for groups_expected groups: *launched is false, and
+ * nothing is queued, when the launch's aggregates or keys do not suit the
+ * lean kernel or its table would hold every group (no probe needed: a whole
+ * table is SHARED_HASH's plan already).
+ */
+GpugbStatus
+gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected, cudaStream_t stream,
+						bool *launched)
+{
+	GpugbDeviceProps props;
+	GpugbSharedTablePlan plan;
+
+	*launched = false;
+	if (p.nrows <= 0)
+		return GPUGB_OK;
+	gpugb_device_properties(&props);
+	if (!plan_lean(p, groups_expected, &props, &plan) || !plan.partial)
+		return GPUGB_OK;
+	*launched = true;
+	return launch_lean_shared(p, (int) plan.slots, true, stream);
 }
 
 /* One private_hash launch of the kernel that preloads `preload` inputs, on its persistent grid. */

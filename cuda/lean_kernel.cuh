@@ -180,21 +180,47 @@ gpugb_lean_defer_take(unsigned from, int first, int count, uint32_t i, unsigned 
 
 /*
  * Looks the warp's deferred rows up (lanes [0, n) hold one each) and adds
- * them to the global states: gpugb_agg_kernel's work for one warp of rows,
- * whose warp combine also merges deferred rows of one key.  Those are few
- * when the rows come in random order, but a table stored in key order
- * sends whole warps of one key past a block's full cache, and per-lane
- * atomics on one address would then cost up to 32 times the combine's.  A
- * row whose key gets no group id goes to the retry list.  Warp-collective.
+ * them to the global states.  Rows in random order rarely repeat a key
+ * among a warp's 32 cold rows, and then each lane adds its own row with an
+ * atomic per state.  A table stored in key order sends whole warps of one
+ * key past a block's full cache, where per-lane atomics on one address
+ * would cost up to 32 times more (session 27: 2.5-4x slower at Zipf 1.0
+ * and 1.5 with rows in key order); a warp with a repeated key takes
+ * gpugb_agg_kernel's warp combine instead.  The combine for every warp was
+ * 7-11 % slower at Zipf 1.0 in random order (same run).  A row whose key
+ * gets no group id goes to the retry list.  Warp-collective.
  */
+template <int NV, bool NULLS>
 __device__ __forceinline__ void
 gpugb_lean_add_deferred(const GpugbAggParams &p, const GpugbStates &global, uint32_t deferred,
 						int n, unsigned lane)
 {
 	uint32_t	row = 0;
 	int64_t		gid = (int) lane < n ? gpugb_launch_row_gid(p, deferred, &row) : -1;
+	unsigned	peers = __match_any_sync(GPUGB_FULL_MASK, (unsigned long long) gid);
 
-	gpugb_aggregate_warp(p, global, row, gid, gid, lane);
+	if (__any_sync(GPUGB_FULL_MASK, gid >= 0 && peers != (1u << lane)))
+	{
+		gpugb_aggregate_warp(p, global, row, gid, gid, lane);
+		return;
+	}
+	if (gid < 0)
+		return;
+	atomicAdd(&global.counts[gid], 1ull);	/* count column 0: every row */
+	for (int c = 1; NULLS && c < p.n_counts; c++)
+		if (gpugb_is_null(p.count_nulls[c], row))
+			atomicAdd(&global.counts[c * global.pitch + gid], 1ull);
+#pragma unroll
+	for (int a = 0; a < NV; a++)
+	{
+		if (NULLS && gpugb_is_null(p.vals[a].nulls, row))
+			continue;
+
+		long long	w = __ldg((const long long *) &p.vals[a].values[row]);
+
+		gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col, p.vals[a].hi_col, gid,
+						  (uint64_t) w, w < 0 ? -1 : 0);
+	}
 }
 
 /*
@@ -202,6 +228,7 @@ gpugb_lean_add_deferred(const GpugbAggParams &p, const GpugbStates &global, uint
  * when those reach 32, the warp adds them, and the cold lanes that did not
  * fit start the next list.  Warp-collective.
  */
+template <int NV, bool NULLS>
 __device__ __forceinline__ void
 gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned cold_lanes,
 				 uint32_t i, unsigned lane, uint32_t *deferred, int *n_deferred)
@@ -213,7 +240,7 @@ gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned co
 	*n_deferred += fit;
 	if (*n_deferred < 32)
 		return;
-	gpugb_lean_add_deferred(p, global, *deferred, 32, lane);
+	gpugb_lean_add_deferred<NV, NULLS>(p, global, *deferred, 32, lane);
 	gpugb_lean_defer_take(cold_lanes, fit, n - fit, i, lane, 0, deferred);
 	*n_deferred = n - fit;
 }
@@ -367,11 +394,12 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 			unsigned	cold_lanes = __ballot_sync(GPUGB_FULL_MASK, cold);
 
 			if (cold_lanes != 0)
-				gpugb_lean_defer(p, global, cold_lanes, (uint32_t) i, lane, &deferred, &n_deferred);
+				gpugb_lean_defer<NV, NULLS>(p, global, cold_lanes, (uint32_t) i, lane, &deferred,
+											&n_deferred);
 		}
 	}
 	if (PARTIAL && n_deferred > 0)	/* warp-uniform */
-		gpugb_lean_add_deferred(p, global, deferred, n_deferred, lane);
+		gpugb_lean_add_deferred<NV, NULLS>(p, global, deferred, n_deferred, lane);
 	__syncthreads();
 
 	/* No entry is BUSY after the loop: a slot is FREE or holds its group's id. */

@@ -852,6 +852,19 @@ run_case(const CaseSpec *cs)
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a partial lean launch");
 		}
+		if (ok && cs->lean_probe && case_strategy < 0 &&
+			stats.strategy_planned != GPUGB_STRATEGY_GLOBAL_HASH)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "planned %s, not global_hash: no lean probe to test",
+					 gpugb_strategy_name(stats.strategy_planned));
+		}
+		if (ok && !EMULATOR && cs->lean_probe && case_strategy < 0 && cs->nrows > 0 &&
+			stats.lean_probe_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "planned global_hash, skew unknown, without a lean probe");
+		}
 		/*
 		 * The run-time check must count the groups of every row before it:
 		 * rows whose claim failed in a full table count only after their
@@ -1148,7 +1161,8 @@ main(int argc, char **argv)
 		{"lean: append, 2 keys, g=1000", 59, 2 * M, 2, 1000, 0, 0.01, .stride_rows = 65536,
 		 .append = 1, .lean = 1},
 		/* More groups than a block table holds: a partial lean table (hot keys), the rest global. */
-		{"lean partial: g=1e5, uniform", 64, 4 * M, 1, 100000, 0, 0.01, .lean = 1, .partial_lean = 1},
+		{"lean partial: g=1e5, uniform", 64, 4 * M, 1, 100000, 0, 0.01, .lean = 1, .partial_lean = 1,
+		 .lean_probe = 1},
 		{"lean partial: zipf 1.2 over 1e6, 10% null inputs", 65, 4 * M, 1, 1000000, 1.2, 0.01, 0.1,
 		 .lean = 2, .partial_lean = 1},
 		{"lean partial: 2 keys, zipf 0.8 over 20000", 66, 4 * M, 2, 20000, 0.8, 0.01, .lean = 1,
@@ -1168,9 +1182,12 @@ main(int argc, char **argv)
 		 .lean = 1, .partial_lean = 1, .clustered = 1},
 		{"lean partial: clustered rows, 2 keys, uniform over 30000", 72, 2 * M, 2, 30000, 0, 0.01,
 		 .lean = 3, .partial_lean = 1, .clustered = 1},
-		/* Auto: a group of 38 %: SHARED_HASH with the partial table (the lean-launch check applies). */
+		/*
+		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
+		 * lean-launch check applies).
+		 */
 		{"lean partial: zipf 1.5 over 1e5, auto keeps the hot groups", 69, 4 * M, 1, 100000, 1.5, 0.01,
-		 .lean = 1},
+		 .lean = 1, .lean_probe = 1},
 	};
 
 	if (!EMULATOR)

@@ -72,6 +72,12 @@ typedef struct CaseSpec
 	 * of a later hot key miss it (the lean kernel's deferred rows).
 	 */
 	int			clustered;
+	/*
+	 * Auto plans GLOBAL_HASH with the skew unknown (as every case: the spec's
+	 * estimated_hot_share is 0): its launches before the run-time check must
+	 * probe with the lean kernel's partial table (groupby.cu, probes_with_lean).
+	 */
+	int			lean_probe;
 } CaseSpec;
 
 #define N_INPUTS 4
