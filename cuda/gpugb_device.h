@@ -284,7 +284,7 @@ typedef struct GpugbStats
 	GpugbStrategy strategy_used;	/* the strategy of the last stride */
 	int			strategy_switches;	/* run-time corrections made */
 	int64_t		groups_at_switch_check;	/* groups seen when the strategy was re-decided; -1: never */
-	int64_t		lean_launches;	/* SHARED_HASH launches of the lean kernel (cuda/lean_kernel.cuh) */
+	int64_t		lean_launches;	/* launches of the lean kernel (cuda/lean_kernel.cuh), probes included */
 	int64_t		partial_lean_launches;	/* those with a partial table (the deferring instance) */
 	int64_t		lean_probe_launches;	/* those that probed the skew for a planned GLOBAL_HASH */
 } GpugbStats;

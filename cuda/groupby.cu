@@ -450,22 +450,26 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 }
 
 /*
- * Whether the handle's launches before the run-time check probe with the
- * lean kernel's partial table (gpugb_launch_lean_probe) instead of the
- * planned GLOBAL_HASH: only where the skew is unknown (the planner had no
- * statistics of the keys).  A hot group makes GLOBAL_HASH's probe the
+ * Whether a launch before the run-time check probes with the lean kernel's
+ * partial table (gpugb_launch_lean_probe) instead of the planned
+ * GLOBAL_HASH: only where the skew is unknown (the planner had no
+ * statistics of the keys) and the check follows with most rows still to
+ * come (check_follows: see launch_set's callers).  A hot group makes GLOBAL_HASH's probe the
  * query's slowest part: at Zipf 1.5 the 1/64 probe took about 1.4 ms of
  * auto's 6.9 against 5.4 for SHARED_HASH throughout (2^28 rows, H200,
  * session 27), 20-30 % over the best at 26 grid points.  The partial
  * table takes any skew at speed; without skew it costs the probe launch
  * about 1.3-3.5x GLOBAL_HASH's time, 0-4 % of the query's.  Both leave the
- * same global states, which the check reads.
+ * same global states, which the check reads.  A query of one or two
+ * strides has no check after its launches to profit from the probe, and
+ * would run all its rows in the partial table.
  */
 static bool
-probes_with_lean(const GpugbGroupBy *gb)
+probes_with_lean(const GpugbGroupBy *gb, bool check_follows)
 {
-	return gb->strategy == GPUGB_STRATEGY_GLOBAL_HASH && gb->spec.allow_switch &&
-		!gb->strategy_checked && gb->spec.n_keys > 0 && gb->hot_share <= 0;
+	return check_follows && gb->strategy == GPUGB_STRATEGY_GLOBAL_HASH &&
+		gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0 &&
+		gb->hot_share <= 0;
 }
 
 /* Queues the aggregation of launch p with the handle's current strategy. */
@@ -509,10 +513,12 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 /*
  * Queues the aggregation of a set's rows (already on the device), then the
  * copy-back of its retry count and ev_done.  The set's params keep the
- * plain row view for retries.
+ * plain row view for retries.  check_follows: the run-time check is
+ * expected after this launch, with most rows still to come (the launch may
+ * probe, probes_with_lean).
  */
 static GpugbStatus
-launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
+launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p, bool check_follows)
 {
 	cudaStream_t stream = set->stream;
 	bool		probed = false;
@@ -521,7 +527,7 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	p.retry_count = (unsigned int *) set->retry_count.ptr;
 	set->params = p;
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, stream)));
-	if (probes_with_lean(gb))
+	if (probes_with_lean(gb, check_follows))
 		GPUGB_TRY(gpugb_launch_lean_probe(p, gb->groups_hint, stream, &probed));
 	if (probed)
 	{
@@ -613,7 +619,9 @@ submit_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 	p.nrows = (int64_t) n;
 	p.row_list = nullptr;
 	set_agg_params(gb, &p, set->d_input_values, input_nulls);
-	return launch_set(gb, set, p);
+	/* The check follows the first stride where more than two are expected (or their number is unknown). */
+	return launch_set(gb, set, p, spec->estimated_rows <= 0 ||
+					  spec->estimated_rows > 2.0 * (double) spec->stride_rows);
 }
 
 GPUGB_API GpugbStatus
@@ -647,7 +655,7 @@ gpugb_groupby_submit(GpugbGroupBy *gb, GpugbStride *stride)
 /* One launch over device-resident rows [first, first + n) of cols, waited for. */
 static GpugbStatus
 aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t first, int64_t n,
-					  bool more_to_come)
+					  bool check_follows, bool more_to_come)
 {
 	GpugbStrideSet *set = &gb->sets[0];
 	GpugbAggParams p;
@@ -663,7 +671,7 @@ aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t 
 	set_agg_params(gb, &p, inputs, no_nulls);
 	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_start, set->stream)));
 	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_copied, set->stream)));
-	GPUGB_TRY(launch_set(gb, set, p));
+	GPUGB_TRY(launch_set(gb, set, p, check_follows));
 	set->state = GPUGB_SET_INFLIGHT;
 	gb->stats.strides++;
 	gb->stats.rows += n;
@@ -698,9 +706,9 @@ gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
 			probe = 0;
 	}
 	if (probe > 0)
-		GPUGB_TRY(gpugb_fail(gb, aggregate_device_rows(gb, cols, 0, probe, true)));
+		GPUGB_TRY(gpugb_fail(gb, aggregate_device_rows(gb, cols, 0, probe, true, true)));
 	/* Later calls may follow (the caller decides): they may still switch. */
-	return gpugb_fail(gb, aggregate_device_rows(gb, cols, probe, cols->nrows - probe, true));
+	return gpugb_fail(gb, aggregate_device_rows(gb, cols, probe, cols->nrows - probe, false, true));
 }
 
 GPUGB_API GpugbStatus

@@ -833,11 +833,12 @@ run_case(const CaseSpec *cs)
 		/*
 		 * A lean case run as SHARED_HASH on the device must have taken the
 		 * lean kernel, so that its results prove that kernel (the emulator
-		 * has no kernels).
+		 * has no kernels): after the switch, too, not only in the probe.
 		 */
 		if (ok && !EMULATOR && cs->lean && cs->nrows > 0 &&
 			(case_strategy >= 0 || !cs->partial_lean) &&
-			stats.strategy_used == GPUGB_STRATEGY_SHARED_HASH && stats.lean_launches == 0)
+			stats.strategy_used == GPUGB_STRATEGY_SHARED_HASH &&
+			stats.lean_launches == stats.lean_probe_launches)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a lean launch");
@@ -859,11 +860,17 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "planned %s, not global_hash: no lean probe to test",
 					 gpugb_strategy_name(stats.strategy_planned));
 		}
-		if (ok && !EMULATOR && cs->lean_probe && case_strategy < 0 && cs->nrows > 0 &&
+		if (ok && !EMULATOR && cs->lean_probe > 0 && case_strategy < 0 && cs->nrows > 0 &&
 			stats.lean_probe_launches == 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "planned global_hash, skew unknown, without a lean probe");
+		}
+		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld lean probes, with no run-time check to follow",
+					 (long long) stats.lean_probe_launches);
 		}
 		/*
 		 * The run-time check must count the groups of every row before it:
@@ -1161,7 +1168,10 @@ main(int argc, char **argv)
 		{"lean: append, 2 keys, g=1000", 59, 2 * M, 2, 1000, 0, 0.01, .stride_rows = 65536,
 		 .append = 1, .lean = 1},
 		/* More groups than a block table holds: a partial lean table (hot keys), the rest global. */
-		{"lean partial: g=1e5, uniform", 64, 4 * M, 1, 100000, 0, 0.01, .lean = 1, .partial_lean = 1,
+		/* Probes need more than two strides: 4e6 rows even under --quick; two strides, none. */
+		{"lean partial: g=1e5, uniform, two strides (no probe)", 73, 2000000, 1, 100000, 0, 0.01,
+		 .lean = 1, .partial_lean = 1, .lean_probe = -1},
+		{"lean partial: g=1e5, uniform", 64, 4000000, 1, 100000, 0, 0.01, .lean = 1, .partial_lean = 1,
 		 .lean_probe = 1},
 		{"lean partial: zipf 1.2 over 1e6, 10% null inputs", 65, 4 * M, 1, 1000000, 1.2, 0.01, 0.1,
 		 .lean = 2, .partial_lean = 1},
@@ -1186,7 +1196,7 @@ main(int argc, char **argv)
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).
 		 */
-		{"lean partial: zipf 1.5 over 1e5, auto keeps the hot groups", 69, 4 * M, 1, 100000, 1.5, 0.01,
+		{"lean partial: zipf 1.5 over 1e5, auto keeps the hot groups", 69, 4000000, 1, 100000, 1.5, 0.01,
 		 .lean = 1, .lean_probe = 1},
 	};
 

@@ -75,7 +75,9 @@ typedef struct CaseSpec
 	/*
 	 * Auto plans GLOBAL_HASH with the skew unknown (as every case: the spec's
 	 * estimated_hot_share is 0): its launches before the run-time check must
-	 * probe with the lean kernel's partial table (groupby.cu, probes_with_lean).
+	 * probe with the lean kernel's partial table (groupby.cu, probes_with_lean),
+	 * which they do only where more than two strides are expected.  -1: two
+	 * strides or fewer, so no probe, whatever the strategy.
 	 */
 	int			lean_probe;
 } CaseSpec;
