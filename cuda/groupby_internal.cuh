@@ -186,8 +186,8 @@ GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned 
 GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 								 cudaStream_t stream);
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-								double groups_expected, double hot_share, cudaStream_t stream,
-								bool *lean, bool *partial);
+								double groups_expected, double hot_share, bool one_block_ok,
+								cudaStream_t stream, bool *lean, bool *partial, bool *one_block);
 GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected,
 									cudaStream_t stream, bool *launched);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,

@@ -139,23 +139,22 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
  * so the instance that defers cold rows (gpugb_lean_defer); a whole table's
  * instance has no such code.
  */
-template <int NV, bool NULLS, bool PARTIAL>
+template <int NV, bool NULLS, bool PARTIAL, int BLOCK = GPUGB_AGG_BLOCK>
 static GpugbStatus
 launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
 	size_t		bytes = gpugb_lean_table_bytes(NV, gpugb_lean_count_columns(p), p.n_keys, slots);
-	auto		kernel = gpugb_lean_shared_kernel<NV, NULLS, PARTIAL>;
+	auto		kernel = gpugb_lean_shared_kernel<NV, NULLS, PARTIAL, BLOCK>;
 
 	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 
-	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
-										 (int64_t) bytes + 1024, GPUGB_AGG_BLOCK,
-										 resident_blocks_per_sm(kernel, GPUGB_AGG_BLOCK, bytes));
+	unsigned	blocks = persistent_grid((p.nrows + BLOCK - 1) / BLOCK, (int64_t) bytes + 1024, BLOCK,
+										 resident_blocks_per_sm(kernel, BLOCK, bytes));
 
-	kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(p, slots);
+	kernel<<<blocks, BLOCK, bytes, stream>>>(p, slots);
 	return GPUGB_LAUNCHED("gpugb_lean_shared_kernel");
 }
 
@@ -191,6 +190,44 @@ launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_
 	}
 }
 
+/*
+ * The one-block lean table (an experiment, spec.lean_one_block; session 27,
+ * not yet measured): where a whole keyed table for groups_expected groups
+ * (at most half its slots claimed) does not fit two blocks an SM, as
+ * gpugb_plan_lean_table requires, it may still fit one, of
+ * GPUGB_LEAN_ONE_BLOCK_THREADS threads: one key, at most one sum, no NULL
+ * input, by exact bytes (4 a count, 8 a sum, 16 the key cache's, a slot).
+ * 2^12 groups take 8192 slots, 229,392 bytes of the H200's 232,448 a
+ * block; today they get a partial table or GLOBAL_HASH (12.3 ms at 2^28
+ * rows against 5.5 for 2^10 groups in a whole table, session 27's grid).
+ * Returns the slots, or 0 where it does not apply.
+ */
+static int64_t
+lean_one_block_slots(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props)
+{
+	int64_t		slots = GPUGB_MIN_KEYED_SLOTS;
+
+	if (p.n_keys != 1 || p.n_values > 1 || !gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p))
+		return 0;
+	while ((double) slots < 2 * groups_expected)
+		slots *= 2;
+
+	int64_t		bytes = (int64_t) gpugb_lean_table_bytes(p.n_values, 1, 1, slots);
+
+	if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 > props->shared_bytes_per_sm)
+		return 0;
+	return slots;
+}
+
+/* The one-block table's launch (lean_one_block_slots applies: one key, no NULLs). */
+static GpugbStatus
+launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+	if (p.n_values == 0)
+		return launch_lean_shared_nv<0, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+	return launch_lean_shared_nv<1, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+}
+
 /* Whether launch p may take the lean kernel, and its table for groups_expected groups. */
 static bool
 plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props,
@@ -208,13 +245,15 @@ plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProp
  * table is keyed by the key (shared_kernel.cuh) and its size are
  * gpugb_plan_shared_table's (heuristics.c); a keyed table can pass 48 kB:
  * the kernel opts in.  *lean: whether the launch took the lean kernel
- * (lean_kernel.cuh), *partial: its instance for a partial table, for the
- * handle's statistics; both left as they were when the launch has no rows.
+ * (lean_kernel.cuh), *partial: its instance for a partial table,
+ * *one_block: the one-block table (one_block_ok: spec.lean_one_block,
+ * lean_one_block_slots), for the handle's statistics; all left as they were
+ * when the launch has no rows.
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					double groups_expected, double hot_share, cudaStream_t stream, bool *lean,
-					bool *partial)
+					double groups_expected, double hot_share, bool one_block_ok,
+					cudaStream_t stream, bool *lean, bool *partial, bool *one_block)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -226,8 +265,17 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	gpugb_device_properties(&props);
-	*lean = plan_lean(p, groups_expected, &props, &plan) &&
-		(!plan.partial || gpugb_lean_partial_pays(hot_share));
+	*lean = plan_lean(p, groups_expected, &props, &plan);
+
+	int64_t		one_block_slots = *lean && plan.partial && one_block_ok ?
+		lean_one_block_slots(p, groups_expected, &props) : 0;
+
+	if (one_block_slots > 0)
+	{
+		*one_block = true;
+		return launch_lean_one_block(p, (int) one_block_slots, stream);
+	}
+	*lean = *lean && (!plan.partial || gpugb_lean_partial_pays(hot_share));
 	*partial = *lean && plan.partial;
 	if (*lean)
 		return launch_lean_shared(p, (int) plan.slots, plan.partial, stream);

@@ -49,6 +49,14 @@
 #include "agg_kernels.cuh"
 #include "key_cache.cuh"
 
+/*
+ * Threads of the one-block lean table's blocks (cuda/launch.cu,
+ * lean_one_block_slots): a table that takes an SM's shared memory leaves
+ * it one block, so the block takes 32 warps, as five blocks of 256 threads
+ * an SM give 40.
+ */
+#define GPUGB_LEAN_ONE_BLOCK_THREADS 1024
+
 /* Rows a lean launch must stay below, so a block's 32-bit counts and 64-bit sums cannot wrap. */
 #define GPUGB_LEAN_MAX_ROWS (1ll << 31)
 
@@ -246,13 +254,16 @@ gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned co
 }
 
 /*
+ * BLOCK: threads a block (GPUGB_AGG_BLOCK, or GPUGB_LEAN_ONE_BLOCK_THREADS
+ * for the one-block table of cuda/launch.cu's lean_one_block_slots, one
+ * block an SM); the kernel reads blockDim, the bound is for the registers.
  * PARTIAL: the launch's table is partial (gpugb_plan_lean_table), sized for
  * two blocks an SM, so its instance may take the registers of two: it
  * defers cold rows (gpugb_lean_defer), which in four sums spilled registers
  * at the five blocks of a whole table's instance.
  */
-template <int NV, bool NULLS, bool PARTIAL>
-__global__ void __launch_bounds__(GPUGB_AGG_BLOCK, PARTIAL ? 2 : 5)
+template <int NV, bool NULLS, bool PARTIAL, int BLOCK = GPUGB_AGG_BLOCK>
+__global__ void __launch_bounds__(BLOCK, BLOCK > GPUGB_AGG_BLOCK ? 1 : (PARTIAL ? 2 : 5))
 gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 {
 	extern __shared__ unsigned long long gpugb_lean_smem[];

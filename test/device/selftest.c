@@ -636,6 +636,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.device_memory_limit = cs->mem_limit;
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
+	spec.lean_one_block = cs->lean_one_block != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	if (cs->int32_keys && !spec.key_fits_int32)
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
@@ -865,6 +866,12 @@ run_case(const CaseSpec *cs)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "planned global_hash, skew unknown, without a lean probe");
+		}
+		if (ok && !EMULATOR && cs->lean_one_block && cs->nrows > 0 &&
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.one_block_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a one-block lean launch");
 		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
@@ -1192,6 +1199,14 @@ main(int argc, char **argv)
 		 .lean = 1, .partial_lean = 1, .clustered = 1},
 		{"lean partial: clustered rows, 2 keys, uniform over 30000", 72, 2 * M, 2, 30000, 0, 0.01,
 		 .lean = 3, .partial_lean = 1, .clustered = 1},
+		/*
+		 * The one-block lean table (spec.lean_one_block): about 2^12 groups, one key, one sum
+		 * column; then an estimate far too low, so the block's cache fills and the rest of the
+		 * keys take the generic path.
+		 */
+		{"lean one-block: g=3000", 74, 4 * M, 1, 3000, 0, 0.01, .lean = 1, .lean_one_block = 1},
+		{"lean one-block: estimate 3000, g=20000 (cache full)", 75, 4 * M, 1, 20000, 0.5, 0.01,
+		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).

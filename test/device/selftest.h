@@ -80,6 +80,11 @@ typedef struct CaseSpec
 	 * strides or fewer, so no probe, whatever the strategy.
 	 */
 	int			lean_probe;
+	/*
+	 * spec.lean_one_block (an experiment): a forced SHARED_HASH must take the
+	 * one-block lean table (cuda/launch.cu, lean_one_block_slots).
+	 */
+	int			lean_one_block;
 } CaseSpec;
 
 #define N_INPUTS 4

@@ -116,7 +116,10 @@ usage(FILE *f)
 			"                       (spec.estimated_hot_share); off (default): unknown\n"
 			"  --clustered on|off   on: rows sorted by key, as a table stored in key order\n"
 			"                       delivers them (groups in their keys' scrambled order);\n"
-			"                       off (default): rows in random order\n",
+			"                       off (default): rows in random order\n"
+			"  --lean-one-block on|off on: shared_hash may take the one-block lean table\n"
+			"                       (spec.lean_one_block, an experiment; the log marks the\n"
+			"                       runs that did); off (default): never\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -253,6 +256,13 @@ static bool keyed_slots_option = true;
  */
 static bool planned_skew_option = false;
 
+/*
+ * --lean-one-block: on, specs allow the one-block lean table
+ * (spec.lean_one_block, cuda/launch.cu's lean_one_block_slots), an
+ * experiment auto does not plan for: force shared_hash to measure it.
+ */
+static bool lean_one_block_option = false;
+
 /* An option's on|off value. */
 static bool
 parse_on_off(const char *val, const char *opt)
@@ -321,6 +331,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			o->clustered = parse_on_off(val, opt);
 		else if (strcmp(opt, "--planned-skew") == 0)
 			planned_skew_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--lean-one-block") == 0)
+			lean_one_block_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -391,6 +403,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.key_fits_int32 = keyed_slots_option && p.key_bytes == 4;
 	spec.tagged_slots_only = !keyed_slots_option;
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
+	spec.lean_one_block = lean_one_block_option;
 	return spec;
 }
 
@@ -569,6 +582,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->switches = stats.strategy_switches;
 		m->table_grows = stats.table_grows;
 		m->peak_device_bytes = stats.peak_device_bytes;
+		m->one_block_launches = stats.one_block_lean_launches;
 		auto		t3 = std::chrono::steady_clock::now();
 
 		if ((st = checksum_result(gb, p.payloads, n_groups, b, &cs)) != GPUGB_OK)
@@ -630,6 +644,8 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, "  pick %s", gpugb_strategy_name(p.auto_pick));
 	if (m.strategy_used >= 0 && m.method != KB_THRUST)
 		fprintf(stderr, "  used %s", gpugb_strategy_name((GpugbStrategy) m.strategy_used));
+	if (m.one_block_launches > 0)
+		fprintf(stderr, " (one-block lean table)");
 	if (m.method != KB_THRUST && m.create_s > 0)
 		fprintf(stderr, "  create %.0f ms, verify %.0f ms", m.create_s * 1e3, m.verify_s * 1e3);
 	fprintf(stderr, "  %s%s%s\n",
