@@ -202,6 +202,12 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		lean_one_block;
 	/*
+	 * An experiment too (--lean-partial-threads): 0 (or 256), or 512: the
+	 * threads of a partial lean table's blocks (cuda/launch.cu,
+	 * launch_lean_partial), 16 or 32 warps an SM.  Not yet measured.
+	 */
+	int			lean_partial_threads;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that

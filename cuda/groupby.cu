@@ -59,6 +59,9 @@ validate_spec(const GpugbGroupBySpec *spec)
 		return invalid("negative device_memory_limit");
 	if ((int) spec->strategy < 0 || spec->strategy >= GPUGB_N_STRATEGIES)
 		return invalid("unknown strategy");
+	if (spec->lean_partial_threads != 0 && spec->lean_partial_threads != GPUGB_AGG_BLOCK &&
+		spec->lean_partial_threads != 512)
+		return invalid("lean_partial_threads: 0, 256 or 512");
 	if (spec->n_order < 0 || spec->n_order > GPUGB_MAX_KEYS ||
 		(spec->n_order > 0 && spec->n_keys == 0))
 		return invalid("n_order out of range");
@@ -489,8 +492,9 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 											  gb->n_counts + gb->n_values + gb->n_his,
 											  gb->groups_hint, gb->hot_share,
-											  gb->spec.lean_one_block, stream, &lean, &partial,
-											  &one_block));
+											  {gb->spec.lean_one_block,
+											   gb->spec.lean_partial_threads},
+											  stream, &lean, &partial, &one_block));
 				gb->stats.lean_launches += lean ? 1 : 0;
 				gb->stats.partial_lean_launches += partial ? 1 : 0;
 				gb->stats.one_block_lean_launches += one_block ? 1 : 0;

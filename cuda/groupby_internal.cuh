@@ -185,9 +185,17 @@ GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned 
 							 cudaStream_t stream);
 GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 								 cudaStream_t stream);
+/* The spec's lean-kernel experiments (gpugb_device.h: lean_one_block, lean_partial_threads). */
+struct GpugbLeanExperiments
+{
+	bool		one_block;
+	int			partial_threads;	/* 0: GPUGB_AGG_BLOCK */
+};
+
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-								double groups_expected, double hot_share, bool one_block_ok,
-								cudaStream_t stream, bool *lean, bool *partial, bool *one_block);
+								double groups_expected, double hot_share,
+								GpugbLeanExperiments experiments, cudaStream_t stream, bool *lean,
+								bool *partial, bool *one_block);
 GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected,
 									cudaStream_t stream, bool *launched);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,

@@ -158,35 +158,59 @@ launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 	return GPUGB_LAUNCHED("gpugb_lean_shared_kernel");
 }
 
+/*
+ * A partial table's instance: blocks of GPUGB_AGG_BLOCK threads, or
+ * (wide: an experiment, spec.lean_partial_threads; session 27, not yet
+ * measured) of GPUGB_LEAN_WIDE_PARTIAL_THREADS.  A partial table takes
+ * half an SM's shared memory, so two blocks an SM run 16 warps, and a warp
+ * waits on the global table's lookups of its deferred rows; wide blocks
+ * give the same two tables 32 warps, in the 64 registers a thread the
+ * instance already takes.
+ */
+#define GPUGB_LEAN_WIDE_PARTIAL_THREADS 512
+
+template <int NV, bool NULLS>
+static GpugbStatus
+launch_lean_partial(const GpugbAggParams &p, int slots, bool wide, cudaStream_t stream)
+{
+	return wide ? launch_lean_shared_nv<NV, NULLS, true, GPUGB_LEAN_WIDE_PARTIAL_THREADS>(p, slots, stream) :
+		launch_lean_shared_nv<NV, NULLS, true>(p, slots, stream);
+}
+
 /* The instance for the launch's NULLs (gpugb_lean_has_nulls) and table. */
 template <int NV>
 static GpugbStatus
-launch_lean_shared_nulls(const GpugbAggParams &p, int slots, bool partial, cudaStream_t stream)
+launch_lean_shared_nulls(const GpugbAggParams &p, int slots, bool partial, bool wide,
+						 cudaStream_t stream)
 {
 	if (gpugb_lean_has_nulls(p))
-		return partial ? launch_lean_shared_nv<NV, true, true>(p, slots, stream) :
+		return partial ? launch_lean_partial<NV, true>(p, slots, wide, stream) :
 			launch_lean_shared_nv<NV, true, false>(p, slots, stream);
-	return partial ? launch_lean_shared_nv<NV, false, true>(p, slots, stream) :
+	return partial ? launch_lean_partial<NV, false>(p, slots, wide, stream) :
 		launch_lean_shared_nv<NV, false, false>(p, slots, stream);
 }
 
-/* The lean kernel's instance for the launch's number of sums (gpugb_lean_launch_ok holds). */
+/*
+ * The lean kernel's instance for the launch's number of sums
+ * (gpugb_lean_launch_ok holds).  wide: a partial table's blocks are wide
+ * (launch_lean_partial).
+ */
 static GpugbStatus
-launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_t stream)
+launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, bool wide, cudaStream_t stream)
 {
 	switch (p.n_values)
 	{
 		case 0:
-			return launch_lean_shared_nulls<0>(p, slots, partial, stream);
+			return launch_lean_shared_nulls<0>(p, slots, partial, wide, stream);
 		case 1:
-			return launch_lean_shared_nulls<1>(p, slots, partial, stream);
+			return launch_lean_shared_nulls<1>(p, slots, partial, wide, stream);
 		case 2:
-			return launch_lean_shared_nulls<2>(p, slots, partial, stream);
+			return launch_lean_shared_nulls<2>(p, slots, partial, wide, stream);
 		case 3:
-			return launch_lean_shared_nulls<3>(p, slots, partial, stream);
+			return launch_lean_shared_nulls<3>(p, slots, partial, wide, stream);
 		default:
 			static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
-			return launch_lean_shared_nulls<4>(p, slots, partial, stream);
+			return launch_lean_shared_nulls<4>(p, slots, partial, wide, stream);
 	}
 }
 
@@ -246,13 +270,14 @@ plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProp
  * gpugb_plan_shared_table's (heuristics.c); a keyed table can pass 48 kB:
  * the kernel opts in.  *lean: whether the launch took the lean kernel
  * (lean_kernel.cuh), *partial: its instance for a partial table,
- * *one_block: the one-block table (one_block_ok: spec.lean_one_block,
+ * *one_block: the one-block table (experiments.one_block,
  * lean_one_block_slots), for the handle's statistics; all left as they were
- * when the launch has no rows.
+ * when the launch has no rows.  experiments: the spec's (off outside the
+ * kernel benchmark and the self-test).
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					double groups_expected, double hot_share, bool one_block_ok,
+					double groups_expected, double hot_share, GpugbLeanExperiments experiments,
 					cudaStream_t stream, bool *lean, bool *partial, bool *one_block)
 {
 	static std::once_flag opted_in;
@@ -267,7 +292,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	gpugb_device_properties(&props);
 	*lean = plan_lean(p, groups_expected, &props, &plan);
 
-	int64_t		one_block_slots = *lean && plan.partial && one_block_ok ?
+	int64_t		one_block_slots = *lean && plan.partial && experiments.one_block ?
 		lean_one_block_slots(p, groups_expected, &props) : 0;
 
 	if (one_block_slots > 0)
@@ -278,7 +303,9 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	*lean = *lean && (!plan.partial || gpugb_lean_partial_pays(hot_share));
 	*partial = *lean && plan.partial;
 	if (*lean)
-		return launch_lean_shared(p, (int) plan.slots, plan.partial, stream);
+		return launch_lean_shared(p, (int) plan.slots, plan.partial,
+								  experiments.partial_threads == GPUGB_LEAN_WIDE_PARTIAL_THREADS,
+								  stream);
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
 
@@ -314,7 +341,7 @@ gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected, cudaStr
 	if (!plan_lean(p, groups_expected, &props, &plan) || !plan.partial)
 		return GPUGB_OK;
 	*launched = true;
-	return launch_lean_shared(p, (int) plan.slots, true, stream);
+	return launch_lean_shared(p, (int) plan.slots, true, false, stream);
 }
 
 /* One private_hash launch of the kernel that preloads `preload` inputs, on its persistent grid. */

@@ -254,16 +254,17 @@ gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned co
 }
 
 /*
- * BLOCK: threads a block (GPUGB_AGG_BLOCK, or GPUGB_LEAN_ONE_BLOCK_THREADS
+ * BLOCK: threads a block (GPUGB_AGG_BLOCK; GPUGB_LEAN_ONE_BLOCK_THREADS
  * for the one-block table of cuda/launch.cu's lean_one_block_slots, one
- * block an SM); the kernel reads blockDim, the bound is for the registers.
+ * block an SM; 512 for launch_lean_partial's wide blocks, two an SM); the
+ * kernel reads blockDim, the bound is for the registers.
  * PARTIAL: the launch's table is partial (gpugb_plan_lean_table), sized for
  * two blocks an SM, so its instance may take the registers of two: it
  * defers cold rows (gpugb_lean_defer), which in four sums spilled registers
  * at the five blocks of a whole table's instance.
  */
 template <int NV, bool NULLS, bool PARTIAL, int BLOCK = GPUGB_AGG_BLOCK>
-__global__ void __launch_bounds__(BLOCK, BLOCK > GPUGB_AGG_BLOCK ? 1 : (PARTIAL ? 2 : 5))
+__global__ void __launch_bounds__(BLOCK, BLOCK >= 1024 ? 1 : (PARTIAL ? 2 : 5))
 gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 {
 	extern __shared__ unsigned long long gpugb_lean_smem[];

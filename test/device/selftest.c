@@ -637,6 +637,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
 	spec.lean_one_block = cs->lean_one_block != 0;
+	spec.lean_partial_threads = cs->lean_partial_threads;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	if (cs->int32_keys && !spec.key_fits_int32)
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
@@ -1207,6 +1208,11 @@ main(int argc, char **argv)
 		{"lean one-block: g=3000", 74, 4 * M, 1, 3000, 0, 0.01, .lean = 1, .lean_one_block = 1},
 		{"lean one-block: estimate 3000, g=20000 (cache full)", 75, 4 * M, 1, 20000, 0.5, 0.01,
 		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},
+		/* Partial tables in 512-thread blocks (spec.lean_partial_threads, an experiment). */
+		{"lean partial, 512-thread blocks: zipf 1.0 over 1e5, wide sums, 10% null inputs", 76, 4 * M,
+		 1, 100000, 1.0, 0.01, 0.1, .lean = 2, .partial_lean = 1, .lean_partial_threads = 512},
+		{"lean partial, 512-thread blocks: clustered rows, 2 keys, uniform over 30000", 77, 2 * M, 2,
+		 30000, 0, 0.01, .lean = 3, .partial_lean = 1, .clustered = 1, .lean_partial_threads = 512},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).

@@ -85,6 +85,7 @@ typedef struct CaseSpec
 	 * one-block lean table (cuda/launch.cu, lean_one_block_slots).
 	 */
 	int			lean_one_block;
+	int			lean_partial_threads;	/* spec.lean_partial_threads (an experiment) */
 } CaseSpec;
 
 #define N_INPUTS 4

@@ -119,7 +119,9 @@ usage(FILE *f)
 			"                       off (default): rows in random order\n"
 			"  --lean-one-block on|off on: shared_hash may take the one-block lean table\n"
 			"                       (spec.lean_one_block, an experiment; the log marks the\n"
-			"                       runs that did); off (default): never\n",
+			"                       runs that did); off (default): never\n"
+			"  --lean-partial-threads 256|512 threads of a partial lean table's blocks\n"
+			"                       (spec.lean_partial_threads, an experiment; default 256)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -263,6 +265,9 @@ static bool planned_skew_option = false;
  */
 static bool lean_one_block_option = false;
 
+/* --lean-partial-threads: spec.lean_partial_threads (0: the default, 256). */
+static int	lean_partial_threads_option = 0;
+
 /* An option's on|off value. */
 static bool
 parse_on_off(const char *val, const char *opt)
@@ -333,6 +338,12 @@ parse_options(int argc, char **argv, KbOptions *o)
 			planned_skew_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-one-block") == 0)
 			lean_one_block_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--lean-partial-threads") == 0)
+		{
+			lean_partial_threads_option = (int) parse_long(val, 256, 512, opt);
+			if (lean_partial_threads_option != 256 && lean_partial_threads_option != 512)
+				bad_option("--lean-partial-threads takes 256 or 512, not %s", val);
+		}
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -404,6 +415,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.tagged_slots_only = !keyed_slots_option;
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
 	spec.lean_one_block = lean_one_block_option;
+	spec.lean_partial_threads = lean_partial_threads_option;
 	return spec;
 }
 
