@@ -59,7 +59,7 @@ validate_spec(const GpugbGroupBySpec *spec)
 		return invalid("negative device_memory_limit");
 	if ((int) spec->strategy < 0 || spec->strategy >= GPUGB_N_STRATEGIES)
 		return invalid("unknown strategy");
-	if (spec->lean_partial_threads != 0 && spec->lean_partial_threads != GPUGB_AGG_BLOCK &&
+	if (spec->lean_partial_threads != 0 && spec->lean_partial_threads != 256 &&
 		spec->lean_partial_threads != 512)
 		return invalid("lean_partial_threads: 0, 256 or 512");
 	if (spec->n_order < 0 || spec->n_order > GPUGB_MAX_KEYS ||
