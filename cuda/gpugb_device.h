@@ -302,6 +302,7 @@ typedef struct GpugbStats
 	int64_t		partial_lean_launches;	/* those with a partial table (the deferring instance) */
 	int64_t		lean_probe_launches;	/* those that probed the skew for a planned GLOBAL_HASH */
 	int64_t		one_block_lean_launches;	/* those with a one-block table (spec.lean_one_block) */
+	int64_t		wide_partial_lean_launches; /* partial ones in 512-thread blocks (lean_partial_threads) */
 } GpugbStats;
 
 typedef struct GpugbUsage

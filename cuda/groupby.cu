@@ -487,17 +487,19 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			{
 				bool		lean = false,
 							partial = false,
-							one_block = false;
+							one_block = false,
+							wide = false;
 
 				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 											  gb->n_counts + gb->n_values + gb->n_his,
 											  gb->groups_hint, gb->hot_share,
 											  {gb->spec.lean_one_block,
 											   gb->spec.lean_partial_threads},
-											  stream, &lean, &partial, &one_block));
+											  stream, &lean, &partial, &one_block, &wide));
 				gb->stats.lean_launches += lean ? 1 : 0;
 				gb->stats.partial_lean_launches += partial ? 1 : 0;
 				gb->stats.one_block_lean_launches += one_block ? 1 : 0;
+				gb->stats.wide_partial_lean_launches += wide ? 1 : 0;
 				break;
 			}
 		case GPUGB_STRATEGY_PRIVATE_HASH:

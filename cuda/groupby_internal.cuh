@@ -195,7 +195,7 @@ struct GpugbLeanExperiments
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 								double groups_expected, double hot_share,
 								GpugbLeanExperiments experiments, cudaStream_t stream, bool *lean,
-								bool *partial, bool *one_block);
+								bool *partial, bool *one_block, bool *wide);
 GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected,
 									cudaStream_t stream, bool *launched);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,

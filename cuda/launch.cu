@@ -161,11 +161,12 @@ launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 /*
  * A partial table's instance: blocks of GPUGB_AGG_BLOCK threads, or
  * (wide: an experiment, spec.lean_partial_threads; session 27, not yet
- * measured) of GPUGB_LEAN_WIDE_PARTIAL_THREADS.  A partial table takes
- * half an SM's shared memory, so two blocks an SM run 16 warps, and a warp
- * waits on the global table's lookups of its deferred rows; wide blocks
- * give the same two tables 32 warps, in the 64 registers a thread the
- * instance already takes.
+ * measured) of GPUGB_LEAN_WIDE_PARTIAL_THREADS.  A partial table is
+ * planned for two blocks an SM (gpugb_plan_lean_table, 8 bytes a count),
+ * so 256-thread blocks run 16-24 warps an SM (its exact bytes may leave
+ * room for a third), and a warp waits on the global table's lookups of its
+ * deferred rows; wide blocks run 32, two an SM (the registers: 64 a
+ * thread, what the instance already takes).
  */
 #define GPUGB_LEAN_WIDE_PARTIAL_THREADS 512
 
@@ -233,7 +234,7 @@ lean_one_block_slots(const GpugbAggParams &p, double groups_expected, const Gpug
 
 	if (p.n_keys != 1 || p.n_values > 1 || !gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p))
 		return 0;
-	while ((double) slots < 2 * groups_expected)
+	while ((double) slots < 2 * groups_expected && slots < (1 << 20))
 		slots *= 2;
 
 	int64_t		bytes = (int64_t) gpugb_lean_table_bytes(p.n_values, 1, 1, slots);
@@ -271,14 +272,15 @@ plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProp
  * the kernel opts in.  *lean: whether the launch took the lean kernel
  * (lean_kernel.cuh), *partial: its instance for a partial table,
  * *one_block: the one-block table (experiments.one_block,
- * lean_one_block_slots), for the handle's statistics; all left as they were
+ * lean_one_block_slots), *wide: a partial table in wide blocks
+ * (experiments.partial_threads), for the handle's statistics; all left as they were
  * when the launch has no rows.  experiments: the spec's (off outside the
  * kernel benchmark and the self-test).
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 					double groups_expected, double hot_share, GpugbLeanExperiments experiments,
-					cudaStream_t stream, bool *lean, bool *partial, bool *one_block)
+					cudaStream_t stream, bool *lean, bool *partial, bool *one_block, bool *wide)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -302,10 +304,9 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	}
 	*lean = *lean && (!plan.partial || gpugb_lean_partial_pays(hot_share));
 	*partial = *lean && plan.partial;
+	*wide = *partial && experiments.partial_threads == GPUGB_LEAN_WIDE_PARTIAL_THREADS;
 	if (*lean)
-		return launch_lean_shared(p, (int) plan.slots, plan.partial,
-								  experiments.partial_threads == GPUGB_LEAN_WIDE_PARTIAL_THREADS,
-								  stream);
+		return launch_lean_shared(p, (int) plan.slots, plan.partial, *wide, stream);
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
 

@@ -264,7 +264,7 @@ gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned co
  * at the five blocks of a whole table's instance.
  */
 template <int NV, bool NULLS, bool PARTIAL, int BLOCK = GPUGB_AGG_BLOCK>
-__global__ void __launch_bounds__(BLOCK, BLOCK >= 1024 ? 1 : (PARTIAL ? 2 : 5))
+__global__ void __launch_bounds__(BLOCK, BLOCK >= 1024 ? 1 : (PARTIAL || BLOCK > GPUGB_AGG_BLOCK ? 2 : 5))
 gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 {
 	extern __shared__ unsigned long long gpugb_lean_smem[];

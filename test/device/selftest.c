@@ -768,6 +768,21 @@ free_results(Results *res)
 	}
 }
 
+/*
+ * Whether the one-block lean table of cases 74-75 fits a block: 8192 slots
+ * (2^12 groups at half load) of one sum and one key, 28 bytes a slot and 16
+ * of counters (cuda/launch.cu, lean_one_block_slots), 229,392 bytes: an
+ * H200 allows 232,448 with opt-in, an A100 about 166,000.
+ */
+static bool
+one_block_table_fits(void)
+{
+	GpugbDeviceProps props;
+
+	gpugb_device_properties(&props);
+	return props.shared_bytes_per_block_optin >= 8192 * 28 + 16;
+}
+
 static void
 run_case(const CaseSpec *cs)
 {
@@ -869,10 +884,17 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "planned global_hash, skew unknown, without a lean probe");
 		}
 		if (ok && !EMULATOR && cs->lean_one_block && cs->nrows > 0 &&
-			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.one_block_lean_launches == 0)
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH && one_block_table_fits() &&
+			stats.one_block_lean_launches == 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a one-block lean launch");
+		}
+		if (ok && !EMULATOR && cs->lean_partial_threads == 512 && cs->nrows > 0 &&
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.wide_partial_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a 512-thread partial lean launch");
 		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
@@ -958,6 +980,11 @@ run_invalid_spec(void)
 	spec.order[0].key = 1;
 	st = gpugb_groupby_create(&spec, &gb);
 	report("invalid spec (order key out of range)", st == GPUGB_INVALID_ARGUMENT && gb == NULL,
+		   gpugb_status_name(st));
+	spec.n_order = 0;
+	spec.lean_partial_threads = 384;
+	st = gpugb_groupby_create(&spec, &gb);
+	report("invalid spec (lean_partial_threads 384)", st == GPUGB_INVALID_ARGUMENT && gb == NULL,
 		   gpugb_status_name(st));
 	gpugb_groupby_destroy(NULL);
 	report("destroy(NULL)", 1, "");

@@ -595,6 +595,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->table_grows = stats.table_grows;
 		m->peak_device_bytes = stats.peak_device_bytes;
 		m->one_block_launches = stats.one_block_lean_launches;
+		m->wide_partial_launches = stats.wide_partial_lean_launches;
 		auto		t3 = std::chrono::steady_clock::now();
 
 		if ((st = checksum_result(gb, p.payloads, n_groups, b, &cs)) != GPUGB_OK)
@@ -658,6 +659,8 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, "  used %s", gpugb_strategy_name((GpugbStrategy) m.strategy_used));
 	if (m.one_block_launches > 0)
 		fprintf(stderr, " (one-block lean table)");
+	if (m.wide_partial_launches > 0)
+		fprintf(stderr, " (512-thread partial lean blocks)");
 	if (m.method != KB_THRUST && m.create_s > 0)
 		fprintf(stderr, "  create %.0f ms, verify %.0f ms", m.create_s * 1e3, m.verify_s * 1e3);
 	fprintf(stderr, "  %s%s%s\n",

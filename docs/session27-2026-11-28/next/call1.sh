@@ -41,7 +41,7 @@ for round in 1 2; do
     kb --lean-partial-threads $v --keys 4 --payloads 1,4 --dists uniform,zipf1.0,zipf1.5 \
       --log2-groups 12:24:4 --methods shared_hash \
       --csv "$O/pt-$v-$round.csv" --md "$O/pt-$v-$round.md" > "$O/pt-$v-$round.log" 2>&1
-    echo "partial threads $v $round rc=$?: $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH' "$O/pt-$v-$round.md")"
+    echo "partial threads $v $round rc=$?: $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH' "$O/pt-$v-$round.md"), $(grep -c '512-thread partial' "$O/pt-$v-$round.log") runs in 512-thread blocks"
   done
 done
 echo "A/B took $(( $(date +%s) - t0 )) s"
