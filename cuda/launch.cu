@@ -223,8 +223,8 @@ launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, bool wide, 
  * GPUGB_LEAN_ONE_BLOCK_THREADS threads: one key, at most one sum, no NULL
  * input, by exact bytes (4 a count, 8 a sum, 16 the key cache's, a slot).
  * 2^12 groups take 8192 slots, 229,392 bytes of the H200's 232,448 a
- * block; today they get a partial table or GLOBAL_HASH (12.3 ms at 2^28
- * rows against 5.5 for 2^10 groups in a whole table, session 27's grid).
+ * block; today they get a partial table or GLOBAL_HASH (10-17 ms at 2^28
+ * rows, by run, against 5.5 for 2^10 groups in a whole table; sessions 26-27).
  * Returns the slots, or 0 where it does not apply.
  */
 static int64_t
