@@ -475,6 +475,16 @@ probes_with_lean(const GpugbGroupBy *gb, bool check_follows)
 		gb->hot_share <= 0;
 }
 
+/* Adds what a launch ran of the lean kernel to the handle's statistics. */
+static void
+count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
+{
+	stats->lean_launches += ran.lean ? 1 : 0;
+	stats->partial_lean_launches += ran.partial ? 1 : 0;
+	stats->one_block_lean_launches += ran.one_block ? 1 : 0;
+	stats->wide_partial_lean_launches += ran.wide ? 1 : 0;
+}
+
 /* Queues the aggregation of launch p with the handle's current strategy. */
 static GpugbStatus
 launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
@@ -485,21 +495,15 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	{
 		case GPUGB_STRATEGY_SHARED_HASH:
 			{
-				bool		lean = false,
-							partial = false,
-							one_block = false,
-							wide = false;
+				GpugbLeanLaunch ran = {};
 
 				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 											  gb->n_counts + gb->n_values + gb->n_his,
 											  gb->groups_hint, gb->hot_share,
 											  {gb->spec.lean_one_block,
 											   gb->spec.lean_partial_threads},
-											  stream, &lean, &partial, &one_block, &wide));
-				gb->stats.lean_launches += lean ? 1 : 0;
-				gb->stats.partial_lean_launches += partial ? 1 : 0;
-				gb->stats.one_block_lean_launches += one_block ? 1 : 0;
-				gb->stats.wide_partial_lean_launches += wide ? 1 : 0;
+											  stream, &ran));
+				count_lean_launch(&gb->stats, ran);
 				break;
 			}
 		case GPUGB_STRATEGY_PRIVATE_HASH:
@@ -530,18 +534,17 @@ static GpugbStatus
 launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p, bool check_follows)
 {
 	cudaStream_t stream = set->stream;
-	bool		probed = false;
+	GpugbLeanLaunch probe = {};
 
 	p.retry_out = (uint32_t *) set->retry_list.ptr;
 	p.retry_count = (unsigned int *) set->retry_count.ptr;
 	set->params = p;
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, stream)));
 	if (probes_with_lean(gb, check_follows))
-		GPUGB_TRY(gpugb_launch_lean_probe(p, gb->groups_hint, stream, &probed));
-	if (probed)
+		GPUGB_TRY(gpugb_launch_lean_probe(p, gb->groups_hint, stream, &probe));
+	if (probe.lean)
 	{
-		gb->stats.lean_launches++;
-		gb->stats.partial_lean_launches++;
+		count_lean_launch(&gb->stats, probe);
 		gb->stats.lean_probe_launches++;
 	}
 	else

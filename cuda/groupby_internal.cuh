@@ -192,12 +192,21 @@ struct GpugbLeanExperiments
 	int			partial_threads;	/* 0: GPUGB_AGG_BLOCK */
 };
 
+/* Which lean instance a launch ran (all false: none), for the handle's statistics. */
+struct GpugbLeanLaunch
+{
+	bool		lean;			/* the lean kernel (lean_kernel.cuh) */
+	bool		partial;		/* its partial table's instance */
+	bool		one_block;		/* the one-block table (GpugbLeanExperiments.one_block) */
+	bool		wide;			/* a partial table in wide blocks (partial_threads) */
+};
+
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 								double groups_expected, double hot_share,
-								GpugbLeanExperiments experiments, cudaStream_t stream, bool *lean,
-								bool *partial, bool *one_block, bool *wide);
+								GpugbLeanExperiments experiments, cudaStream_t stream,
+								GpugbLeanLaunch *ran);
 GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected,
-									cudaStream_t stream, bool *launched);
+									cudaStream_t stream, GpugbLeanLaunch *ran);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,
 										uint32_t *perm, int shift, cudaStream_t stream);
 GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,

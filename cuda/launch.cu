@@ -269,18 +269,14 @@ plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProp
  * fit at once), so each flushes its table once for many rows.  Whether the
  * table is keyed by the key (shared_kernel.cuh) and its size are
  * gpugb_plan_shared_table's (heuristics.c); a keyed table can pass 48 kB:
- * the kernel opts in.  *lean: whether the launch took the lean kernel
- * (lean_kernel.cuh), *partial: its instance for a partial table,
- * *one_block: the one-block table (experiments.one_block,
- * lean_one_block_slots), *wide: a partial table in wide blocks
- * (experiments.partial_threads), for the handle's statistics; all left as they were
- * when the launch has no rows.  experiments: the spec's (off outside the
- * kernel benchmark and the self-test).
+ * the kernel opts in.  *ran: which lean instance the launch took, if any
+ * (left all false when the launch has no rows).  experiments: the spec's
+ * (off outside the kernel benchmark and the self-test).
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 					double groups_expected, double hot_share, GpugbLeanExperiments experiments,
-					cudaStream_t stream, bool *lean, bool *partial, bool *one_block, bool *wide)
+					cudaStream_t stream, GpugbLeanLaunch *ran)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -292,21 +288,23 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	gpugb_device_properties(&props);
-	*lean = plan_lean(p, groups_expected, &props, &plan);
 
-	int64_t		one_block_slots = *lean && plan.partial && experiments.one_block ?
+	bool		lean = plan_lean(p, groups_expected, &props, &plan);
+	int64_t		one_block_slots = lean && plan.partial && experiments.one_block ?
 		lean_one_block_slots(p, groups_expected, &props) : 0;
 
 	if (one_block_slots > 0)
 	{
-		*one_block = true;
+		ran->lean = ran->one_block = true;
 		return launch_lean_one_block(p, (int) one_block_slots, stream);
 	}
-	*lean = *lean && (!plan.partial || gpugb_lean_partial_pays(hot_share));
-	*partial = *lean && plan.partial;
-	*wide = *partial && experiments.partial_threads == GPUGB_LEAN_WIDE_PARTIAL_THREADS;
-	if (*lean)
-		return launch_lean_shared(p, (int) plan.slots, plan.partial, *wide, stream);
+	if (lean && (!plan.partial || gpugb_lean_partial_pays(hot_share)))
+	{
+		ran->lean = true;
+		ran->partial = plan.partial;
+		ran->wide = plan.partial && experiments.partial_threads == GPUGB_LEAN_WIDE_PARTIAL_THREADS;
+		return launch_lean_shared(p, (int) plan.slots, plan.partial, ran->wide, stream);
+	}
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
 
@@ -323,25 +321,24 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 
 /*
  * A probe launch with the lean kernel's partial table (groupby.cu,
- * probes_with_lean), for groups_expected groups: *launched is false, and
+ * probes_with_lean), for groups_expected groups: ran->lean is false, and
  * nothing is queued, when the launch's aggregates or keys do not suit the
  * lean kernel or its table would hold every group (no probe needed: a whole
  * table is SHARED_HASH's plan already).
  */
 GpugbStatus
 gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected, cudaStream_t stream,
-						bool *launched)
+						GpugbLeanLaunch *ran)
 {
 	GpugbDeviceProps props;
 	GpugbSharedTablePlan plan;
 
-	*launched = false;
 	if (p.nrows <= 0)
 		return GPUGB_OK;
 	gpugb_device_properties(&props);
 	if (!plan_lean(p, groups_expected, &props, &plan) || !plan.partial)
 		return GPUGB_OK;
-	*launched = true;
+	ran->lean = ran->partial = true;
 	return launch_lean_shared(p, (int) plan.slots, true, false, stream);
 }
 

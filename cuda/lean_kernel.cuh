@@ -192,11 +192,12 @@ gpugb_lean_defer_take(unsigned from, int first, int count, uint32_t i, unsigned 
  * among a warp's 32 cold rows, and then each lane adds its own row with an
  * atomic per state.  A table stored in key order sends whole warps of one
  * key past a block's full cache, where per-lane atomics on one address
- * would cost up to 32 times more (session 27: 2.5-4x slower at Zipf 1.0
- * and 1.5 with rows in key order); a warp with a repeated key takes
- * gpugb_agg_kernel's warp combine instead.  The combine for every warp was
- * 7-11 % slower at Zipf 1.0 in random order (same run).  A row whose key
- * gets no group id goes to the retry list.  Warp-collective.
+ * would cost up to 32 times more (H200, session 27: per-lane adds alone
+ * 1.6-4.4x slower at Zipf 1.0 and 1.5 with rows in key order); a warp with
+ * a repeated key takes gpugb_agg_kernel's warp combine instead.  The
+ * combine for every warp was 2-18 % slower than per-lane adds with rows in
+ * random order (session 27, call 1).  A row whose key gets no group id goes
+ * to the retry list.  Warp-collective.
  */
 template <int NV, bool NULLS>
 __device__ __forceinline__ void
