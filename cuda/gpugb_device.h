@@ -194,20 +194,6 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		appends_only;
 	/*
-	 * An experiment, off outside the kernel benchmark (--lean-one-block) and
-	 * the self-test: SHARED_HASH launches whose lean table would be partial
-	 * take a whole one in one block of 1024 threads an SM where it fits (one
-	 * key, at most one sum, no NULL input; about 4096 groups on an H200).
-	 * cuda/launch.cu, lean_one_block_slots.  Not yet measured (session 27).
-	 */
-	bool		lean_one_block;
-	/*
-	 * An experiment too (--lean-partial-threads): 0 (or 256), or 512: the
-	 * threads of a partial lean table's blocks (cuda/launch.cu,
-	 * launch_lean_partial), 16 or 32 warps an SM.  Not yet measured.
-	 */
-	int			lean_partial_threads;
-	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that
@@ -301,8 +287,7 @@ typedef struct GpugbStats
 	int64_t		lean_launches;	/* launches of the lean kernel (cuda/lean_kernel.cuh), probes included */
 	int64_t		partial_lean_launches;	/* those with a partial table (the deferring instance) */
 	int64_t		lean_probe_launches;	/* those that probed the skew for a planned GLOBAL_HASH */
-	int64_t		one_block_lean_launches;	/* those with a one-block table (spec.lean_one_block) */
-	int64_t		wide_partial_lean_launches; /* partial ones in 512-thread blocks (lean_partial_threads) */
+	int64_t		one_block_lean_launches;	/* those with a one-block table (cuda/launch.cu) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -59,9 +59,6 @@ validate_spec(const GpugbGroupBySpec *spec)
 		return invalid("negative device_memory_limit");
 	if ((int) spec->strategy < 0 || spec->strategy >= GPUGB_N_STRATEGIES)
 		return invalid("unknown strategy");
-	if (spec->lean_partial_threads != 0 && spec->lean_partial_threads != 256 &&
-		spec->lean_partial_threads != 512)
-		return invalid("lean_partial_threads: 0, 256 or 512");
 	if (spec->n_order < 0 || spec->n_order > GPUGB_MAX_KEYS ||
 		(spec->n_order > 0 && spec->n_keys == 0))
 		return invalid("n_order out of range");
@@ -482,7 +479,6 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->lean_launches += ran.lean ? 1 : 0;
 	stats->partial_lean_launches += ran.partial ? 1 : 0;
 	stats->one_block_lean_launches += ran.one_block ? 1 : 0;
-	stats->wide_partial_lean_launches += ran.wide ? 1 : 0;
 }
 
 /* Queues the aggregation of launch p with the handle's current strategy. */
@@ -499,10 +495,7 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 
 				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 											  gb->n_counts + gb->n_values + gb->n_his,
-											  gb->groups_hint, gb->hot_share,
-											  {gb->spec.lean_one_block,
-											   gb->spec.lean_partial_threads},
-											  stream, &ran));
+											  gb->groups_hint, gb->hot_share, stream, &ran));
 				count_lean_launch(&gb->stats, ran);
 				break;
 			}

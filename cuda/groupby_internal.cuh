@@ -185,25 +185,16 @@ GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned 
 							 cudaStream_t stream);
 GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 								 cudaStream_t stream);
-/* The spec's lean-kernel experiments (gpugb_device.h: lean_one_block, lean_partial_threads). */
-struct GpugbLeanExperiments
-{
-	bool		one_block;
-	int			partial_threads;	/* 0: GPUGB_AGG_BLOCK */
-};
-
 /* Which lean instance a launch ran (all false: none), for the handle's statistics. */
 struct GpugbLeanLaunch
 {
 	bool		lean;			/* the lean kernel (lean_kernel.cuh) */
 	bool		partial;		/* its partial table's instance */
-	bool		one_block;		/* the one-block table (GpugbLeanExperiments.one_block) */
-	bool		wide;			/* a partial table in wide blocks (partial_threads) */
+	bool		one_block;		/* the one-block table (launch.cu, lean_one_block_slots) */
 };
 
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-								double groups_expected, double hot_share,
-								GpugbLeanExperiments experiments, cudaStream_t stream,
+								double groups_expected, double hot_share, cudaStream_t stream,
 								GpugbLeanLaunch *ran);
 GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected,
 									cudaStream_t stream, GpugbLeanLaunch *ran);

@@ -159,87 +159,66 @@ launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 }
 
 /*
- * A partial table's instance: blocks of GPUGB_AGG_BLOCK threads, or
- * (wide: an experiment, spec.lean_partial_threads; session 27, not yet
- * measured) of GPUGB_LEAN_WIDE_PARTIAL_THREADS.  A partial table is
- * planned for two blocks an SM (gpugb_plan_lean_table, 8 bytes a count),
- * so 256-thread blocks run 16-24 warps an SM (its exact bytes may leave
- * room for a third), and a warp waits on the global table's lookups of its
- * deferred rows; wide blocks run 32, two an SM (the registers: 64 a
- * thread, what the instance already takes).
+ * A partial table's instance runs in blocks of GPUGB_LEAN_PARTIAL_THREADS
+ * (512).  A partial table is planned for two blocks an SM (gpugb_plan_lean_table, 8
+ * bytes a count), and a warp waits on the global table's lookups of its
+ * deferred rows: 512-thread blocks run 32 warps an SM (the registers: 64 a
+ * thread, what the instance takes), where 256-thread blocks ran 16-24.
+ * H200, 2^28 rows, 4-byte keys, 2^12-2^20 groups, forced SHARED_HASH
+ * (kernel benchmark, session 28, call 1, two rounds): 1.19-1.37x faster
+ * with one payload, 1.16-1.73x with four, uniform to Zipf 1.5; 1.02-1.55x
+ * at 2^24.
+ *
+ * The instance for the launch's NULLs (gpugb_lean_has_nulls) and table.
  */
-#define GPUGB_LEAN_WIDE_PARTIAL_THREADS 512
-
-template <int NV, bool NULLS>
-static GpugbStatus
-launch_lean_partial(const GpugbAggParams &p, int slots, bool wide, cudaStream_t stream)
-{
-	return wide ? launch_lean_shared_nv<NV, NULLS, true, GPUGB_LEAN_WIDE_PARTIAL_THREADS>(p, slots, stream) :
-		launch_lean_shared_nv<NV, NULLS, true>(p, slots, stream);
-}
-
-/* The instance for the launch's NULLs (gpugb_lean_has_nulls) and table. */
 template <int NV>
 static GpugbStatus
-launch_lean_shared_nulls(const GpugbAggParams &p, int slots, bool partial, bool wide,
-						 cudaStream_t stream)
+launch_lean_shared_nulls(const GpugbAggParams &p, int slots, bool partial, cudaStream_t stream)
 {
 	if (gpugb_lean_has_nulls(p))
-		return partial ? launch_lean_partial<NV, true>(p, slots, wide, stream) :
+		return partial ? launch_lean_shared_nv<NV, true, true, GPUGB_LEAN_PARTIAL_THREADS>(p, slots, stream) :
 			launch_lean_shared_nv<NV, true, false>(p, slots, stream);
-	return partial ? launch_lean_partial<NV, false>(p, slots, wide, stream) :
+	return partial ? launch_lean_shared_nv<NV, false, true, GPUGB_LEAN_PARTIAL_THREADS>(p, slots, stream) :
 		launch_lean_shared_nv<NV, false, false>(p, slots, stream);
 }
 
-/*
- * The lean kernel's instance for the launch's number of sums
- * (gpugb_lean_launch_ok holds).  wide: a partial table's blocks are wide
- * (launch_lean_partial).
- */
+/* The lean kernel's instance for the launch's number of sums (gpugb_lean_launch_ok holds). */
 static GpugbStatus
-launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, bool wide, cudaStream_t stream)
+launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_t stream)
 {
 	switch (p.n_values)
 	{
 		case 0:
-			return launch_lean_shared_nulls<0>(p, slots, partial, wide, stream);
+			return launch_lean_shared_nulls<0>(p, slots, partial, stream);
 		case 1:
-			return launch_lean_shared_nulls<1>(p, slots, partial, wide, stream);
+			return launch_lean_shared_nulls<1>(p, slots, partial, stream);
 		case 2:
-			return launch_lean_shared_nulls<2>(p, slots, partial, wide, stream);
+			return launch_lean_shared_nulls<2>(p, slots, partial, stream);
 		case 3:
-			return launch_lean_shared_nulls<3>(p, slots, partial, wide, stream);
+			return launch_lean_shared_nulls<3>(p, slots, partial, stream);
 		default:
 			static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
-			return launch_lean_shared_nulls<4>(p, slots, partial, wide, stream);
+			return launch_lean_shared_nulls<4>(p, slots, partial, stream);
 	}
 }
 
 /*
- * The one-block lean table (an experiment, spec.lean_one_block; session 27,
- * not yet measured): where a whole keyed table for groups_expected groups
- * (at most half its slots claimed) does not fit two blocks an SM, as
- * gpugb_plan_lean_table requires, it may still fit one, of
- * GPUGB_LEAN_ONE_BLOCK_THREADS threads: one key, at most one sum, no NULL
- * input, by exact bytes (4 a count, 8 a sum, 16 the key cache's, a slot).
- * 2^12 groups take 8192 slots, 229,392 bytes of the H200's 232,448 a
- * block; today they get a partial table or GLOBAL_HASH (10-17 ms at 2^28
- * rows, by run, against 5.5 for 2^10 groups in a whole table; sessions 26-27).
- * Returns the slots, or 0 where it does not apply.
+ * The one-block lean table's slots for launch p (heuristics.c,
+ * gpugb_lean_one_block_slots, which auto plans with), or 0: it also needs
+ * a launch without NULL inputs, and the instance's exact bytes within a
+ * block (the same formula; checked here, as the launch would fail).
  */
 static int64_t
 lean_one_block_slots(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props)
 {
-	int64_t		slots = GPUGB_MIN_KEYED_SLOTS;
-
-	if (p.n_keys != 1 || p.n_values > 1 || !gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p))
+	if (!gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p))
 		return 0;
-	while ((double) slots < 2 * groups_expected && slots < (1 << 20))
-		slots *= 2;
 
-	int64_t		bytes = (int64_t) gpugb_lean_table_bytes(p.n_values, 1, 1, slots);
+	int64_t		slots = gpugb_lean_one_block_slots(p.n_values, p.n_keys, groups_expected, props);
 
-	if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 > props->shared_bytes_per_sm)
+	if (slots > 0 &&
+		gpugb_lean_table_bytes(p.n_values, gpugb_lean_count_columns(p), p.n_keys, slots) >
+		(size_t) props->shared_bytes_per_block_optin)
 		return 0;
 	return slots;
 }
@@ -270,13 +249,15 @@ plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProp
  * table is keyed by the key (shared_kernel.cuh) and its size are
  * gpugb_plan_shared_table's (heuristics.c); a keyed table can pass 48 kB:
  * the kernel opts in.  *ran: which lean instance the launch took, if any
- * (left all false when the launch has no rows).  experiments: the spec's
- * (off outside the kernel benchmark and the self-test).
+ * (left all false when the launch has no rows).  A lean table too big for
+ * two blocks an SM takes one block an SM where that fits
+ * (lean_one_block_slots), whatever the skew: at Zipf 1.5 it took 2.5 ms
+ * where the partial table took 4.4 (session 28).
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					double groups_expected, double hot_share, GpugbLeanExperiments experiments,
-					cudaStream_t stream, GpugbLeanLaunch *ran)
+					double groups_expected, double hot_share, cudaStream_t stream,
+					GpugbLeanLaunch *ran)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -290,7 +271,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	gpugb_device_properties(&props);
 
 	bool		lean = plan_lean(p, groups_expected, &props, &plan);
-	int64_t		one_block_slots = lean && plan.partial && experiments.one_block ?
+	int64_t		one_block_slots = lean && plan.partial ?
 		lean_one_block_slots(p, groups_expected, &props) : 0;
 
 	if (one_block_slots > 0)
@@ -302,8 +283,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	{
 		ran->lean = true;
 		ran->partial = plan.partial;
-		ran->wide = plan.partial && experiments.partial_threads == GPUGB_LEAN_WIDE_PARTIAL_THREADS;
-		return launch_lean_shared(p, (int) plan.slots, plan.partial, ran->wide, stream);
+		return launch_lean_shared(p, (int) plan.slots, plan.partial, stream);
 	}
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,
 							&plan);
@@ -339,7 +319,7 @@ gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected, cudaStr
 	if (!plan_lean(p, groups_expected, &props, &plan) || !plan.partial)
 		return GPUGB_OK;
 	ran->lean = ran->partial = true;
-	return launch_lean_shared(p, (int) plan.slots, true, false, stream);
+	return launch_lean_shared(p, (int) plan.slots, true, stream);
 }
 
 /* One private_hash launch of the kernel that preloads `preload` inputs, on its persistent grid. */

@@ -57,6 +57,9 @@
  */
 #define GPUGB_LEAN_ONE_BLOCK_THREADS 1024
 
+/* Threads of a partial table's blocks, two an SM (cuda/launch.cu, launch_lean_shared_nulls says why). */
+#define GPUGB_LEAN_PARTIAL_THREADS 512
+
 /* Rows a lean launch must stay below, so a block's 32-bit counts and 64-bit sums cannot wrap. */
 #define GPUGB_LEAN_MAX_ROWS (1ll << 31)
 
@@ -108,12 +111,11 @@ gpugb_lean_count_words(int columns, int64_t slots)
 	return ((size_t) slots * 4 * columns + 7) / 8;
 }
 
-/* Shared memory of a lean block table of `slots` slots (8-byte aligned). */
+/* Shared memory of a lean block table of `slots` slots (8-byte aligned; heuristics.h sizes it). */
 static inline __host__ __device__ size_t
 gpugb_lean_table_bytes(int n_sums, int count_columns, int n_keys, int64_t slots)
 {
-	return (size_t) slots * 8 * n_sums + 8 * gpugb_lean_count_words(count_columns, slots) +
-		gpugb_key_cache_bytes(n_keys, slots);
+	return (size_t) GPUGB_LEAN_TABLE_BYTES(n_sums, count_columns, n_keys, slots);
 }
 
 /*
@@ -257,7 +259,7 @@ gpugb_lean_defer(const GpugbAggParams &p, const GpugbStates &global, unsigned co
 /*
  * BLOCK: threads a block (GPUGB_AGG_BLOCK; GPUGB_LEAN_ONE_BLOCK_THREADS
  * for the one-block table of cuda/launch.cu's lean_one_block_slots, one
- * block an SM; 512 for launch_lean_partial's wide blocks, two an SM); the
+ * block an SM; GPUGB_LEAN_PARTIAL_THREADS for a partial table, two an SM); the
  * kernel reads blockDim, the bound is for the registers.
  * PARTIAL: the launch's table is partial (gpugb_plan_lean_table), sized for
  * two blocks an SM, so its instance may take the registers of two: it

@@ -321,6 +321,38 @@ gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 	return plan->keyed;
 }
 
+/*
+ * The one-block lean table: where a whole keyed lean table for
+ * groups_expected groups (at most half its slots claimed) does not fit two
+ * blocks an SM, as gpugb_plan_lean_table requires, it may still fit one
+ * block an SM, of 1024 threads (cuda/lean_kernel.cuh,
+ * GPUGB_LEAN_ONE_BLOCK_THREADS): one key, at most one sum and no NULL
+ * input (so one count column), by exact bytes.  On the H200 2^12 groups
+ * take 8192 slots, 229,392 of a block's 232,448 bytes.  There the
+ * partial table or GLOBAL_HASH took 10-17 ms for 2^28 rows and one
+ * payload, the one-block table 2.5-4.9 ms at 2^11-2^12 groups, uniform to
+ * Zipf 1.5 (kernel benchmark, session 28, call 1: 3.0-3.8x faster than
+ * the partial table uniform, 1.6-1.8x at Zipf 1.5).  Returns the slots, 0
+ * where it does not apply; the launch (cuda/launch.cu) also requires a
+ * launch without NULL inputs.
+ */
+int64_t
+gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
+						   const GpugbDeviceProps *props)
+{
+	int64_t		slots = GPUGB_MIN_KEYED_SLOTS;
+	int64_t		bytes;
+
+	if (n_keys != 1 || n_sums < 0 || n_sums > 1)
+		return 0;
+	while ((double) slots < 2 * groups_expected && slots < (1 << 20))
+		slots *= 2;
+	bytes = GPUGB_LEAN_TABLE_BYTES(n_sums, 1, n_keys, slots);
+	if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 > props->shared_bytes_per_sm)
+		return 0;
+	return slots;
+}
+
 int64_t
 gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 {
@@ -506,6 +538,19 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 			snprintf(c->reason, sizeof(c->reason),
 					 "%.0f groups of counts and integer sums fit a block's shared-memory table",
 					 groups);
+		return;
+	}
+	/*
+	 * Too many groups for two blocks' lean tables, but one key, at most one
+	 * sum: the lean table of one block an SM (gpugb_lean_one_block_slots),
+	 * 2.5-4.9 ms at 2^11-2^12 groups where global_hash took 13-17.
+	 */
+	if (w->lean_aggs && gpugb_lean_one_block_slots(w->lean_columns - 1, w->key_words, groups, props) > 0)
+	{
+		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
+		snprintf(c->reason, sizeof(c->reason),
+				 "%.0f groups of counts and one integer sum fit one block's shared-memory table "
+				 "an SM", groups);
 		return;
 	}
 	if (c->private_groups > 0 && groups <= c->private_groups)

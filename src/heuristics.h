@@ -38,7 +38,8 @@ typedef struct GpugbWorkload
 	 * (cuda/lean_kernel.cuh).
 	 */
 	bool		lean_aggs;
-	int			lean_columns;	/* generic state columns its block states take at most */
+	int			lean_columns;	/* generic state columns its block states take at most:
+								 * the sums and one for the counts */
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice
@@ -90,6 +91,15 @@ typedef struct GpugbStrategyChoice
 #define GPUGB_KEY_CACHE_BYTES(n_keys, slots) \
 	((int64_t) (slots) * 4 + 16 + \
 	 ((n_keys) > 0 ? (int64_t) (slots) * (8 * (int64_t) (n_keys) + 4) : 0))
+/*
+ * Shared memory of a lean block table (cuda/lean_kernel.cuh) of `slots`
+ * slots: 8 bytes a sum, `count_columns` columns of uint32 counts rounded
+ * up to 8-byte words, then the key cache.
+ */
+#define GPUGB_LEAN_TABLE_BYTES(n_sums, count_columns, n_keys, slots) \
+	((int64_t) (slots) * 8 * (int64_t) (n_sums) + \
+	 8 * (((int64_t) (slots) * 4 * (int64_t) (count_columns) + 7) / 8) + \
+	 GPUGB_KEY_CACHE_BYTES(n_keys, slots))
 /*
  * PRIVATE_HASH's block key cache (cuda/key_cache.cuh): twice the slots of
  * the groups (a cache claims at most half), at least 32.
@@ -161,6 +171,8 @@ extern void gpugb_plan_shared_table(int64_t planned_slots, int state_columns, in
 extern bool gpugb_lean_partial_pays(double hot_share);
 extern bool gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 								  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
+extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
+										  const GpugbDeviceProps *props);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_needed(double groups, int64_t capacity);

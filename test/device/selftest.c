@@ -636,8 +636,6 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.device_memory_limit = cs->mem_limit;
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
-	spec.lean_one_block = cs->lean_one_block != 0;
-	spec.lean_partial_threads = cs->lean_partial_threads;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	if (cs->int32_keys && !spec.key_fits_int32)
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
@@ -883,18 +881,18 @@ run_case(const CaseSpec *cs)
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "planned global_hash, skew unknown, without a lean probe");
 		}
-		if (ok && !EMULATOR && cs->lean_one_block && cs->nrows > 0 &&
-			case_strategy == GPUGB_STRATEGY_SHARED_HASH && one_block_table_fits() &&
+		/*
+		 * About 2^12 groups expected, one key, one sum: a forced SHARED_HASH
+		 * must take the one-block lean table, and so must auto, which plans
+		 * SHARED_HASH for it (heuristics.c, gpugb_lean_one_block_slots).
+		 */
+		if (ok && !EMULATOR && cs->lean_one_block && cs->nrows > 0 && one_block_table_fits() &&
+			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || case_strategy < 0) &&
 			stats.one_block_lean_launches == 0)
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a one-block lean launch");
-		}
-		if (ok && !EMULATOR && cs->lean_partial_threads == 512 && cs->nrows > 0 &&
-			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.wide_partial_lean_launches == 0)
-		{
-			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a 512-thread partial lean launch");
+			snprintf(fail_msg, sizeof(fail_msg), "planned %s, without a one-block lean launch",
+					 gpugb_strategy_name(stats.strategy_planned));
 		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
@@ -982,10 +980,6 @@ run_invalid_spec(void)
 	report("invalid spec (order key out of range)", st == GPUGB_INVALID_ARGUMENT && gb == NULL,
 		   gpugb_status_name(st));
 	spec.n_order = 0;
-	spec.lean_partial_threads = 384;
-	st = gpugb_groupby_create(&spec, &gb);
-	report("invalid spec (lean_partial_threads 384)", st == GPUGB_INVALID_ARGUMENT && gb == NULL,
-		   gpugb_status_name(st));
 	gpugb_groupby_destroy(NULL);
 	report("destroy(NULL)", 1, "");
 }
@@ -1228,18 +1222,16 @@ main(int argc, char **argv)
 		{"lean partial: clustered rows, 2 keys, uniform over 30000", 72, 2 * M, 2, 30000, 0, 0.01,
 		 .lean = 3, .partial_lean = 1, .clustered = 1},
 		/*
-		 * The one-block lean table (spec.lean_one_block): about 2^12 groups, one key, one sum
+		 * The one-block lean table (cuda/launch.cu): about 2^12 groups, one key, one sum
 		 * column; then an estimate far too low, so the block's cache fills and the rest of the
 		 * keys take the generic path.
 		 */
 		{"lean one-block: g=3000", 74, 4 * M, 1, 3000, 0, 0.01, .lean = 1, .lean_one_block = 1},
 		{"lean one-block: estimate 3000, g=20000 (cache full)", 75, 4 * M, 1, 20000, 0.5, 0.01,
 		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},
-		/* Partial tables in 512-thread blocks (spec.lean_partial_threads, an experiment). */
-		{"lean partial, 512-thread blocks: zipf 1.0 over 1e5, wide sums, 10% null inputs", 76, 4 * M,
-		 1, 100000, 1.0, 0.01, 0.1, .lean = 2, .partial_lean = 1, .lean_partial_threads = 512},
-		{"lean partial, 512-thread blocks: clustered rows, 2 keys, uniform over 30000", 77, 2 * M, 2,
-		 30000, 0, 0.01, .lean = 3, .partial_lean = 1, .clustered = 1, .lean_partial_threads = 512},
+		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
+		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
+		 .lean = 1, .partial_lean = 1},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).

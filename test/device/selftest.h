@@ -81,11 +81,10 @@ typedef struct CaseSpec
 	 */
 	int			lean_probe;
 	/*
-	 * spec.lean_one_block (an experiment): a forced SHARED_HASH must take the
-	 * one-block lean table (cuda/launch.cu, lean_one_block_slots).
+	 * A forced SHARED_HASH, and auto, must take the one-block lean table
+	 * (cuda/launch.cu, lean_one_block_slots).
 	 */
 	int			lean_one_block;
-	int			lean_partial_threads;	/* spec.lean_partial_threads (an experiment) */
 } CaseSpec;
 
 #define N_INPUTS 4

@@ -116,12 +116,7 @@ usage(FILE *f)
 			"                       (spec.estimated_hot_share); off (default): unknown\n"
 			"  --clustered on|off   on: rows sorted by key, as a table stored in key order\n"
 			"                       delivers them (groups in their keys' scrambled order);\n"
-			"                       off (default): rows in random order\n"
-			"  --lean-one-block on|off on: shared_hash may take the one-block lean table\n"
-			"                       (spec.lean_one_block, an experiment; the log marks the\n"
-			"                       runs that did); off (default): never\n"
-			"  --lean-partial-threads 256|512 threads of a partial lean table's blocks\n"
-			"                       (spec.lean_partial_threads, an experiment; default 256)\n",
+			"                       off (default): rows in random order\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -258,16 +253,6 @@ static bool keyed_slots_option = true;
  */
 static bool planned_skew_option = false;
 
-/*
- * --lean-one-block: on, specs allow the one-block lean table
- * (spec.lean_one_block, cuda/launch.cu's lean_one_block_slots), an
- * experiment auto does not plan for: force shared_hash to measure it.
- */
-static bool lean_one_block_option = false;
-
-/* --lean-partial-threads: spec.lean_partial_threads (0: the default, 256). */
-static int	lean_partial_threads_option = 0;
-
 /* An option's on|off value. */
 static bool
 parse_on_off(const char *val, const char *opt)
@@ -336,14 +321,6 @@ parse_options(int argc, char **argv, KbOptions *o)
 			o->clustered = parse_on_off(val, opt);
 		else if (strcmp(opt, "--planned-skew") == 0)
 			planned_skew_option = parse_on_off(val, opt);
-		else if (strcmp(opt, "--lean-one-block") == 0)
-			lean_one_block_option = parse_on_off(val, opt);
-		else if (strcmp(opt, "--lean-partial-threads") == 0)
-		{
-			lean_partial_threads_option = (int) parse_long(val, 256, 512, opt);
-			if (lean_partial_threads_option != 256 && lean_partial_threads_option != 512)
-				bad_option("--lean-partial-threads takes 256 or 512, not %s", val);
-		}
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -414,8 +391,6 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.key_fits_int32 = keyed_slots_option && p.key_bytes == 4;
 	spec.tagged_slots_only = !keyed_slots_option;
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
-	spec.lean_one_block = lean_one_block_option;
-	spec.lean_partial_threads = lean_partial_threads_option;
 	return spec;
 }
 
@@ -595,7 +570,6 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->table_grows = stats.table_grows;
 		m->peak_device_bytes = stats.peak_device_bytes;
 		m->one_block_launches = stats.one_block_lean_launches;
-		m->wide_partial_launches = stats.wide_partial_lean_launches;
 		auto		t3 = std::chrono::steady_clock::now();
 
 		if ((st = checksum_result(gb, p.payloads, n_groups, b, &cs)) != GPUGB_OK)
@@ -659,8 +633,6 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, "  used %s", gpugb_strategy_name((GpugbStrategy) m.strategy_used));
 	if (m.one_block_launches > 0)
 		fprintf(stderr, " (one-block lean table)");
-	if (m.wide_partial_launches > 0)
-		fprintf(stderr, " (512-thread partial lean blocks)");
 	if (m.method != KB_THRUST && m.create_s > 0)
 		fprintf(stderr, "  create %.0f ms, verify %.0f ms", m.create_s * 1e3, m.verify_s * 1e3);
 	fprintf(stderr, "  %s%s%s\n",

@@ -149,8 +149,7 @@ struct KbMeasure
 	int			switches = 0;
 	int			table_grows = 0;
 	int64_t		peak_device_bytes = 0;
-	int64_t		one_block_launches = 0;	/* stats.one_block_lean_launches (--lean-one-block) */
-	int64_t		wide_partial_launches = 0;	/* stats.wide_partial_lean_launches (--lean-partial-threads) */
+	int64_t		one_block_launches = 0;	/* stats.one_block_lean_launches (the log marks them) */
 
 	bool		ok() const { return verdict == KB_REFERENCE || verdict == KB_VERIFIED; }
 	double		median_s() const;

@@ -792,6 +792,56 @@ test_skew(void)
 	CHECK(!gpugb_lean_partial_pays(0.0001), "uniform: the generic kernel");
 }
 
+/*
+ * The one-block lean table (heuristics.c, gpugb_lean_one_block_slots): one
+ * key, at most one sum, a whole table too big for two blocks an SM but
+ * within one block's opt-in.  On the H200 2^12 groups take 8192 slots,
+ * 229,392 bytes (8 a sum, 4 a count, 16 the key cache's, a slot, and its
+ * 16 bytes of counters), within 232,448; auto then plans SHARED_HASH.
+ */
+static void
+test_one_block_lean(void)
+{
+	GpugbDeviceProps a100 = h200;
+	GpugbStrategyChoice c;
+
+	a100.shared_bytes_per_block_optin = 163ll << 10;
+	a100.shared_bytes_per_sm = 164ll << 10;
+	CHECK(GPUGB_LEAN_TABLE_BYTES(1, 1, 1, 8192) == 229392, "8192 slots, one sum: 229,392 bytes (%lld)",
+		  (long long) GPUGB_LEAN_TABLE_BYTES(1, 1, 1, 8192));
+	CHECK(gpugb_lean_one_block_slots(1, 1, 4096, &h200) == 8192, "4096 groups, one sum: 8192 slots");
+	CHECK(gpugb_lean_one_block_slots(0, 1, 3000, &h200) == 8192, "3000 groups, counts only: 8192 slots");
+	CHECK(gpugb_lean_one_block_slots(1, 1, 2048, &h200) == 4096, "2048 groups: 4096 slots");
+	CHECK(gpugb_lean_one_block_slots(1, 1, 4097, &h200) == 0, "4097 groups: 16384 slots do not fit");
+	CHECK(gpugb_lean_one_block_slots(2, 1, 4096, &h200) == 0, "two sums: no one-block table");
+	CHECK(gpugb_lean_one_block_slots(1, 2, 1000, &h200) == 0, "two keys: no one-block table");
+	CHECK(gpugb_lean_one_block_slots(1, 0, 1, &h200) == 0, "no keys: no one-block table");
+	CHECK(gpugb_lean_one_block_slots(1, 1, 4096, &a100) == 0, "A100 opt-in, 4096 groups: does not fit");
+	CHECK(gpugb_lean_one_block_slots(1, 1, 2048, &a100) == 4096, "A100 opt-in, 2048 groups: 4096 slots");
+
+	for (int g = 2048; g <= 4096; g *= 2)
+	{
+		c = choose(workload_lean(g, 1, 0));
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "one block") != NULL,
+			  "lean, one payload, %d groups, skew unknown: shared_hash, one block an SM (%s: %s)", g,
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
+	c = choose(workload_lean(8192, 1, 0));
+	CHECK(strstr(c.reason, "one block") == NULL, "lean, one payload, 8192 groups: no one-block table (%s)",
+		  c.reason);
+	c = choose(workload_lean(4096, 4, 0));
+	CHECK(strstr(c.reason, "one block") == NULL, "lean, four payloads, 4096 groups: no one-block table (%s)",
+		  c.reason);
+	{
+		GpugbWorkload w = workload_lean(4096, 1, 0);
+
+		w.lean_aggs = false;
+		c = choose(w);
+		CHECK(strstr(c.reason, "one block") == NULL, "not lean aggregates: no one-block table (%s)",
+			  c.reason);
+	}
+}
+
 static void
 test_names(void)
 {
@@ -1214,6 +1264,7 @@ main(void)
 	test_names();
 	test_state_columns();
 	test_skew();
+	test_one_block_lean();
 	test_spec_workload();
 	test_shared_table_plan();
 	printf("1..%d\n", checks);
