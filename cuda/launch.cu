@@ -279,7 +279,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		ran->lean = ran->one_block = true;
 		return launch_lean_one_block(p, (int) one_block_slots, stream);
 	}
-	if (lean && (!plan.partial || gpugb_lean_partial_pays(hot_share)))
+	if (lean && (!plan.partial || gpugb_lean_partial_pays(hot_share, groups_expected, plan.slots)))
 	{
 		ran->lean = true;
 		ran->partial = plan.partial;

@@ -150,6 +150,12 @@ gpugb_private_cache_bytes(int64_t groups)
  * 26: measured with the global table within L2).
  */
 #define GPUGB_PARTIAL_LEAN_HOT_SHARE 0.05
+/*
+ * ...and at any skew while the groups are at most this many times its
+ * slots (each block then keeps at least a quarter of the groups; session
+ * 28, heuristics.c gpugb_lean_partial_pays).
+ */
+#define GPUGB_PARTIAL_LEAN_MAX_GROUPS_PER_SLOT 2
 #define GPUGB_WIDE_STATES 8
 /* Global tables beyond this size hold 83 % fill instead of 50 % (Karnagel). */
 #define GPUGB_DENSE_TABLE_BYTES (2ll << 30)
@@ -168,7 +174,7 @@ typedef struct GpugbSharedTablePlan
 extern void gpugb_plan_shared_table(int64_t planned_slots, int state_columns, int n_keys,
 									double groups_expected, double hot_share,
 									const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
-extern bool gpugb_lean_partial_pays(double hot_share);
+extern bool gpugb_lean_partial_pays(double hot_share, double groups_expected, int64_t slots);
 extern bool gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 								  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
 extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,

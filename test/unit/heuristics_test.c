@@ -785,11 +785,26 @@ test_skew(void)
 	}
 
 	/* A partial lean table pays for a group of 5 % or more, or when no check measured the skew. */
-	CHECK(gpugb_lean_partial_pays(0), "skew unknown (forced SHARED_HASH): the partial lean table");
-	CHECK(gpugb_lean_partial_pays(0.38), "38 %% hot: the partial lean table");
-	CHECK(gpugb_lean_partial_pays(0.11), "11 %% hot: the partial lean table");
-	CHECK(!gpugb_lean_partial_pays(0.03), "3 %% hot: the generic kernel");
-	CHECK(!gpugb_lean_partial_pays(0.0001), "uniform: the generic kernel");
+	CHECK(gpugb_lean_partial_pays(0, 65536, 2048), "skew unknown (forced SHARED_HASH): the partial lean table");
+	CHECK(gpugb_lean_partial_pays(0.38, 65536, 2048), "38 %% hot: the partial lean table");
+	CHECK(gpugb_lean_partial_pays(0.11, 65536, 2048), "11 %% hot: the partial lean table");
+	CHECK(!gpugb_lean_partial_pays(0.03, 65536, 2048), "3 %% hot, 2^16 groups: the generic kernel");
+	CHECK(!gpugb_lean_partial_pays(0.0001, 65536, 2048), "uniform, 2^16 groups: the generic kernel");
+	CHECK(gpugb_lean_partial_pays(0.0001, 4096, 2048), "uniform, 4096 groups in 2048 slots: the partial lean table");
+	CHECK(!gpugb_lean_partial_pays(0.0001, 4097, 2048), "uniform, 4097 groups in 2048 slots: the generic kernel");
+	/* ...and auto plans it there: four payloads (one takes the one-block table), any skew. */
+	for (int h = 0; h < 3; h++)
+	{
+		double		hot[] = {0, 0.005, 0.11};
+
+		c = choose(workload_lean(4096, 4, hot[h]));
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "lean, four payloads, 4096 groups, %.1f %% hot: shared_hash (%s)", 100 * hot[h],
+			  gpugb_strategy_name(c.strategy));
+	}
+	c = choose(workload_lean(16384, 4, 0.005));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "lean, four payloads, 16384 groups, uniform: global_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
 }
 
 /*
