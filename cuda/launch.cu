@@ -223,6 +223,24 @@ lean_one_block_slots(const GpugbAggParams &p, double groups_expected, const Gpug
 	return slots;
 }
 
+/*
+ * Whether launch p's whole lean table (plan) runs better as the one-block
+ * table: where fewer than four of its 256-thread blocks fit an SM (fewer
+ * than 32 warps), which one block of 1024 threads has.  H200, 2^28 rows,
+ * one payload, forced SHARED_HASH (session 28, call 2, two rounds): 2^10
+ * groups (2048 slots, 57 kB: three blocks an SM) 1.31-1.40x faster in one
+ * block; 2^8 (512 slots, five blocks) 1.08-1.6x slower; 2^2-2^6 even.
+ */
+static bool
+whole_table_wants_one_block(const GpugbAggParams &p, const GpugbSharedTablePlan &plan,
+							const GpugbDeviceProps *props)
+{
+	int64_t		bytes = (int64_t) gpugb_lean_table_bytes(p.n_values, gpugb_lean_count_columns(p),
+														  p.n_keys, plan.slots);
+
+	return p.n_keys > 0 && 4 * (bytes + 1024) > props->shared_bytes_per_sm;
+}
+
 /* The one-block table's launch (lean_one_block_slots applies: one key, no NULLs). */
 static GpugbStatus
 launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
@@ -252,7 +270,8 @@ plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProp
  * (left all false when the launch has no rows).  A lean table too big for
  * two blocks an SM takes one block an SM where that fits
  * (lean_one_block_slots), whatever the skew: at Zipf 1.5 it took 2.5 ms
- * where the partial table took 4.4 (session 28).
+ * where the partial table took 4.4 (session 28); so does a whole table of
+ * which fewer than four blocks fit an SM (whole_table_wants_one_block).
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
@@ -271,7 +290,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	gpugb_device_properties(&props);
 
 	bool		lean = plan_lean(p, groups_expected, &props, &plan);
-	int64_t		one_block_slots = lean && plan.partial ?
+	int64_t		one_block_slots = lean && (plan.partial || whole_table_wants_one_block(p, plan, &props)) ?
 		lean_one_block_slots(p, groups_expected, &props) : 0;
 
 	if (one_block_slots > 0)

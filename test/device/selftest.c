@@ -1229,6 +1229,9 @@ main(int argc, char **argv)
 		{"lean one-block: g=3000", 74, 4 * M, 1, 3000, 0, 0.01, .lean = 1, .lean_one_block = 1},
 		{"lean one-block: estimate 3000, g=20000 (cache full)", 75, 4 * M, 1, 20000, 0.5, 0.01,
 		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},
+		/* A whole table of which three blocks fit an SM: one block of 1024 threads instead. */
+		{"lean one-block: g=1000 (a whole table)", 77, 4 * M, 1, 1000, 0.5, 0.01, .lean = 1,
+		 .lean_one_block = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1},
