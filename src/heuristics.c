@@ -77,6 +77,17 @@
  * PARTITION_MIN_ROWS_PER_GROUP).
  */
 #define SORT_MIN_L2_MULTIPLE 3.0
+
+/*
+ * A partial lean table for a group of 5 % or more (GPUGB_PARTIAL_LEAN_HOT_SHARE)
+ * still beats sort while the global table is within this many times L2.
+ * H200, 2^28 rows, Zipf 1.0, forced strategies, 512-thread partial blocks
+ * (session 28, call 3 grid): 2^22 groups (largest group about 6 %; global
+ * table 4.2-5.3 x L2 with one payload, 9.2-10.3 x with four) shared_hash
+ * 21.9-22.1 ms against sort's 23.7-29.9 with one payload, 46.1-46.2 against
+ * 45.8-53.3 with four; 2^24 (16.8 x L2 and more) 41.6 against 27.4-33.7.
+ */
+#define PARTIAL_LEAN_MAX_L2_MULTIPLE 12.0
 /*
  * Wide states (GPUGB_WIDE_STATES) with a group of this share of the rows,
  * more groups than a block table holds: sort, whose runs fold the rows of a
@@ -610,13 +621,16 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 *    kernel's 12.9-22.2; four payloads 16.9-45.4 against sort's
 	 *    37.7-43.6 (the last, 2^20, 4 % slower);
 	 *  - Zipf 1.0 beyond L2 (2^22-2^26), sort: 24.0-34.5 against 25.0-58.2;
+	 *    since the partial blocks run 512 threads (session 28) the partial
+	 *    table wins at 2^22 again, up to PARTIAL_LEAN_MAX_L2_MULTIPLE x L2;
 	 *  - uniform, 2^12-2^20: global_hash 7.9-10.1 ms against 15.5-28.1.
 	 */
 	sort_pays = table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&
 		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
 	if (w->lean_aggs && w->key_words > 0 &&
 		(w->hot_share >= GPUGB_VERY_HOT_SHARE ||
-		 (w->hot_share >= GPUGB_PARTIAL_LEAN_HOT_SHARE && !sort_pays)) &&
+		 (w->hot_share >= GPUGB_PARTIAL_LEAN_HOT_SHARE &&
+		  (!sort_pays || table_bytes <= PARTIAL_LEAN_MAX_L2_MULTIPLE * props->l2_bytes))) &&
 		gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;

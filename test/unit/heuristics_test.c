@@ -778,6 +778,22 @@ test_skew(void)
 				  "lean, %d payload(s), %.0f groups, 11 %% hot: %s (%s)", payloads, groups[g],
 				  g < 3 ? "shared_hash" : "sort (beyond L2)", gpugb_strategy_name(c.strategy));
 		}
+		/*
+		 * Zipf 1.0 beyond L2: the partial table up to 12 x L2 (2^22 groups, 6.3 %: 4.2 x L2
+		 * with one payload, 8.8 x with four), sort beyond (2^24, 5.8 %: 16 x L2 and more).
+		 */
+		c = choose(workload_lean(4194304, payloads, 0.063));
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "lean, %d payload(s), 2^22 groups, 6.3 %% hot: shared_hash (%s)", payloads,
+			  gpugb_strategy_name(c.strategy));
+		c = choose(workload_lean(16777216, payloads, 0.058));
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+			  "lean, %d payload(s), 2^24 groups, 5.8 %% hot: sort (%s)", payloads,
+			  gpugb_strategy_name(c.strategy));
+		c = choose(workload_lean(4194304, payloads, 0.03));
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+			  "lean, %d payload(s), 2^22 groups, 3 %% hot: sort (%s)", payloads,
+			  gpugb_strategy_name(c.strategy));
 		c = choose(workload_lean(65536, payloads, 0.005));
 		CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
 			  "lean, %d payload(s), 2^16 groups, 0.5 %% hot: global_hash (%s)",
