@@ -228,8 +228,9 @@ lean_one_block_slots(const GpugbAggParams &p, double groups_expected, const Gpug
  * table: where fewer than four of its 256-thread blocks fit an SM (fewer
  * than 32 warps), which one block of 1024 threads has.  H200, 2^28 rows,
  * one payload, forced SHARED_HASH (session 28, call 2, two rounds): 2^10
- * groups (2048 slots, 57 kB: three blocks an SM) 1.31-1.40x faster in one
- * block; 2^8 (512 slots, five blocks) 1.08-1.6x slower; 2^2-2^6 even.
+ * groups (a whole table of 2048 slots, 57 kB: three blocks an SM) 1.31-
+ * 1.40x faster in one block of 2048 slots; 2^8 (1024 slots, 28.7 kB: five
+ * blocks) 1.08-1.6x slower in one block (of 512 slots); 2^2-2^6 even.
  */
 static bool
 whole_table_wants_one_block(const GpugbAggParams &p, const GpugbSharedTablePlan &plan,
@@ -262,6 +263,23 @@ plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProp
 }
 
 /*
+ * Whether launch p takes its partial lean table (gpugb_lean_partial_pays),
+ * judged by the slots auto plans with (heuristics.c: a count column, none
+ * for NULLs), so that a launch whose inputs have NULLs, and whose table is
+ * smaller, still runs the partial table auto chose SHARED_HASH for rather
+ * than the generic kernel.
+ */
+static bool
+partial_table_pays(const GpugbAggParams &p, double groups_expected, double hot_share,
+				   const GpugbDeviceProps *props)
+{
+	GpugbSharedTablePlan planned;
+
+	(void) gpugb_plan_lean_table(p.n_values + 1, p.n_keys, groups_expected, props, &planned);
+	return gpugb_lean_partial_pays(hot_share, groups_expected, planned.slots);
+}
+
+/*
  * SHARED_HASH: one block table per block.  Blocks are persistent (as many as
  * fit at once), so each flushes its table once for many rows.  Whether the
  * table is keyed by the key (shared_kernel.cuh) and its size are
@@ -290,15 +308,19 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	gpugb_device_properties(&props);
 
 	bool		lean = plan_lean(p, groups_expected, &props, &plan);
-	int64_t		one_block_slots = lean && (plan.partial || whole_table_wants_one_block(p, plan, &props)) ?
-		lean_one_block_slots(p, groups_expected, &props) : 0;
+	int64_t		one_block_slots = 0;
 
+	if (lean && plan.partial)
+		one_block_slots = lean_one_block_slots(p, groups_expected, &props);
+	else if (lean && whole_table_wants_one_block(p, plan, &props))
+		/* the whole table's own slots: its room for more groups than expected stays */
+		one_block_slots = lean_one_block_slots(p, (double) plan.slots / 2, &props);
 	if (one_block_slots > 0)
 	{
 		ran->lean = ran->one_block = true;
 		return launch_lean_one_block(p, (int) one_block_slots, stream);
 	}
-	if (lean && (!plan.partial || gpugb_lean_partial_pays(hot_share, groups_expected, plan.slots)))
+	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))
 	{
 		ran->lean = true;
 		ran->partial = plan.partial;

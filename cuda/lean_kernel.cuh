@@ -53,7 +53,8 @@
  * Threads of the one-block lean table's blocks (cuda/launch.cu,
  * lean_one_block_slots): a table that takes an SM's shared memory leaves
  * it one block, so the block takes 32 warps, as five blocks of 256 threads
- * an SM give 40.
+ * an SM give 40; a whole table of which fewer than four 256-thread blocks
+ * fit an SM (whole_table_wants_one_block) runs as one such block too.
  */
 #define GPUGB_LEAN_ONE_BLOCK_THREADS 1024
 

@@ -83,9 +83,9 @@
  * still beats sort while the global table is within this many times L2.
  * H200, 2^28 rows, Zipf 1.0, forced strategies, 512-thread partial blocks
  * (session 28, call 3 grid): 2^22 groups (largest group about 6 %; global
- * table 4.2-5.3 x L2 with one payload, 9.2-10.3 x with four) shared_hash
+ * table 4.0-5.1 x L2 with one payload, 8.8-9.9 x with four) shared_hash
  * 21.9-22.1 ms against sort's 23.7-29.9 with one payload, 46.1-46.2 against
- * 45.8-53.3 with four; 2^24 (16.8 x L2 and more) 41.6 against 27.4-33.7.
+ * 45.8-53.3 with four; 2^24 (16 x L2 and more) 41.6 against 27.4-33.7.
  */
 #define PARTIAL_LEAN_MAX_L2_MULTIPLE 12.0
 /*
@@ -313,9 +313,10 @@ gpugb_lean_partial_pays(double hot_share, double groups_expected, int64_t slots)
  * keeps the first slots/2 keys it meets, which under skew are the hot
  * ones, and defers its other rows, which it then adds to the global
  * states 32 a warp (cuda/lean_kernel.cuh, gpugb_lean_defer).  Auto takes
- * SHARED_HASH for a partial table only for hot groups (gpugb_choose_strategy:
- * GPUGB_PARTIAL_LEAN_HOT_SHARE, or GPUGB_VERY_HOT_SHARE where sort pays), and
- * a launch takes the partial table only where it pays or the skew is
+ * SHARED_HASH for a partial table for hot groups (gpugb_choose_strategy:
+ * GPUGB_PARTIAL_LEAN_HOT_SHARE up to PARTIAL_LEAN_MAX_L2_MULTIPLE x L2, or
+ * GPUGB_VERY_HOT_SHARE), or for at most twice its slots of groups at any
+ * skew; a launch takes the partial table only where it pays or the skew is
  * unknown (gpugb_lean_partial_pays).
  */
 bool
@@ -607,8 +608,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * Counts and integer sums, too many groups for a whole lean table, and
 	 * skew: SHARED_HASH's partial lean table (gpugb_plan_lean_table), whose
 	 * blocks keep the first keys they meet, the hot ones, and defer the
-	 * others' rows to the global table.  Where the table is beyond L2 and
-	 * sort would pay, only for a group of GPUGB_VERY_HOT_SHARE or more.
+	 * others' rows to the global table.  Where the table is beyond
+	 * PARTIAL_LEAN_MAX_L2_MULTIPLE x L2 and sort would pay, only for a group
+	 * of GPUGB_VERY_HOT_SHARE or more.
 	 * Sort does not pay while the global table is within SORT_MIN_L2_MULTIPLE
 	 * times L2 or a group has few rows; the 5-25 % data below is all within
 	 * L2 (up to 2^20 groups), none between one and three times L2.
@@ -669,7 +671,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * every other row still pays a DRAM miss.  Grid as above, one payload,
 	 * Zipf 1.0 (largest group 6 % at 2^22): sort 23.2-32.8 ms against
 	 * shared_hash's 30.4-69.1 from 2^22 to 2^26 groups; Zipf 1.5 (38 %)
-	 * stays in shared_hash, 15.1 against sort's 20.6.
+	 * stays in shared_hash, 15.1 against sort's 20.6.  (Lean aggregates
+	 * with a group of 5 % keep the partial table up to
+	 * PARTIAL_LEAN_MAX_L2_MULTIPLE x L2 since session 28: above.)
 	 */
 	if (sort_pays && w->hot_share < GPUGB_VERY_HOT_SHARE)
 	{

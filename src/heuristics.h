@@ -146,8 +146,8 @@ gpugb_private_cache_bytes(int64_t groups)
 /*
  * A partial lean table (SHARED_HASH's lean kernel, more groups than it
  * holds) beats the generic kernels from a group of this share on; auto
- * takes it at this share where sort would not pay (heuristics.c, session
- * 26: measured with the global table within L2).
+ * takes it at this share while the global table is within 12 x L2
+ * (heuristics.c, PARTIAL_LEAN_MAX_L2_MULTIPLE; sessions 26 and 28).
  */
 #define GPUGB_PARTIAL_LEAN_HOT_SHARE 0.05
 /*

@@ -767,18 +767,18 @@ free_results(Results *res)
 }
 
 /*
- * Whether the one-block lean table of cases 74-75 fits a block: 8192 slots
- * (2^12 groups at half load) of one sum and one key, 28 bytes a slot and 16
- * of counters (cuda/launch.cu, lean_one_block_slots), 229,392 bytes: an
- * H200 allows 232,448 with opt-in, an A100 about 166,000.
+ * Whether the device holds a one-block lean table of one sum for `groups`
+ * groups (heuristics.c, gpugb_lean_one_block_slots): 2^12 groups (cases
+ * 74-75) take 229,392 bytes, which an H200 allows (232,448 with opt-in) and
+ * an A100 (about 166,000) does not; case 77's 1000 fit both.
  */
 static bool
-one_block_table_fits(void)
+one_block_table_fits(double groups)
 {
 	GpugbDeviceProps props;
 
 	gpugb_device_properties(&props);
-	return props.shared_bytes_per_block_optin >= 8192 * 28 + 16;
+	return gpugb_lean_one_block_slots(1, 1, groups, &props) > 0;
 }
 
 static void
@@ -886,13 +886,25 @@ run_case(const CaseSpec *cs)
 		 * must take the one-block lean table, and so must auto, which plans
 		 * SHARED_HASH for it (heuristics.c, gpugb_lean_one_block_slots).
 		 */
-		if (ok && !EMULATOR && cs->lean_one_block && cs->nrows > 0 && one_block_table_fits() &&
+		if (ok && !EMULATOR && cs->lean_one_block > 0 && cs->nrows > 0 &&
+			one_block_table_fits(cs->est_groups ? cs->est_groups : cs->g) &&
 			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || case_strategy < 0) &&
 			stats.one_block_lean_launches == 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "planned %s, without a one-block lean launch",
 					 gpugb_strategy_name(stats.strategy_planned));
+		}
+		/* ...and with NULL inputs (-1) none, but the partial table, forced and under auto. */
+		if (ok && !EMULATOR && cs->lean_one_block < 0 && cs->nrows > 0 &&
+			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || case_strategy < 0) &&
+			(stats.one_block_lean_launches != 0 ||
+			 (stats.strategy_used == GPUGB_STRATEGY_SHARED_HASH && stats.partial_lean_launches == 0)))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "NULL inputs: %lld one-block, %lld partial lean launches",
+					 (long long) stats.one_block_lean_launches,
+					 (long long) stats.partial_lean_launches);
 		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
@@ -1234,7 +1246,7 @@ main(int argc, char **argv)
 		 .lean_one_block = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
-		 .lean = 1, .partial_lean = 1},
+		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).

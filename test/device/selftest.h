@@ -61,8 +61,8 @@ typedef struct CaseSpec
 	int			null_words;
 	/*
 	 * More groups than a lean table holds: the lean kernel's partial table
-	 * is certain only under a forced SHARED_HASH; auto takes it only for a
-	 * hot group (GPUGB_PARTIAL_LEAN_HOT_SHARE, gpugb_lean_partial_pays).
+	 * is certain only under a forced SHARED_HASH; auto takes it for a hot
+	 * group or few groups more than it holds (gpugb_lean_partial_pays).
 	 */
 	int			partial_lean;
 	/*
@@ -81,8 +81,9 @@ typedef struct CaseSpec
 	 */
 	int			lean_probe;
 	/*
-	 * A forced SHARED_HASH, and auto, must take the one-block lean table
-	 * (cuda/launch.cu, lean_one_block_slots).
+	 * 1: a forced SHARED_HASH, and auto, must take the one-block lean table
+	 * (cuda/launch.cu, lean_one_block_slots).  -1: NULL inputs, so they must
+	 * not, and must take the partial table where they run SHARED_HASH.
 	 */
 	int			lean_one_block;
 } CaseSpec;
