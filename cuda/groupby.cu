@@ -479,6 +479,7 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->lean_launches += ran.lean ? 1 : 0;
 	stats->partial_lean_launches += ran.partial ? 1 : 0;
 	stats->one_block_lean_launches += ran.one_block ? 1 : 0;
+	stats->one_block_partial_lean_launches += ran.one_block_partial ? 1 : 0;
 }
 
 /* Queues the aggregation of launch p with the handle's current strategy. */
@@ -495,7 +496,8 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 
 				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 											  gb->n_counts + gb->n_values + gb->n_his,
-											  gb->groups_hint, gb->hot_share, stream, &ran));
+											  gb->groups_hint, gb->hot_share,
+											  gb->spec.lean_one_block_partial, stream, &ran));
 				count_lean_launch(&gb->stats, ran);
 				break;
 			}

@@ -251,6 +251,52 @@ launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
 	return launch_lean_shared_nv<1, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
 }
 
+/*
+ * An experiment (spec.lean_one_block_partial, off outside the kernel
+ * benchmark and the self-test; session 28, not yet measured): the slots of
+ * the largest partial lean table one 1024-thread block an SM holds for
+ * launch p, by exact bytes, or 0 (NULL inputs: no such instance).  Two
+ * 512-thread blocks an SM keep 2048 slots each (2^12 groups of four
+ * payloads: a quarter of the keys a block); one block keeps 2^13 slots
+ * with one sum, 2^12 with four.
+ */
+static int64_t
+one_block_partial_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
+{
+	int64_t		slots = 0;
+
+	if (!gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p) || p.n_keys == 0)
+		return 0;
+	for (int64_t s = GPUGB_MIN_KEYED_SLOTS; s <= (1 << 20); s *= 2)
+	{
+		int64_t		bytes = (int64_t) gpugb_lean_table_bytes(p.n_values, 1, p.n_keys, s);
+
+		if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 > props->shared_bytes_per_sm)
+			break;
+		slots = s;
+	}
+	return slots;
+}
+
+/* Its launch (one_block_partial_slots is above 0: no NULL input). */
+static GpugbStatus
+launch_lean_one_block_partial(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+	switch (p.n_values)
+	{
+		case 0:
+			return launch_lean_shared_nv<0, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+		case 1:
+			return launch_lean_shared_nv<1, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+		case 2:
+			return launch_lean_shared_nv<2, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+		case 3:
+			return launch_lean_shared_nv<3, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+		default:
+			return launch_lean_shared_nv<4, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+	}
+}
+
 /* Whether launch p may take the lean kernel, and its table for groups_expected groups. */
 static bool
 plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props,
@@ -290,11 +336,12 @@ partial_table_pays(const GpugbAggParams &p, double groups_expected, double hot_s
  * (lean_one_block_slots), whatever the skew: at Zipf 1.5 it took 2.5 ms
  * where the partial table took 4.4 (session 28); so does a whole table of
  * which fewer than four blocks fit an SM (whole_table_wants_one_block).
+ * one_block_partial: the spec's experiment (one_block_partial_slots).
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					double groups_expected, double hot_share, cudaStream_t stream,
-					GpugbLeanLaunch *ran)
+					double groups_expected, double hot_share, bool one_block_partial,
+					cudaStream_t stream, GpugbLeanLaunch *ran)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -322,6 +369,14 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	}
 	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))
 	{
+		int64_t		wide_slots = plan.partial && one_block_partial ?
+			one_block_partial_slots(p, &props) : 0;
+
+		if (wide_slots > plan.slots)
+		{
+			ran->lean = ran->partial = ran->one_block_partial = true;
+			return launch_lean_one_block_partial(p, (int) wide_slots, stream);
+		}
 		ran->lean = true;
 		ran->partial = plan.partial;
 		return launch_lean_shared(p, (int) plan.slots, plan.partial, stream);

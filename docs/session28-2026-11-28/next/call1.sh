@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Session 29, call 1 (about 8 minutes), from the repository root on the GPU box, carrying .gpu-box:
+# Session 29, call 1 (about 9.5 minutes), from the repository root on the GPU box, carrying .gpu-box:
 #   run(command="bash docs/session28-2026-11-28/next/call1.sh", carry=[".gpu-box"], timeout_s=600)
 # What session 28 landed after its last GPU call, 54e7383 (auto keeps the partial lean table
 # for a group of 5 % or more up to 12 x L2: Zipf 1.0 at 2^22), and the code of ef72128 and
 # 8f3be08 under the whole self-test:
 #  - the self-test, every case (--quick);
-#  - the full kernel benchmark grid (auto at Zipf 1.0, 2^22: shared_hash expected, after the
-#    run-time check's switch from the planned sort).
+#  - an A/B of the experiment spec.lean_one_block_partial (kernelbench --lean-one-block-partial);
+#  - the full kernel benchmark grid in what is left (auto at Zipf 1.0, 2^22: shared_hash
+#    expected, after the run-time check's switch from the planned sort).
 # Before the call, on the development machine (.gpu-box is git-ignored):
 #   ../shared/gpu-box/fetch-debs.sh && mkdir -p .gpu-box/scripts && cp ../shared/gpu-box/*.sh .gpu-box/scripts/
 #   git rev-parse HEAD > .gpu-box/HEAD
@@ -22,8 +23,27 @@ t0=$(date +%s)
 timeout 180 test/bin/device_selftest --require-gpu --quick > "$O/selftest.log" 2>&1
 echo "selftest rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest.log")"
 grep -E "^FAIL" "$O/selftest.log" | head -5
+# A/B of session 28's experiment, spec.lean_one_block_partial: partial lean tables in one
+# 1024-thread block an SM (2^13 slots with one sum, 2^12 with four) against two 512-thread
+# blocks of 2048 slots; forced shared_hash, where partial tables run.  time(off)/time(on) above
+# 1: the experiment is faster.  If it wins, make it the plan (cuda/launch.cu,
+# one_block_partial_slots) and re-measure auto.
 t0=$(date +%s)
-CUDA_MODULE_LOADING=EAGER timeout 250 test/bin/kernelbench --reps 1 --max-seconds 235 \
+kb() { CUDA_MODULE_LOADING=EAGER timeout 60 test/bin/kernelbench --bw-gib 1 "$@"; }
+for round in 1 2; do
+  for v in off on; do
+    kb --lean-one-block-partial $v --keys 4,8 --payloads 1,4 --dists uniform,zipf0.5,zipf1.0,zipf1.5 \
+      --log2-groups 12:20:4 --methods shared_hash \
+      --csv "$O/obp-$v-$round.csv" --md "$O/obp-$v-$round.md" > "$O/obp-$v-$round.log" 2>&1
+    echo "one-block partial $v $round rc=$?: $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH' "$O/obp-$v-$round.md"), $(grep -c 'one-block partial lean table' "$O/obp-$v-$round.log") runs took it"
+  done
+done
+echo "A/B took $(( $(date +%s) - t0 )) s; time(off) / time(on), above 1: one block is faster"
+python3 test/kernelbench/ab_table.py "$O/obp-off-1.csv" "$O/obp-on-1.csv" "$O/obp-off-2.csv" "$O/obp-on-2.csv" \
+  | tee "$O/obp-ab.md" | grep -E "^\|" | cut -d'|' -f2-7
+left=$(( 575 - ($(date +%s) - T0) ))
+t0=$(date +%s)
+CUDA_MODULE_LOADING=EAGER timeout $(( left - 5 )) test/bin/kernelbench --reps 1 --max-seconds $(( left - 20 )) \
   --csv "$O/grid.csv" --md "$O/grid.md" > "$O/grid.log" 2>&1
 echo "kernelbench (full grid) rc=$? ($(( $(date +%s) - t0 )) s)"
 sed -n '/^## Targets/,/^Missed/p' "$O/grid.md" | grep -E "^\|" | tail -5
