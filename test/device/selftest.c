@@ -903,16 +903,28 @@ run_case(const CaseSpec *cs)
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a one-block partial lean launch");
 		}
-		/* ...and with NULL inputs (-1) none, but the partial table, forced and under auto. */
+		if (ok && !EMULATOR && !cs->lean_one_block_partial && stats.one_block_partial_lean_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld one-block partial launches with the experiment off",
+					 (long long) stats.one_block_partial_lean_launches);
+		}
+		/*
+		 * ...and with NULL inputs (-1) none, but the partial table, forced and
+		 * under auto: a partial launch for every stride (probes aside).
+		 */
 		if (ok && !EMULATOR && cs->lean_one_block < 0 && cs->nrows > 0 &&
 			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || case_strategy < 0) &&
 			(stats.one_block_lean_launches != 0 ||
-			 (stats.strategy_used == GPUGB_STRATEGY_SHARED_HASH && stats.partial_lean_launches == 0)))
+			 (stats.strategy_used == GPUGB_STRATEGY_SHARED_HASH && stats.strategy_switches == 0 &&
+			  stats.partial_lean_launches - stats.lean_probe_launches < stats.strides)))
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "NULL inputs: %lld one-block, %lld partial lean launches",
+			snprintf(fail_msg, sizeof(fail_msg),
+					 "NULL inputs: %lld one-block, %lld partial lean launches (%lld probes) for %lld strides",
 					 (long long) stats.one_block_lean_launches,
-					 (long long) stats.partial_lean_launches);
+					 (long long) stats.partial_lean_launches,
+					 (long long) stats.lean_probe_launches, (long long) stats.strides);
 		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
