@@ -205,22 +205,15 @@ launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_
 /*
  * The one-block lean table's slots for launch p (heuristics.c,
  * gpugb_lean_one_block_slots, which auto plans with), or 0: it also needs
- * a launch without NULL inputs, and the instance's exact bytes within a
- * block (the same formula; checked here, as the launch would fail).
+ * a launch without NULL inputs, whose one count column is what the
+ * heuristics sized.
  */
 static int64_t
 lean_one_block_slots(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props)
 {
 	if (!gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p))
 		return 0;
-
-	int64_t		slots = gpugb_lean_one_block_slots(p.n_values, p.n_keys, groups_expected, props);
-
-	if (slots > 0 &&
-		gpugb_lean_table_bytes(p.n_values, gpugb_lean_count_columns(p), p.n_keys, slots) >
-		(size_t) props->shared_bytes_per_block_optin)
-		return 0;
-	return slots;
+	return gpugb_lean_one_block_slots(p.n_values, p.n_keys, groups_expected, props);
 }
 
 /*
@@ -263,19 +256,9 @@ launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
 static int64_t
 one_block_partial_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
 {
-	int64_t		slots = 0;
-
 	if (!gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p) || p.n_keys == 0)
 		return 0;
-	for (int64_t s = GPUGB_MIN_KEYED_SLOTS; s <= (1 << 20); s *= 2)
-	{
-		int64_t		bytes = (int64_t) gpugb_lean_table_bytes(p.n_values, 1, p.n_keys, s);
-
-		if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 > props->shared_bytes_per_sm)
-			break;
-		slots = s;
-	}
-	return slots;
+	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, props);
 }
 
 /* Its launch (one_block_partial_slots is above 0: no NULL input). */

@@ -291,11 +291,17 @@ plan_partial_lean_table(int columns, int n_keys, const GpugbDeviceProps *props,
  * 30.5), and 12.7 against 12.1 with one payload; at 2^16 groups it lost
  * (26.6 against 17.7, 14.5 against 7.9).
  */
+static bool
+partial_table_holds_enough(double groups_expected, int64_t slots)
+{
+	return groups_expected <= (double) GPUGB_PARTIAL_LEAN_MAX_GROUPS_PER_SLOT * (double) slots;
+}
+
 bool
 gpugb_lean_partial_pays(double hot_share, double groups_expected, int64_t slots)
 {
 	return hot_share <= 0 || hot_share >= GPUGB_PARTIAL_LEAN_HOT_SHARE ||
-		groups_expected <= (double) GPUGB_PARTIAL_LEAN_MAX_GROUPS_PER_SLOT * (double) slots;
+		partial_table_holds_enough(groups_expected, slots);
 }
 
 /*
@@ -341,6 +347,27 @@ gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 }
 
 /*
+ * The most slots (a power of two) of a lean table of n_sums sums, one count
+ * column (no NULL input) and n_keys key words that one block an SM holds,
+ * by exact bytes; 0 if none.
+ */
+int64_t
+gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const GpugbDeviceProps *props)
+{
+	int64_t		slots = 0;
+
+	for (int64_t s = GPUGB_MIN_KEYED_SLOTS; s <= (1 << 20); s *= 2)
+	{
+		int64_t		bytes = GPUGB_LEAN_TABLE_BYTES(n_sums, 1, n_keys, s);
+
+		if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 > props->shared_bytes_per_sm)
+			break;
+		slots = s;
+	}
+	return slots;
+}
+
+/*
  * The one-block lean table: where a whole keyed lean table for
  * groups_expected groups (at most half its slots claimed) does not fit two
  * blocks an SM, as gpugb_plan_lean_table requires, it may still fit one
@@ -360,16 +387,12 @@ gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 						   const GpugbDeviceProps *props)
 {
 	int64_t		slots = GPUGB_MIN_KEYED_SLOTS;
-	int64_t		bytes;
 
 	if (n_keys != 1 || n_sums < 0 || n_sums > 1)
 		return 0;
 	while ((double) slots < 2 * groups_expected && slots < (1 << 20))
 		slots *= 2;
-	bytes = GPUGB_LEAN_TABLE_BYTES(n_sums, 1, n_keys, slots);
-	if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 > props->shared_bytes_per_sm)
-		return 0;
-	return slots;
+	return slots <= gpugb_lean_one_block_max_slots(n_sums, n_keys, props) ? slots : 0;
 }
 
 int64_t
@@ -645,7 +668,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	/* Any skew, few groups more than a lean table holds (gpugb_lean_partial_pays). */
 	if (w->lean_aggs && w->key_words > 0 &&
 		gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean) &&
-		groups <= (double) GPUGB_PARTIAL_LEAN_MAX_GROUPS_PER_SLOT * (double) lean.slots)
+		partial_table_holds_enough(groups, lean.slots))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		snprintf(c->reason, sizeof(c->reason),

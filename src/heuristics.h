@@ -177,6 +177,7 @@ extern void gpugb_plan_shared_table(int64_t planned_slots, int state_columns, in
 extern bool gpugb_lean_partial_pays(double hot_share, double groups_expected, int64_t slots);
 extern bool gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 								  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
+extern int64_t gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const GpugbDeviceProps *props);
 extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 										  const GpugbDeviceProps *props);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
