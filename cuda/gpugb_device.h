@@ -194,16 +194,6 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		appends_only;
 	/*
-	 * An experiment, off outside the kernel benchmark
-	 * (--lean-one-block-partial) and the self-test: a SHARED_HASH launch
-	 * whose lean table is partial, with no NULL input, runs it in one block
-	 * of 1024 threads an SM with as many slots as fit the SM (2^13 with one
-	 * sum, 2^12 with four on an H200) instead of two 512-thread blocks of
-	 * 2048 slots: twice to four times the keys a block keeps.
-	 * cuda/launch.cu, one_block_partial_slots.  Not yet measured (session 28).
-	 */
-	bool		lean_one_block_partial;
-	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that
@@ -298,7 +288,7 @@ typedef struct GpugbStats
 	int64_t		partial_lean_launches;	/* those with a partial table (the deferring instance) */
 	int64_t		lean_probe_launches;	/* those that probed the skew for a planned GLOBAL_HASH */
 	int64_t		one_block_lean_launches;	/* those with a one-block table (cuda/launch.cu) */
-	int64_t		one_block_partial_lean_launches;	/* partial ones in one block (lean_one_block_partial) */
+	int64_t		one_block_partial_lean_launches;	/* partial ones in one 1024-thread block (cuda/launch.cu) */
 } GpugbStats;
 
 typedef struct GpugbUsage

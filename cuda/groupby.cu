@@ -496,8 +496,7 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 
 				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 											  gb->n_counts + gb->n_values + gb->n_his,
-											  gb->groups_hint, gb->hot_share,
-											  gb->spec.lean_one_block_partial, stream, &ran));
+											  gb->groups_hint, gb->hot_share, stream, &ran));
 				count_lean_launch(&gb->stats, ran);
 				break;
 			}

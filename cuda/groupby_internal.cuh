@@ -191,12 +191,12 @@ struct GpugbLeanLaunch
 	bool		lean;			/* the lean kernel (lean_kernel.cuh) */
 	bool		partial;		/* its partial table's instance */
 	bool		one_block;		/* the one-block table (launch.cu, lean_one_block_slots) */
-	bool		one_block_partial;	/* a partial table in one block (spec.lean_one_block_partial) */
+	bool		one_block_partial;	/* a partial table in one block (launch.cu, one_block_partial_slots) */
 };
 
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-								double groups_expected, double hot_share, bool one_block_partial,
-								cudaStream_t stream, GpugbLeanLaunch *ran);
+								double groups_expected, double hot_share, cudaStream_t stream,
+								GpugbLeanLaunch *ran);
 GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected,
 									cudaStream_t stream, GpugbLeanLaunch *ran);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,

@@ -167,7 +167,9 @@ launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
  * H200, 2^28 rows, 4-byte keys, 2^12-2^20 groups, forced SHARED_HASH
  * (kernel benchmark, session 28, call 1, two rounds): 1.19-1.37x faster
  * with one payload, 1.16-1.73x with four, uniform to Zipf 1.5; 1.02-1.55x
- * at 2^24.
+ * at 2^24.  (Without NULL inputs a partial table now runs in one block an
+ * SM, one_block_partial_slots; this instance serves launches with NULL
+ * inputs and the lean probes.)
  *
  * The instance for the launch's NULLs (gpugb_lean_has_nulls) and table.
  */
@@ -245,13 +247,18 @@ launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
 }
 
 /*
- * An experiment (spec.lean_one_block_partial, off outside the kernel
- * benchmark and the self-test; session 28, not yet measured): the slots of
- * the largest partial lean table one 1024-thread block an SM holds for
- * launch p, by exact bytes, or 0 (NULL inputs: no such instance).  Two
- * 512-thread blocks an SM keep 2048 slots each (2^12 groups of four
- * payloads: a quarter of the keys a block); one block keeps 2^13 slots
- * with one sum, 2^12 with four.
+ * The slots of the largest partial lean table one 1024-thread block an SM
+ * holds for launch p, by exact bytes, or 0 (NULL inputs: no such
+ * instance).  Two 512-thread blocks an SM keep 2048 slots each (2^12
+ * groups of four payloads: a quarter of the keys a block); one block keeps
+ * 2^13 slots with one sum, 2^12 with four, so it holds more hot keys and
+ * defers fewer rows.  H200, 2^28 rows, forced SHARED_HASH, 2^12-2^20
+ * groups (kernel benchmark, session 29, call 1, two rounds, against two
+ * 512-thread blocks): four payloads 1.27-1.36x faster at 2^12 (uniform to
+ * Zipf 1.0), 1.01-1.13x at 2^16-2^20; one payload 1.06-1.27x at Zipf 1.0
+ * and 1.5 from 2^16; 0.93-0.98x (slower) with one payload, uniform and
+ * Zipf 0.5, at 2^20, where auto takes GLOBAL_HASH
+ * (gpugb_lean_partial_pays).
  */
 static int64_t
 one_block_partial_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
@@ -319,12 +326,14 @@ partial_table_pays(const GpugbAggParams &p, double groups_expected, double hot_s
  * (lean_one_block_slots), whatever the skew: at Zipf 1.5 it took 2.5 ms
  * where the partial table took 4.4 (session 28); so does a whole table of
  * which fewer than four blocks fit an SM (whole_table_wants_one_block).
- * one_block_partial: the spec's experiment (one_block_partial_slots).
+ * A partial table without NULL inputs runs in one block an SM too, with
+ * the slots that fit it (one_block_partial_slots); auto still judges it by
+ * the two-block plan's slots (partial_table_pays), as it was measured.
  */
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
-					double groups_expected, double hot_share, bool one_block_partial,
-					cudaStream_t stream, GpugbLeanLaunch *ran)
+					double groups_expected, double hot_share, cudaStream_t stream,
+					GpugbLeanLaunch *ran)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -352,8 +361,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	}
 	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))
 	{
-		int64_t		wide_slots = plan.partial && one_block_partial ?
-			one_block_partial_slots(p, &props) : 0;
+		int64_t		wide_slots = plan.partial ? one_block_partial_slots(p, &props) : 0;
 
 		if (wide_slots > plan.slots)
 		{

@@ -636,7 +636,6 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.device_memory_limit = cs->mem_limit;
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
-	spec.lean_one_block_partial = cs->lean_one_block_partial != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	if (cs->int32_keys && !spec.key_fits_int32)
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
@@ -896,17 +895,22 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "planned %s, without a one-block lean launch",
 					 gpugb_strategy_name(stats.strategy_planned));
 		}
-		/* spec.lean_one_block_partial (an experiment): a forced SHARED_HASH must take it. */
-		if (ok && !EMULATOR && cs->lean_one_block_partial && cs->nrows > 0 &&
+		/*
+		 * A partial case without NULL inputs, forced to SHARED_HASH: its
+		 * partial table in one 1024-thread block an SM (cuda/launch.cu,
+		 * one_block_partial_slots); with NULL inputs in every input, never.
+		 */
+		if (ok && !EMULATOR && cs->partial_lean && cs->in_null == 0 && cs->nrows > 0 &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.one_block_partial_lean_launches == 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a one-block partial lean launch");
 		}
-		if (ok && !EMULATOR && !cs->lean_one_block_partial && stats.one_block_partial_lean_launches != 0)
+		if (ok && !EMULATOR && cs->lean && cs->in_null > 0 && !cs->in_null_only &&
+			stats.one_block_partial_lean_launches != 0)
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "%lld one-block partial launches with the experiment off",
+			snprintf(fail_msg, sizeof(fail_msg), "NULL inputs: %lld one-block partial lean launches",
 					 (long long) stats.one_block_partial_lean_launches);
 		}
 		/*
@@ -1265,13 +1269,13 @@ main(int argc, char **argv)
 		{"lean one-block: g=1000 (a whole table)", 77, 4 * M, 1, 1000, 0.5, 0.01, .lean = 1,
 		 .lean_one_block = 1},
 		/*
-		 * Partial tables in one 1024-thread block an SM (spec.lean_one_block_partial, an
-		 * experiment): 1e5 groups and one sum (8192 slots); two sums, clustered, 2 keys.
+		 * Partial tables in one 1024-thread block an SM (cuda/launch.cu, as every partial case
+		 * without NULL inputs): 1e5 groups and one sum (8192 slots); two sums, clustered, 2 keys.
 		 */
 		{"lean one-block partial: g=1e5, zipf 1.0", 78, 4 * M, 1, 100000, 1.0, 0.01, .lean = 1,
-		 .partial_lean = 1, .lean_one_block_partial = 1},
+		 .partial_lean = 1},
 		{"lean one-block partial: clustered rows, 2 keys, 2 sums, uniform over 30000", 79, 2 * M, 2,
-		 30000, 0, 0.01, .lean = 2, .partial_lean = 1, .clustered = 1, .lean_one_block_partial = 1},
+		 30000, 0, 0.01, .lean = 2, .partial_lean = 1, .clustered = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},

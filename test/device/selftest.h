@@ -86,7 +86,6 @@ typedef struct CaseSpec
 	 * not, and must take the partial table where they run SHARED_HASH.
 	 */
 	int			lean_one_block;
-	int			lean_one_block_partial;	/* spec.lean_one_block_partial (an experiment) */
 } CaseSpec;
 
 #define N_INPUTS 4

@@ -116,11 +116,7 @@ usage(FILE *f)
 			"                       (spec.estimated_hot_share); off (default): unknown\n"
 			"  --clustered on|off   on: rows sorted by key, as a table stored in key order\n"
 			"                       delivers them (groups in their keys' scrambled order);\n"
-			"                       off (default): rows in random order\n"
-			"  --lean-one-block-partial on|off on: a partial lean table without NULL\n"
-			"                       inputs runs in one 1024-thread block an SM with the\n"
-			"                       slots that fit it (spec.lean_one_block_partial, an\n"
-			"                       experiment; the log marks the runs); off (default)\n",
+			"                       off (default): rows in random order\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -257,9 +253,6 @@ static bool keyed_slots_option = true;
  */
 static bool planned_skew_option = false;
 
-/* --lean-one-block-partial: spec.lean_one_block_partial (an experiment of session 28). */
-static bool lean_one_block_partial_option = false;
-
 /* An option's on|off value. */
 static bool
 parse_on_off(const char *val, const char *opt)
@@ -328,8 +321,6 @@ parse_options(int argc, char **argv, KbOptions *o)
 			o->clustered = parse_on_off(val, opt);
 		else if (strcmp(opt, "--planned-skew") == 0)
 			planned_skew_option = parse_on_off(val, opt);
-		else if (strcmp(opt, "--lean-one-block-partial") == 0)
-			lean_one_block_partial_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -400,7 +391,6 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.key_fits_int32 = keyed_slots_option && p.key_bytes == 4;
 	spec.tagged_slots_only = !keyed_slots_option;
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
-	spec.lean_one_block_partial = lean_one_block_partial_option;
 	return spec;
 }
 

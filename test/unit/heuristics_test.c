@@ -206,6 +206,23 @@ test_private_placement(void)
 			  2 * (GPUGB_SHARED_KEYED_TABLE_BYTES(2, 1, 2 * plan.slots) + 1024) > h200.shared_bytes_per_sm,
 			  "... the largest such table (%lld bytes)", (long long) plan.bytes);
 		CHECK(!gpugb_plan_lean_table(2, 3, 1e6, &h200, &plan), "lean table: not for keys no cache holds");
+		/*
+		 * A partial table without NULL inputs runs in one block an SM
+		 * (cuda/launch.cu, one_block_partial_slots), which holds more slots
+		 * than the two-block plan on the H200 for every launch the lean
+		 * kernel takes (1-2 keys, 0-4 sums): 2-4x as many.
+		 */
+		for (int keys = 1; keys <= 2; keys++)
+			for (int sums = 0; sums <= GPUGB_LEAN_MAX_SUMS; sums++)
+			{
+				int64_t		one_block = gpugb_lean_one_block_max_slots(sums, keys, &h200);
+				bool		partial = gpugb_plan_lean_table(sums + 1, keys, 1e6, &h200, &plan) &&
+					plan.partial;
+
+				CHECK(partial && one_block >= 2 * plan.slots,
+					  "one-block partial table, %d keys, %d sums: %lld slots, the two-block plan %lld",
+					  keys, sums, (long long) one_block, (long long) plan.slots);
+			}
 	}
 	c = choose(workload(1e8, 1 << 20, 4, 1, 3));
 	CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "4 groups, 3 state columns -> private_hash (got %s)",
