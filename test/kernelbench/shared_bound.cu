@@ -1,0 +1,334 @@
+/*
+ * shared_bound.cu
+ *    A bound, not a strategy: what a block table in shared memory costs for
+ *    2^2-2^12 groups, with and without the lookup of a key.  Each block (of
+ *    1024 threads, as many as fit an SM) keeps the states of every group,
+ *    32-bit words (a count and one per payload), and adds each of its rows
+ *    with one shared-memory atomic per state; at the end it adds its states
+ *    to the global ones.
+ *
+ *  - dense: the row carries its group id (0 .. g-1) instead of a key: no
+ *    lookup at all;
+ *  - hash: the row carries a key (an 8-byte word, a scramble of the group,
+ *    as the kernel benchmark's keys are); the block first inserts the g
+ *    keys into a table of 2g slots (linear probing, keys in 8-byte words,
+ *    as the lean kernel's key cache at its half load), then each row hashes
+ *    its key, probes until its key, and adds to that slot's states.
+ *
+ * dsmem_bound.cu found the dense block table at the device-memory floor
+ * (0.94 ms for 2^28 rows of a group id and a payload, 8-byte words) where
+ * gpugb's lean kernel takes 3.2-4.9 ms at 2^8-2^12 groups (kernel
+ * benchmark, session 29): is the difference the key's lookup, or the rest
+ * of the kernel's row loop?  Sums are kept mod 2^32 (counts exactly) and
+ * checked so against a global-memory reference; a mismatch makes the exit
+ * status 1.  Time: best of 3 after a warm-up, CUDA events around the kernel.
+ *
+ *   nvcc -O3 -std=c++17 -arch=sm_90 test/kernelbench/shared_bound.cu -o test/bin/shared_bound
+ *   test/bin/shared_bound [--log2-rows 28] > shared_bound.md
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#define MAX_P 4
+#define THREADS 1024
+#define EMPTY_KEY 0xFFFFFFFFFFFFFFFFull	/* no scrambled key takes it (checked at generation) */
+
+#define CHECK_CUDA(call) \
+	do { \
+		cudaError_t e_ = (call); \
+		if (e_ != cudaSuccess) \
+		{ \
+			fprintf(stderr, "shared_bound: %s: %s\n", #call, cudaGetErrorString(e_)); \
+			exit(2); \
+		} \
+	} while (0)
+
+static inline __host__ __device__ uint64_t
+mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* The key of group r: an invertible scramble (mix64 is a bijection), so distinct groups have distinct keys. */
+static inline __host__ __device__ uint64_t
+key_of(uint64_t r)
+{
+	return mix64(r ^ 0x5DEECE66Dull);
+}
+
+__global__ void
+gen_kernel(uint64_t *gids, uint64_t *keys, long long *vals, int64_t rows, uint64_t g)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < rows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint64_t	r = mix64((uint64_t) i + 0x1234567ull) % g;
+
+		gids[i] = r;
+		keys[i] = key_of(r);
+		for (int p = 0; p < MAX_P; p++)
+			vals[(int64_t) p * rows + i] = (long long) (mix64((uint64_t) i * 8 + p) % (1u << 20)) - (1 << 19);
+	}
+}
+
+struct Args
+{
+	const uint64_t *gids;
+	const uint64_t *keys;
+	const long long *vals;		/* MAX_P columns of rows words */
+	unsigned long long *states; /* group-major, 1 + P words a group */
+	int64_t		rows;
+	int64_t		groups;
+	int			log2_slots;		/* hash: 2g slots */
+};
+
+template <int P>
+__global__ void
+reference_kernel(const Args a)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < a.rows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		unsigned long long *r = a.states + a.gids[i] * (1 + P);
+
+		atomicAdd(r, 1ull);
+		for (int p = 0; p < P; p++)
+			atomicAdd(r + 1 + p, (unsigned long long) a.vals[(int64_t) p * a.rows + i]);
+	}
+}
+
+static __device__ __forceinline__ unsigned
+home_slot(uint64_t key, int log2_slots)
+{
+	return (unsigned) ((key * 0x9E3779B97F4A7C15ull) >> (64 - log2_slots));
+}
+
+/*
+ * HASH false: states of group g at [g * (1 + P)].  HASH true: the table's
+ * keys (8-byte words) first, then the states of slot s at [s * (1 + P)] of
+ * the words after them, and each slot's group in a third array, for the
+ * flush.
+ */
+template <int P, bool HASH>
+__global__ void __launch_bounds__(THREADS, 1)
+block_table_kernel(const Args a)
+{
+	extern __shared__ unsigned long long smem64[];
+	const int	slots = HASH ? 1 << a.log2_slots : (int) a.groups;
+	const unsigned mask = (unsigned) slots - 1;
+	unsigned long long *table_keys = smem64;	/* HASH only */
+	unsigned   *slot_group = (unsigned *) (smem64 + (HASH ? slots : 0));	/* HASH only */
+	unsigned   *st = HASH ? slot_group + slots : (unsigned *) smem64;
+
+	for (int s = threadIdx.x; s < slots; s += blockDim.x)
+	{
+		if (HASH)
+			table_keys[s] = EMPTY_KEY;
+		for (int c = 0; c <= P; c++)
+			st[s * (1 + P) + c] = 0;
+	}
+	__syncthreads();
+	if (HASH)
+	{
+		/* Every group's key, as a key cache holds the keys it met. */
+		for (int r = threadIdx.x; r < a.groups; r += blockDim.x)
+		{
+			uint64_t	key = key_of((uint64_t) r);
+			unsigned	s = home_slot(key, a.log2_slots);
+
+			while (atomicCAS(&table_keys[s], EMPTY_KEY, key) != EMPTY_KEY)
+				s = (s + 1) & mask;
+			slot_group[s] = (unsigned) r;
+		}
+		__syncthreads();
+	}
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < a.rows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		long long	v[P];
+		unsigned	s;
+
+#pragma unroll
+		for (int p = 0; p < P; p++)
+			v[p] = __ldg(&a.vals[(int64_t) p * a.rows + i]);
+		if (HASH)
+		{
+			uint64_t	key = __ldg((const unsigned long long *) &a.keys[i]);
+
+			s = home_slot(key, a.log2_slots);
+			while (table_keys[s] != key)
+				s = (s + 1) & mask;
+		}
+		else
+			s = (unsigned) __ldg((const unsigned long long *) &a.gids[i]);
+
+		unsigned   *r = st + s * (1 + P);
+
+		atomicAdd(r, 1u);
+#pragma unroll
+		for (int p = 0; p < P; p++)
+			atomicAdd(r + 1 + p, (unsigned) v[p]);
+	}
+	__syncthreads();
+	for (int s = threadIdx.x; s < slots; s += blockDim.x)
+	{
+		if (st[s * (1 + P)] == 0)
+			continue;
+
+		uint64_t	g = HASH ? slot_group[s] : (uint64_t) s;
+
+		for (int c = 0; c <= P; c++)
+			atomicAdd(&a.states[g * (1 + P) + c], (unsigned long long) st[s * (1 + P) + c]);
+	}
+}
+
+/* Runs block_table_kernel<P, HASH> on as many blocks as fit at once; 0 ms where the table does not fit. */
+template <int P, bool HASH>
+static float
+run_table(const Args &a, cudaEvent_t t0, cudaEvent_t t1, int *blocks_out)
+{
+	int64_t		slots = HASH ? 1ll << a.log2_slots : a.groups;
+	size_t		bytes = (size_t) slots * ((HASH ? 8 + 4 : 0) + 4 * (1 + P));
+	auto		kernel = block_table_kernel<P, HASH>;
+	cudaDeviceProp prop;
+	int			per_sm = 0;
+
+	CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+	if (bytes > prop.sharedMemPerBlockOptin)
+		return 0;
+	CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) bytes));
+	CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, bytes));
+	if (per_sm <= 0)
+		return 0;
+
+	int			blocks = per_sm * prop.multiProcessorCount;
+	float		best = 1e30f;
+
+	*blocks_out = blocks;
+	for (int rep = 0; rep < 4; rep++)
+	{
+		float		t;
+
+		CHECK_CUDA(cudaMemset(a.states, 0, a.groups * 8 * (1 + P)));
+		CHECK_CUDA(cudaEventRecord(t0));
+		kernel<<<blocks, THREADS, bytes>>>(a);
+		CHECK_CUDA(cudaGetLastError());
+		CHECK_CUDA(cudaEventRecord(t1));
+		CHECK_CUDA(cudaEventSynchronize(t1));
+		CHECK_CUDA(cudaEventElapsedTime(&t, t0, t1));
+		if (rep > 0 && t < best)
+			best = t;
+	}
+	return best;
+}
+
+static bool
+same_mod32(const unsigned long long *states, const std::vector<unsigned long long> &ref, int64_t groups, int P)
+{
+	std::vector<unsigned long long> h(groups * (1 + P));
+
+	CHECK_CUDA(cudaMemcpy(h.data(), states, h.size() * 8, cudaMemcpyDeviceToHost));
+	for (size_t k = 0; k < h.size(); k++)
+		if ((k % (1 + P) == 0 ? h[k] != ref[k] : (uint32_t) h[k] != (uint32_t) ref[k]))
+			return false;
+	return true;
+}
+
+template <int P>
+static int
+one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
+{
+	std::vector<unsigned long long> ref(a.groups * (1 + P));
+	int			failures = 0;
+
+	CHECK_CUDA(cudaMemset(a.states, 0, a.groups * 8 * (1 + P)));
+	reference_kernel<P><<<132 * 8, 256>>>(a);
+	CHECK_CUDA(cudaMemcpy(ref.data(), a.states, ref.size() * 8, cudaMemcpyDeviceToHost));
+	printf("| %d | 2^%d |", P, lg);
+	for (int hash = 0; hash < 2; hash++)
+	{
+		int			blocks = 0;
+		float		ms = hash ? run_table<P, true>(a, t0, t1, &blocks) : run_table<P, false>(a, t0, t1, &blocks);
+
+		if (ms <= 0)
+		{
+			printf(" - |");
+			continue;
+		}
+		if (!same_mod32(a.states, ref, a.groups, P))
+		{
+			fprintf(stderr, "shared_bound: P=%d g=2^%d %s: states differ from the reference\n", P, lg,
+					hash ? "hash" : "dense");
+			failures++;
+		}
+		printf(" %.2f (%d) |", ms, blocks);
+	}
+	printf("\n");
+	fflush(stdout);
+	return failures;
+}
+
+int
+main(int argc, char **argv)
+{
+	int			log2_rows = 28;
+
+	if (argc == 3 && strcmp(argv[1], "--log2-rows") == 0)
+		log2_rows = atoi(argv[2]);
+	else if (argc != 1)
+	{
+		fprintf(stderr, "usage: shared_bound [--log2-rows N]\n");
+		return 2;
+	}
+	for (uint64_t r = 0; r < (1u << 12); r++)
+		if (key_of(r) == EMPTY_KEY)
+		{
+			fprintf(stderr, "shared_bound: a key is the empty marker\n");
+			return 2;
+		}
+
+	int64_t		rows = 1ll << log2_rows;
+	int64_t		max_g = 1ll << 12;
+	cudaDeviceProp prop;
+	uint64_t   *gids,
+			   *keys;
+	long long  *vals;
+	unsigned long long *states;
+	cudaEvent_t t0,
+				t1;
+
+	CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+	CHECK_CUDA(cudaMalloc(&gids, rows * 8));
+	CHECK_CUDA(cudaMalloc(&keys, rows * 8));
+	CHECK_CUDA(cudaMalloc(&vals, rows * 8 * MAX_P));
+	CHECK_CUDA(cudaMalloc(&states, max_g * 8 * (1 + MAX_P)));
+	CHECK_CUDA(cudaEventCreate(&t0));
+	CHECK_CUDA(cudaEventCreate(&t1));
+	printf("# A block table in shared memory: a group id given (dense) against a key looked up (hash)\n\n");
+	printf("%s, %d SMs; 2^%d rows, uniform groups; group ids, keys and payloads in 8-byte words; "
+		   "blocks of %d threads, as many as fit; ms, best of 3 after a warm-up; (blocks); "
+		   "-: the table does not fit.\n\n", prop.name, prop.multiProcessorCount, log2_rows, THREADS);
+	printf("| payloads | g | dense | hash (2g slots) |\n|---:|---:|---:|---:|\n");
+
+	int			failures = 0;
+
+	for (int lg = 2; lg <= 12; lg += 2)
+	{
+		Args		a = {gids, keys, vals, states, rows, 1ll << lg, lg + 1};
+
+		gen_kernel<<<prop.multiProcessorCount * 8, 256>>>(gids, keys, vals, rows, (uint64_t) a.groups);
+		CHECK_CUDA(cudaDeviceSynchronize());
+		failures += one_point<1>(a, t0, t1, lg);
+		failures += one_point<4>(a, t0, t1, lg);
+	}
+	printf("\n%s\n", failures == 0 ? "every result equals the reference (counts exactly, sums mod 2^32)" :
+		   "FAILURES (see stderr)");
+	return failures == 0 ? 0 : 1;
+}
