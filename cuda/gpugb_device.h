@@ -194,6 +194,18 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		appends_only;
 	/*
+	 * An experiment, off outside the kernel benchmark (--lean-fast-key)
+	 * and the self-test (--lean-fast-key): SHARED_HASH's lean kernel looks
+	 * a launch's key up by its one word (cuda/key_cache.cuh,
+	 * gpugb_key_cache_hit_word) where the launch has one key, no NULL key
+	 * and no row list, instead of the general lookup's loops over key
+	 * words and their NULL arrays.  Nsight Compute (session 29, call 7):
+	 * the lean kernel issues 257 warp instructions per 32 rows at 2^8
+	 * groups, a block table with the key given 59, at the device-memory
+	 * floor.  Not yet measured.
+	 */
+	bool		lean_fast_key;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that
@@ -289,6 +301,7 @@ typedef struct GpugbStats
 	int64_t		lean_probe_launches;	/* those that probed the skew for a planned GLOBAL_HASH */
 	int64_t		one_block_lean_launches;	/* those with a one-block table (cuda/launch.cu) */
 	int64_t		one_block_partial_lean_launches;	/* partial ones in one 1024-thread block (cuda/launch.cu) */
+	int64_t		fast_key_lean_launches;	/* those that looked keys up by one word (spec.lean_fast_key) */
 } GpugbStats;
 
 typedef struct GpugbUsage

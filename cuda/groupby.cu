@@ -429,6 +429,7 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 	p->n_keys = gb->spec.n_keys;
 	p->n_counts = gb->n_counts;
 	p->n_values = gb->n_values;
+	p->lean_fast_key = gb->spec.lean_fast_key ? 1 : 0;
 	for (int c = 0; c < gb->n_counts; c++)
 	{
 		int			in = gb->count_input[c];
@@ -480,6 +481,7 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->partial_lean_launches += ran.partial ? 1 : 0;
 	stats->one_block_lean_launches += ran.one_block ? 1 : 0;
 	stats->one_block_partial_lean_launches += ran.one_block_partial ? 1 : 0;
+	stats->fast_key_lean_launches += ran.lean && ran.fast_key ? 1 : 0;
 }
 
 /* Queues the aggregation of launch p with the handle's current strategy. */

@@ -115,6 +115,23 @@ gpugb_key_cache_reset(const GpugbKeyCache &c)
 
 typedef cuda::atomic_ref<int, cuda::thread_scope_block> gpugb_entry_ref;
 
+/* The cache's hash: its seed, one step a key word, and the slot of the whole key and mask. */
+#define GPUGB_KEY_CACHE_SEED 0x9E3779B9u
+
+__device__ __forceinline__ uint32_t
+gpugb_key_cache_hash_step(uint32_t h, long long word)
+{
+	h = (h ^ (uint32_t) word) * 0x85EBCA6Bu;
+	h = (h ^ (uint32_t) ((unsigned long long) word >> 32)) * 0xC2B2AE35u;
+	return h ^ (h >> 16);
+}
+
+__device__ __forceinline__ unsigned
+gpugb_key_cache_home(const GpugbKeyCache &c, uint32_t h, uint32_t mask)
+{
+	return ((h ^ mask) * 2654435761u) >> c.shift;
+}
+
 /*
  * The row's key words and null mask, and the cache slot its probe starts
  * at (every lookup of the same key must start there).
@@ -124,7 +141,7 @@ gpugb_key_cache_key(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t ro
 					long long key[GPUGB_KEY_CACHE_MAX_KEYS], uint32_t *mask_out)
 {
 	uint32_t	mask = 0;
-	uint32_t	h = 0x9E3779B9u;
+	uint32_t	h = GPUGB_KEY_CACHE_SEED;
 
 	for (int k = 0; k < GPUGB_KEY_CACHE_MAX_KEYS; k++)
 	{
@@ -135,13 +152,10 @@ gpugb_key_cache_key(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t ro
 
 		key[k] = gpugb_row_key(p, k, row, &null);
 		mask |= (uint32_t) null << k;
-		h = (h ^ (uint32_t) key[k]) * 0x85EBCA6Bu;
-		h = (h ^ (uint32_t) ((unsigned long long) key[k] >> 32)) * 0xC2B2AE35u;
-		h ^= h >> 16;
+		h = gpugb_key_cache_hash_step(h, key[k]);
 	}
-	h = (h ^ mask) * 2654435761u;
 	*mask_out = mask;
-	return h >> c.shift;
+	return gpugb_key_cache_home(c, h, mask);
 }
 
 /* Whether published slot idx holds this key. */
@@ -193,6 +207,33 @@ gpugb_key_cache_hit(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t ro
 		if (cur < 0)
 			return -1;
 		if (gpugb_key_cache_same(p, c, idx, key, mask))
+		{
+			*gid = cur;
+			return (int) idx;
+		}
+		idx = (idx + 1) & (unsigned) (c.slots - 1);
+	}
+}
+
+/*
+ * gpugb_key_cache_hit for a launch of one key without NULLs (every entry's
+ * mask is then 0, so the probe compares the word alone), given the key's
+ * word: the experiment spec.lean_fast_key (lean_kernel.cuh,
+ * gpugb_lean_fast_key).  The same hash and probe order as the general
+ * lookup, which inserts the keys this one finds.
+ */
+__device__ __forceinline__ int
+gpugb_key_cache_hit_word(const GpugbKeyCache &c, long long word, int64_t *gid)
+{
+	unsigned	idx = gpugb_key_cache_home(c, gpugb_key_cache_hash_step(GPUGB_KEY_CACHE_SEED, word), 0);
+
+	for (;;)
+	{
+		int			cur = gpugb_key_cache_load_gid(c, idx);
+
+		if (cur < 0)
+			return -1;
+		if (c.keys[idx] == word)
 		{
 			*gid = cur;
 			return (int) idx;

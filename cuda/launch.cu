@@ -345,6 +345,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (opt_in_shared(gpugb_shared_agg_kernel, opted_in, opt_in_error) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	gpugb_device_properties(&props);
+	ran->fast_key = gpugb_lean_fast_key(p);	/* counted only where a lean instance runs */
 
 	bool		lean = plan_lean(p, groups_expected, &props, &plan);
 	int64_t		one_block_slots = 0;
@@ -406,6 +407,7 @@ gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expected, cudaStr
 	if (!plan_lean(p, groups_expected, &props, &plan) || !plan.partial)
 		return GPUGB_OK;
 	ran->lean = ran->partial = true;
+	ran->fast_key = gpugb_lean_fast_key(p);
 	return launch_lean_shared(p, (int) plan.slots, true, stream);
 }
 

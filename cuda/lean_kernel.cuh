@@ -94,6 +94,17 @@ gpugb_lean_has_nulls(const GpugbAggParams &p)
 	return false;
 }
 
+/*
+ * Whether launch p looks its keys up by one word (the experiment
+ * spec.lean_fast_key, key_cache.cuh's gpugb_key_cache_hit_word): one key,
+ * no NULL among its values, no row list.  Uniform over the launch.
+ */
+static inline __host__ __device__ bool
+gpugb_lean_fast_key(const GpugbAggParams &p)
+{
+	return p.lean_fast_key != 0 && p.n_keys == 1 && p.key_nulls[0] == nullptr && p.row_list == nullptr;
+}
+
 /* Count columns of launch p's lean table: the rows, and one per input with NULLs in the launch. */
 static inline __host__ __device__ int
 gpugb_lean_count_columns(const GpugbAggParams &p)
@@ -295,6 +306,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 	const unsigned lane = threadIdx.x & 31u;
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 	const GpugbStates global = gpugb_global_states(p);
+	const bool	fast_key = gpugb_lean_fast_key(p);
 	uint32_t	deferred = 0;	/* this lane's entry of the warp's deferred rows */
 	int			n_deferred = 0; /* entries in use: lanes [0, n_deferred), warp-uniform */
 
@@ -313,7 +325,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 		if (i < p.nrows)
 		{
 			/* The inputs first, so that their loads overlap the key's lookup. */
-			uint32_t	r = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
+			uint32_t	r = fast_key || p.row_list == nullptr ? (uint32_t) i : p.row_list[i];
 			long long	w[NV > 0 ? NV : 1];
 
 #pragma unroll
@@ -334,7 +346,9 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 				 * (a partial table's cold keys) the row is deferred
 				 * (gpugb_lean_defer), rather than probe the cache again.
 				 */
-				slot = gpugb_key_cache_hit(p, cache, r, &gid);
+				slot = fast_key ?
+					gpugb_key_cache_hit_word(cache, __ldg((const long long *) &p.key_values[0][r]), &gid) :
+					gpugb_key_cache_hit(p, cache, r, &gid);
 				if (slot < 0)
 				{
 					if (!gpugb_key_cache_full(cache))

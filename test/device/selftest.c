@@ -44,6 +44,8 @@
 
 /* The strategy the cases run with: a GpugbStrategy, or -1 for auto. */
 static int	case_strategy = -1;
+/* --lean-fast-key: every case with spec.lean_fast_key (an experiment of session 29). */
+static int	lean_fast_key_option = 0;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -636,6 +638,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.device_memory_limit = cs->mem_limit;
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
+	spec.lean_fast_key = lean_fast_key_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	if (cs->int32_keys && !spec.key_fits_int32)
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
@@ -930,6 +933,27 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.partial_lean_launches,
 					 (long long) stats.lean_probe_launches, (long long) stats.strides);
 		}
+		/*
+		 * spec.lean_fast_key (an experiment): without it no launch looks keys
+		 * up by their word; with it, a lean case of one key without NULL
+		 * keys forced to SHARED_HASH must, and one with NULL keys must not
+		 * (unless its strides are of random sizes: a small one may have none).
+		 */
+		if (ok && !lean_fast_key_option && stats.fast_key_lean_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld fast-key launches without --lean-fast-key",
+					 (long long) stats.fast_key_lean_launches);
+		}
+		if (ok && !EMULATOR && lean_fast_key_option && cs->lean && cs->n_keys == 1 && cs->nrows > 0 &&
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH &&
+			(cs->key_null == 0 ? stats.fast_key_lean_launches == 0 :
+			 !cs->partial && stats.fast_key_lean_launches != 0))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "--lean-fast-key, NULL keys %g: %lld fast-key launches",
+					 cs->key_null, (long long) stats.fast_key_lean_launches);
+		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
 			ok = 0;
@@ -1097,6 +1121,8 @@ main(int argc, char **argv)
 			require_gpu = 1;
 		else if (strcmp(argv[i], "--quick") == 0)
 			scale = 10;
+		else if (strcmp(argv[i], "--lean-fast-key") == 0)
+			lean_fast_key_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1107,7 +1133,8 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--strategy NAME|auto] [--only TEXT]\n",
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--strategy NAME|auto] "
+					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
 		}
@@ -1276,6 +1303,18 @@ main(int argc, char **argv)
 		 .partial_lean = 1},
 		{"lean one-block partial: clustered rows, 2 keys, 2 sums, uniform over 30000", 79, 2 * M, 2,
 		 30000, 0, 0.01, .lean = 2, .partial_lean = 1, .clustered = 1},
+		/*
+		 * One key without NULLs: what spec.lean_fast_key (an experiment, --lean-fast-key)
+		 * looks up by its word: a whole table, the one-block table, a partial table, NULL
+		 * inputs and int32 keys.
+		 */
+		{"lean fast key: g=200", 80, 4 * M, 1, 200, 0, 0, .lean = 1},
+		{"lean fast key: g=3000 (one-block table)", 81, 4 * M, 1, 3000, 0.5, 0, .lean = 1,
+		 .lean_one_block = 1},
+		{"lean fast key: zipf 1.0 over 1e5 (partial table)", 82, 4 * M, 1, 100000, 1.0, 0, .lean = 2,
+		 .partial_lean = 1},
+		{"lean fast key: g=1000, 10% null inputs", 83, 4 * M, 1, 1000, 0, 0, 0.1, .lean = 3},
+		{"lean fast key: int32 keys, g=1000", 84, 2 * M, 1, 1000, 0, 0, .int32_keys = 1, .lean = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},

@@ -116,7 +116,10 @@ usage(FILE *f)
 			"                       (spec.estimated_hot_share); off (default): unknown\n"
 			"  --clustered on|off   on: rows sorted by key, as a table stored in key order\n"
 			"                       delivers them (groups in their keys' scrambled order);\n"
-			"                       off (default): rows in random order\n",
+			"                       off (default): rows in random order\n"
+			"  --lean-fast-key on|off on: the lean kernel looks one key up by its word\n"
+			"                       (spec.lean_fast_key, an experiment; the log marks\n"
+			"                       the runs); off (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -253,6 +256,9 @@ static bool keyed_slots_option = true;
  */
 static bool planned_skew_option = false;
 
+/* --lean-fast-key: spec.lean_fast_key (an experiment of session 29). */
+static bool lean_fast_key_option = false;
+
 /* An option's on|off value. */
 static bool
 parse_on_off(const char *val, const char *opt)
@@ -321,6 +327,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			o->clustered = parse_on_off(val, opt);
 		else if (strcmp(opt, "--planned-skew") == 0)
 			planned_skew_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--lean-fast-key") == 0)
+			lean_fast_key_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -391,6 +399,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.key_fits_int32 = keyed_slots_option && p.key_bytes == 4;
 	spec.tagged_slots_only = !keyed_slots_option;
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
+	spec.lean_fast_key = lean_fast_key_option;
 	return spec;
 }
 
@@ -571,6 +580,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->peak_device_bytes = stats.peak_device_bytes;
 		m->one_block_launches = stats.one_block_lean_launches;
 		m->one_block_partial_launches = stats.one_block_partial_lean_launches;
+		m->fast_key_launches = stats.fast_key_lean_launches;
 		auto		t3 = std::chrono::steady_clock::now();
 
 		if ((st = checksum_result(gb, p.payloads, n_groups, b, &cs)) != GPUGB_OK)
@@ -636,6 +646,8 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (one-block lean table)");
 	if (m.one_block_partial_launches > 0)
 		fprintf(stderr, " (one-block partial lean table)");
+	if (m.fast_key_launches > 0)
+		fprintf(stderr, " (lean fast key)");
 	if (m.method != KB_THRUST && m.create_s > 0)
 		fprintf(stderr, "  create %.0f ms, verify %.0f ms", m.create_s * 1e3, m.verify_s * 1e3);
 	fprintf(stderr, "  %s%s%s\n",
