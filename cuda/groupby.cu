@@ -482,6 +482,7 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->one_block_lean_launches += ran.one_block ? 1 : 0;
 	stats->one_block_partial_lean_launches += ran.one_block_partial ? 1 : 0;
 	stats->fast_key_lean_launches += ran.lean && ran.fast_key ? 1 : 0;
+	stats->fast_lean_kernel_launches += ran.lean && ran.fast_kernel ? 1 : 0;
 }
 
 /* Queues the aggregation of launch p with the handle's current strategy. */

@@ -15,6 +15,7 @@
 
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
+#include "lean_fast_kernel.cuh"
 #include "lean_kernel.cuh"
 #include "order_kernels.cuh"
 #include "partition_kernels.cuh"
@@ -134,6 +135,25 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
 }
 
 /*
+ * The shared memory of a lean table of n_sums sums and `slots` slots for
+ * launch p, and the persistent grid of `kernel` (blocks of `block`
+ * threads) with that much a block; `kernel` opted in to the most shared
+ * memory a block may have, once.
+ */
+template <typename Kernel>
+static cudaError_t
+lean_grid(Kernel kernel, int block, std::once_flag &opted_in, cudaError_t &opt_in_error,
+		  const GpugbAggParams &p, int n_sums, int slots, size_t *bytes, unsigned *blocks)
+{
+	*bytes = gpugb_lean_table_bytes(n_sums, gpugb_lean_count_columns(p), p.n_keys, slots);
+	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
+		return opt_in_error;
+	*blocks = persistent_grid((p.nrows + block - 1) / block, (int64_t) *bytes + 1024, block,
+							  resident_blocks_per_sm(kernel, block, *bytes));
+	return cudaSuccess;
+}
+
+/*
  * One lean SHARED_HASH launch (lean_kernel.cuh) of NV sums, on its
  * persistent grid.  PARTIAL: the table is partial (gpugb_plan_lean_table),
  * so the instance that defers cold rows (gpugb_lean_defer); a whole table's
@@ -145,17 +165,57 @@ launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
-	size_t		bytes = gpugb_lean_table_bytes(NV, gpugb_lean_count_columns(p), p.n_keys, slots);
 	auto		kernel = gpugb_lean_shared_kernel<NV, NULLS, PARTIAL, BLOCK>;
+	size_t		bytes;
+	unsigned	blocks;
 
-	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
+	if (lean_grid(kernel, BLOCK, opted_in, opt_in_error, p, NV, slots, &bytes, &blocks) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
-
-	unsigned	blocks = persistent_grid((p.nrows + BLOCK - 1) / BLOCK, (int64_t) bytes + 1024, BLOCK,
-										 resident_blocks_per_sm(kernel, BLOCK, bytes));
-
 	kernel<<<blocks, BLOCK, bytes, stream>>>(p, slots);
 	return GPUGB_LAUNCHED("gpugb_lean_shared_kernel");
+}
+
+/* The same for the experiment spec.lean_fast_key's whole tables (lean_fast_kernel.cuh). */
+template <int NV, int BLOCK>
+static GpugbStatus
+launch_lean_fast_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+	static std::once_flag opted_in;
+	static cudaError_t opt_in_error = cudaSuccess;
+	auto		kernel = gpugb_lean_fast_kernel<NV, BLOCK>;
+	size_t		bytes;
+	unsigned	blocks;
+
+	if (lean_grid(kernel, BLOCK, opted_in, opt_in_error, p, NV, slots, &bytes, &blocks) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+	kernel<<<blocks, BLOCK, bytes, stream>>>(p, slots);
+	return GPUGB_LAUNCHED("gpugb_lean_fast_kernel");
+}
+
+/* Whether a whole lean table of launch p takes gpugb_lean_fast_kernel (the experiment spec.lean_fast_key). */
+static bool
+lean_fast_kernel_applies(const GpugbAggParams &p)
+{
+	return gpugb_lean_fast_key(p) && !gpugb_lean_has_nulls(p);
+}
+
+/* Its launch for a whole table in blocks of GPUGB_AGG_BLOCK threads. */
+static GpugbStatus
+launch_lean_fast(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+	switch (p.n_values)
+	{
+		case 0:
+			return launch_lean_fast_nv<0, GPUGB_AGG_BLOCK>(p, slots, stream);
+		case 1:
+			return launch_lean_fast_nv<1, GPUGB_AGG_BLOCK>(p, slots, stream);
+		case 2:
+			return launch_lean_fast_nv<2, GPUGB_AGG_BLOCK>(p, slots, stream);
+		case 3:
+			return launch_lean_fast_nv<3, GPUGB_AGG_BLOCK>(p, slots, stream);
+		default:
+			return launch_lean_fast_nv<4, GPUGB_AGG_BLOCK>(p, slots, stream);
+	}
 }
 
 /*
@@ -241,6 +301,9 @@ whole_table_wants_one_block(const GpugbAggParams &p, const GpugbSharedTablePlan 
 static GpugbStatus
 launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
+	if (lean_fast_kernel_applies(p))
+		return p.n_values == 0 ? launch_lean_fast_nv<0, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream) :
+			launch_lean_fast_nv<1, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
 	if (p.n_values == 0)
 		return launch_lean_shared_nv<0, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
 	return launch_lean_shared_nv<1, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
@@ -358,6 +421,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (one_block_slots > 0)
 	{
 		ran->lean = ran->one_block = true;
+		ran->fast_kernel = lean_fast_kernel_applies(p);
 		return launch_lean_one_block(p, (int) one_block_slots, stream);
 	}
 	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))
@@ -371,6 +435,11 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		}
 		ran->lean = true;
 		ran->partial = plan.partial;
+		if (!plan.partial && lean_fast_kernel_applies(p))
+		{
+			ran->fast_kernel = true;
+			return launch_lean_fast(p, (int) plan.slots, stream);
+		}
 		return launch_lean_shared(p, (int) plan.slots, plan.partial, stream);
 	}
 	gpugb_plan_shared_table(slots, state_columns, p.n_keys, groups_expected, hot_share, &props,

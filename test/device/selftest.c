@@ -954,6 +954,24 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "--lean-fast-key, NULL keys %g: %lld fast-key launches",
 					 cs->key_null, (long long) stats.fast_key_lean_launches);
 		}
+		/*
+		 * ...and whole tables of such a case without NULL inputs run
+		 * gpugb_lean_fast_kernel; with NULL inputs, or without the option, none.
+		 */
+		if (ok && !EMULATOR && (lean_fast_key_option ? cs->in_null > 0 : 1) &&
+			stats.fast_lean_kernel_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld fast lean kernel launches (NULL inputs %g)",
+					 (long long) stats.fast_lean_kernel_launches, cs->in_null);
+		}
+		if (ok && !EMULATOR && lean_fast_key_option && cs->lean && cs->n_keys == 1 && cs->key_null == 0 &&
+			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.fast_lean_kernel_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "--lean-fast-key: a whole table without the fast lean kernel");
+		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
 			ok = 0;

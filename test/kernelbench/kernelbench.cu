@@ -117,7 +117,8 @@ usage(FILE *f)
 			"  --clustered on|off   on: rows sorted by key, as a table stored in key order\n"
 			"                       delivers them (groups in their keys' scrambled order);\n"
 			"                       off (default): rows in random order\n"
-			"  --lean-fast-key on|off on: the lean kernel looks one key up by its word\n"
+			"  --lean-fast-key on|off on: the lean kernel looks one key up by its word,\n"
+			"                       and whole tables run gpugb_lean_fast_kernel\n"
 			"                       (spec.lean_fast_key, an experiment; the log marks\n"
 			"                       the runs); off (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
@@ -581,6 +582,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->one_block_launches = stats.one_block_lean_launches;
 		m->one_block_partial_launches = stats.one_block_partial_lean_launches;
 		m->fast_key_launches = stats.fast_key_lean_launches;
+		m->fast_kernel_launches = stats.fast_lean_kernel_launches;
 		auto		t3 = std::chrono::steady_clock::now();
 
 		if ((st = checksum_result(gb, p.payloads, n_groups, b, &cs)) != GPUGB_OK)
@@ -647,7 +649,7 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 	if (m.one_block_partial_launches > 0)
 		fprintf(stderr, " (one-block partial lean table)");
 	if (m.fast_key_launches > 0)
-		fprintf(stderr, " (lean fast key)");
+		fprintf(stderr, " (lean fast key%s)", m.fast_kernel_launches > 0 ? ", fast kernel" : "");
 	if (m.method != KB_THRUST && m.create_s > 0)
 		fprintf(stderr, "  create %.0f ms, verify %.0f ms", m.create_s * 1e3, m.verify_s * 1e3);
 	fprintf(stderr, "  %s%s%s\n",

@@ -152,6 +152,7 @@ struct KbMeasure
 	int64_t		one_block_launches = 0;	/* stats.one_block_lean_launches (the log marks them) */
 	int64_t		one_block_partial_launches = 0;	/* stats.one_block_partial_lean_launches */
 	int64_t		fast_key_launches = 0;	/* stats.fast_key_lean_launches (--lean-fast-key) */
+	int64_t		fast_kernel_launches = 0;	/* stats.fast_lean_kernel_launches (--lean-fast-key) */
 
 	bool		ok() const { return verdict == KB_REFERENCE || verdict == KB_VERIFIED; }
 	double		median_s() const;

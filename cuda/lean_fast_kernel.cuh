@@ -1,0 +1,163 @@
+/*
+ * lean_fast_kernel.cuh
+ *    An experiment (spec.lean_fast_key, off outside the kernel benchmark and
+ *    the self-test; session 29, never run on a GPU): SHARED_HASH's lean
+ *    kernel for a whole table of the commonest launch only, whose row loop
+ *    holds nothing but the work of a row whose key the block already knows.
+ *
+ * Why: Nsight Compute (session 29, call 7) found gpugb_lean_shared_kernel
+ * issuing 257 warp instructions per 32 rows at 2^8 groups (366 at 2^12),
+ * bound by issue, where test/kernelbench/shared_bound.cu's block table,
+ * with the key looked up the same way, issues 59 and runs at the
+ * device-memory floor (0.95 ms against 3.0 for 2^28 rows).  Its SASS
+ * spends about 90 instructions a row before the first probe (a row list,
+ * two key words' NULL arrays, kernel parameters reloaded from the constant
+ * bank), and the inlined slow paths (the cache insert, the global table,
+ * the generic warp combine) hold the registers.
+ *
+ * Here the launch has one key with no NULL among its values, no NULL input
+ * and no row list (gpugb_lean_fast_key, gpugb_lean_has_nulls), and the
+ * table holds every group expected (not partial).  The row loop loads the
+ * inputs and the key word, probes the block's cache by that word
+ * (gpugb_key_cache_hit_word) and adds a hit with the lean kernel's
+ * atomics; every other row (a key new to the block, a full cache, an input
+ * wider than int32) goes to gpugb_lean_fast_slow_rows, a call that is not
+ * inlined, which does what gpugb_lean_shared_kernel does for such rows.
+ * The table, its layout and its flush are the lean kernel's (lean_kernel.cuh).
+ */
+#ifndef GPUGB_LEAN_FAST_KERNEL_CUH
+#define GPUGB_LEAN_FAST_KERNEL_CUH
+
+#include "lean_kernel.cuh"
+
+/*
+ * The rows of a warp the hit path did not add (`slow`): look the key up
+ * (inserting it into the cache, or the global table where the cache is
+ * full), then add the row to its slot where it has one and its inputs fit
+ * an int32, else to the global states.  A row whose key gets no group id
+ * goes to the retry list (gpugb_cached_row_gid, gpugb_launch_row_gid).
+ * Warp-collective: every lane calls, `slow` or not.
+ */
+template <int NV>
+__device__ __noinline__ void
+gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool slow, int slot, int64_t gid,
+						  unsigned lane)
+{
+	/* The table from its shared memory: a copy passed in would sit in local memory. */
+	const GpugbLeanTable t = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
+	uint32_t	row = (uint32_t) i;
+	int			v[NV > 0 ? NV : 1];
+	bool		narrow = true;
+
+	if (slow)
+	{
+		if (slot < 0)
+		{
+			if (!gpugb_key_cache_full(t.cache))
+				gid = gpugb_cached_row_gid(p, t.cache, i, &row, &slot);
+			else
+				gid = gpugb_launch_row_gid(p, i, &row);
+		}
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+		{
+			long long	w = __ldg((const long long *) &p.vals[a].values[row]);
+
+			v[a] = (int) w;
+			narrow = narrow && (long long) v[a] == w;
+		}
+	}
+
+	bool		local = slow && gid >= 0 && slot >= 0 && narrow;
+	bool		generic = slow && gid >= 0 && !local;
+
+	if (local)
+	{
+		atomicAdd(&t.counts[slot], 1u);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			gpugb_lean_add_sum(t.sums, t.slots, a, slot, v[a]);
+	}
+	if (__any_sync(GPUGB_FULL_MASK, generic))
+		gpugb_aggregate_warp(p, gpugb_global_states(p), row, generic ? gid : -1, gid, lane);
+}
+
+/* BLOCK: 256 for a whole table (five blocks an SM), 1024 for the one-block table (cuda/launch.cu). */
+template <int NV, int BLOCK>
+__global__ void __launch_bounds__(BLOCK, BLOCK >= 1024 ? 1 : 5)
+gpugb_lean_fast_kernel(const __grid_constant__ GpugbAggParams p, int slots)
+{
+	const GpugbLeanTable table = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
+
+	gpugb_lean_table_reset<NV>(table);
+	__syncthreads();
+
+	const unsigned lane = threadIdx.x & 31u;
+	const int64_t nrows = p.nrows;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x;
+	const long long *key_words = (const long long *) p.key_values[0];
+
+	/* base is the warp's first row: the loop and its collectives are warp-uniform. */
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < nrows;
+		 base += step)
+	{
+		int64_t		i = base + lane;
+		bool		valid = i < nrows;
+		int			slot = -1;
+		int64_t		gid = -1;
+		int			v[NV > 0 ? NV : 1];
+		bool		narrow = true;
+
+		if (valid)
+		{
+			long long	w[NV > 0 ? NV : 1];
+
+#pragma unroll
+			for (int a = 0; a < NV; a++)	/* first, so that their loads overlap the probe */
+				w[a] = __ldg((const long long *) &p.vals[a].values[i]);
+			slot = gpugb_key_cache_hit_word(table.cache, __ldg(key_words + i), &gid);
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+			{
+				v[a] = (int) w[a];
+				narrow = narrow && (long long) v[a] == w[a];
+			}
+		}
+
+		bool		local = slot >= 0 && narrow;
+		int			slot0 = __shfl_sync(GPUGB_FULL_MASK, slot, 0);
+
+		if (__all_sync(GPUGB_FULL_MASK, local && slot == slot0))
+		{
+			/* The warp's 32 rows in one slot (tiny g): one warp reduction and one atomic a state. */
+			long long	total[NV > 0 ? NV : 1];
+
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				total[a] = gpugb_warp_sum_int32(v[a]);
+			if (lane == 0)
+			{
+				atomicAdd(&table.counts[slot0], 32u);
+#pragma unroll
+				for (int a = 0; a < NV; a++)
+					gpugb_lean_add_sum(table.sums, slots, a, slot0, total[a]);
+			}
+		}
+		else if (local)
+		{
+			atomicAdd(&table.counts[slot], 1u);
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				gpugb_lean_add_sum(table.sums, slots, a, slot, v[a]);
+		}
+
+		bool		slow = valid && !local;
+
+		if (__any_sync(GPUGB_FULL_MASK, slow))
+			gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
+	}
+	__syncthreads();
+	gpugb_lean_table_flush<NV, false>(p, gpugb_global_states(p), table);
+}
+
+#endif							/* GPUGB_LEAN_FAST_KERNEL_CUH */
