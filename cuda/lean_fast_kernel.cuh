@@ -31,6 +31,102 @@
 #include "lean_kernel.cuh"
 
 /*
+ * The lean table (lean_kernel.cuh's layout) through helpers, so that the
+ * non-inlined slow path can rebuild it from the one shared-memory
+ * declaration rather than take a copy.  gpugb_lean_shared_kernel keeps
+ * its own inline code: through these helpers ptxas spilled registers in
+ * three of its instances that had none (review of session 29).
+ */
+/*
+ * A block's lean table in shared memory, `slots` entries per column: per
+ * sum a column of uint32 low words and one of int32 high words (sum a's
+ * low words at [2a * slots], high words at [(2a + 1) * slots]); the count
+ * columns (column k at [k * slots]: 0 the rows, k > 0 the k-th input with
+ * NULLs, its NULLs); then the key cache.
+ */
+struct GpugbLeanTable
+{
+	unsigned   *sums;
+	unsigned   *counts;
+	int			count_columns;
+	int			slots;
+	GpugbKeyCache cache;
+};
+
+/* Every lean kernel's dynamic shared memory (one declaration, so device functions reach it too). */
+extern __shared__ unsigned long long gpugb_lean_smem[];
+
+template <int NV>
+__device__ __forceinline__ GpugbLeanTable
+gpugb_lean_table_at(unsigned long long *smem, const GpugbAggParams &p, int count_columns, int slots)
+{
+	GpugbLeanTable t;
+
+	t.sums = (unsigned *) smem;
+	t.counts = (unsigned *) (smem + (size_t) NV * slots);
+	t.count_columns = count_columns;
+	t.slots = slots;
+	t.cache = gpugb_key_cache_at(smem + (size_t) NV * slots + gpugb_lean_count_words(count_columns, slots),
+								 p.n_keys, slots, nullptr);
+	return t;
+}
+
+/* Every count and sum 0 and the key cache empty (block-collective; __syncthreads after). */
+template <int NV>
+__device__ __forceinline__ void
+gpugb_lean_table_reset(const GpugbLeanTable &t)
+{
+	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
+	{
+		for (int k = 0; k < t.count_columns; k++)
+			t.counts[(size_t) k * t.slots + s] = 0;
+#pragma unroll
+		for (int a = 0; a < 2 * NV; a++)
+			t.sums[(size_t) a * t.slots + s] = 0;
+	}
+	gpugb_key_cache_reset(t.cache);
+}
+
+/*
+ * Adds each slot's states to the global states with the generic int128
+ * update (block-collective, after __syncthreads: no entry is BUSY after the
+ * row loop, so a slot is FREE or holds its group's id).
+ */
+template <int NV, bool NULLS>
+__device__ __forceinline__ void
+gpugb_lean_table_flush(const GpugbAggParams &p, const GpugbStates &global, const GpugbLeanTable &t)
+{
+	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
+	{
+		int			gid = p.n_keys == 0 ? 0 : t.cache.gids[s];
+
+		if (gid < 0 || t.counts[s] == 0)
+			continue;
+		atomicAdd(&p.counts[gid], (unsigned long long) t.counts[s]);	/* count column 0 */
+		for (int c = 1, k = 1; NULLS && c < p.n_counts; c++)
+		{
+			if (p.count_nulls[c] == nullptr)
+				continue;
+
+			unsigned	nulls = t.counts[(size_t) k++ * t.slots + s];
+
+			if (nulls != 0)
+				atomicAdd(&p.counts[c * p.max_groups + gid], (unsigned long long) nulls);
+		}
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+		{
+			long long	sum = (long long) (((unsigned long long) t.sums[(size_t) (2 * a + 1) * t.slots + s] << 32) |
+										   t.sums[(size_t) 2 * a * t.slots + s]);
+
+			if (sum != 0)
+				gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col,
+								  p.vals[a].hi_col, gid, (uint64_t) sum, sum < 0 ? -1 : 0);
+		}
+	}
+}
+
+/*
  * The rows of a warp the hit path did not add (`slow`): look the key up
  * (inserting it into the cache, or the global table where the cache is
  * full), then add the row to its slot where it has one and its inputs fit

@@ -1333,6 +1333,13 @@ main(int argc, char **argv)
 		 .partial_lean = 1},
 		{"lean fast key: g=1000, 10% null inputs", 83, 4 * M, 1, 1000, 0, 0, 0.1, .lean = 3},
 		{"lean fast key: int32 keys, g=1000", 84, 2 * M, 1, 1000, 0, 0, .int32_keys = 1, .lean = 1},
+		/* ...two sums; counts of two more inputs; a full cache; grow and retry. */
+		{"lean fast key: two sums, g=200", 85, 4 * M, 1, 200, 0.5, 0, .lean = 2},
+		{"lean fast key: three counts, g=1000", 86, 2 * M, 1, 1000, 0, 0, .lean = 3},
+		{"lean fast key: estimate 3000, g=20000 (cache full)", 87, 4 * M, 1, 20000, 0.5, 0,
+		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},
+		{"lean fast key: estimate 1, g=1e5, 64K strides (grow+retry)", 88, 2 * M, 1, 100000, 0, 0,
+		 .est_groups = 1, .stride_rows = 65536, .expect_grow = 1, .lean = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},
