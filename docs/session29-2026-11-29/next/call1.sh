@@ -2,12 +2,11 @@
 # Session 30, call 1 (about 7 minutes), from the repository root on the GPU box, carrying .gpu-box:
 #   run(command="bash docs/session29-2026-11-29/next/call1.sh", carry=[".gpu-box"], timeout_s=600)
 # What session 29 left unrun, and where the lean kernel's instructions go:
-#  - first the whole self-test without the experiment: 8f303a4 and b097da5 changed the code of
-#    gpugb_lean_shared_kernel, the plan's lean kernel (a uniform branch that is never taken with
-#    the experiment off; its table's layout, reset and flush moved into shared helpers), and no
-#    GPU has run it since;
-#  - the lean self-test with --lean-fast-key (8f303a4 and b097da5, an experiment; cases 80-84:
-#    the one-word probe, and gpugb_lean_fast_kernel for whole tables);
+#  - first the whole self-test without the experiment: 8f303a4 gave gpugb_lean_shared_kernel,
+#    the plan's lean kernel, a uniform branch that is never taken with the experiment off, and
+#    no GPU has run it since;
+#  - the lean self-test with --lean-fast-key (8f303a4, b097da5 and 1abdd71, an experiment; cases
+#    80-88: the one-word probe, and gpugb_lean_fast_kernel for whole tables);
 #  - an A/B of kernelbench --lean-fast-key off|on at 2^2-2^12 groups, forced shared_hash;
 #  - Nsight Compute, per SASS instruction, of the lean kernel at 2^8 groups (one payload):
 #    session 29 measured 257 warp instructions per 32 rows there against 59 for
