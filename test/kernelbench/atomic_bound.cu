@@ -24,45 +24,10 @@
  *   nvcc -O3 -std=c++17 -arch=sm_90 test/kernelbench/atomic_bound.cu -o test/bin/atomic_bound
  *   test/bin/atomic_bound [--log2-rows 28] [--log2-groups 6:26:2] > atomic_bound.md
  */
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <cstdint>
-#include <vector>
 
-#include <cuda_runtime.h>
-
-#define MAX_P 4
-
-#define CHECK_CUDA(call) \
-	do { \
-		cudaError_t e_ = (call); \
-		if (e_ != cudaSuccess) \
-		{ \
-			fprintf(stderr, "atomic_bound: %s: %s\n", #call, cudaGetErrorString(e_)); \
-			exit(2); \
-		} \
-	} while (0)
-
-static inline __host__ __device__ uint64_t
-mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-__global__ void
-gen_kernel(uint64_t *gids, long long *vals, int64_t rows, uint64_t g)
-{
-	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < rows;
-		 i += (int64_t) gridDim.x * blockDim.x)
-	{
-		gids[i] = mix64((uint64_t) i + 0x1234567ull) % g;
-		for (int p = 0; p < MAX_P; p++)
-			vals[(int64_t) p * rows + i] = (long long) (mix64((uint64_t) i * 8 + p) % (1u << 20)) - (1 << 19);
-	}
-}
+#define BOUND_NAME "atomic_bound"
+#include "bound_common.cuh"
 
 struct Args
 {
@@ -160,7 +125,6 @@ launch_any(int P, bool gm, const Args &a, int blocks)
 		case 9: launch<4, true>(a, blocks); break;
 		default: fprintf(stderr, "atomic_bound: P must be 1 or 4\n"); exit(2);
 	}
-	CHECK_CUDA(cudaGetLastError());
 }
 
 int
@@ -224,7 +188,7 @@ main(int argc, char **argv)
 	{
 		int64_t		g = 1ll << lg;
 
-		gen_kernel<<<blocks, 256>>>(gids, vals, rows, (uint64_t) g);
+		bound_gen_kernel<<<blocks, 256>>>(gids, nullptr, vals, rows, (uint64_t) g);
 		CHECK_CUDA(cudaDeviceSynchronize());
 		for (int P = 1; P <= MAX_P; P += 3)
 		{
@@ -235,22 +199,9 @@ main(int argc, char **argv)
 				for (int gm = 0; gm < 2; gm++)
 				{
 					Args		a = {gids, vals, probed ? probe : nullptr, (uint64_t) (2 * g - 1), states, rows, g};
-					float		best = 1e30f;
 
-					for (int rep = 0; rep < 4; rep++)
-					{
-						float		t;
-
-						CHECK_CUDA(cudaMemset(states, 0, g * 8 * (1 + P)));
-						CHECK_CUDA(cudaEventRecord(t0));
-						launch_any(P, gm != 0, a, blocks);
-						CHECK_CUDA(cudaEventRecord(t1));
-						CHECK_CUDA(cudaEventSynchronize(t1));
-						CHECK_CUDA(cudaEventElapsedTime(&t, t0, t1));
-						if (rep > 0 && t < best)
-							best = t;
-					}
-					ms[probed][gm] = best;
+					ms[probed][gm] = bound_best_of_3([&]() { launch_any(P, gm != 0, a, blocks); },
+													 states, g * 8 * (1 + P), t0, t1);
 					CHECK_CUDA(cudaMemset(sum, 0, 8));
 					checksum_kernel<<<blocks, 256>>>(states, g, P, gm != 0, sum);
 					CHECK_CUDA(cudaMemcpy(&check[probed][gm], sum, 8, cudaMemcpyDeviceToHost));

@@ -30,49 +30,16 @@
  *   nvcc -O3 -std=c++17 -arch=sm_90 test/kernelbench/dsmem_bound.cu -o test/bin/dsmem_bound
  *   test/bin/dsmem_bound [--log2-rows 28] > dsmem_bound.md
  */
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <cstdint>
-#include <vector>
 
 #include <cooperative_groups.h>
-#include <cuda_runtime.h>
+
+#define BOUND_NAME "dsmem_bound"
+#include "bound_common.cuh"
 
 namespace cg = cooperative_groups;
 
-#define MAX_P 4
 #define THREADS 1024
-
-#define CHECK_CUDA(call) \
-	do { \
-		cudaError_t e_ = (call); \
-		if (e_ != cudaSuccess) \
-		{ \
-			fprintf(stderr, "dsmem_bound: %s: %s\n", #call, cudaGetErrorString(e_)); \
-			exit(2); \
-		} \
-	} while (0)
-
-static inline __host__ __device__ uint64_t
-mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-__global__ void
-gen_kernel(uint64_t *gids, long long *vals, int64_t rows, uint64_t g)
-{
-	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < rows;
-		 i += (int64_t) gridDim.x * blockDim.x)
-	{
-		gids[i] = mix64((uint64_t) i + 0x1234567ull) % g;
-		for (int p = 0; p < MAX_P; p++)
-			vals[(int64_t) p * rows + i] = (long long) (mix64((uint64_t) i * 8 + p) % (1u << 20)) - (1 << 19);
-	}
-}
 
 struct Args
 {
@@ -82,22 +49,6 @@ struct Args
 	int64_t		rows;
 	int64_t		groups;
 };
-
-/* The reference: every row added to the global states, group-major, 64-bit. */
-template <int P>
-__global__ void
-reference_kernel(const Args a)
-{
-	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < a.rows;
-		 i += (int64_t) gridDim.x * blockDim.x)
-	{
-		unsigned long long *r = a.states + a.gids[i] * (1 + P);
-
-		atomicAdd(r, 1ull);
-		for (int p = 0; p < P; p++)
-			atomicAdd(r + 1 + p, (unsigned long long) a.vals[(int64_t) p * a.rows + i]);
-	}
-}
 
 template <int C, int P>
 __global__ void __launch_bounds__(THREADS, 1)
@@ -180,36 +131,8 @@ run_clusters(const Args &a, cudaEvent_t t0, cudaEvent_t t1, int *clusters_out)
 	}
 	cfg.gridDim = dim3(clusters * C);
 	*clusters_out = clusters;
-
-	float		best = 1e30f;
-
-	for (int rep = 0; rep < 4; rep++)
-	{
-		float		t;
-
-		CHECK_CUDA(cudaMemset(a.states, 0, a.groups * 8 * (1 + P)));
-		CHECK_CUDA(cudaEventRecord(t0));
-		CHECK_CUDA(cudaLaunchKernelEx(&cfg, kernel, a, local_groups));
-		CHECK_CUDA(cudaEventRecord(t1));
-		CHECK_CUDA(cudaEventSynchronize(t1));
-		CHECK_CUDA(cudaEventElapsedTime(&t, t0, t1));
-		if (rep > 0 && t < best)
-			best = t;
-	}
-	return best;
-}
-
-/* Whether the states (counts exactly, sums mod 2^32) equal the reference's. */
-static bool
-same_mod32(const unsigned long long *states, const std::vector<unsigned long long> &ref, int64_t groups, int P)
-{
-	std::vector<unsigned long long> h(groups * (1 + P));
-
-	CHECK_CUDA(cudaMemcpy(h.data(), states, h.size() * 8, cudaMemcpyDeviceToHost));
-	for (size_t k = 0; k < h.size(); k++)
-		if ((k % (1 + P) == 0 ? h[k] != ref[k] : (uint32_t) h[k] != (uint32_t) ref[k]))
-			return false;
-	return true;
+	return bound_best_of_3([&]() { CHECK_CUDA(cudaLaunchKernelEx(&cfg, kernel, a, local_groups)); },
+						   a.states, a.groups * 8 * (1 + P), t0, t1);
 }
 
 template <int P>
@@ -217,12 +140,9 @@ static int
 one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
 {
 	static const int sizes[] = {1, 2, 4, 8, 16};
-	std::vector<unsigned long long> ref(a.groups * (1 + P));
+	std::vector<unsigned long long> ref = bound_reference<P>(a.gids, a.vals, a.rows, a.groups, a.states);
 	int			failures = 0;
 
-	CHECK_CUDA(cudaMemset(a.states, 0, a.groups * 8 * (1 + P)));
-	reference_kernel<P><<<132 * 8, 256>>>(a);
-	CHECK_CUDA(cudaMemcpy(ref.data(), a.states, ref.size() * 8, cudaMemcpyDeviceToHost));
 	printf("| %d | 2^%d |", P, lg);
 	for (int c : sizes)
 	{
@@ -238,7 +158,7 @@ one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
 			printf(" - |");
 			continue;
 		}
-		if (!same_mod32(a.states, ref, a.groups, P))
+		if (!bound_same_mod32(a.states, ref, P))
 		{
 			fprintf(stderr, "dsmem_bound: P=%d g=2^%d C=%d: states differ from the reference\n", P, lg, c);
 			failures++;
@@ -291,7 +211,7 @@ main(int argc, char **argv)
 	{
 		Args		a = {gids, vals, states, rows, 1ll << lg};
 
-		gen_kernel<<<prop.multiProcessorCount * 8, 256>>>(gids, vals, rows, (uint64_t) a.groups);
+		bound_gen_kernel<<<prop.multiProcessorCount * 8, 256>>>(gids, nullptr, vals, rows, (uint64_t) a.groups);
 		CHECK_CUDA(cudaDeviceSynchronize());
 		failures += one_point<1>(a, t0, t1, lg);
 		failures += one_point<4>(a, t0, t1, lg);

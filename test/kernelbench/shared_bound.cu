@@ -26,57 +26,13 @@
  *   nvcc -O3 -std=c++17 -arch=sm_90 test/kernelbench/shared_bound.cu -o test/bin/shared_bound
  *   test/bin/shared_bound [--log2-rows 28] > shared_bound.md
  */
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <cstdint>
-#include <vector>
 
-#include <cuda_runtime.h>
+#define BOUND_NAME "shared_bound"
+#include "bound_common.cuh"
 
-#define MAX_P 4
 #define THREADS 1024
-#define EMPTY_KEY 0xFFFFFFFFFFFFFFFFull	/* no scrambled key takes it (checked at generation) */
-
-#define CHECK_CUDA(call) \
-	do { \
-		cudaError_t e_ = (call); \
-		if (e_ != cudaSuccess) \
-		{ \
-			fprintf(stderr, "shared_bound: %s: %s\n", #call, cudaGetErrorString(e_)); \
-			exit(2); \
-		} \
-	} while (0)
-
-static inline __host__ __device__ uint64_t
-mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* The key of group r: an invertible scramble (mix64 is a bijection), so distinct groups have distinct keys. */
-static inline __host__ __device__ uint64_t
-key_of(uint64_t r)
-{
-	return mix64(r ^ 0x5DEECE66Dull);
-}
-
-__global__ void
-gen_kernel(uint64_t *gids, uint64_t *keys, long long *vals, int64_t rows, uint64_t g)
-{
-	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < rows;
-		 i += (int64_t) gridDim.x * blockDim.x)
-	{
-		uint64_t	r = mix64((uint64_t) i + 0x1234567ull) % g;
-
-		gids[i] = r;
-		keys[i] = key_of(r);
-		for (int p = 0; p < MAX_P; p++)
-			vals[(int64_t) p * rows + i] = (long long) (mix64((uint64_t) i * 8 + p) % (1u << 20)) - (1 << 19);
-	}
-}
+#define EMPTY_KEY 0xFFFFFFFFFFFFFFFFull	/* no scrambled key takes it (checked at start-up) */
 
 struct Args
 {
@@ -88,21 +44,6 @@ struct Args
 	int64_t		groups;
 	int			log2_slots;		/* hash: 2g slots */
 };
-
-template <int P>
-__global__ void
-reference_kernel(const Args a)
-{
-	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < a.rows;
-		 i += (int64_t) gridDim.x * blockDim.x)
-	{
-		unsigned long long *r = a.states + a.gids[i] * (1 + P);
-
-		atomicAdd(r, 1ull);
-		for (int p = 0; p < P; p++)
-			atomicAdd(r + 1 + p, (unsigned long long) a.vals[(int64_t) p * a.rows + i]);
-	}
-}
 
 static __device__ __forceinline__ unsigned
 home_slot(uint64_t key, int log2_slots)
@@ -140,7 +81,7 @@ block_table_kernel(const Args a)
 		/* Every group's key, as a key cache holds the keys it met. */
 		for (int r = threadIdx.x; r < a.groups; r += blockDim.x)
 		{
-			uint64_t	key = key_of((uint64_t) r);
+			uint64_t	key = bound_key_of((uint64_t) r);
 			unsigned	s = home_slot(key, a.log2_slots);
 
 			while (atomicCAS(&table_keys[s], EMPTY_KEY, key) != EMPTY_KEY)
@@ -209,48 +150,19 @@ run_table(const Args &a, cudaEvent_t t0, cudaEvent_t t1, int *blocks_out)
 		return 0;
 
 	int			blocks = per_sm * prop.multiProcessorCount;
-	float		best = 1e30f;
 
 	*blocks_out = blocks;
-	for (int rep = 0; rep < 4; rep++)
-	{
-		float		t;
-
-		CHECK_CUDA(cudaMemset(a.states, 0, a.groups * 8 * (1 + P)));
-		CHECK_CUDA(cudaEventRecord(t0));
-		kernel<<<blocks, THREADS, bytes>>>(a);
-		CHECK_CUDA(cudaGetLastError());
-		CHECK_CUDA(cudaEventRecord(t1));
-		CHECK_CUDA(cudaEventSynchronize(t1));
-		CHECK_CUDA(cudaEventElapsedTime(&t, t0, t1));
-		if (rep > 0 && t < best)
-			best = t;
-	}
-	return best;
-}
-
-static bool
-same_mod32(const unsigned long long *states, const std::vector<unsigned long long> &ref, int64_t groups, int P)
-{
-	std::vector<unsigned long long> h(groups * (1 + P));
-
-	CHECK_CUDA(cudaMemcpy(h.data(), states, h.size() * 8, cudaMemcpyDeviceToHost));
-	for (size_t k = 0; k < h.size(); k++)
-		if ((k % (1 + P) == 0 ? h[k] != ref[k] : (uint32_t) h[k] != (uint32_t) ref[k]))
-			return false;
-	return true;
+	return bound_best_of_3([&]() { kernel<<<blocks, THREADS, bytes>>>(a); }, a.states,
+						   a.groups * 8 * (1 + P), t0, t1);
 }
 
 template <int P>
 static int
 one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
 {
-	std::vector<unsigned long long> ref(a.groups * (1 + P));
+	std::vector<unsigned long long> ref = bound_reference<P>(a.gids, a.vals, a.rows, a.groups, a.states);
 	int			failures = 0;
 
-	CHECK_CUDA(cudaMemset(a.states, 0, a.groups * 8 * (1 + P)));
-	reference_kernel<P><<<132 * 8, 256>>>(a);
-	CHECK_CUDA(cudaMemcpy(ref.data(), a.states, ref.size() * 8, cudaMemcpyDeviceToHost));
 	printf("| %d | 2^%d |", P, lg);
 	for (int hash = 0; hash < 2; hash++)
 	{
@@ -262,7 +174,7 @@ one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
 			printf(" - |");
 			continue;
 		}
-		if (!same_mod32(a.states, ref, a.groups, P))
+		if (!bound_same_mod32(a.states, ref, P))
 		{
 			fprintf(stderr, "shared_bound: P=%d g=2^%d %s: states differ from the reference\n", P, lg,
 					hash ? "hash" : "dense");
@@ -288,7 +200,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	for (uint64_t r = 0; r < (1u << 12); r++)
-		if (key_of(r) == EMPTY_KEY)
+		if (bound_key_of(r) == EMPTY_KEY)
 		{
 			fprintf(stderr, "shared_bound: a key is the empty marker\n");
 			return 2;
@@ -323,7 +235,7 @@ main(int argc, char **argv)
 	{
 		Args		a = {gids, keys, vals, states, rows, 1ll << lg, lg + 1};
 
-		gen_kernel<<<prop.multiProcessorCount * 8, 256>>>(gids, keys, vals, rows, (uint64_t) a.groups);
+		bound_gen_kernel<<<prop.multiProcessorCount * 8, 256>>>(gids, keys, vals, rows, (uint64_t) a.groups);
 		CHECK_CUDA(cudaDeviceSynchronize());
 		failures += one_point<1>(a, t0, t1, lg);
 		failures += one_point<4>(a, t0, t1, lg);
