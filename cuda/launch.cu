@@ -12,6 +12,7 @@
  * (resident_blocks_per_sm says why).
  */
 #include <mutex>
+#include <type_traits>
 
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
@@ -135,6 +136,31 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
 }
 
 /*
+ * Calls launch(std::integral_constant<int, NV>{}) for the launch's number of
+ * sums NV (gpugb_lean_launch_ok holds: 0 to GPUGB_LEAN_MAX_SUMS), so that
+ * each lean launch below picks its kernel instance in one place.
+ */
+template <typename Launch>
+static GpugbStatus
+for_lean_sums(int n_values, Launch launch)
+{
+	static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
+	switch (n_values)
+	{
+		case 0:
+			return launch(std::integral_constant<int, 0>{});
+		case 1:
+			return launch(std::integral_constant<int, 1>{});
+		case 2:
+			return launch(std::integral_constant<int, 2>{});
+		case 3:
+			return launch(std::integral_constant<int, 3>{});
+		default:
+			return launch(std::integral_constant<int, 4>{});
+	}
+}
+
+/*
  * The shared memory of a lean table of n_sums sums and `slots` slots for
  * launch p, and the persistent grid of `kernel` (blocks of `block`
  * threads) with that much a block; `kernel` opted in to the most shared
@@ -203,19 +229,9 @@ lean_fast_kernel_applies(const GpugbAggParams &p)
 static GpugbStatus
 launch_lean_fast(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
-	switch (p.n_values)
-	{
-		case 0:
-			return launch_lean_fast_nv<0, GPUGB_AGG_BLOCK>(p, slots, stream);
-		case 1:
-			return launch_lean_fast_nv<1, GPUGB_AGG_BLOCK>(p, slots, stream);
-		case 2:
-			return launch_lean_fast_nv<2, GPUGB_AGG_BLOCK>(p, slots, stream);
-		case 3:
-			return launch_lean_fast_nv<3, GPUGB_AGG_BLOCK>(p, slots, stream);
-		default:
-			return launch_lean_fast_nv<4, GPUGB_AGG_BLOCK>(p, slots, stream);
-	}
+	return for_lean_sums(p.n_values, [&](auto nv) {
+		return launch_lean_fast_nv<decltype(nv)::value, GPUGB_AGG_BLOCK>(p, slots, stream);
+	});
 }
 
 /*
@@ -248,20 +264,9 @@ launch_lean_shared_nulls(const GpugbAggParams &p, int slots, bool partial, cudaS
 static GpugbStatus
 launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_t stream)
 {
-	switch (p.n_values)
-	{
-		case 0:
-			return launch_lean_shared_nulls<0>(p, slots, partial, stream);
-		case 1:
-			return launch_lean_shared_nulls<1>(p, slots, partial, stream);
-		case 2:
-			return launch_lean_shared_nulls<2>(p, slots, partial, stream);
-		case 3:
-			return launch_lean_shared_nulls<3>(p, slots, partial, stream);
-		default:
-			static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
-			return launch_lean_shared_nulls<4>(p, slots, partial, stream);
-	}
+	return for_lean_sums(p.n_values, [&](auto nv) {
+		return launch_lean_shared_nulls<decltype(nv)::value>(p, slots, partial, stream);
+	});
 }
 
 /*
@@ -335,19 +340,10 @@ one_block_partial_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
 static GpugbStatus
 launch_lean_one_block_partial(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
-	switch (p.n_values)
-	{
-		case 0:
-			return launch_lean_shared_nv<0, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
-		case 1:
-			return launch_lean_shared_nv<1, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
-		case 2:
-			return launch_lean_shared_nv<2, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
-		case 3:
-			return launch_lean_shared_nv<3, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
-		default:
-			return launch_lean_shared_nv<4, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
-	}
+	return for_lean_sums(p.n_values, [&](auto nv) {
+		return launch_lean_shared_nv<decltype(nv)::value, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots,
+																									stream);
+	});
 }
 
 /* Whether launch p may take the lean kernel, and its table for groups_expected groups. */

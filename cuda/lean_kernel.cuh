@@ -325,7 +325,7 @@ gpugb_lean_shared_kernel(const GpugbAggParams p, int slots)
 		if (i < p.nrows)
 		{
 			/* The inputs first, so that their loads overlap the key's lookup. */
-			uint32_t	r = fast_key || p.row_list == nullptr ? (uint32_t) i : p.row_list[i];
+			uint32_t	r = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
 			long long	w[NV > 0 ? NV : 1];
 
 #pragma unroll
