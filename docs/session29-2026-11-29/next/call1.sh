@@ -48,7 +48,7 @@ python3 test/kernelbench/ab_table.py "$O/fk-off-1.csv" "$O/fk-on-1.csv" "$O/fk-o
 if command -v ncu > /dev/null; then
   for v in off on; do
     t0=$(date +%s)
-    CUDA_MODULE_LOADING=EAGER timeout 60 ncu --clock-control none --launch-count 1 -k regex:gpugb_lean_shared_kernel \
+    CUDA_MODULE_LOADING=EAGER timeout 60 ncu --clock-control none --launch-count 1 -k "regex:gpugb_lean_(shared|fast)_kernel" \
       --section SourceCounters --section InstructionStats --section WarpStateStats -f -o "$O/lean-2e8-$v" \
       test/bin/kernelbench --lean-fast-key $v --keys 4 --payloads 1 --dists uniform --log2-groups 8 \
       --methods shared_hash --bw-gib 1 --max-seconds 30 --md /dev/null > "$O/ncu-$v.log" 2>&1
