@@ -84,7 +84,18 @@ gpugb_lean_table_reset(const GpugbLeanTable &t)
 		for (int a = 0; a < 2 * NV; a++)
 			t.sums[(size_t) a * t.slots + s] = 0;
 	}
-	gpugb_key_cache_reset(t.cache);
+	/*
+	 * gpugb_key_cache_reset's work, but the counter is reached from gids
+	 * (the cache's own gid array ends where the counter starts): through
+	 * t.cache.claimed, nvcc 13.0 folded the counter's generic address to
+	 * its offset from 0 and stored it with st.global (PTX "add.s64 %rd, 0,
+	 * off"), an illegal address on the H200 (session 30, call 1).  The slow
+	 * path's uses of the counter convert it with cvta.shared, as they should.
+	 */
+	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
+		t.cache.gids[s] = GPUGB_KEY_FREE;
+	if (threadIdx.x == 0)
+		*(unsigned *) (t.cache.gids + t.slots) = 0;
 }
 
 /*
