@@ -43,8 +43,8 @@ if command -v ncu > /dev/null; then
   echo "ncu on rc=$? ($(( $(date +%s) - t0 )) s)"
   ncu -i "$O/fast-2e8.ncu-rep" --page source --csv --print-source sass > "$O/fast-2e8-sass.csv" 2> "$O/ncu-page.err"
   echo "  per-instruction page rc=$? ($(wc -l < "$O/fast-2e8-sass.csv") lines)"
-  ncu -i "$O/fast-2e8.ncu-rep" --page details --csv > "$O/fast-2e8-details.csv" 2>> "$O/ncu-page.err"
-  grep -E '"(Executed Instructions|Achieved Occupancy|Memory Throughput|Duration|Registers Per Thread)"' "$O/fast-2e8-details.csv" | cut -d, -f12-16
+  ncu -i "$O/fast-2e8.ncu-rep" --page details > "$O/fast-2e8-details.txt" 2>> "$O/ncu-page.err"
+  grep -E "^ +(Executed Instructions|Achieved Occupancy|Memory Throughput|Duration|Registers Per Thread) " "$O/fast-2e8-details.txt"
   gzip -f "$O/fast-2e8-sass.csv"
 fi
 rm -f "$O"/*.ncu-rep
