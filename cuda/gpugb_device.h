@@ -199,13 +199,11 @@ typedef struct GpugbGroupBySpec
 	 * a launch's key up by its one word (cuda/key_cache.cuh,
 	 * gpugb_key_cache_hit_word) where the launch has one key, no NULL key
 	 * and no row list, instead of the general lookup's loops over key
-	 * words and their NULL arrays; and such a launch without NULL inputs
-	 * whose table is whole (not partial) runs gpugb_lean_fast_kernel
-	 * (cuda/lean_fast_kernel.cuh), whose row loop holds only a known key's
-	 * work.  Nsight Compute (session 29, call 7): the lean kernel issues
-	 * 257 warp instructions per 32 rows at 2^8 groups, a block table with
-	 * the key looked up (test/kernelbench/shared_bound.cu) 59, at the
-	 * device-memory floor.  Not yet run on a GPU.
+	 * words and their NULL arrays (measured on no GPU for speed); and
+	 * whole tables of such launches without NULL inputs run
+	 * gpugb_lean_fast_kernel (cuda/lean_fast_kernel.cuh) with any number of
+	 * sums, where the plan runs it for at most one (cuda/launch.cu,
+	 * lean_fast_kernel_applies).
 	 */
 	bool		lean_fast_key;
 	/*
@@ -304,8 +302,8 @@ typedef struct GpugbStats
 	int64_t		lean_probe_launches;	/* those that probed the skew for a planned GLOBAL_HASH */
 	int64_t		one_block_lean_launches;	/* those with a one-block table (cuda/launch.cu) */
 	int64_t		one_block_partial_lean_launches;	/* partial ones in one 1024-thread block (cuda/launch.cu) */
-	int64_t		fast_key_lean_launches;	/* those that looked keys up by one word (spec.lean_fast_key) */
-	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (spec.lean_fast_key) */
+	int64_t		fast_key_lean_launches;	/* those of gpugb_lean_shared_kernel that looked keys up by one word (spec.lean_fast_key) */
+	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -218,9 +218,10 @@ gpugb_key_cache_hit(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t ro
 /*
  * gpugb_key_cache_hit for a launch of one key without NULLs (every entry's
  * mask is then 0, so the probe compares the word alone), given the key's
- * word: the experiment spec.lean_fast_key (lean_kernel.cuh,
- * gpugb_lean_fast_key).  The same hash and probe order as the general
- * lookup, which inserts the keys this one finds.
+ * word: gpugb_lean_fast_kernel, and gpugb_lean_shared_kernel under the
+ * experiment spec.lean_fast_key (lean_kernel.cuh, gpugb_lean_word_key).
+ * The same hash and probe order as the general lookup, which inserts the
+ * keys this one finds.
  */
 __device__ __forceinline__ int
 gpugb_key_cache_hit_word(const GpugbKeyCache &c, long long word, int64_t *gid)

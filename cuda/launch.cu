@@ -201,7 +201,7 @@ launch_lean_shared_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 	return GPUGB_LAUNCHED("gpugb_lean_shared_kernel");
 }
 
-/* The same for the experiment spec.lean_fast_key's whole tables (lean_fast_kernel.cuh). */
+/* The same for gpugb_lean_fast_kernel's whole tables (lean_fast_kernel.cuh, lean_fast_kernel_applies). */
 template <int NV, int BLOCK>
 static GpugbStatus
 launch_lean_fast_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
@@ -218,11 +218,24 @@ launch_lean_fast_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 	return GPUGB_LAUNCHED("gpugb_lean_fast_kernel");
 }
 
-/* Whether a whole lean table of launch p takes gpugb_lean_fast_kernel (the experiment spec.lean_fast_key). */
+/*
+ * Whether a whole lean table of launch p takes gpugb_lean_fast_kernel: one
+ * key looked up by its word, no NULL input, and at most one sum (or any
+ * number under the experiment spec.lean_fast_key).  H200, 2^28 rows, forced
+ * SHARED_HASH, 2^2-2^12 groups, 4- and 8-byte keys, uniform and Zipf 1.0,
+ * two rounds (session 30, call 2): one payload 1.26-1.55x faster than
+ * gpugb_lean_shared_kernel (Nsight Compute at 2^8: 157 warp instructions
+ * per 32 rows against 269); four payloads 0.69-0.98x at 2^2-2^10, 1.10-
+ * 1.18x at 2^12 (its four-sum instance spills).  Two and three sums were
+ * not measured.
+ */
+#define GPUGB_LEAN_FAST_PLANNED_SUMS 1
+
 static bool
 lean_fast_kernel_applies(const GpugbAggParams &p)
 {
-	return gpugb_lean_fast_key(p) && !gpugb_lean_has_nulls(p);
+	return gpugb_lean_word_key(p) && !gpugb_lean_has_nulls(p) &&
+		(p.n_values <= GPUGB_LEAN_FAST_PLANNED_SUMS || p.lean_fast_key != 0);
 }
 
 /* Its launch for a whole table in blocks of GPUGB_AGG_BLOCK threads. */

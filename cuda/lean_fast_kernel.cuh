@@ -1,9 +1,9 @@
 /*
  * lean_fast_kernel.cuh
- *    An experiment (spec.lean_fast_key, off outside the kernel benchmark and
- *    the self-test; session 29, never run on a GPU): SHARED_HASH's lean
- *    kernel for a whole table of the commonest launch only, whose row loop
- *    holds nothing but the work of a row whose key the block already knows.
+ *    SHARED_HASH's lean kernel for a whole table of the commonest launch
+ *    (one key, no NULLs, at most one sum: cuda/launch.cu,
+ *    lean_fast_kernel_applies), whose row loop holds nothing but the work
+ *    of a row whose key the block already knows.
  *
  * Why: Nsight Compute (session 29, call 7) found gpugb_lean_shared_kernel
  * issuing 257 warp instructions per 32 rows at 2^8 groups (366 at 2^12),
@@ -13,10 +13,12 @@
  * spends about 90 instructions a row before the first probe (a row list,
  * two key words' NULL arrays, kernel parameters reloaded from the constant
  * bank), and the inlined slow paths (the cache insert, the global table,
- * the generic warp combine) hold the registers.
+ * the generic warp combine) hold the registers.  This kernel issues 157 at
+ * 2^8 (session 30, call 2) and is 1.26-1.55x faster with one sum at 2^2-
+ * 2^12 groups; with four sums, which spill here, it is slower below 2^12.
  *
  * Here the launch has one key with no NULL among its values, no NULL input
- * and no row list (gpugb_lean_fast_key, gpugb_lean_has_nulls), and the
+ * and no row list (gpugb_lean_word_key, gpugb_lean_has_nulls), and the
  * table holds every group expected (not partial).  The row loop loads the
  * inputs and the key word, probes the block's cache by that word
  * (gpugb_key_cache_hit_word) and adds a hit with the lean kernel's

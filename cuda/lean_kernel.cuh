@@ -95,14 +95,25 @@ gpugb_lean_has_nulls(const GpugbAggParams &p)
 }
 
 /*
- * Whether launch p looks its keys up by one word (the experiment
- * spec.lean_fast_key, key_cache.cuh's gpugb_key_cache_hit_word): one key,
- * no NULL among its values, no row list.  Uniform over the launch.
+ * Whether launch p's key can be looked up by one word
+ * (key_cache.cuh's gpugb_key_cache_hit_word): one key, no NULL among its
+ * values, no row list.  Uniform over the launch.
+ */
+static inline __host__ __device__ bool
+gpugb_lean_word_key(const GpugbAggParams &p)
+{
+	return p.n_keys == 1 && p.key_nulls[0] == nullptr && p.row_list == nullptr;
+}
+
+/*
+ * Whether gpugb_lean_shared_kernel looks launch p's keys up by one word:
+ * the experiment spec.lean_fast_key only (gpugb_lean_fast_kernel, the plan
+ * for whole tables of such launches, always does).
  */
 static inline __host__ __device__ bool
 gpugb_lean_fast_key(const GpugbAggParams &p)
 {
-	return p.lean_fast_key != 0 && p.n_keys == 1 && p.key_nulls[0] == nullptr && p.row_list == nullptr;
+	return p.lean_fast_key != 0 && gpugb_lean_word_key(p);
 }
 
 /* Count columns of launch p's lean table: the rows, and one per input with NULLs in the launch. */

@@ -118,7 +118,8 @@ usage(FILE *f)
 			"                       delivers them (groups in their keys' scrambled order);\n"
 			"                       off (default): rows in random order\n"
 			"  --lean-fast-key on|off on: the lean kernel looks one key up by its word,\n"
-			"                       and whole tables run gpugb_lean_fast_kernel\n"
+			"                       and whole tables of any number of sums run\n"
+			"                       gpugb_lean_fast_kernel (the plan: at most one)\n"
 			"                       (spec.lean_fast_key, an experiment; the log marks\n"
 			"                       the runs); off (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
@@ -257,7 +258,7 @@ static bool keyed_slots_option = true;
  */
 static bool planned_skew_option = false;
 
-/* --lean-fast-key: spec.lean_fast_key (an experiment of session 29). */
+/* --lean-fast-key: spec.lean_fast_key (an experiment of session 29; its fast kernel is the plan for one sum since session 30). */
 static bool lean_fast_key_option = false;
 
 /* An option's on|off value. */
@@ -649,7 +650,9 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 	if (m.one_block_partial_launches > 0)
 		fprintf(stderr, " (one-block partial lean table)");
 	if (m.fast_key_launches > 0)
-		fprintf(stderr, " (lean fast key%s)", m.fast_kernel_launches > 0 ? ", fast kernel" : "");
+		fprintf(stderr, " (lean fast key)");
+	if (m.fast_kernel_launches > 0)
+		fprintf(stderr, " (fast lean kernel)");
 	if (m.method != KB_THRUST && m.create_s > 0)
 		fprintf(stderr, "  create %.0f ms, verify %.0f ms", m.create_s * 1e3, m.verify_s * 1e3);
 	fprintf(stderr, "  %s%s%s\n",
