@@ -207,6 +207,18 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		lean_fast_key;
 	/*
+	 * An experiment, off outside the kernel benchmark (--lean-fast-wide)
+	 * and the self-test (--lean-fast-wide): a whole lean table that runs
+	 * gpugb_lean_fast_kernel takes one 1024-thread block an SM with the most
+	 * slots that block holds (8192 for one sum on the H200), not the slots
+	 * for the groups expected.  Why: Nsight Compute at 2^8 groups (session
+	 * 30, call 2) found the warp's probe loop running 2.8 times a row,
+	 * the longest of 32 lanes' probes in a table a quarter full, and the
+	 * code after it running diverged; in a table 1/32 full most warps find
+	 * every key at its home slot.  Not yet run on a GPU.
+	 */
+	bool		lean_fast_wide;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that

@@ -430,6 +430,7 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 	p->n_counts = gb->n_counts;
 	p->n_values = gb->n_values;
 	p->lean_fast_key = gb->spec.lean_fast_key ? 1 : 0;
+	p->lean_fast_wide = gb->spec.lean_fast_wide ? 1 : 0;
 	for (int c = 0; c < gb->n_counts; c++)
 	{
 		int			in = gb->count_input[c];

@@ -21,7 +21,8 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--strategy NAME|auto] [--only TEXT]
+ *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide]
+ *                    [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -46,6 +47,8 @@
 static int	case_strategy = -1;
 /* --lean-fast-key: every case with spec.lean_fast_key (an experiment of session 29). */
 static int	lean_fast_key_option = 0;
+/* --lean-fast-wide: every case with spec.lean_fast_wide (an experiment of session 30). */
+static int	lean_fast_wide_option = 0;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -657,6 +660,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
 	spec.lean_fast_key = lean_fast_key_option != 0;
+	spec.lean_fast_wide = lean_fast_wide_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	if (cs->int32_keys && !spec.key_fits_int32)
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
@@ -997,6 +1001,15 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "a whole table of %d sums without the fast lean kernel",
 					 lean_case_sums(cs));
 		}
+		/* spec.lean_fast_wide (an experiment): those whole tables of one sum take one block an SM. */
+		if (ok && !EMULATOR && lean_fast_wide_option && fast_kernel_planned && lean_case_sums(cs) <= 1 &&
+			cs->n_keys == 1 && cs->key_null == 0 && cs->in_null == 0 && !cs->partial_lean &&
+			cs->nrows > 0 && case_strategy == GPUGB_STRATEGY_SHARED_HASH &&
+			stats.one_block_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "--lean-fast-wide: a whole table of one sum not in one block");
+		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
 			ok = 0;
@@ -1166,6 +1179,8 @@ main(int argc, char **argv)
 			scale = 10;
 		else if (strcmp(argv[i], "--lean-fast-key") == 0)
 			lean_fast_key_option = 1;
+		else if (strcmp(argv[i], "--lean-fast-wide") == 0)
+			lean_fast_wide_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1176,7 +1191,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;

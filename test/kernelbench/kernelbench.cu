@@ -121,7 +121,10 @@ usage(FILE *f)
 			"                       and whole tables of any number of sums run\n"
 			"                       gpugb_lean_fast_kernel (the plan: at most one)\n"
 			"                       (spec.lean_fast_key, an experiment; the log marks\n"
-			"                       the runs); off (default)\n",
+			"                       the runs); off (default)\n"
+			"  --lean-fast-wide on|off on: whole tables of the fast lean kernel take one\n"
+			"                       block an SM with the most slots it holds\n"
+			"                       (spec.lean_fast_wide, an experiment); off (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -260,6 +263,8 @@ static bool planned_skew_option = false;
 
 /* --lean-fast-key: spec.lean_fast_key (an experiment of session 29; its fast kernel is the plan for one sum since session 30). */
 static bool lean_fast_key_option = false;
+/* --lean-fast-wide: spec.lean_fast_wide (an experiment of session 30). */
+static bool lean_fast_wide_option = false;
 
 /* An option's on|off value. */
 static bool
@@ -331,6 +336,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			planned_skew_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-fast-key") == 0)
 			lean_fast_key_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--lean-fast-wide") == 0)
+			lean_fast_wide_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -402,6 +409,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.tagged_slots_only = !keyed_slots_option;
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
 	spec.lean_fast_key = lean_fast_key_option;
+	spec.lean_fast_wide = lean_fast_wide_option;
 	return spec;
 }
 
