@@ -424,8 +424,9 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 
 	if (lean && plan.partial)
 		one_block_slots = lean_one_block_slots(p, groups_expected, &props);
-	else if (lean && p.lean_fast_wide != 0 && lean_fast_kernel_applies(p))
-		/* the experiment spec.lean_fast_wide: the most slots one block holds */
+	else if (lean && lean_fast_kernel_applies(p) &&
+			 (gpugb_lean_fast_wide_pays(groups_expected) || p.lean_fast_wide != 0))
+		/* the most slots one block holds (gpugb_lean_fast_wide_pays; spec.lean_fast_wide: always) */
 		one_block_slots = lean_one_block_slots(p, (double) gpugb_lean_one_block_max_slots(
 			p.n_values, p.n_keys, &props) / 2, &props);
 	else if (lean && whole_table_wants_one_block(p, plan, &props))

@@ -395,6 +395,28 @@ gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 	return slots <= gpugb_lean_one_block_max_slots(n_sums, n_keys, props) ? slots : 0;
 }
 
+/*
+ * Whether a whole lean table that runs the fast lean kernel (one key, no
+ * NULLs, at most one sum: cuda/launch.cu, lean_fast_kernel_applies) takes
+ * one block an SM with the most slots that block holds
+ * (gpugb_lean_one_block_max_slots: 8192 for one sum on the H200) rather
+ * than the slots for the groups expected, in five blocks an SM: from
+ * GPUGB_LEAN_FAST_WIDE_MIN_GROUPS groups.  In a table a quarter full the
+ * warp's probe loop runs as long as the longest of its 32 lanes' probes
+ * (2.8 times a row at 2^8 groups, Nsight Compute, session 30 call 2); a
+ * table 1/32 full finds most keys at their home slot.  H200, 2^28 rows,
+ * one payload, forced SHARED_HASH, 4- and 8-byte keys, uniform and Zipf
+ * 1.0, two rounds (session 30, call 4): 1.02-1.18x faster at 2^6 groups,
+ * 1.08-1.26x at 2^8, 1.36-1.61x at 2^10, even at 2^12 (one block already);
+ * 0.88-0.96x at 2^2-2^4, where a warp's rows mostly share a group and five
+ * blocks' tables an SM spread those atomics.
+ */
+bool
+gpugb_lean_fast_wide_pays(double groups_expected)
+{
+	return groups_expected >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS;
+}
+
 int64_t
 gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 {
