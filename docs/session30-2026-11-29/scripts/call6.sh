@@ -15,12 +15,12 @@ echo "HEAD $(cat .gpu-box/HEAD)"
 wait; echo "builds done at $(( $(date +%s) - T0 )) s"
 for f in "lean fast key" "lean one-block" "lean: 1 key" "lean: int32 keys"; do
   t0=$(date +%s)
-  timeout 40 test/bin/device_selftest --require-gpu --quick --only "$f" >> "$O/selftest.log" 2>&1
+  timeout 25 test/bin/device_selftest --require-gpu --quick --only "$f" >> "$O/selftest.log" 2>&1
   echo "selftest --only '$f' rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest.log")"
 done
 grep -E "^FAIL" "$O/selftest.log" | head -5
 t0=$(date +%s)
-timeout $(( 185 - ($(date +%s) - T0) )) test/bin/partition_bound > "$O/partition_bound.md" 2> "$O/partition_bound.err"
+timeout $(( 168 - ($(date +%s) - T0) )) test/bin/partition_bound > "$O/partition_bound.md" 2> "$O/partition_bound.err"
 echo "partition_bound rc=$? ($(( $(date +%s) - t0 )) s)"
 cat "$O/partition_bound.md"; tail -3 "$O/partition_bound.err"
 echo "total $(( $(date +%s) - T0 )) s"
