@@ -315,13 +315,32 @@ whole_table_wants_one_block(const GpugbAggParams &p, const GpugbSharedTablePlan 
 	return p.n_keys > 0 && 4 * (bytes + 1024) > props->shared_bytes_per_sm;
 }
 
-/* The one-block table's launch (lean_one_block_slots applies: one key, no NULLs). */
+/*
+ * The slots of the fast kernel's wide table for launch p (its whole table
+ * in one 1024-thread block an SM, with the most slots that block holds:
+ * gpugb_lean_fast_wide_pays), or 0.  Planned for one sum; two to four only
+ * under the experiments spec.lean_fast_key (which runs the fast kernel for
+ * them) and spec.lean_fast_wide together: with four sums the fast kernel's
+ * five-blocks-an-SM instance spills and was slower below 2^12 groups
+ * (session 30, call 2), and one block of 1024 threads has registers for
+ * it.  Not yet run on a GPU with more than one sum.
+ */
+static int64_t
+fast_wide_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
+{
+	if (p.n_values > 1 && p.lean_fast_wide == 0)
+		return 0;
+	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, props);
+}
+
+/* The one-block table's launch (lean_one_block_slots or fast_wide_slots applies: one key, no NULLs). */
 static GpugbStatus
 launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
 	if (lean_fast_kernel_applies(p))
-		return p.n_values == 0 ? launch_lean_fast_nv<0, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream) :
-			launch_lean_fast_nv<1, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+		return for_lean_sums(p.n_values, [&](auto nv) {
+			return launch_lean_fast_nv<decltype(nv)::value, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+		});
 	if (p.n_values == 0)
 		return launch_lean_shared_nv<0, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
 	return launch_lean_shared_nv<1, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
@@ -426,9 +445,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		one_block_slots = lean_one_block_slots(p, groups_expected, &props);
 	else if (lean && lean_fast_kernel_applies(p) &&
 			 (gpugb_lean_fast_wide_pays(groups_expected) || p.lean_fast_wide != 0))
-		/* the most slots one block holds (gpugb_lean_fast_wide_pays; spec.lean_fast_wide: always) */
-		one_block_slots = lean_one_block_slots(p, (double) gpugb_lean_one_block_max_slots(
-			p.n_values, p.n_keys, &props) / 2, &props);
+		one_block_slots = fast_wide_slots(p, &props);
 	else if (lean && whole_table_wants_one_block(p, plan, &props))
 		/* the whole table's own slots: its room for more groups than expected stays */
 		one_block_slots = lean_one_block_slots(p, (double) plan.slots / 2, &props);

@@ -1001,14 +1001,19 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "a whole table of %d sums without the fast lean kernel",
 					 lean_case_sums(cs));
 		}
-		/* spec.lean_fast_wide (an experiment): those whole tables of one sum take one block an SM. */
-		if (ok && !EMULATOR && lean_fast_wide_option && fast_kernel_planned && lean_case_sums(cs) <= 1 &&
+		/*
+		 * spec.lean_fast_wide (an experiment): those whole tables of one sum
+		 * take one block an SM, and with --lean-fast-key those of two too.
+		 */
+		if (ok && !EMULATOR && lean_fast_wide_option && fast_kernel_planned &&
+			(lean_case_sums(cs) <= 1 || lean_fast_key_option) &&
 			cs->n_keys == 1 && cs->key_null == 0 && cs->in_null == 0 && !cs->partial_lean &&
 			cs->nrows > 0 && case_strategy == GPUGB_STRATEGY_SHARED_HASH &&
 			stats.one_block_lean_launches == 0)
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "--lean-fast-wide: a whole table of one sum not in one block");
+			snprintf(fail_msg, sizeof(fail_msg), "--lean-fast-wide: a whole table of %d sums not in one block",
+					 lean_case_sums(cs));
 		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{

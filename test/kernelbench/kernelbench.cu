@@ -123,7 +123,9 @@ usage(FILE *f)
 			"                       (spec.lean_fast_key, an experiment; the log marks\n"
 			"                       the runs); off (default)\n"
 			"  --lean-fast-wide on|off on: whole tables of the fast lean kernel take one\n"
-			"                       block an SM with the most slots it holds\n"
+			"                       block an SM with the most slots it holds at any\n"
+			"                       number of groups (the plan: from 64), with\n"
+			"                       --lean-fast-key for two to four sums too\n"
 			"                       (spec.lean_fast_wide, an experiment); off (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
