@@ -317,7 +317,7 @@ typedef struct GpugbStats
 	int64_t		lean_probe_launches;	/* those that probed the skew for a planned GLOBAL_HASH */
 	int64_t		one_block_lean_launches;	/* those with a one-block table (cuda/launch.cu) */
 	int64_t		one_block_partial_lean_launches;	/* partial ones in one 1024-thread block (cuda/launch.cu) */
-	int64_t		fast_key_lean_launches;	/* those of gpugb_lean_shared_kernel that looked keys up by one word (spec.lean_fast_key) */
+	int64_t		fast_key_lean_launches;	/* those that looked keys up by one word under spec.lean_fast_key (either kernel) */
 	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
 } GpugbStats;
 

@@ -343,7 +343,9 @@ launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
 		});
 	if (p.n_values == 0)
 		return launch_lean_shared_nv<0, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
-	return launch_lean_shared_nv<1, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+	if (p.n_values == 1)
+		return launch_lean_shared_nv<1, false, false, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
+	return GPUGB_INVALID_ARGUMENT;	/* unreachable: gpugb_lean_one_block_slots plans at most one sum */
 }
 
 /*

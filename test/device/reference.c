@@ -271,7 +271,8 @@ generate(const CaseSpec *cs, Data *d)
 		double		f = float_value(cs->specials);
 
 		memcpy(&d->in[1][row], &f, 8);
-		d->in[2][row] = INT64_MAX - (int64_t) (rnd() % 100000);	/* always overflows int64 */
+		d->in[2][row] = cs->narrow_in2 ? (int64_t) (rnd() % 2000001) - 1000000
+			: INT64_MAX - (int64_t) (rnd() % 100000);	/* always overflows int64 */
 		/* in3: finite, a large mean per group and a tiny spread (variance) */
 		f = 1e9 * (double) (1 + j % 3) + (rnd01() - 0.5) * 1e-3 * (double) (1 + j % 5);
 		memcpy(&d->in[3][row], &f, 8);

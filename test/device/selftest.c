@@ -1002,18 +1002,26 @@ run_case(const CaseSpec *cs)
 					 lean_case_sums(cs));
 		}
 		/*
-		 * spec.lean_fast_wide (an experiment): those whole tables of one sum
-		 * take one block an SM, and with --lean-fast-key those of two too.
+		 * ...and take the fast kernel's wide table, one block an SM, from 64
+		 * groups expected and met (the plan: gpugb_lean_fast_wide_pays) or
+		 * at any number under spec.lean_fast_wide (an experiment), which with
+		 * --lean-fast-key takes tables of two sums too (cuda/launch.cu,
+		 * fast_wide_slots).
 		 */
-		if (ok && !EMULATOR && lean_fast_wide_option && fast_kernel_planned &&
-			(lean_case_sums(cs) <= 1 || lean_fast_key_option) &&
-			cs->n_keys == 1 && cs->key_null == 0 && cs->in_null == 0 && !cs->partial_lean &&
-			cs->nrows > 0 && case_strategy == GPUGB_STRATEGY_SHARED_HASH &&
-			stats.one_block_lean_launches == 0)
+		int64_t		case_estimate = cs->est_groups ? cs->est_groups : cs->g;
+
+		if (ok && !EMULATOR && fast_kernel_planned && cs->n_keys == 1 && cs->key_null == 0 &&
+			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH &&
+			(lean_fast_wide_option ? lean_case_sums(cs) <= 1 || lean_fast_key_option :
+			 case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS && cs->g >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS) &&
+			(stats.one_block_lean_launches == 0 || stats.fast_lean_kernel_launches == 0))
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "--lean-fast-wide: a whole table of %d sums not in one block",
-					 lean_case_sums(cs));
+			snprintf(fail_msg, sizeof(fail_msg),
+					 "a whole table of %d sums, %lld groups expected: not the fast kernel's wide table "
+					 "(%lld one-block, %lld fast launches)", lean_case_sums(cs), (long long) case_estimate,
+					 (long long) stats.one_block_lean_launches, (long long) stats.fast_lean_kernel_launches);
 		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
@@ -1380,6 +1388,9 @@ main(int argc, char **argv)
 		{"lean fast key: int32 keys, g=1000", 84, 2 * M, 1, 1000, 0, 0, .int32_keys = 1, .lean = 1},
 		/* ...two sums; counts of two more inputs; a full cache; grow and retry. */
 		{"lean fast key: two sums, g=200", 85, 4 * M, 1, 200, 0.5, 0, .lean = 2},
+		/* two sums that fit int32, so the tables' second sum column is written (review of session 30) */
+		{"lean fast key: two narrow sums, g=200", 89, 4 * M, 1, 200, 0.5, 0, .lean = 2, .narrow_in2 = 1},
+		{"lean: two narrow sums, g=1000", 90, 4 * M, 1, 1000, 0, 0, .lean = 2, .narrow_in2 = 1},
 		{"lean fast key: three counts, g=1000", 86, 2 * M, 1, 1000, 0, 0, .lean = 3},
 		{"lean fast key: estimate 3000, g=20000 (cache full)", 87, 4 * M, 1, 20000, 0.5, 0,
 		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},

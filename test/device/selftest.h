@@ -86,6 +86,12 @@ typedef struct CaseSpec
 	 * not, and must take the partial table where they run SHARED_HASH.
 	 */
 	int			lean_one_block;
+	/*
+	 * 1: in2 holds small integers instead of values that overflow int64 on
+	 * every row, so that a lean case of two sums (lean 2: in0 and in2) adds
+	 * its rows in the block table's sum columns, not in the generic path.
+	 */
+	int			narrow_in2;
 } CaseSpec;
 
 #define N_INPUTS 4

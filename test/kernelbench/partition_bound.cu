@@ -464,9 +464,9 @@ same_group(uint64_t hk, const unsigned long long *count, const unsigned long lon
 	static const uint64_t inv = odd_inverse();
 	uint64_t	gid = unmix64(hk * inv) ^ 0x5DEECE66Dull;
 
-	if (gid >= (uint64_t) groups || seen[gid] || *count != ref[gid * (1 + P)])
+	if (gid >= (uint64_t) groups || seen[gid] || *count == 0 || *count != ref[gid * (1 + P)])
 	{
-		fprintf(stderr, BOUND_NAME ": group %llu, count %llu: unknown, twice, or not the reference's\n",
+		fprintf(stderr, BOUND_NAME ": group %llu, count %llu: unknown, twice, empty or not the reference's\n",
 				(unsigned long long) gid, *count);
 		return false;
 	}
