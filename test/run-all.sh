@@ -3,7 +3,9 @@
 # then runs
 #   0. the unit tests of the strategy heuristics (test/unit, plain C);
 #   1. the device self-test (on a GPU: every kernel against a CPU reference;
-#      without one: proves the library loads and reports "no device");
+#      without one: proves the library loads and reports "no device", runs
+#      the append cases against the CPU emulator, and checks the kernels'
+#      PTX for a miscompile: test/device/ptx_check.sh);
 #   2. the pg_regress suite (make installcheck);
 #   3. the pgTAP differential suites (gpugb result = PostgreSQL's result);
 #      on a GPU also once per forced gpugb.strategy;
@@ -48,6 +50,10 @@ else
   make -s -C test/device emulator >/dev/null
   out=$(test/bin/device_selftest_emu --quick --only append) || { echo "$out" | grep -v '^ok'; exit 1; }
   echo "$out" | tail -1
+  # the kernels' PTX, for a miscompile that only a GPU would otherwise show
+  # (test/device/ptx_check.sh: session 30's illegal address)
+  make -s -j2 -C test/device ptx-check
+  echo "PTX check passed"
 fi
 
 gpugb_cluster_start
