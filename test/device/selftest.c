@@ -1002,11 +1002,11 @@ run_case(const CaseSpec *cs)
 					 lean_case_sums(cs));
 		}
 		/*
-		 * ...and take the fast kernel's wide table, one block an SM, from 64
-		 * groups expected and met (the plan: gpugb_lean_fast_wide_pays) or
-		 * at any number under spec.lean_fast_wide (an experiment), which with
-		 * --lean-fast-key takes tables of two sums too (cuda/launch.cu,
-		 * fast_wide_slots).
+		 * ...and take the fast kernel's wide table, one block an SM: those of
+		 * one sum from 64 groups expected and met (the plan:
+		 * gpugb_lean_fast_wide_pays), or at any number under
+		 * spec.lean_fast_wide (an experiment), which with --lean-fast-key
+		 * takes tables of two sums too (cuda/launch.cu, fast_wide_slots).
 		 */
 		int64_t		case_estimate = cs->est_groups ? cs->est_groups : cs->g;
 
@@ -1014,7 +1014,8 @@ run_case(const CaseSpec *cs)
 			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH &&
 			(lean_fast_wide_option ? lean_case_sums(cs) <= 1 || lean_fast_key_option :
-			 case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS && cs->g >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS) &&
+			 lean_case_sums(cs) <= 1 && case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS &&
+			 cs->g >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS) &&
 			(stats.one_block_lean_launches == 0 || stats.fast_lean_kernel_launches == 0))
 		{
 			ok = 0;
