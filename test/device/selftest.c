@@ -1392,6 +1392,10 @@ main(int argc, char **argv)
 		/* two sums that fit int32, so the tables' second sum column is written (review of session 30) */
 		{"lean fast key: two narrow sums, g=200", 89, 4 * M, 1, 200, 0.5, 0, .lean = 2, .narrow_in2 = 1},
 		{"lean: two narrow sums, g=1000", 90, 4 * M, 1, 1000, 0, 0, .lean = 2, .narrow_in2 = 1},
+		/* counts only: no sum column (below 64 groups five blocks an SM, from 64 the wide table) */
+		{"lean fast key: counts only, g=30", 91, 2 * M, 1, 30, 0, 0, .lean = 4},
+		{"lean fast key: counts only, g=2000", 92, 4 * M, 1, 2000, 0.5, 0, .lean = 4},
+		{"lean: counts only, g=1000, 10% null inputs", 93, 2 * M, 1, 1000, 0, 0, 0.1, .lean = 4},
 		{"lean fast key: three counts, g=1000", 86, 2 * M, 1, 1000, 0, 0, .lean = 3},
 		{"lean fast key: estimate 3000, g=20000 (cache full)", 87, 4 * M, 1, 20000, 0.5, 0,
 		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},

@@ -48,7 +48,7 @@ typedef struct CaseSpec
 	 * launches SHARED_HASH's lean kernel takes (cuda/lean_kernel.cuh).  1:
 	 * the sums of in0, mostly int32-wide, some rows beyond; 2: also SUM of
 	 * in2, never int32-wide, so every row takes the generic update; 3:
-	 * COUNT of in1 and in3 beside the sum of in0 (lean_aggs).
+	 * COUNT of in1 and in3 beside the sum of in0; 4: counts only (lean_aggs).
 	 */
 	int			lean;
 	/* Only set by name (.field =): the cases' positional initializers end before these. */
@@ -102,7 +102,7 @@ extern const GpugbAggSpec aggs[N_AGGS];
 
 /* The aggregates of the lean cases (CaseSpec.lean 1 and 2). */
 #define N_LEAN_AGGS 4
-#define N_LEAN_SPECS 3
+#define N_LEAN_SPECS 4
 extern const GpugbAggSpec lean_aggs[N_LEAN_SPECS][N_LEAN_AGGS];
 
 typedef struct Data
