@@ -318,7 +318,8 @@ whole_table_wants_one_block(const GpugbAggParams &p, const GpugbSharedTablePlan 
 /*
  * The slots of the fast kernel's wide table for launch p (its whole table
  * in one 1024-thread block an SM, with the most slots that block holds:
- * gpugb_lean_fast_wide_pays), or 0.  Planned for one sum; two to four only
+ * gpugb_lean_fast_wide_pays), or 0.  Planned for one sum, as measured;
+ * counts only (no sum) under spec.lean_fast_wide, and two to four sums
  * under the experiments spec.lean_fast_key (which runs the fast kernel for
  * them) and spec.lean_fast_wide together: with four sums the fast kernel's
  * five-blocks-an-SM instance spills and was slower below 2^12 groups
@@ -328,7 +329,7 @@ whole_table_wants_one_block(const GpugbAggParams &p, const GpugbSharedTablePlan 
 static int64_t
 fast_wide_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
 {
-	if (p.n_values > 1 && p.lean_fast_wide == 0)
+	if (p.n_values != 1 && p.lean_fast_wide == 0)
 		return 0;
 	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, props);
 }

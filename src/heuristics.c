@@ -396,8 +396,9 @@ gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 }
 
 /*
- * Whether a whole lean table that runs the fast lean kernel (one key, no
- * NULLs, at most one sum: cuda/launch.cu, lean_fast_kernel_applies) takes
+ * Whether a whole lean table that runs the fast lean kernel with one sum
+ * (one key, no NULLs: cuda/launch.cu, lean_fast_kernel_applies and
+ * fast_wide_slots; counts only were not measured) takes
  * one block an SM with the most slots that block holds
  * (gpugb_lean_one_block_max_slots: 8192 for one sum on the H200) rather
  * than the slots for the groups expected, in five blocks an SM: from

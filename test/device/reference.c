@@ -31,7 +31,7 @@ const GpugbAggSpec lean_aggs[N_LEAN_SPECS][N_LEAN_AGGS] = {
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 0}, {GPUGB_AGG_SUM_INT, 0}},
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_SUM_INT, 2}, {GPUGB_AGG_COUNT, 2}},
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 1}, {GPUGB_AGG_COUNT, 3}},
-	/* counts only: the lean instances of no sum (the fast kernel's wide table of 16384 slots too) */
+	/* counts only: the lean instances of no sum (the fast kernel's wide table of 8192 slots too) */
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_COUNT, 0}, {GPUGB_AGG_COUNT, 1}, {GPUGB_AGG_COUNT, 3}},
 };
 

@@ -1004,7 +1004,8 @@ run_case(const CaseSpec *cs)
 		/*
 		 * ...and take the fast kernel's wide table, one block an SM: those of
 		 * one sum from 64 groups expected and met (the plan:
-		 * gpugb_lean_fast_wide_pays), or at any number under
+		 * gpugb_lean_fast_wide_pays), or of counts only or one sum at any
+		 * number under
 		 * spec.lean_fast_wide (an experiment), which with --lean-fast-key
 		 * takes tables of two sums too (cuda/launch.cu, fast_wide_slots).
 		 */
@@ -1014,7 +1015,7 @@ run_case(const CaseSpec *cs)
 			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH &&
 			(lean_fast_wide_option ? lean_case_sums(cs) <= 1 || lean_fast_key_option :
-			 lean_case_sums(cs) <= 1 && case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS &&
+			 lean_case_sums(cs) == 1 && case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS &&
 			 cs->g >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS) &&
 			(stats.one_block_lean_launches == 0 || stats.fast_lean_kernel_launches == 0))
 		{
@@ -1392,7 +1393,7 @@ main(int argc, char **argv)
 		/* two sums that fit int32, so the tables' second sum column is written (review of session 30) */
 		{"lean fast key: two narrow sums, g=200", 89, 4 * M, 1, 200, 0.5, 0, .lean = 2, .narrow_in2 = 1},
 		{"lean: two narrow sums, g=1000", 90, 4 * M, 1, 1000, 0, 0, .lean = 2, .narrow_in2 = 1},
-		/* counts only: no sum column (below 64 groups five blocks an SM, from 64 the wide table) */
+		/* counts only: no sum column (five blocks an SM; the wide table under --lean-fast-wide) */
 		{"lean fast key: counts only, g=30", 91, 2 * M, 1, 30, 0, 0, .lean = 4},
 		{"lean fast key: counts only, g=2000", 92, 4 * M, 1, 2000, 0.5, 0, .lean = 4},
 		{"lean: counts only, g=1000, 10% null inputs", 93, 2 * M, 1, 1000, 0, 0, 0.1, .lean = 4},
