@@ -94,7 +94,7 @@ usage(FILE *f)
 			"usage: kernelbench [options]\n"
 			"  --log2-rows N        rows resident on the device, 2^N (default 28, 10..%d)\n"
 			"  --keys LIST          key widths in bytes, 4 and/or 8 (default 4,8)\n"
-			"  --payloads LIST      int32 payload columns, 1..%d (default 1,4)\n"
+			"  --payloads LIST      int32 payload columns, 0..%d (default 1,4; 0: count(*) only)\n"
 			"  --dists LIST         uniform and/or zipfS, S > 0 (default uniform,zipf0.5,zipf1.0,zipf1.5)\n"
 			"  --log2-groups LIST   group counts g = 2^x; items x or A:B[:STEP] (default 0:26:2)\n"
 			"  --methods LIST       gpugb methods, default all of:\n"
@@ -311,7 +311,7 @@ parse_options(int argc, char **argv, KbOptions *o)
 					bad_option("%s: key widths are 4 or 8", opt);
 		}
 		else if (strcmp(opt, "--payloads") == 0)
-			o->payloads = parse_ints(val, 1, KB_MAX_PAYLOADS, opt);
+			o->payloads = parse_ints(val, 0, KB_MAX_PAYLOADS, opt);
 		else if (strcmp(opt, "--dists") == 0)
 			o->dists = parse_dists(val);
 		else if (strcmp(opt, "--log2-groups") == 0)

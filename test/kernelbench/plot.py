@@ -109,7 +109,7 @@ def main():
             ax = axes[i][j]
             draw_panel(ax, data[combo].get(dist, {}), floors.get((combo, dist)))
             kb, pl = combo
-            ax.set_title(f"{kb}-byte keys, {pl} payload{'s' if pl > 1 else ''}, {dist}",
+            ax.set_title(f"{kb}-byte keys, {pl} payload{'s' if pl != 1 else ''}, {dist}",
                          fontsize=9)
             if j == 0:
                 ax.set_ylabel("G rows/s")

@@ -118,7 +118,8 @@ kb_thrust_scratch_create(int64_t rows, int max_payloads, int64_t max_groups)
 	s->perm = (uint32_t *) scratch_alloc(n * 4, "cudaMalloc (thrust permutation)");
 	s->gathered = (int64_t *) scratch_alloc(n * 8 * max_payloads, "cudaMalloc (thrust gather)");
 	s->out_keys = (int64_t *) scratch_alloc(groups * 8, "cudaMalloc (thrust output keys)");
-	s->out_acc = scratch_alloc(groups * 8 * (max_payloads + 1), "cudaMalloc (thrust output)");
+	/* sizeof(KbAcc<P>) = 8 (P + 1) for P >= 1, 16 for P = 0 */
+	s->out_acc = scratch_alloc(groups * 8 * ((max_payloads > 1 ? max_payloads : 1) + 1), "cudaMalloc (thrust output)");
 	return s;
 }
 
@@ -168,13 +169,15 @@ bool
 kb_thrust_groupby(KbThrustScratch *s, const KbDeviceData &d, int payloads, double *seconds,
 				  int64_t *groups, KbChecksum *cs, std::string *error)
 {
-	if (payloads < 1 || payloads > s->max_payloads || d.rows != s->rows)
+	if (payloads < 0 || payloads > s->max_payloads || d.rows != s->rows)
 	{
 		*error = "thrust: payload count or rows outside the scratch arrays";
 		return false;
 	}
 	switch (payloads)
 	{
+		case 0:
+			return run_baseline<0>(s, d, seconds, groups, cs, error);
 		case 1:
 			return run_baseline<1>(s, d, seconds, groups, cs, error);
 		case 2:

@@ -28,7 +28,7 @@
 template <int P>
 struct KbAcc
 {
-	int64_t		s[P];
+	int64_t		s[P > 0 ? P : 1];	/* P = 0 (counts only): s[0] unused */
 	int64_t		n;
 };
 

@@ -3,7 +3,9 @@
 #   run(command="bash docs/session30-2026-11-29/next/call2.sh", carry=[".gpu-box"], timeout_s=600)
 # The fast kernel's wide table for two to four sums (cuda/launch.cu, fast_wide_slots: the
 # experiments --lean-fast-key and --lean-fast-wide together, never run on a GPU): its 1024-thread
-# instances have registers for four sums (64, no spills) where the five-blocks-an-SM one spills.
+# instances have registers for four sums (64, no spills) where the five-blocks-an-SM one spills;
+# and for counts only (--payloads 0, kernelbench's option since session 30), which the plan keeps
+# in five blocks an SM because nothing measured the wide table without a sum.
 #  - the lean self-test with both options (cases of two sums must take one block);
 #  - an A/B against the plan, four payloads, 2^2-2^12 groups: above 1, the wide fast kernel wins
 #    (floor misses at four payloads, 2^10-2^12: 4.0-7.4x in session 30's grid).
@@ -30,5 +32,15 @@ for round in 1 2; do
 done
 python3 test/kernelbench/ab_table.py "$O/plan-1.csv" "$O/wide-1.csv" "$O/plan-2.csv" "$O/wide-2.csv" \
   | tee "$O/wide-ab.md" | grep -E "^\|" | cut -d'|' -f2-7
+# counts only: the plan (five blocks an SM) against --lean-fast-wide
+for round in 1 2; do
+  for v in off on; do
+    kb --lean-fast-wide $v --keys 4,8 --payloads 0 --dists uniform,zipf1.0 --log2-groups 2:12:2 --methods shared_hash \
+      --csv "$O/c0-$v-$round.csv" --md "$O/c0-$v-$round.md" > "$O/c0-$v-$round.log" 2>&1
+    echo "counts only, wide $v $round rc=$?: $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH' "$O/c0-$v-$round.md")"
+  done
+done
+python3 test/kernelbench/ab_table.py "$O/c0-off-1.csv" "$O/c0-on-1.csv" "$O/c0-off-2.csv" "$O/c0-on-2.csv" \
+  | tee "$O/c0-ab.md" | grep -E "^\|" | cut -d'|' -f2-7
 cd "$O" && tar czf call2.tgz ./*.log ./*.csv ./*.md 2>/dev/null && rm -f ./*.log ./*.csv ./*.md
 echo "total $(( $(date +%s) - T0 )) s"
