@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every gpugb test: builds and installs, starts a throwaway cluster,
 # then runs
-#   0. the unit tests of the strategy heuristics (test/unit, plain C);
+#   0. the unit tests of the strategy heuristics (test/unit, plain C), and the
+#      kernel benchmark's host test (test/kernelbench, no GPU);
 #   1. the device self-test (on a GPU: every kernel against a CPU reference;
 #      without one: proves the library loads and reports "no device", runs
 #      the append cases against the CPU emulator, and checks the kernels'
@@ -38,6 +39,10 @@ fi
 echo "== unit tests (strategy heuristics)"
 make -s -C test/unit run >/dev/null || { make -s -C test/unit run | grep -v '^ok'; exit 1; }
 echo "unit tests passed"
+
+echo "== kernel benchmark host test (Thrust baseline against std::map, checksums, report)"
+out=$(make -s -C test/kernelbench check 2>&1) || { echo "$out" | grep -v '^ok'; exit 1; }
+echo "$out" | tail -1
 
 echo "== device self-test"
 make -s -C test/device >/dev/null
