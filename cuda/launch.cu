@@ -324,12 +324,17 @@ whole_table_wants_one_block(const GpugbAggParams &p, const GpugbSharedTablePlan 
  * them) and spec.lean_fast_wide together: with four sums the fast kernel's
  * five-blocks-an-SM instance spills and was slower below 2^12 groups
  * (session 30, call 2), and one block of 1024 threads has registers for
- * it.  Not yet run on a GPU with more than one sum.
+ * it.  Not yet run on a GPU with more than one sum.  From
+ * GPUGB_LEAN_FAST_WIDE_MIN_GROUPS groups expected (or at any number under
+ * spec.lean_fast_wide); 0 where it does not apply, so that the caller's
+ * other one-block rule still decides.
  */
 static int64_t
-fast_wide_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
+fast_wide_slots(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props)
 {
-	if (p.n_values != 1 && p.lean_fast_wide == 0)
+	if (!lean_fast_kernel_applies(p))
+		return 0;
+	if (p.lean_fast_wide == 0 && (p.n_values != 1 || !gpugb_lean_fast_wide_pays(groups_expected)))
 		return 0;
 	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, props);
 }
@@ -446,12 +451,13 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 
 	if (lean && plan.partial)
 		one_block_slots = lean_one_block_slots(p, groups_expected, &props);
-	else if (lean && lean_fast_kernel_applies(p) &&
-			 (gpugb_lean_fast_wide_pays(groups_expected) || p.lean_fast_wide != 0))
-		one_block_slots = fast_wide_slots(p, &props);
-	else if (lean && whole_table_wants_one_block(p, plan, &props))
-		/* the whole table's own slots: its room for more groups than expected stays */
-		one_block_slots = lean_one_block_slots(p, (double) plan.slots / 2, &props);
+	else if (lean)
+	{
+		one_block_slots = fast_wide_slots(p, groups_expected, &props);
+		if (one_block_slots == 0 && whole_table_wants_one_block(p, plan, &props))
+			/* the whole table's own slots: its room for more groups than expected stays */
+			one_block_slots = lean_one_block_slots(p, (double) plan.slots / 2, &props);
+	}
 	if (one_block_slots > 0)
 	{
 		ran->lean = ran->one_block = true;
