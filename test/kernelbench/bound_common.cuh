@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -107,6 +108,20 @@ bound_same_mod32(const unsigned long long *states, const std::vector<unsigned lo
 		if ((k % (1 + P) == 0 ? h[k] != ref[k] : (uint32_t) h[k] != (uint32_t) ref[k]))
 			return false;
 	return true;
+}
+
+/* The programs' one option, --log2-rows N (default 28); a usage message and exit 2 otherwise. */
+static inline int
+bound_log2_rows(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--log2-rows") == 0)
+		return atoi(argv[2]);
+	if (argc != 1)
+	{
+		fprintf(stderr, "usage: " BOUND_NAME " [--log2-rows N]\n");
+		exit(2);
+	}
+	return 28;
 }
 
 /*

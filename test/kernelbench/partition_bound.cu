@@ -69,17 +69,6 @@
 #define TAKEN (EMPTY_KEY - 1)	/* an old group's slot, written back (no hk here takes either: checked) */
 #define ODD 0x9E3779B97F4A7C15ull
 
-/* The inverse of ODD mod 2^64 (Newton: each step doubles the correct low bits). */
-static uint64_t
-odd_inverse(void)
-{
-	uint64_t	x = ODD;
-
-	for (int i = 0; i < 6; i++)
-		x *= 2 - ODD * x;
-	return x;
-}
-
 /* The inverse of mix64 (bound_common.cuh), so a key names its group: x ^ (x >> s) and odd multipliers invert. */
 static uint64_t
 unxorshift(uint64_t y, int s)
@@ -91,6 +80,7 @@ unxorshift(uint64_t y, int s)
 	return x;
 }
 
+/* The inverse of odd a mod 2^64 (Newton: each step doubles the correct low bits). */
 static uint64_t
 mul_inverse(uint64_t a)
 {
@@ -461,7 +451,7 @@ static bool
 same_group(uint64_t hk, const unsigned long long *count, const unsigned long long *sums, size_t sum_stride,
 		   int64_t groups, const std::vector<unsigned long long> &ref, std::vector<char> &seen)
 {
-	static const uint64_t inv = odd_inverse();
+	static const uint64_t inv = mul_inverse(ODD);
 	uint64_t	gid = unmix64(hk * inv) ^ 0x5DEECE66Dull;
 
 	if (gid >= (uint64_t) groups || seen[gid] || *count == 0 || *count != ref[gid * (1 + P)])
@@ -647,18 +637,7 @@ run_point(const uint64_t *gids, const uint64_t *keys, const long long *vals, int
 int
 main(int argc, char **argv)
 {
-	int			log2_rows = 28;
-
-	for (int i = 1; i < argc; i++)
-	{
-		if (strcmp(argv[i], "--log2-rows") == 0 && i + 1 < argc)
-			log2_rows = atoi(argv[++i]);
-		else
-		{
-			fprintf(stderr, "usage: %s [--log2-rows N]\n", argv[0]);
-			return 2;
-		}
-	}
+	int			log2_rows = bound_log2_rows(argc, argv);
 
 	int64_t		rows = 1ll << log2_rows;
 	uint64_t   *gids,

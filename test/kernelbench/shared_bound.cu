@@ -190,15 +190,8 @@ one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
 int
 main(int argc, char **argv)
 {
-	int			log2_rows = 28;
+	int			log2_rows = bound_log2_rows(argc, argv);
 
-	if (argc == 3 && strcmp(argv[1], "--log2-rows") == 0)
-		log2_rows = atoi(argv[2]);
-	else if (argc != 1)
-	{
-		fprintf(stderr, "usage: shared_bound [--log2-rows N]\n");
-		return 2;
-	}
 	for (uint64_t r = 0; r < (1u << 12); r++)
 		if (bound_key_of(r) == EMPTY_KEY)
 		{
