@@ -984,6 +984,10 @@ run_case(const CaseSpec *cs)
 		 * sums without the option.
 		 */
 		int			fast_kernel_planned = cs->lean && (lean_fast_key_option || lean_case_sums(cs) <= 1);
+		/* such a case forced to SHARED_HASH, with a whole table (not partial) */
+		int			whole_fast_case = fast_kernel_planned && cs->n_keys == 1 && cs->key_null == 0 &&
+			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH;
 
 		if (ok && !EMULATOR && (cs->in_null > 0 || (cs->lean && !fast_kernel_planned)) &&
 			stats.fast_lean_kernel_launches != 0)
@@ -993,9 +997,7 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.fast_lean_kernel_launches, cs->in_null,
 					 cs->lean ? lean_case_sums(cs) : -1);
 		}
-		if (ok && !EMULATOR && fast_kernel_planned && cs->n_keys == 1 && cs->key_null == 0 &&
-			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
-			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.fast_lean_kernel_launches == 0)
+		if (ok && !EMULATOR && whole_fast_case && stats.fast_lean_kernel_launches == 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "a whole table of %d sums without the fast lean kernel",
@@ -1005,15 +1007,13 @@ run_case(const CaseSpec *cs)
 		 * ...and take the fast kernel's wide table, one block an SM: those of
 		 * one sum from 64 groups expected and met (the plan:
 		 * gpugb_lean_fast_wide_pays), or of counts only or one sum at any
-		 * number under
-		 * spec.lean_fast_wide (an experiment), which with --lean-fast-key
-		 * takes tables of two sums too (cuda/launch.cu, fast_wide_slots).
+		 * number under spec.lean_fast_wide (an experiment), which with
+		 * --lean-fast-key takes tables of two sums too (cuda/launch.cu,
+		 * fast_wide_slots).
 		 */
 		int64_t		case_estimate = cs->est_groups ? cs->est_groups : cs->g;
 
-		if (ok && !EMULATOR && fast_kernel_planned && cs->n_keys == 1 && cs->key_null == 0 &&
-			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
-			case_strategy == GPUGB_STRATEGY_SHARED_HASH &&
+		if (ok && !EMULATOR && whole_fast_case &&
 			(lean_fast_wide_option ? lean_case_sums(cs) <= 1 || lean_fast_key_option :
 			 lean_case_sums(cs) == 1 && case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS &&
 			 cs->g >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS) &&
@@ -1393,7 +1393,7 @@ main(int argc, char **argv)
 		/* two sums that fit int32, so the tables' second sum column is written (review of session 30) */
 		{"lean fast key: two narrow sums, g=200", 89, 4 * M, 1, 200, 0.5, 0, .lean = 2, .narrow_in2 = 1},
 		{"lean: two narrow sums, g=1000", 90, 4 * M, 1, 1000, 0, 0, .lean = 2, .narrow_in2 = 1},
-		/* counts only: no sum column (five blocks an SM; the wide table under --lean-fast-wide) */
+		/* counts only: no sum column (the whole table's own rules; the wide table under --lean-fast-wide) */
 		{"lean fast key: counts only, g=30", 91, 2 * M, 1, 30, 0, 0, .lean = 4},
 		{"lean fast key: counts only, g=2000", 92, 4 * M, 1, 2000, 0.5, 0, .lean = 4},
 		{"lean: counts only, g=1000, 10% null inputs", 93, 2 * M, 1, 1000, 0, 0, 0.1, .lean = 4},
