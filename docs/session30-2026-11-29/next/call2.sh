@@ -5,7 +5,7 @@
 # experiments --lean-fast-key and --lean-fast-wide together, never run on a GPU): its 1024-thread
 # instances have registers for four sums (64, no spills) where the five-blocks-an-SM one spills;
 # and for counts only (--payloads 0, kernelbench's option since session 30), which the plan keeps
-# in five blocks an SM because nothing measured the wide table without a sum.
+# on the whole table's own rules because nothing measured the wide table without a sum.
 #  - the lean self-test with both options (cases of two sums must take one block);
 #  - an A/B against the plan, four payloads, 2^2-2^12 groups: above 1, the wide fast kernel wins
 #    (floor misses at four payloads, 2^10-2^12: 4.0-7.4x in session 30's grid).
@@ -32,7 +32,7 @@ for round in 1 2; do
 done
 python3 test/kernelbench/ab_table.py "$O/plan-1.csv" "$O/wide-1.csv" "$O/plan-2.csv" "$O/wide-2.csv" \
   | tee "$O/wide-ab.md" | grep -E "^\|" | cut -d'|' -f2-7
-# counts only: the plan (five blocks an SM) against --lean-fast-wide
+# counts only: the plan (the whole table's own rules) against --lean-fast-wide
 for round in 1 2; do
   for v in off on; do
     kb --lean-fast-wide $v --keys 4,8 --payloads 0 --dists uniform,zipf1.0 --log2-groups 2:12:2 --methods shared_hash \
