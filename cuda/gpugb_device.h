@@ -241,6 +241,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		key_fits_int32;
 	/*
+	 * Bit i set: every word of input i is an int32 value (int2, int4 and
+	 * bool inputs), as key_fits_int32 says of the key.  PARTITION moves
+	 * such inputs through its sort in 4 bytes instead of 8
+	 * (cuda/partition_move.cu).  A word outside int32 under this flag makes
+	 * the launch trap, as a key word does under key_fits_int32.
+	 */
+	uint64_t	inputs_fit_int32;
+	/*
 	 * Keep every hash table in the tagged slot format, even where the key
 	 * could live in the slots (int32 keys; any one key word): for the kernel
 	 * benchmark's and the self-test's A/B runs, never set by the executor.
@@ -320,6 +328,7 @@ typedef struct GpugbStats
 	int64_t		one_block_partial_lean_launches;	/* partial ones in one 1024-thread block (cuda/launch.cu) */
 	int64_t		fast_key_lean_launches;	/* those that looked keys up by one word under spec.lean_fast_key (either kernel) */
 	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
+	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -60,6 +60,11 @@ struct GpugbSortBufs
 	DevBuf		n_heads;		/* uint64: run heads listed in keys_in */
 	DevBuf		temp;			/* CUB's temporary storage (sorts of either key type, scan) */
 	size_t		temp_bytes = 0;
+	/* PARTITION's moved rows (partition_move.cu), allocated on first use, for `rows` rows */
+	DevBuf		moved_in;		/* packed key and value words, launch order */
+	DevBuf		moved_out;		/* the same, partition order */
+	DevBuf		moved_cols;		/* int64 columns unpacked from moved_out: the key, then the values */
+	DevBuf		moved_temp;		/* CUB's temporary storage of the moved rows' sort */
 };
 
 struct GpugbStrideSet
@@ -203,6 +208,18 @@ GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expec
 									cudaStream_t stream, GpugbLeanLaunch *ran);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,
 										uint32_t *perm, int shift, cudaStream_t stream);
+/*
+ * PARTITION's rows moved with the sort (partition_move.cu): where launch p
+ * has one key word without NULLs, no NULL input and at most
+ * GPUGB_MOVE_MAX_COLS value columns, sorts its rows' partitions (home slot
+ * >> shift, `bits` bits) into b->keys_out with the key and value words
+ * moved along, and sets *moved to p over the sorted columns (row i = sorted
+ * position i).  false in *did: not applicable or no scratch; nothing queued.
+ */
+#define GPUGB_MOVE_MAX_COLS 4
+GpugbStatus gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
+									  int shift, int bits, cudaStream_t stream,
+									  GpugbAggParams *moved, bool *did);
 GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,
 									 uint32_t *bounds, int64_t n_parts, int64_t slots,
 									 int state_columns, cudaStream_t stream);

@@ -21,6 +21,7 @@
 #include "order_kernels.cuh"
 #include "partition_kernels.cuh"
 #include "private_kernel.cuh"
+#include "rehash_kernel.cuh"
 #include "shared_kernel.cuh"
 #include "sort_kernels.cuh"
 

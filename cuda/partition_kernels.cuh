@@ -223,7 +223,8 @@ gpugb_partition_tile_start(const uint32_t *bounds, int64_t n_parts, int64_t n, i
 
 /*
  * PARTITION's aggregation: launch rows in partition order (p.row_list, the
- * sorted permutation), partition q at sorted positions [bounds[q],
+ * sorted permutation, or the rows themselves where they moved with the
+ * sort and p.row_list is NULL), partition q at sorted positions [bounds[q],
  * bounds[q + 1]).  Blocks take tiles of about `tile_rows` sorted positions
  * (grid-stride; gpugb_partition_tile_start), not whole partitions: one
  * partition holding most rows (a hot key) was one block's work while the
@@ -301,7 +302,8 @@ gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64
 				{
 					uint32_t	mask;
 
-					row = p.row_list[i];
+					/* No row list: the rows moved with the sort (partition_move.cu). */
+					row = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
 					if (slots > 0)
 						slot = gpugb_partition_slot(p, local_hash, local_state, local_row,
 													claimed, used, n_used, slots, row,

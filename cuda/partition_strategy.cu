@@ -8,10 +8,12 @@
  *    tiles, combine each partition's keys in shared memory and touch the
  *    global table once per distinct key (partition_kernels.cuh).
  *
- * Where Wu et al. move keys and payload into partitions ("transformed
- * relation"), the launch moves only the 4-byte row numbers and the kernel
- * gathers the columns through them, as SORT does: a stride's columns are
- * read from L2, and a key is read again only to compare it in the block.
+ * Launches of one key word without NULLs move their key and value words
+ * with the sort, as Wu et al. move keys and payload into partitions
+ * ("transformed relation"; partition_move.cu).  Others move only the 4-byte
+ * row numbers, and the kernel gathers the columns through them, as SORT
+ * does: a stride's columns are read from L2, and a key is read again only
+ * to compare it in the block.
  *
  * It shares SORT's scratch (GpugbSortBufs, without the run buffers) and
  * its fallback: with no device memory for the scratch, the handle switches
@@ -94,7 +96,19 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	 */
 	uint32_t   *bounds = keys_in;
 	size_t		temp_bytes = b->temp_bytes;
+	GpugbAggParams moved;
+	bool		did_move = false;
 
+	/* One key word, no NULLs: the rows move with the sort (partition_move.cu). */
+	GPUGB_TRY(gpugb_partition_move_rows(gb, b, p, tbits - bits, bits, stream, &moved, &did_move));
+	if (did_move)
+	{
+		/* Retries list sorted positions: they must read the sorted columns. */
+		set->params = moved;
+		gb->stats.partition_moved_launches++;
+		return gpugb_launch_partitioned(moved, keys_out, bounds, n_parts, gb->partition_slots,
+										gb->n_counts + gb->n_values + gb->n_his, stream);
+	}
 	GPUGB_TRY(gpugb_launch_partition_keys(p, keys_in, perm_in, tbits - bits, stream));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
 		b->temp.ptr, temp_bytes, (const uint32_t *) keys_in, keys_out,

@@ -36,6 +36,10 @@ gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b)
 	gpugb_dev_free(&gb->acct, &b->run_gid);
 	gpugb_dev_free(&gb->acct, &b->n_heads);
 	gpugb_dev_free(&gb->acct, &b->temp);
+	gpugb_dev_free(&gb->acct, &b->moved_in);
+	gpugb_dev_free(&gb->acct, &b->moved_out);
+	gpugb_dev_free(&gb->acct, &b->moved_cols);
+	gpugb_dev_free(&gb->acct, &b->moved_temp);
 	b->rows = 0;
 	b->runs = false;
 	b->temp_bytes = 0;
@@ -106,7 +110,19 @@ gpugb_scratch_unavailable(GpugbGroupBy *gb)
 			if (gb->sets[s].stream != nullptr)
 				(void) cudaStreamSynchronize(gb->sets[s].stream);
 			(void) cudaGetLastError();
-			gpugb_sort_bufs_free(gb, &gb->sets[s].sort);
+
+			/*
+			 * An in-flight set's retries, still to run (complete_set), may
+			 * read its moved columns (partition_move.cu): those stay until
+			 * the handle is destroyed.
+			 */
+			GpugbSortBufs *b = &gb->sets[s].sort;
+			DevBuf		keep = gb->sets[s].state == GPUGB_SET_INFLIGHT ? b->moved_cols : DevBuf();
+
+			if (keep.ptr != nullptr)
+				b->moved_cols = DevBuf();
+			gpugb_sort_bufs_free(gb, b);
+			b->moved_cols = keep;
 		}
 	gb->strategy = GPUGB_STRATEGY_GLOBAL_HASH;
 	gb->stats.strategy_switches++;

@@ -400,6 +400,19 @@ build_device_spec(GpugbScanState *st)
 	/* interval keys and aggregates: words and hidden aggregates of their own */
 	gpugb_interval_build_spec(st, &n);
 	spec->n_inputs = st->layout.n_inputs;
+	/*
+	 * A plain int2, int4, date or bool column's words are int32 values
+	 * (datum_to_word): PARTITION may move them in 4 bytes
+	 * (cuda/partition_move.cu).  Not an expression's: the host evaluates
+	 * integer expressions in 64 bits.
+	 */
+	spec->inputs_fit_int32 = 0;
+	for (int i = 0; i < info->n_inputs && i < 64; i++)
+		if (info->input_columns[i] >= 0 &&
+			(st->layout.input_types[i].kind == GPUGB_VALUE_INT16 ||
+			 st->layout.input_types[i].kind == GPUGB_VALUE_INT32 ||
+			 st->layout.input_types[i].kind == GPUGB_VALUE_BOOL))
+			spec->inputs_fit_int32 |= UINT64CONST(1) << i;
 	for (int d = info->n_inputs; d < st->layout.n_inputs; d++)
 	{
 		GpugbDerivedKind kind = st->layout.derived_kind[d];

@@ -267,7 +267,7 @@ generate(const CaseSpec *cs, Data *d)
 		{
 			uint64_t	r = rnd() % 1000;
 
-			d->in[0][row] = r == 0 ? INT64_MIN : r == 1 ? INT64_MAX
+			d->in[0][row] = r == 0 && !cs->narrow_in0 ? INT64_MIN : r == 1 && !cs->narrow_in0 ? INT64_MAX
 				: (int64_t) (rnd() % 2000000001ull) - 1000000000;
 		}
 		double		f = float_value(cs->specials);

@@ -628,6 +628,27 @@ keys_fit_int32(const Data *d)
 }
 
 /*
+ * The inputs whose every word is an int32 value, declared as the executor
+ * declares int2, int4 and bool columns (spec.inputs_fit_int32).
+ */
+static uint64_t
+inputs_fit_int32(const Data *d)
+{
+	uint64_t	fit = 0;
+
+	for (int i = 0; i < N_INPUTS; i++)
+	{
+		int64_t		r = 0;
+
+		while (r < d->nrows && d->in[i][r] == (int64_t) (int32_t) d->in[i][r])
+			r++;
+		if (r == d->nrows)
+			fit |= 1ull << i;
+	}
+	return fit;
+}
+
+/*
  * Feeds the data through a handle; returns the status of the first failing
  * call.  With rp (remap cases), strides end at the remaps' rows and the
  * remaps come between them, with the strides before still in flight.
@@ -662,6 +683,9 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.lean_fast_key = lean_fast_key_option != 0;
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
+	spec.inputs_fit_int32 = inputs_fit_int32(d);
+	if (cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0)
+		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
 	if (cs->int32_keys && !spec.key_fits_int32)
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
 	case_order(cs, &spec);
@@ -884,6 +908,20 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a lean launch");
 		}
 		/*
+		 * PARTITION on one key without NULLs must move the rows with its sort
+		 * (cuda/partition_move.cu) wherever a launch has two rows or more and
+		 * no memory limit could refuse the scratch, so that its results prove
+		 * the moved rows, and retries over them.
+		 */
+		if (ok && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION &&
+			stats.strategy_used == GPUGB_STRATEGY_PARTITION && cs->n_keys == 1 &&
+			cs->key_null == 0 && cs->in_null == 0 && cs->mem_limit == 0 && cs->nrows > 1 &&
+			cs->stride_rows != 1 && stats.partition_moved_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "partition without a moved launch");
+		}
+		/*
 		 * ...and a partial case forced to SHARED_HASH (the skew unknown), the
 		 * partial table's instance, whose deferred rows it then proves.
 		 */
@@ -1069,6 +1107,12 @@ run_case(const CaseSpec *cs)
 
 		snprintf(detail + len, sizeof(detail) - len, "; used %s, %d switches",
 				 gpugb_strategy_name(stats.strategy_used), stats.strategy_switches);
+		if (stats.partition_moved_launches > 0)
+		{
+			len = strlen(detail);
+			snprintf(detail + len, sizeof(detail) - len, ", %lld moved launches",
+					 (long long) stats.partition_moved_launches);
+		}
 		if (stats.groups_at_switch_check >= 0)
 		{
 			len = strlen(detail);
@@ -1405,6 +1449,21 @@ main(int argc, char **argv)
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},
+		/*
+		 * PARTITION moves rows of one key without NULLs with its sort (cuda/partition_move.cu):
+		 * inputs of int32 words in 4 bytes (spec.inputs_fit_int32), int32 keys in 4; a table
+		 * that overflows, whose retries read the sorted columns.  The other one-key cases
+		 * without NULLs move 8-byte words (every aggregate, floats and int128 sums).
+		 */
+		{"partition moved: int32 keys, two narrow sums, g=3e5", 94, 4 * M, 1, 300000, 0, 0,
+		 .int32_keys = 1, .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1},
+		{"partition moved: one narrow sum, zipf 1.1 over 1e6", 95, 4 * M, 1, 1000000, 1.1, 0,
+		 .lean = 1, .narrow_in0 = 1},
+		{"partition moved: one narrow sum, estimate 1, g=1e5, 64K strides (grow+retry)", 96, 2 * M,
+		 1, 100000, 0, 0, .est_groups = 1, .stride_rows = 65536, .expect_grow = 1, .lean = 1,
+		 .narrow_in0 = 1},
+		{"partition moved: int32 keys, counts only, g=1e6", 97, 4 * M, 1, 1000000, 0, 0,
+		 .int32_keys = 1, .lean = 4},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).

@@ -92,6 +92,12 @@ typedef struct CaseSpec
 	 * its rows in the block table's sum columns, not in the generic path.
 	 */
 	int			narrow_in2;
+	/*
+	 * 1: in0 holds integers of int32 (no extremes), so the spec declares it
+	 * in inputs_fit_int32 as it does every input whose words fit, and
+	 * PARTITION moves it in 4 bytes (cuda/partition_move.cu).
+	 */
+	int			narrow_in0;
 } CaseSpec;
 
 #define N_INPUTS 4

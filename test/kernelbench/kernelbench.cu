@@ -408,6 +408,8 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.allow_switch = allow_switch;
 	spec.device_resident = true;
 	spec.key_fits_int32 = keyed_slots_option && p.key_bytes == 4;
+	/* The payloads are int32 values (PARTITION moves them in 4 bytes). */
+	spec.inputs_fit_int32 = p.payloads > 0 ? (1ull << p.payloads) - 1 : 0;
 	spec.tagged_slots_only = !keyed_slots_option;
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
 	spec.lean_fast_key = lean_fast_key_option;

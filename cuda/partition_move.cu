@@ -1,0 +1,284 @@
+/*
+ * partition_move.cu
+ *    PARTITION's rows moved with the sort (Wu et al.'s transformed
+ *    relation), for launches of one key word without NULLs: a pack kernel
+ *    writes each row's partition and its key and value words, packed; CUB's
+ *    radix sort moves the packed rows with the partitions; an unpack kernel
+ *    writes them back out as int64 columns in partition order.  The
+ *    partition kernel (partition_kernels.cuh) then runs over those columns
+ *    with row i = sorted position i: it reads them in order.
+ *
+ * Why: partition_strategy.cu's first path sorts only 4-byte row numbers,
+ * and the partition kernel reads every row's key and values through them.
+ * For a launch whose columns exceed L2 (the kernel benchmark's 2^28 rows)
+ * that is a random 32-byte sector read per 8-byte word: PARTITION took
+ * 25-146 ms at 2^20-2^26 groups where Thrust's sort and reduce take 33-71
+ * (H200, session 31, call 1).  test/kernelbench/partition_bound.cu, which
+ * moves the rows with the sort, reached 9.4-12.9 ms with one payload.
+ *
+ * Packed rows are 32-bit words: the key in one word where the spec declares
+ * key_fits_int32, else two; each value column in one word where every
+ * column's input is declared in spec.inputs_fit_int32, else two (one width
+ * for all, so the instances stay few).  A declared word outside int32
+ * traps, as gpugb_row_key_int32 does.  Rows are padded to 2, 4, 6 or 10
+ * words: four instances of CUB's sort.
+ *
+ * Retries: rows that find no group id are listed by sorted position, so the
+ * caller makes the moved parameters the set's (set->params): retries read
+ * the sorted columns, which stay in the set's scratch until the set's next
+ * launch, after complete_set has run them.
+ */
+#include <cub/device/device_radix_sort.cuh>
+
+#include "groupby_internal.cuh"
+#include "hash_table.cuh"
+
+/* A packed row of W 32-bit words: key words first, then each value column's. */
+template <int W>
+struct __align__(8) GpugbMovedRow
+{
+	uint32_t	w[W];
+};
+
+/* Words a packed row is padded to: one of four sizes, so four sort instances. */
+static constexpr int
+moved_row_words(int words)
+{
+	return words <= 2 ? 2 : words <= 4 ? 4 : words <= 6 ? 6 : 10;
+}
+
+/* The value columns a launch moves: distinct input columns, and where each sorted one goes. */
+struct GpugbMoveCols
+{
+	const int64_t *in[GPUGB_MOVE_MAX_COLS];
+	int64_t    *out[GPUGB_MOVE_MAX_COLS];
+	int64_t    *key_out;
+};
+
+/* A declared int32 word: its 32 bits, or a trap (see the file comment). */
+__device__ __forceinline__ uint32_t
+gpugb_move_word32(int64_t value)
+{
+	if (value != (int64_t) (int32_t) value)
+		__trap();
+	return (uint32_t) value;
+}
+
+template <int KW, int VW, int NV>
+__global__ void
+gpugb_move_pack_kernel(const GpugbAggParams p, const GpugbMoveCols c, uint32_t *part_keys,
+					   GpugbMovedRow<moved_row_words(KW + VW * NV)> *rows, int shift)
+{
+	constexpr int W = moved_row_words(KW + VW * NV);
+
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	mask;
+		uint64_t	h = gpugb_hash_row(p, (uint32_t) i, &mask);
+		int64_t		key = p.key_values[0][i];
+		GpugbMovedRow<W> r;
+
+		part_keys[i] = (uint32_t) ((h & p.slot_mask) >> shift);
+#pragma unroll
+		for (int j = KW + VW * NV; j < W; j++)
+			r.w[j] = 0;
+		if (KW == 1)
+			r.w[0] = gpugb_move_word32(key);
+		else
+		{
+			r.w[0] = (uint32_t) key;
+			r.w[1] = (uint32_t) ((uint64_t) key >> 32);
+		}
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+		{
+			int64_t		v = c.in[a][i];
+
+			if (VW == 1)
+				r.w[KW + a] = gpugb_move_word32(v);
+			else
+			{
+				r.w[KW + 2 * a] = (uint32_t) v;
+				r.w[KW + 2 * a + 1] = (uint32_t) ((uint64_t) v >> 32);
+			}
+		}
+		rows[i] = r;
+	}
+}
+
+template <int KW, int VW, int NV>
+__global__ void
+gpugb_move_unpack_kernel(const GpugbMovedRow<moved_row_words(KW + VW * NV)> *rows, int64_t n,
+						 const GpugbMoveCols c)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		GpugbMovedRow<moved_row_words(KW + VW * NV)> r = rows[i];
+
+		c.key_out[i] = KW == 1 ? (int64_t) (int32_t) r.w[0] :
+			(int64_t) (((uint64_t) r.w[1] << 32) | r.w[0]);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			c.out[a][i] = VW == 1 ? (int64_t) (int32_t) r.w[KW + a] :
+				(int64_t) (((uint64_t) r.w[KW + 2 * a + 1] << 32) | r.w[KW + 2 * a]);
+	}
+}
+
+/* Blocks of 256 threads for n rows: enough to fill the device, grid-stride beyond. */
+static unsigned
+move_grid(int64_t n)
+{
+	int64_t		blocks = (n + 255) / 256,
+				most = 16 * (int64_t) gpugb_sm_count();
+
+	return (unsigned) (blocks < most ? (blocks > 0 ? blocks : 1) : most);
+}
+
+/* Makes buf hold at least `bytes` (its old contents are not kept). */
+static GpugbStatus
+ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
+{
+	if (buf->ptr != nullptr && buf->bytes >= bytes)
+		return GPUGB_OK;
+	gpugb_dev_free(&gb->acct, buf);
+	return gpugb_dev_alloc(&gb->acct, buf, bytes, what);
+}
+
+/* Pack, sort and unpack launch p's rows (the instance for its widths). */
+template <int KW, int VW, int NV>
+static GpugbStatus
+move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMoveCols c,
+		  int shift, int bits, cudaStream_t stream, bool *did)
+{
+	typedef GpugbMovedRow<moved_row_words(KW + VW * NV)> Row;
+	int64_t		n = p.nrows;
+	size_t		rows = (size_t) b->rows;	/* the scratch's rows: a whole stride */
+	size_t		temp_bytes = 0;
+
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
+		nullptr, temp_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
+		(const Row *) nullptr, (Row *) nullptr, (int64_t) rows)));
+
+	GpugbStatus st = ensure_buf(gb, &b->moved_in, rows * sizeof(Row), "moved rows");
+
+	if (st == GPUGB_OK)
+		st = ensure_buf(gb, &b->moved_out, rows * sizeof(Row), "moved rows");
+	if (st == GPUGB_OK)
+		st = ensure_buf(gb, &b->moved_cols, rows * 8 * (1 + NV), "moved columns");
+	if (st == GPUGB_OK)
+		st = ensure_buf(gb, &b->moved_temp, temp_bytes, "moved rows' sort scratch");
+	if (st == GPUGB_OUT_OF_MEMORY)
+	{
+		/* No room: the row numbers' sort (the caller's path) needs none of this. */
+		gpugb_dev_free(&gb->acct, &b->moved_in);
+		gpugb_dev_free(&gb->acct, &b->moved_out);
+		gpugb_dev_free(&gb->acct, &b->moved_cols);
+		gpugb_dev_free(&gb->acct, &b->moved_temp);
+		return GPUGB_OK;
+	}
+	GPUGB_TRY(st);
+
+	int64_t    *cols = (int64_t *) b->moved_cols.ptr;
+
+	c.key_out = cols;
+	for (int a = 0; a < NV; a++)
+		c.out[a] = cols + (size_t) (1 + a) * rows;
+	gpugb_move_pack_kernel<KW, VW, NV><<<move_grid(n), 256, 0, stream>>>(
+		p, c, (uint32_t *) b->keys_in.ptr, (Row *) b->moved_in.ptr, shift);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_kernel"));
+	temp_bytes = b->moved_temp.bytes;
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
+		b->moved_temp.ptr, temp_bytes, (const uint32_t *) b->keys_in.ptr,
+		(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
+		n, 0, bits, stream)));
+	gpugb_move_unpack_kernel<KW, VW, NV><<<move_grid(n), 256, 0, stream>>>(
+		(const Row *) b->moved_out.ptr, n, c);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_unpack_kernel"));
+	*did = true;
+	return GPUGB_OK;
+}
+
+template <int KW, int VW>
+static GpugbStatus
+move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const GpugbMoveCols &c,
+			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did)
+{
+	switch (n_cols)
+	{
+		case 0:
+			return move_rows<KW, VW, 0>(gb, b, p, c, shift, bits, stream, did);
+		case 1:
+			return move_rows<KW, VW, 1>(gb, b, p, c, shift, bits, stream, did);
+		case 2:
+			return move_rows<KW, VW, 2>(gb, b, p, c, shift, bits, stream, did);
+		case 3:
+			return move_rows<KW, VW, 3>(gb, b, p, c, shift, bits, stream, did);
+		default:
+			return move_rows<KW, VW, 4>(gb, b, p, c, shift, bits, stream, did);
+	}
+}
+
+GpugbStatus
+gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
+						  int shift, int bits, cudaStream_t stream, GpugbAggParams *moved,
+						  bool *did)
+{
+	GpugbMoveCols c = {};
+	int			col_of[GPUGB_MAX_AGGS];
+	int			n_cols = 0;
+	bool		values_fit = true;
+
+	*did = false;
+	if (p.n_keys != 1 || p.key_nulls[0] != nullptr || p.row_list != nullptr ||
+		p.run_gid != nullptr || b->rows < p.nrows)
+		return GPUGB_OK;
+	for (int k = 1; k < p.n_counts; k++)
+		if (p.count_nulls[k] != nullptr)
+			return GPUGB_OK;
+	/* One moved column per distinct input (sum, min and max of x share x's). */
+	for (int a = 0; a < p.n_values; a++)
+	{
+		if (p.vals[a].nulls != nullptr)
+			return GPUGB_OK;
+		col_of[a] = -1;
+		for (int m = 0; m < n_cols; m++)
+			if (c.in[m] == p.vals[a].values)
+				col_of[a] = m;
+		if (col_of[a] >= 0)
+			continue;
+		if (n_cols == GPUGB_MOVE_MAX_COLS)
+			return GPUGB_OK;
+
+		int			input = gb->value_cols[p.vals[a].value_col].input;
+
+		values_fit = values_fit && input >= 0 && input < 64 &&
+			(gb->spec.inputs_fit_int32 >> input & 1) != 0;
+		col_of[a] = n_cols;
+		c.in[n_cols++] = p.vals[a].values;
+	}
+
+	bool		key32 = gb->spec.key_fits_int32;
+	GpugbStatus st;
+
+	if (key32 && values_fit)
+		st = move_rows_nv<1, 1>(gb, b, p, c, n_cols, shift, bits, stream, did);
+	else if (key32)
+		st = move_rows_nv<1, 2>(gb, b, p, c, n_cols, shift, bits, stream, did);
+	else if (values_fit)
+		st = move_rows_nv<2, 1>(gb, b, p, c, n_cols, shift, bits, stream, did);
+	else
+		st = move_rows_nv<2, 2>(gb, b, p, c, n_cols, shift, bits, stream, did);
+	if (st != GPUGB_OK || !*did)
+		return st;
+
+	/* The launch over the sorted columns: row i is sorted position i. */
+	int64_t    *cols = (int64_t *) b->moved_cols.ptr;
+
+	*moved = p;
+	moved->key_values[0] = cols;
+	for (int a = 0; a < p.n_values; a++)
+		moved->vals[a].values = cols + (size_t) (1 + col_of[a]) * (size_t) b->rows;
+	return GPUGB_OK;
+}

@@ -1,0 +1,56 @@
+/*
+ * rehash_kernel.cuh
+ *    The table's rehash after it grew (cuda/table.cu queues it through
+ *    launch.cu).  Apart from hash_table.cuh, whose device functions other
+ *    translation units include (partition_move.cu), because a __global__
+ *    definition may appear in one translation unit only.
+ */
+#ifndef GPUGB_REHASH_KERNEL_CUH
+#define GPUGB_REHASH_KERNEL_CUH
+
+#include "hash_table.cuh"
+
+/*
+ * Re-inserts groups [0, n_groups) into a fresh (all EMPTY) slot array after
+ * the table grew.  Keys are distinct, so a claim needs no key comparison and
+ * no lock: CAS EMPTY -> published directly.
+ */
+__global__ void
+gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
+					const int64_t *group_keys, const uint32_t *group_nulls,
+					int64_t max_groups, int n_keys, int64_t n_groups, int slot_format)
+{
+	for (int64_t gid = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; gid < n_groups;
+		 gid += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint64_t	h = 0x243F6A8885A308D3ull;
+		uint32_t	mask = group_nulls[gid];
+
+		for (int k = 0; k < n_keys; k++)
+			h = gpugb_hash_step(h, (uint64_t) group_keys[k * max_groups + gid]);
+		h = gpugb_hash_finish(h, mask);
+
+		uint64_t	idx = h & slot_mask;
+
+		if (slot_format == GPUGB_SLOTS_PAIR)
+		{
+			/* state first, then the key word: nothing reads the table during the rehash */
+			unsigned long long state = (mask != 0 ? GPUGB_PAIR_SLOT_NULL : 0ull) |
+				(unsigned long long) (gid + 2);
+
+			while (atomicCAS(&slots[2 * idx + 1], GPUGB_SLOT_EMPTY, state) != GPUGB_SLOT_EMPTY)
+				idx = (idx + 1) & slot_mask;
+			slots[2 * idx] = (unsigned long long) group_keys[gid] ^ GPUGB_PAIR_KEY_SALT;
+			continue;
+		}
+
+		unsigned long long word = slot_format == GPUGB_SLOTS_KEYED32 ?
+			gpugb_keyed_slot_key(group_keys[gid], mask != 0) | (unsigned long long) (gid + 2) :
+			((unsigned long long) ((uint32_t) (h >> 32) | GPUGB_TAG_BIT) << 32) | (unsigned long long) gid;
+
+		while (atomicCAS(&slots[idx], GPUGB_SLOT_EMPTY, word) != GPUGB_SLOT_EMPTY)
+			idx = (idx + 1) & slot_mask;
+	}
+}
+
+#endif							/* GPUGB_REHASH_KERNEL_CUH */
