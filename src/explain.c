@@ -130,6 +130,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyInteger("Bytes to Device", "bytes", st->stats.bytes_to_device, es);
 	ExplainPropertyInteger("Hash Table Slots", NULL, st->stats.table_slots, es);
 	ExplainPropertyInteger("Hash Table Grows", NULL, st->stats.table_grows, es);
+	/* PARTITION's launches whose rows moved with the sort (cuda/partition_move.cu) */
+	if (st->stats.partition_moved_launches > 0)
+		ExplainPropertyInteger("Partition Launches With Moved Rows", NULL,
+							   st->stats.partition_moved_launches, es);
 	if (es->timing)
 	{
 		/* Wall time of the three phases, then where the ingest's went. */

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Session 31, call 3 (about 8 minutes), from the repository root on the GPU box, carrying .gpu-box:
+#   run(command="bash docs/session31-2026-11-29/scripts/call3.sh", carry=[".gpu-box"], timeout_s=600)
+# The PostgreSQL path at HEAD in gpu mode: pg_regress, then pgTAP and qgen with gpugb.strategy =
+# auto and with partition forced, whose launches of one key without NULLs now move their rows
+# with the sort (cuda/partition_move.cu); then qgen alone with shared_hash forced, as time allows.
+cd "$(dirname "$0")/../../.." || exit 1
+export PATH=/usr/local/cuda/bin:$PATH
+O=${OUT:-/tmp/gpugb-s31-call3b}; mkdir -p "$O"
+T0=$(date +%s); left() { echo $(( 575 - ($(date +%s) - T0) )); }
+echo "HEAD $(cat .gpu-box/HEAD)"
+( source .gpu-box/scripts/start-postgres.sh .gpu-box/debs >/dev/null 2>&1
+  make -s -j16 PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 > "$O/ext-build.log" 2>&1; echo "ext build rc=$?" )
+echo "ext build done at $(( $(date +%s) - T0 )) s"
+t0=$(date +%s)
+OUT="$O/regress" timeout -k 5 170 bash test/gpu-box.sh regress > "$O/regress.log" 2>&1
+echo "regress (gpu mode) rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E 'tests passed|failed' "$O/regress.log" | tail -1)"
+t0=$(date +%s)
+# pgTAP took 114 s in session 29; qgen runs about 33 queries a second in 12 streams.
+STRATEGIES="auto partition" QGEN_STRATEGY_QUERIES=800 QGEN_JOBS=12 OUT="$O/strategies" timeout -k 5 $(( $(left) - 10 )) \
+  bash test/gpu-box.sh strategies > "$O/strategies.log" 2>&1
+rc=$?
+pkill -INT -f 'postgres: pg ' 2>/dev/null; sleep 1
+echo "strategies auto, partition rc=$rc ($(( $(date +%s) - t0 )) s):"; grep -E "^Result|queries checked|^== gpugb.strategy" "$O/strategies.log" | tail -8
+grep -E '^not ok|Failed test' "$O"/strategies/pgtap-*.log 2>/dev/null | head -5
+if [ "$(left)" -gt 60 ]; then
+  t0=$(date +%s)
+  STRATEGIES="shared_hash" PGTAP=0 QGEN_STRATEGY_QUERIES=800 QGEN_JOBS=12 OUT="$O/shared" timeout -k 5 $(( $(left) - 15 )) \
+    bash test/gpu-box.sh strategies > "$O/shared.log" 2>&1
+  echo "qgen shared_hash rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E 'queries checked' "$O/shared.log" | tail -1)"
+fi
+wait
+cd "$O" && tar czf call3.tgz ./*.log ./*.csv ./*.md strategies regress shared 2>/dev/null && rm -rf ./*.log ./*.csv ./*.md strategies regress shared
+echo "total $(( $(date +%s) - T0 )) s"
