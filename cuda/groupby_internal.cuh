@@ -210,13 +210,12 @@ GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_
 										uint32_t *perm, int shift, cudaStream_t stream);
 /*
  * PARTITION's rows moved with the sort (partition_move.cu): where launch p
- * has one key word without NULLs, no NULL input and at most
- * GPUGB_MOVE_MAX_COLS value columns, sorts its rows' partitions (home slot
+ * has one key word without NULLs, no NULL input and value columns over at
+ * most GPUGB_MOVE_MAX_VALUE_INPUTS inputs, sorts its rows' partitions (home slot
  * >> shift, `bits` bits) into b->keys_out with the key and value words
  * moved along, and sets *moved to p over the sorted columns (row i = sorted
  * position i).  false in *did: not applicable or no scratch; nothing queued.
  */
-#define GPUGB_MOVE_MAX_COLS 4
 GpugbStatus gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
 									  int shift, int bits, cudaStream_t stream,
 									  GpugbAggParams *moved, bool *did);

@@ -20,8 +20,19 @@
  * key_fits_int32, else two; each value column in one word where every
  * column's input is declared in spec.inputs_fit_int32, else two (one width
  * for all, so the instances stay few).  A declared word outside int32
- * traps, as gpugb_row_key_int32 does.  Rows are padded to 2, 4, 6 or 10
- * words: four instances of CUB's sort.
+ * traps, as gpugb_row_key_int32 does.  Rows are padded to 2 or 4 words:
+ * two instances of CUB's sort.
+ *
+ * Only launches whose value aggregates read at most
+ * GPUGB_MOVE_MAX_VALUE_INPUTS inputs move (gpugb_device.h says why): the
+ * partition kernel's own time, not the gather, is most of PARTITION's at
+ * four payloads, and the moved rows add a pack, a wider sort and an unpack.
+ * H200, 2^28 rows, 4-byte keys, session 31 call 2 against call 1:
+ * one payload 19.8-55.7 ms at 2^20-2^26 uniform groups where the row
+ * numbers' sort took 25.8-68.3; four payloads 66.6-149.9 against
+ * 50.6-130.1.  The bound (test/kernelbench/partition_bound.cu, 9.4 ms at
+ * 2^22 with one payload) needs a partition kernel that reads the packed
+ * rows and keeps lean block states.
  *
  * Retries: rows that find no group id are listed by sorted position, so the
  * caller makes the moved parameters the set's (set->params): retries read
@@ -33,7 +44,7 @@
 #include "groupby_internal.cuh"
 #include "hash_table.cuh"
 
-/* A packed row of W 32-bit words: key words first, then each value column's. */
+/* A packed row of W 32-bit words: key words first, then the value column's. */
 template <int W>
 struct __align__(8) GpugbMovedRow
 {
@@ -44,14 +55,14 @@ struct __align__(8) GpugbMovedRow
 static constexpr int
 moved_row_words(int words)
 {
-	return words <= 2 ? 2 : words <= 4 ? 4 : words <= 6 ? 6 : 10;
+	return words <= 2 ? 2 : 4;
 }
 
 /* The value columns a launch moves: distinct input columns, and where each sorted one goes. */
 struct GpugbMoveCols
 {
-	const int64_t *in[GPUGB_MOVE_MAX_COLS];
-	int64_t    *out[GPUGB_MOVE_MAX_COLS];
+	const int64_t *in[GPUGB_MOVE_MAX_VALUE_INPUTS];
+	int64_t    *out[GPUGB_MOVE_MAX_VALUE_INPUTS];
 	int64_t    *key_out;
 };
 
@@ -205,19 +216,9 @@ static GpugbStatus
 move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const GpugbMoveCols &c,
 			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did)
 {
-	switch (n_cols)
-	{
-		case 0:
-			return move_rows<KW, VW, 0>(gb, b, p, c, shift, bits, stream, did);
-		case 1:
-			return move_rows<KW, VW, 1>(gb, b, p, c, shift, bits, stream, did);
-		case 2:
-			return move_rows<KW, VW, 2>(gb, b, p, c, shift, bits, stream, did);
-		case 3:
-			return move_rows<KW, VW, 3>(gb, b, p, c, shift, bits, stream, did);
-		default:
-			return move_rows<KW, VW, 4>(gb, b, p, c, shift, bits, stream, did);
-	}
+	static_assert(GPUGB_MOVE_MAX_VALUE_INPUTS == 1, "instances for 0 and 1 value inputs");
+	return n_cols == 0 ? move_rows<KW, VW, 0>(gb, b, p, c, shift, bits, stream, did) :
+		move_rows<KW, VW, 1>(gb, b, p, c, shift, bits, stream, did);
 }
 
 GpugbStatus
@@ -248,7 +249,7 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 				col_of[a] = m;
 		if (col_of[a] >= 0)
 			continue;
-		if (n_cols == GPUGB_MOVE_MAX_COLS)
+		if (n_cols == GPUGB_MOVE_MAX_VALUE_INPUTS)
 			return GPUGB_OK;
 
 		int			input = gb->value_cols[p.vals[a].value_col].input;

@@ -98,6 +98,12 @@ typedef struct CaseSpec
 	 * PARTITION moves it in 4 bytes (cuda/partition_move.cu).
 	 */
 	int			narrow_in0;
+	/*
+	 * 1: the case runs only with PARTITION forced.  Its rows are for
+	 * PARTITION's moved rows (cuda/partition_move.cu); the lean checks of the
+	 * other strategies assume shapes these cases do not keep to.
+	 */
+	int			partition_only;
 } CaseSpec;
 
 #define N_INPUTS 4

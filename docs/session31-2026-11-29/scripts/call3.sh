@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Session 31, call 3 (about 8 minutes), from the repository root on the GPU box, carrying .gpu-box:
-#   run(command="bash docs/session31-2026-11-29/scripts/call3.sh", carry=[".gpu-box"], timeout_s=600)
-# The PostgreSQL path at HEAD in gpu mode: pg_regress, then pgTAP and qgen with gpugb.strategy =
+# Session 31, call 3 (about 9 minutes), from the repository root on the GPU box, carrying what
+# PostgreSQL needs (with the docs, the whole of .gpu-box passes the device tool's 64 MiB):
+#   run(command="bash docs/session31-2026-11-29/scripts/call3.sh",
+#       carry=[".gpu-box/debs", ".gpu-box/scripts", ".gpu-box/HEAD"], timeout_s=600)
+# The self-test with PARTITION forced (moved rows for one value input only, since call 2), then
+# the PostgreSQL path at HEAD in gpu mode: pg_regress, then pgTAP and qgen with gpugb.strategy =
 # auto and with partition forced, whose launches of one key without NULLs now move their rows
 # with the sort (cuda/partition_move.cu); then qgen alone with shared_hash forced, as time allows.
 cd "$(dirname "$0")/../../.." || exit 1
@@ -9,9 +12,17 @@ export PATH=/usr/local/cuda/bin:$PATH
 O=${OUT:-/tmp/gpugb-s31-call3b}; mkdir -p "$O"
 T0=$(date +%s); left() { echo $(( 575 - ($(date +%s) - T0) )); }
 echo "HEAD $(cat .gpu-box/HEAD)"
+( make -s -j8 -C test/device CUDA_ARCHS=90 > "$O/selftest-build.log" 2>&1; echo "selftest build rc=$?" ) &
 ( source .gpu-box/scripts/start-postgres.sh .gpu-box/debs >/dev/null 2>&1
-  make -s -j16 PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 > "$O/ext-build.log" 2>&1; echo "ext build rc=$?" )
-echo "ext build done at $(( $(date +%s) - T0 )) s"
+  make -s -j8 PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 > "$O/ext-build.log" 2>&1; echo "ext build rc=$?" )
+wait
+echo "builds done at $(( $(date +%s) - T0 )) s"
+t0=$(date +%s)
+timeout 90 test/bin/device_selftest --require-gpu --quick --strategy partition > "$O/selftest.log" 2>&1
+echo "selftest --strategy partition rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest.log")"
+grep -E "^FAIL" "$O/selftest.log" | head -5
+grep -E "^ok .*partition moved" "$O/selftest.log" | cut -c1-200
+echo "cases with moved launches: $(grep -c 'moved launches' "$O/selftest.log")"
 t0=$(date +%s)
 OUT="$O/regress" timeout -k 5 170 bash test/gpu-box.sh regress > "$O/regress.log" 2>&1
 echo "regress (gpu mode) rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E 'tests passed|failed' "$O/regress.log" | tail -1)"
