@@ -306,9 +306,11 @@ typedef struct GpugbGroupResults
 
 /*
  * PARTITION moves a launch's rows with its sort (cuda/partition_move.cu)
- * only where its value aggregates read at most this many distinct inputs:
- * with four the moved rows were 1.2-1.5x slower than sorting row numbers
- * (H200, session 31, call 2), with one 1.2-1.3x faster.
+ * only where its value aggregates read at most this many distinct inputs.
+ * H200, 2^28 rows, 2^18-2^26 groups (session 31, calls 1 and 2,
+ * docs/session31-2026-11-29): with four payloads moved rows took
+ * 1.1-1.7x the time of the row numbers' sort; with one, 4-byte keys
+ * 1.08-1.32x less, 8-byte keys 0.93-1.09x (even).
  */
 #define GPUGB_MOVE_MAX_VALUE_INPUTS 1
 

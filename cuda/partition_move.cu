@@ -30,7 +30,7 @@
  * H200, 2^28 rows, 4-byte keys, session 31 call 2 against call 1:
  * one payload 19.8-55.7 ms at 2^20-2^26 uniform groups where the row
  * numbers' sort took 25.8-68.3; four payloads 66.6-149.9 against
- * 50.6-130.1.  The bound (test/kernelbench/partition_bound.cu, 9.4 ms at
+ * 50.6-130.1.  8-byte keys with one payload: even (0.93-1.09x).  The bound (test/kernelbench/partition_bound.cu, 9.4 ms at
  * 2^22 with one payload) needs a partition kernel that reads the packed
  * rows and keeps lean block states.
  *
