@@ -215,11 +215,10 @@ typedef struct GpugbGroupBySpec
 	 * 30, call 2) found the warp's probe loop running 2.8 times a row,
 	 * the longest of 32 lanes' probes in a table a quarter full, and the
 	 * code after it running diverged; in a table 1/32 full most warps find
-	 * every key at its home slot.  Planned for one sum from 64 groups since
-	 * session 30 (src/heuristics.c, gpugb_lean_fast_wide_pays); the
-	 * experiment makes it so below, too, for counts only, and with
-	 * spec.lean_fast_key for two to four sums (cuda/launch.cu,
-	 * fast_wide_slots: those not yet run on a GPU).
+	 * every key at its home slot.  Planned since session 31 for two to four
+	 * sums at any number of groups, for one sum or counts only from 64
+	 * (src/heuristics.c, gpugb_lean_fast_wide_pays); the experiment makes
+	 * it so below 64, too.
 	 */
 	bool		lean_fast_wide;
 	/*

@@ -220,9 +220,10 @@ launch_lean_fast_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 }
 
 /*
- * Whether a whole lean table of launch p takes gpugb_lean_fast_kernel: one
- * key looked up by its word, no NULL input, and at most one sum (or any
- * number under the experiment spec.lean_fast_key).  H200, 2^28 rows, forced
+ * Whether a whole lean table of launch p takes gpugb_lean_fast_kernel in
+ * blocks of 256 threads (where fast_wide_slots does not give it one block
+ * of 1024): one key looked up by its word, no NULL input, and at most one
+ * sum (or any number under the experiment spec.lean_fast_key).  H200, 2^28 rows, forced
  * SHARED_HASH, 2^2-2^12 groups, 4- and 8-byte keys, uniform and Zipf 1.0,
  * two rounds (session 30, call 2): one payload 1.26-1.55x faster than
  * gpugb_lean_shared_kernel (Nsight Compute at 2^8: 157 warp instructions
@@ -317,25 +318,31 @@ whole_table_wants_one_block(const GpugbAggParams &p, const GpugbSharedTablePlan 
 }
 
 /*
+ * Whether launch p's one-block lean table runs gpugb_lean_fast_kernel: one
+ * key looked up by its word and no NULL input, with any number of sums
+ * (the 1024-thread instances have registers for four: 64, no spills).
+ */
+static bool
+lean_fast_one_block_applies(const GpugbAggParams &p)
+{
+	return gpugb_lean_word_key(p) && !gpugb_lean_has_nulls(p);
+}
+
+/*
  * The slots of the fast kernel's wide table for launch p (its whole table
- * in one 1024-thread block an SM, with the most slots that block holds:
- * gpugb_lean_fast_wide_pays), or 0.  Planned for one sum, as measured;
- * counts only (no sum) under spec.lean_fast_wide, and two to four sums
- * under the experiments spec.lean_fast_key (which runs the fast kernel for
- * them) and spec.lean_fast_wide together: with four sums the fast kernel's
- * five-blocks-an-SM instance spills and was slower below 2^12 groups
- * (session 30, call 2), and one block of 1024 threads has registers for
- * it.  Not yet run on a GPU with more than one sum.  From
- * GPUGB_LEAN_FAST_WIDE_MIN_GROUPS groups expected (or at any number under
- * spec.lean_fast_wide); 0 where it does not apply, so that the caller's
+ * in one 1024-thread block an SM, with the most slots that block holds),
+ * or 0: for two to four sums at any number of groups, for one sum or
+ * counts only from GPUGB_LEAN_FAST_WIDE_MIN_GROUPS groups expected
+ * (gpugb_lean_fast_wide_pays says why), at any number under the experiment
+ * spec.lean_fast_wide.  0 where it does not apply, so that the caller's
  * other one-block rule still decides.
  */
 static int64_t
 fast_wide_slots(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props)
 {
-	if (!lean_fast_kernel_applies(p))
+	if (!lean_fast_one_block_applies(p))
 		return 0;
-	if (p.lean_fast_wide == 0 && (p.n_values != 1 || !gpugb_lean_fast_wide_pays(groups_expected)))
+	if (p.lean_fast_wide == 0 && !gpugb_lean_fast_wide_pays(p.n_values, groups_expected))
 		return 0;
 	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, props);
 }
@@ -344,7 +351,7 @@ fast_wide_slots(const GpugbAggParams &p, double groups_expected, const GpugbDevi
 static GpugbStatus
 launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
-	if (lean_fast_kernel_applies(p))
+	if (lean_fast_one_block_applies(p))
 		return for_lean_sums(p.n_values, [&](auto nv) {
 			return launch_lean_fast_nv<decltype(nv)::value, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
 		});
@@ -462,7 +469,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (one_block_slots > 0)
 	{
 		ran->lean = ran->one_block = true;
-		ran->fast_kernel = lean_fast_kernel_applies(p);
+		ran->fast_kernel = lean_fast_one_block_applies(p);
 		return launch_lean_one_block(p, (int) one_block_slots, stream);
 	}
 	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))

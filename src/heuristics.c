@@ -396,13 +396,22 @@ gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 }
 
 /*
- * Whether a whole lean table that runs the fast lean kernel with one sum
- * (one key, no NULLs: cuda/launch.cu, lean_fast_kernel_applies and
- * fast_wide_slots; counts only were not measured) takes
- * one block an SM with the most slots that block holds
+ * Whether a whole lean table of n_sums sums that can run the fast lean
+ * kernel (one key, no NULLs: cuda/launch.cu, fast_wide_slots) takes it in
+ * one block of 1024 threads an SM with the most slots that block holds
  * (gpugb_lean_one_block_max_slots: 8192 for one sum on the H200) rather
- * than the slots for the groups expected, in five blocks an SM: from
- * GPUGB_LEAN_FAST_WIDE_MIN_GROUPS groups.  In a table a quarter full the
+ * than the slots for the groups expected, in five blocks an SM.
+ *
+ * Two to four sums: always.  The five-blocks-an-SM instance of the fast
+ * kernel spills with four sums, and the generic lean kernel ran those
+ * tables until now.  H200, 2^28 rows, forced SHARED_HASH, one round each
+ * (session 31, calls 4-6): two payloads 1.15-2.20x faster at 2^2-2^12
+ * groups, four payloads 1.09-3.23x, 4- and 8-byte keys, uniform and Zipf
+ * 0.5, 1.0 and 1.5.
+ *
+ * One sum or counts only: from GPUGB_LEAN_FAST_WIDE_MIN_GROUPS groups.
+ * Counts only, same calls: 0.84-0.88x at 2^2-2^4, 1.07-1.37x at 2^6-2^10,
+ * even at 2^12.  One sum, below.  In a table a quarter full the
  * warp's probe loop runs as long as the longest of its 32 lanes' probes
  * (2.8 times a row at 2^8 groups, Nsight Compute, session 30 call 2); a
  * table 1/32 full finds most keys at their home slot.  H200, 2^28 rows,
@@ -413,9 +422,9 @@ gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
  * blocks' tables an SM spread those atomics.
  */
 bool
-gpugb_lean_fast_wide_pays(double groups_expected)
+gpugb_lean_fast_wide_pays(int n_sums, double groups_expected)
 {
-	return groups_expected >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS;
+	return n_sums >= 2 || groups_expected >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS;
 }
 
 int64_t

@@ -182,7 +182,7 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
 										  const GpugbDeviceProps *props);
 /* From this many groups expected the fast lean kernel's whole table takes one wide block an SM. */
 #define GPUGB_LEAN_FAST_WIDE_MIN_GROUPS 64
-extern bool gpugb_lean_fast_wide_pays(double groups_expected);
+extern bool gpugb_lean_fast_wide_pays(int n_sums, double groups_expected);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_needed(double groups, int64_t capacity);

@@ -1043,12 +1043,12 @@ run_case(const CaseSpec *cs)
 		}
 		/*
 		 * Whole tables of a lean case of one key without NULL keys or
-		 * inputs run gpugb_lean_fast_kernel where it has at most one sum
-		 * (the plan, cuda/launch.cu's lean_fast_kernel_applies) or with
-		 * --lean-fast-key; no case with NULL inputs does, nor one of two
-		 * sums without the option.
+		 * inputs run gpugb_lean_fast_kernel: in five blocks an SM where it
+		 * has at most one sum and fewer than 64 groups, else in the wide
+		 * table's one block (cuda/launch.cu, lean_fast_kernel_applies and
+		 * fast_wide_slots); no case with NULL inputs does.
 		 */
-		int			fast_kernel_planned = cs->lean && (lean_fast_key_option || lean_case_sums(cs) <= 1);
+		int			fast_kernel_planned = cs->lean != 0;
 		/* such a case forced to SHARED_HASH, with a whole table (not partial) */
 		int			whole_fast_case = fast_kernel_planned && cs->n_keys == 1 && cs->key_null == 0 &&
 			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
@@ -1070,18 +1070,17 @@ run_case(const CaseSpec *cs)
 		}
 		/*
 		 * ...and take the fast kernel's wide table, one block an SM: those of
-		 * one sum from 64 groups expected and met (the plan:
-		 * gpugb_lean_fast_wide_pays), or of counts only or one sum at any
-		 * number under spec.lean_fast_wide (an experiment), which with
-		 * --lean-fast-key takes tables of two sums too (cuda/launch.cu,
+		 * two sums at any number of groups, of one sum or counts only from
+		 * 64 groups expected and met (the plan: gpugb_lean_fast_wide_pays),
+		 * all of them under spec.lean_fast_wide (an experiment; cuda/launch.cu,
 		 * fast_wide_slots).
 		 */
 		int64_t		case_estimate = cs->est_groups ? cs->est_groups : cs->g;
 
 		if (ok && !EMULATOR && whole_fast_case &&
-			(lean_fast_wide_option ? lean_case_sums(cs) <= 1 || lean_fast_key_option :
-			 lean_case_sums(cs) == 1 && case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS &&
-			 cs->g >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS) &&
+			(lean_fast_wide_option || lean_case_sums(cs) >= 2 ||
+			 (case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS &&
+			  cs->g >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS)) &&
 			(stats.one_block_lean_launches == 0 || stats.fast_lean_kernel_launches == 0))
 		{
 			ok = 0;
@@ -1464,7 +1463,7 @@ main(int argc, char **argv)
 		/* two sums that fit int32, so the tables' second sum column is written (review of session 30) */
 		{"lean fast key: two narrow sums, g=200", 89, 4 * M, 1, 200, 0.5, 0, .lean = 2, .narrow_in2 = 1},
 		{"lean: two narrow sums, g=1000", 90, 4 * M, 1, 1000, 0, 0, .lean = 2, .narrow_in2 = 1},
-		/* counts only: no sum column (the whole table's own rules; the wide table under --lean-fast-wide) */
+		/* counts only: no sum column (the wide table from 64 groups, below under --lean-fast-wide) */
 		{"lean fast key: counts only, g=30", 91, 2 * M, 1, 30, 0, 0, .lean = 4},
 		{"lean fast key: counts only, g=2000", 92, 4 * M, 1, 2000, 0.5, 0, .lean = 4},
 		{"lean: counts only, g=1000, 10% null inputs", 93, 2 * M, 1, 1000, 0, 0, 0.1, .lean = 4},

@@ -866,11 +866,19 @@ test_one_block_lean(void)
 	CHECK(gpugb_lean_one_block_slots(1, 0, 1, &h200) == 0, "no keys: no one-block table");
 	CHECK(gpugb_lean_one_block_slots(1, 1, 4096, &a100) == 0, "A100 opt-in, 4096 groups: does not fit");
 	CHECK(gpugb_lean_one_block_slots(1, 1, 2048, &a100) == 4096, "A100 opt-in, 2048 groups: 4096 slots");
-	/* The fast lean kernel's wide table: from 64 groups (session 30: slower at 4-16, faster at 64-1024). */
-	CHECK(!gpugb_lean_fast_wide_pays(16), "16 groups: the fast kernel's table stays five blocks an SM");
-	CHECK(!gpugb_lean_fast_wide_pays(63), "63 groups: five blocks an SM");
-	CHECK(gpugb_lean_fast_wide_pays(64), "64 groups: one wide block an SM");
-	CHECK(gpugb_lean_fast_wide_pays(1024), "1024 groups: one wide block an SM");
+	/*
+	 * The fast lean kernel's wide table: one sum or counts only from 64 groups (sessions 30
+	 * and 31: slower at 4-16, faster at 64-1024), two to four sums always (session 31).
+	 */
+	CHECK(!gpugb_lean_fast_wide_pays(1, 16), "one sum, 16 groups: the fast kernel's table stays five blocks an SM");
+	CHECK(!gpugb_lean_fast_wide_pays(1, 63), "one sum, 63 groups: five blocks an SM");
+	CHECK(gpugb_lean_fast_wide_pays(1, 64), "one sum, 64 groups: one wide block an SM");
+	CHECK(gpugb_lean_fast_wide_pays(1, 1024), "one sum, 1024 groups: one wide block an SM");
+	CHECK(!gpugb_lean_fast_wide_pays(0, 16), "counts only, 16 groups: five blocks an SM");
+	CHECK(gpugb_lean_fast_wide_pays(0, 64), "counts only, 64 groups: one wide block an SM");
+	CHECK(gpugb_lean_fast_wide_pays(2, 1), "two sums, one group: one wide block an SM");
+	CHECK(gpugb_lean_fast_wide_pays(4, 4), "four sums, 4 groups: one wide block an SM");
+	CHECK(gpugb_lean_fast_wide_pays(3, 4096), "three sums, 4096 groups: one wide block an SM");
 	CHECK(gpugb_lean_one_block_slots(1, 1, (double) gpugb_lean_one_block_max_slots(1, 1, &h200) / 2, &h200) ==
 		  8192, "the wide table of one sum: 8192 slots");
 
