@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 31, call 3 (about 9 minutes), from the repository root on the GPU box, carrying what
-# PostgreSQL needs (with the docs, the whole of .gpu-box passes the device tool's 64 MiB):
+# PostgreSQL needs (with the docs, the whole of .gpu-box exceeds the device tool's 64 MiB):
 #   run(command="bash docs/session31-2026-11-29/scripts/call3.sh",
 #       carry=[".gpu-box/debs", ".gpu-box/scripts", ".gpu-box/HEAD"], timeout_s=600)
 # The self-test with PARTITION forced (moved rows for one value input only, since call 2), then
