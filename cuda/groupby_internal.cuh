@@ -147,6 +147,8 @@ struct GpugbGroupBy
 	double		hot_share = 0;	/* the largest group's share of the rows: the planner's estimate
 								 * (0: unknown), then what the run-time check saw */
 	bool		strategy_checked = false;	/* the run-time correction was made */
+	/* PARTITION's moved rows found no device memory: later launches sort row numbers. */
+	bool		move_refused = false;
 
 	/*
 	 * Appends (append.cu): one event per ticket, recorded after the

@@ -51,7 +51,7 @@ struct __align__(8) GpugbMovedRow
 	uint32_t	w[W];
 };
 
-/* Words a packed row is padded to: one of four sizes, so four sort instances. */
+/* Words a packed row is padded to: one of two sizes, so two sort instances. */
 static constexpr int
 moved_row_words(int words)
 {
@@ -182,7 +182,12 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		st = ensure_buf(gb, &b->moved_temp, temp_bytes, "moved rows' sort scratch");
 	if (st == GPUGB_OUT_OF_MEMORY)
 	{
-		/* No room: the row numbers' sort (the caller's path) needs none of this. */
+		/*
+		 * No room: the row numbers' sort (the caller's path) needs none of
+		 * this; later launches do not try again (each cudaFree waits for
+		 * the whole device).
+		 */
+		gb->move_refused = true;
 		gpugb_dev_free(&gb->acct, &b->moved_in);
 		gpugb_dev_free(&gb->acct, &b->moved_out);
 		gpugb_dev_free(&gb->acct, &b->moved_cols);
@@ -232,7 +237,7 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 	bool		values_fit = true;
 
 	*did = false;
-	if (p.n_keys != 1 || p.key_nulls[0] != nullptr || p.row_list != nullptr ||
+	if (gb->move_refused || p.n_keys != 1 || p.key_nulls[0] != nullptr || p.row_list != nullptr ||
 		p.run_gid != nullptr || b->rows < p.nrows)
 		return GPUGB_OK;
 	for (int k = 1; k < p.n_counts; k++)

@@ -33,6 +33,8 @@ const GpugbAggSpec lean_aggs[N_LEAN_SPECS][N_LEAN_AGGS] = {
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_COUNT, 1}, {GPUGB_AGG_COUNT, 3}},
 	/* counts only: the lean instances of no sum (the fast kernel's wide table of 8192 slots too) */
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_COUNT, 0}, {GPUGB_AGG_COUNT, 1}, {GPUGB_AGG_COUNT, 3}},
+	/* not lean: three value columns over in0 (PARTITION's moved rows, partition_only cases) */
+	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_MIN_INT, 0}, {GPUGB_AGG_MAX_INT, 0}},
 };
 
 /*

@@ -942,7 +942,10 @@ run_case(const CaseSpec *cs)
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "partition without a moved launch");
 		}
-		if (ok && !EMULATOR && cs->remap == 0 && !moves_rows && stats.partition_moved_launches != 0)
+		/* ...and none may where the case's shape says no (not NULLs: a stride may have none). */
+		if (ok && !EMULATOR && cs->remap == 0 &&
+			(cs->n_keys != 1 || case_value_inputs(cs) > GPUGB_MOVE_MAX_VALUE_INPUTS) &&
+			stats.partition_moved_launches != 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "%lld moved partition launches where none applies",
@@ -1048,19 +1051,30 @@ run_case(const CaseSpec *cs)
 		 * table's one block (cuda/launch.cu, lean_fast_kernel_applies and
 		 * fast_wide_slots); no case with NULL inputs does.
 		 */
-		int			fast_kernel_planned = cs->lean != 0;
 		/* such a case forced to SHARED_HASH, with a whole table (not partial) */
-		int			whole_fast_case = fast_kernel_planned && cs->n_keys == 1 && cs->key_null == 0 &&
+		int			whole_fast_case = cs->lean && cs->n_keys == 1 && cs->key_null == 0 &&
 			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH;
 
-		if (ok && !EMULATOR && (cs->in_null > 0 || (cs->lean && !fast_kernel_planned)) &&
-			stats.fast_lean_kernel_launches != 0)
+		if (ok && !EMULATOR && cs->in_null > 0 && stats.fast_lean_kernel_launches != 0)
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "%lld fast lean kernel launches (NULL inputs %g, %d sums)",
-					 (long long) stats.fast_lean_kernel_launches, cs->in_null,
-					 cs->lean ? lean_case_sums(cs) : -1);
+			snprintf(fail_msg, sizeof(fail_msg), "%lld fast lean kernel launches (NULL inputs %g)",
+					 (long long) stats.fast_lean_kernel_launches, cs->in_null);
+		}
+		/*
+		 * Two sums or more take the fast kernel only in one 1024-thread block
+		 * (its five-blocks-an-SM instance spills), unless --lean-fast-key: a
+		 * one-block launch of two sums is always the fast kernel's wide table.
+		 */
+		if (ok && !EMULATOR && cs->lean && lean_case_sums(cs) >= 2 && !lean_fast_key_option &&
+			stats.fast_lean_kernel_launches > stats.one_block_lean_launches)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg),
+					 "%d sums: %lld fast lean kernel launches, %lld of them in one block",
+					 lean_case_sums(cs), (long long) stats.fast_lean_kernel_launches,
+					 (long long) stats.one_block_lean_launches);
 		}
 		if (ok && !EMULATOR && whole_fast_case && stats.fast_lean_kernel_launches == 0)
 		{
@@ -1490,6 +1504,9 @@ main(int argc, char **argv)
 		 .narrow_in0 = 1, .partition_only = 1},
 		{"partition moved: int32 keys, counts only, g=1e6", 97, 4 * M, 1, 1000000, 0, 0,
 		 .int32_keys = 1, .lean = 4, .partition_only = 1},
+		/* SUM, MIN and MAX of one input: three value columns, one moved column (partition_move.cu) */
+		{"partition moved: sum, min and max of one narrow input, g=2e5", 99, 2 * M, 1, 200000, 0.8, 0,
+		 .lean = 5, .narrow_in0 = 1, .partition_only = 1},
 		/* two value columns: not moved (partition_move.cu), the row numbers' sort */
 		{"partition moved: two narrow sums stay unmoved, g=3e5", 98, 2 * M, 1, 300000, 0, 0,
 		 .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},

@@ -49,6 +49,8 @@ typedef struct CaseSpec
 	 * the sums of in0, mostly int32-wide, some rows beyond; 2: also SUM of
 	 * in2, never int32-wide, so every row takes the generic update; 3:
 	 * COUNT of in1 and in3 beside the sum of in0; 4: counts only (lean_aggs).
+	 * 5 is not lean: SUM, MIN and MAX of in0, for PARTITION's moved rows
+	 * (partition_only cases), whose three value columns share one input.
 	 */
 	int			lean;
 	/* Only set by name (.field =): the cases' positional initializers end before these. */
@@ -114,7 +116,7 @@ extern const GpugbAggSpec aggs[N_AGGS];
 
 /* The aggregates of the lean cases (CaseSpec.lean 1 and 2). */
 #define N_LEAN_AGGS 4
-#define N_LEAN_SPECS 4
+#define N_LEAN_SPECS 5
 extern const GpugbAggSpec lean_aggs[N_LEAN_SPECS][N_LEAN_AGGS];
 
 typedef struct Data
