@@ -222,6 +222,13 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		lean_fast_wide;
 	/*
+	 * PARTITION sorts row numbers and gathers the rows through them even
+	 * where it would move the rows with its sort (cuda/partition_move.cu):
+	 * for the kernel benchmark's A/B runs (--partition-move off), never set
+	 * by the executor.
+	 */
+	bool		partition_rows_only;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that

@@ -237,7 +237,7 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 	bool		values_fit = true;
 
 	*did = false;
-	if (gb->move_refused || p.n_keys != 1 || p.key_nulls[0] != nullptr || p.row_list != nullptr ||
+	if (gb->move_refused || gb->spec.partition_rows_only || p.n_keys != 1 || p.key_nulls[0] != nullptr || p.row_list != nullptr ||
 		p.run_gid != nullptr || b->rows < p.nrows)
 		return GPUGB_OK;
 	for (int k = 1; k < p.n_counts; k++)

@@ -126,7 +126,10 @@ usage(FILE *f)
 			"                       block an SM with the most slots it holds at any\n"
 			"                       number of groups (the plan: from 64), with\n"
 			"                       --lean-fast-key for two to four sums too\n"
-			"                       (spec.lean_fast_wide, an experiment); off (default)\n",
+			"                       (spec.lean_fast_wide, an experiment); off (default)\n"
+			"  --partition-move on|off off: PARTITION sorts row numbers even where it\n"
+			"                       would move the rows with its sort (spec.\n"
+			"                       partition_rows_only, for A/B runs); on (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -267,6 +270,8 @@ static bool planned_skew_option = false;
 static bool lean_fast_key_option = false;
 /* --lean-fast-wide: spec.lean_fast_wide (an experiment of session 30). */
 static bool lean_fast_wide_option = false;
+/* --partition-move: off sets spec.partition_rows_only (cuda/partition_move.cu's A/B, session 31). */
+static bool partition_move_option = true;
 
 /* An option's on|off value. */
 static bool
@@ -340,6 +345,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			lean_fast_key_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-fast-wide") == 0)
 			lean_fast_wide_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-move") == 0)
+			partition_move_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -414,6 +421,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
 	spec.lean_fast_key = lean_fast_key_option;
 	spec.lean_fast_wide = lean_fast_wide_option;
+	spec.partition_rows_only = !partition_move_option;
 	return spec;
 }
 
