@@ -210,6 +210,9 @@ GpugbStatus gpugb_launch_lean_probe(const GpugbAggParams &p, double groups_expec
 									cudaStream_t stream, GpugbLeanLaunch *ran);
 GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys,
 										uint32_t *perm, int shift, cudaStream_t stream);
+/* Blocks of `block` threads for `work` items of a grid-stride loop: enough to fill the device. */
+unsigned	gpugb_grid_for(int64_t work, int block);
+
 /*
  * PARTITION's rows moved with the sort (partition_move.cu): where launch p
  * has one key word without NULLs, no NULL input and value columns over at

@@ -25,8 +25,8 @@
 #include "shared_kernel.cuh"
 #include "sort_kernels.cuh"
 
-static unsigned
-grid_for(int64_t work, int block)
+unsigned
+gpugb_grid_for(int64_t work, int block)
 {
 	int64_t		blocks = (work + block - 1) / block;
 	int64_t		cap = (int64_t) gpugb_sm_count() * (2048 / block);
@@ -63,11 +63,11 @@ resident_blocks_per_sm(Kernel kernel, int block, size_t dynamic_smem)
 	return blocks;
 }
 
-/* grid_for, and no more blocks than are resident at once (0: unknown). */
+/* gpugb_grid_for, and no more blocks than are resident at once (0: unknown). */
 static unsigned
 resident_grid_for(int64_t work, int block, int resident_per_sm)
 {
-	unsigned	blocks = grid_for(work, block);
+	unsigned	blocks = gpugb_grid_for(work, block);
 	int64_t		cap = (int64_t) gpugb_sm_count() * resident_per_sm;
 
 	return resident_per_sm > 0 && blocks > cap ? (unsigned) cap : blocks;
@@ -104,7 +104,7 @@ gpugb_launch_agg(const GpugbAggParams &p, cudaStream_t stream)
 {
 	if (p.nrows <= 0)
 		return GPUGB_OK;
-	gpugb_agg_kernel<<<grid_for(p.nrows, GPUGB_AGG_BLOCK), GPUGB_AGG_BLOCK, 0, stream>>>(p);
+	gpugb_agg_kernel<<<gpugb_grid_for(p.nrows, GPUGB_AGG_BLOCK), GPUGB_AGG_BLOCK, 0, stream>>>(p);
 	return GPUGB_LAUNCHED("gpugb_agg_kernel");
 }
 
@@ -113,7 +113,7 @@ gpugb_launch_sorted_agg(const GpugbAggParams &p, cudaStream_t stream)
 {
 	if (p.nrows <= 0)
 		return GPUGB_OK;
-	gpugb_sorted_agg_kernel<<<grid_for(p.nrows, GPUGB_AGG_BLOCK), GPUGB_AGG_BLOCK, 0, stream>>>(p);
+	gpugb_sorted_agg_kernel<<<gpugb_grid_for(p.nrows, GPUGB_AGG_BLOCK), GPUGB_AGG_BLOCK, 0, stream>>>(p);
 	return GPUGB_LAUNCHED("gpugb_sorted_agg_kernel");
 }
 
@@ -587,7 +587,7 @@ GpugbStatus
 gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32_t *perm,
 							int shift, cudaStream_t stream)
 {
-	gpugb_partition_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, part_keys, perm,
+	gpugb_partition_key_kernel<<<gpugb_grid_for(p.nrows, 256), 256, 0, stream>>>(p, part_keys, perm,
 																		   shift);
 	return GPUGB_LAUNCHED("gpugb_partition_key_kernel");
 }
@@ -611,7 +611,7 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 {
 	if (p.nrows <= 0 || n_parts <= 0)
 		return GPUGB_OK;
-	gpugb_partition_bounds_kernel<<<grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+	gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
 		sorted_parts, p.nrows, bounds, n_parts);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_partition_bounds_kernel"));
 
@@ -633,7 +633,7 @@ GpugbStatus
 gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm, int shift,
 					   bool exact_int32, cudaStream_t stream)
 {
-	gpugb_sort_key_kernel<<<grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift,
+	gpugb_sort_key_kernel<<<gpugb_grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift,
 																	  exact_int32);
 	return GPUGB_LAUNCHED("gpugb_sort_key_kernel");
 }
@@ -644,7 +644,7 @@ gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys, const
 					   bool exact_int32, cudaStream_t stream)
 {
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(n_heads, 0, sizeof(*n_heads), stream)));
-	gpugb_run_heads_kernel<<<grid_for(p.nrows, GPUGB_RUN_HEADS_BLOCK), GPUGB_RUN_HEADS_BLOCK, 0,
+	gpugb_run_heads_kernel<<<gpugb_grid_for(p.nrows, GPUGB_RUN_HEADS_BLOCK), GPUGB_RUN_HEADS_BLOCK, 0,
 		stream>>>(p, sort_keys, perm, head_pos, heads, n_heads, exact_int32);
 	return GPUGB_LAUNCHED("gpugb_run_heads_kernel");
 }
@@ -667,7 +667,7 @@ gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *o
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_max_kernel<<<grid_for(n, 256), 256, 0, stream>>>(col, n, out);
+	gpugb_max_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(col, n, out);
 	return GPUGB_LAUNCHED("gpugb_max_kernel");
 }
 
@@ -676,7 +676,7 @@ gpugb_launch_rehash(const GpugbTable &t, int n_keys, int64_t n_groups, cudaStrea
 {
 	if (n_groups <= 0)
 		return GPUGB_OK;
-	gpugb_rehash_kernel<<<grid_for(n_groups, 256), 256, 0, stream>>>(
+	gpugb_rehash_kernel<<<gpugb_grid_for(n_groups, 256), 256, 0, stream>>>(
 		(unsigned long long *) t.slots.ptr, (uint64_t) (t.capacity - 1),
 		(const int64_t *) t.keys.ptr, (const uint32_t *) t.nulls.ptr,
 		t.max_groups, n_keys, n_groups, t.slot_format);
@@ -693,7 +693,7 @@ gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from, int64_t to
 		return GPUGB_OK;
 	for (int c = 0; c < ncols && c < GPUGB_MAX_COUNTS; c++)
 		fill.identity[c] = identities[c];
-	gpugb_fill_kernel<<<grid_for((to - from) * ncols, 256), 256, 0, stream>>>(
+	gpugb_fill_kernel<<<gpugb_grid_for((to - from) * ncols, 256), 256, 0, stream>>>(
 		(unsigned long long *) base, pitch, ncols, from, to, fill);
 	return GPUGB_LAUNCHED("gpugb_fill_kernel");
 }
@@ -704,7 +704,7 @@ gpugb_launch_remap(int64_t *col, int64_t n, const int64_t *map, int64_t map_len,
 {
 	if (n <= 0 || map_len <= 0)
 		return GPUGB_OK;
-	gpugb_remap_kernel<<<grid_for(n, 256), 256, 0, stream>>>(col, n, map, map_len);
+	gpugb_remap_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(col, n, map, map_len);
 	return GPUGB_LAUNCHED("gpugb_remap_kernel");
 }
 
@@ -713,7 +713,7 @@ gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream)
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_iota_kernel<<<grid_for(n, 256), 256, 0, stream>>>(perm, n);
+	gpugb_iota_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(perm, n);
 	return GPUGB_LAUNCHED("gpugb_iota_kernel");
 }
 
@@ -723,7 +723,7 @@ gpugb_launch_order_value(const int64_t *col, const uint32_t *perm, int64_t n, in
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_order_value_kernel<<<grid_for(n, 256), 256, 0, stream>>>(col, perm, n, kind,
+	gpugb_order_value_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(col, perm, n, kind,
 																   descending, out);
 	return GPUGB_LAUNCHED("gpugb_order_value_kernel");
 }
@@ -734,7 +734,7 @@ gpugb_launch_order_count(const int64_t *rows, const int64_t *nulls, const uint32
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_order_count_kernel<<<grid_for(n, 256), 256, 0, stream>>>(rows, nulls, perm, n,
+	gpugb_order_count_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(rows, nulls, perm, n,
 																   descending, out);
 	return GPUGB_LAUNCHED("gpugb_order_count_kernel");
 }
@@ -745,7 +745,7 @@ gpugb_launch_order_count_null(const int64_t *rows, const int64_t *nulls, const u
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_order_count_null_kernel<<<grid_for(n, 256), 256, 0, stream>>>(rows, nulls, perm, n,
+	gpugb_order_count_null_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(rows, nulls, perm, n,
 																		nulls_first, out);
 	return GPUGB_LAUNCHED("gpugb_order_count_null_kernel");
 }
@@ -756,7 +756,7 @@ gpugb_launch_order_null(const uint32_t *masks, int bit, const uint32_t *perm, in
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_order_null_kernel<<<grid_for(n, 256), 256, 0, stream>>>(masks, bit, perm, n,
+	gpugb_order_null_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(masks, bit, perm, n,
 																  nulls_first, out);
 	return GPUGB_LAUNCHED("gpugb_order_null_kernel");
 }
@@ -767,7 +767,7 @@ gpugb_launch_gather(const T *src, const uint32_t *perm, int64_t n, T *dst, cudaS
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_gather_kernel<T><<<grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
+	gpugb_gather_kernel<T><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(src, perm, n, dst);
 	return GPUGB_LAUNCHED("gpugb_gather_kernel");
 }
 

@@ -137,16 +137,6 @@ gpugb_move_unpack_kernel(const GpugbMovedRow<moved_row_words(KW + VW * NV)> *row
 	}
 }
 
-/* Blocks of 256 threads for n rows: enough to fill the device, grid-stride beyond. */
-static unsigned
-move_grid(int64_t n)
-{
-	int64_t		blocks = (n + 255) / 256,
-				most = 16 * (int64_t) gpugb_sm_count();
-
-	return (unsigned) (blocks < most ? (blocks > 0 ? blocks : 1) : most);
-}
-
 /* Makes buf hold at least `bytes` (its old contents are not kept). */
 static GpugbStatus
 ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
@@ -201,7 +191,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	c.key_out = cols;
 	for (int a = 0; a < NV; a++)
 		c.out[a] = cols + (size_t) (1 + a) * rows;
-	gpugb_move_pack_kernel<KW, VW, NV><<<move_grid(n), 256, 0, stream>>>(
+	gpugb_move_pack_kernel<KW, VW, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
 		p, c, (uint32_t *) b->keys_in.ptr, (Row *) b->moved_in.ptr, shift);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_kernel"));
 	temp_bytes = b->moved_temp.bytes;
@@ -209,7 +199,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		b->moved_temp.ptr, temp_bytes, (const uint32_t *) b->keys_in.ptr,
 		(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
 		n, 0, bits, stream)));
-	gpugb_move_unpack_kernel<KW, VW, NV><<<move_grid(n), 256, 0, stream>>>(
+	gpugb_move_unpack_kernel<KW, VW, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
 		(const Row *) b->moved_out.ptr, n, c);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_unpack_kernel"));
 	*did = true;
@@ -222,8 +212,12 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did)
 {
 	static_assert(GPUGB_MOVE_MAX_VALUE_INPUTS == 1, "instances for 0 and 1 value inputs");
-	return n_cols == 0 ? move_rows<KW, VW, 0>(gb, b, p, c, shift, bits, stream, did) :
-		move_rows<KW, VW, 1>(gb, b, p, c, shift, bits, stream, did);
+	/* No value column has no width: the caller passes VW 1 then, so VW 2 needs no NV 0 instance. */
+	if constexpr (VW == 2)
+		return move_rows<KW, 2, 1>(gb, b, p, c, shift, bits, stream, did);
+	else
+		return n_cols == 0 ? move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did) :
+			move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did);
 }
 
 GpugbStatus
