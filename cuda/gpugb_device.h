@@ -229,6 +229,13 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_rows_only;
 	/*
+	 * PARTITION's moved launches take the generic partition kernel even
+	 * where the lean one applies (cuda/partition_lean_kernel.cuh): for the
+	 * kernel benchmark's A/B runs (--partition-lean off), never set by the
+	 * executor.
+	 */
+	bool		partition_generic_only;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that
@@ -345,6 +352,7 @@ typedef struct GpugbStats
 	int64_t		fast_key_lean_launches;	/* those that looked keys up by one word under spec.lean_fast_key (either kernel) */
 	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
 	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
+	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -227,6 +227,18 @@ GpugbStatus gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const 
 GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,
 									 uint32_t *bounds, int64_t n_parts, int64_t slots,
 									 int state_columns, cudaStream_t stream);
+/*
+ * PARTITION's lean kernel (partition_lean_kernel.cuh), for launches whose
+ * rows moved with the sort: the slots of its block table for launch p (one
+ * key word without NULLs, no NULL input and no row list, COUNT and at most
+ * GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs), or 0 where it does not
+ * apply; and its launch over the sorted partitions, with those slots.
+ */
+#define GPUGB_PARTITION_LEAN_MAX_SUMS 1
+int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
+GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const uint32_t *sorted_parts,
+										  uint32_t *bounds, int64_t n_parts, int64_t slots,
+										  cudaStream_t stream);
 
 /* ordered output (order_kernels.cuh) */
 GpugbStatus gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream);

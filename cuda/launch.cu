@@ -20,6 +20,7 @@
 #include "lean_kernel.cuh"
 #include "order_kernels.cuh"
 #include "partition_kernels.cuh"
+#include "partition_lean_kernel.cuh"
 #include "private_kernel.cuh"
 #include "rehash_kernel.cuh"
 #include "shared_kernel.cuh"
@@ -605,28 +606,96 @@ gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32
  * a block) spread the blocks over the whole table and were 1.2-1.7 times
  * slower at 2^18-2^22 groups (kernel benchmark, H200, session 22).
  */
+/*
+ * The partition boundaries of a launch's sorted partition numbers, and its
+ * tiles: about a partition's mean rows, at least a block's worth; a
+ * partition is cut only where it has more than two tiles' rows.
+ */
+static GpugbStatus
+launch_partition_bounds(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
+						int64_t n_parts, int block, cudaStream_t stream, int64_t *tile_rows,
+						int64_t *split_rows)
+{
+	gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+		sorted_parts, p.nrows, bounds, n_parts);
+
+	int64_t		mean_rows = (p.nrows + n_parts - 1) / n_parts;
+
+	*tile_rows = mean_rows > block ? mean_rows : block;
+	*split_rows = 2 * *tile_rows;
+	return GPUGB_LAUNCHED("gpugb_partition_bounds_kernel");
+}
+
 GpugbStatus
 gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
 						 int64_t n_parts, int64_t slots, int state_columns, cudaStream_t stream)
 {
+	int64_t		tile_rows,
+				split_rows;
+
 	if (p.nrows <= 0 || n_parts <= 0)
 		return GPUGB_OK;
-	gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
-		sorted_parts, p.nrows, bounds, n_parts);
-	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_partition_bounds_kernel"));
+	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_AGG_BLOCK, stream,
+									  &tile_rows, &split_rows));
 
 	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
 										 (int64_t) bytes, GPUGB_AGG_BLOCK,
 										 resident_blocks_per_sm(gpugb_partition_agg_kernel,
 																GPUGB_AGG_BLOCK, bytes));
-	int64_t		mean_rows = (p.nrows + n_parts - 1) / n_parts;
-	int64_t		tile_rows = mean_rows > GPUGB_AGG_BLOCK ? mean_rows : GPUGB_AGG_BLOCK;
-	int64_t		split_rows = 2 * tile_rows;
 
 	gpugb_partition_agg_kernel<<<blocks, GPUGB_AGG_BLOCK, bytes, stream>>>(
 		p, bounds, n_parts, (int) slots, tile_rows, split_rows);
 	return GPUGB_LAUNCHED("gpugb_partition_agg_kernel");
+}
+
+int64_t
+gpugb_partition_lean_slots(const GpugbAggParams &p)
+{
+	GpugbDeviceProps props;
+
+	if (p.n_values > GPUGB_PARTITION_LEAN_MAX_SUMS || !gpugb_lean_launch_ok(p) ||
+		!gpugb_lean_word_key(p) || gpugb_lean_has_nulls(p))
+		return 0;
+	gpugb_device_properties(&props);
+	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, &props);
+}
+
+template <int NV>
+static GpugbStatus
+launch_partitioned_lean_nv(const GpugbAggParams &p, const uint32_t *bounds, int64_t n_parts, int slots,
+						   int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
+{
+	static std::once_flag opted_in;
+	static cudaError_t opt_in_error = cudaSuccess;
+	auto		kernel = gpugb_partition_lean_kernel<NV>;
+	size_t		bytes;
+	unsigned	blocks;
+
+	if (lean_grid(kernel, GPUGB_LEAN_ONE_BLOCK_THREADS, opted_in, opt_in_error, p, NV, slots, &bytes,
+				  &blocks) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(p, bounds, n_parts, slots, tile_rows,
+																	split_rows);
+	return GPUGB_LAUNCHED("gpugb_partition_lean_kernel");
+}
+
+GpugbStatus
+gpugb_launch_partitioned_lean(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
+							  int64_t n_parts, int64_t slots, cudaStream_t stream)
+{
+	int64_t		tile_rows,
+				split_rows;
+
+	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == 1, "instances for counts only and one sum");
+	if (p.nrows <= 0 || n_parts <= 0)
+		return GPUGB_OK;
+	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_LEAN_ONE_BLOCK_THREADS,
+									  stream, &tile_rows, &split_rows));
+	if (p.n_values == 0)
+		return launch_partitioned_lean_nv<0>(p, bounds, n_parts, (int) slots, tile_rows, split_rows,
+											 stream);
+	return launch_partitioned_lean_nv<1>(p, bounds, n_parts, (int) slots, tile_rows, split_rows, stream);
 }
 
 GpugbStatus

@@ -101,9 +101,41 @@ gpugb_lean_table_reset(const GpugbLeanTable &t)
 }
 
 /*
- * Adds each slot's states to the global states with the generic int128
- * update (block-collective, after __syncthreads: no entry is BUSY after the
- * row loop, so a slot is FREE or holds its group's id).
+ * Adds slot s's states, of group gid, to the global states with the
+ * generic int128 update.
+ */
+template <int NV, bool NULLS>
+__device__ __forceinline__ void
+gpugb_lean_slot_flush(const GpugbAggParams &p, const GpugbStates &global, const GpugbLeanTable &t, int s,
+					  int gid)
+{
+	atomicAdd(&p.counts[gid], (unsigned long long) t.counts[s]);	/* count column 0 */
+	for (int c = 1, k = 1; NULLS && c < p.n_counts; c++)
+	{
+		if (p.count_nulls[c] == nullptr)
+			continue;
+
+		unsigned	nulls = t.counts[(size_t) k++ * t.slots + s];
+
+		if (nulls != 0)
+			atomicAdd(&p.counts[c * p.max_groups + gid], (unsigned long long) nulls);
+	}
+#pragma unroll
+	for (int a = 0; a < NV; a++)
+	{
+		long long	sum = (long long) (((unsigned long long) t.sums[(size_t) (2 * a + 1) * t.slots + s] << 32) |
+									   t.sums[(size_t) 2 * a * t.slots + s]);
+
+		if (sum != 0)
+			gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col,
+							  p.vals[a].hi_col, gid, (uint64_t) sum, sum < 0 ? -1 : 0);
+	}
+}
+
+/*
+ * Adds each slot's states to the global states (block-collective, after
+ * __syncthreads: no entry is BUSY after the row loop, so a slot is FREE or
+ * holds its group's id).
  */
 template <int NV, bool NULLS>
 __device__ __forceinline__ void
@@ -113,30 +145,41 @@ gpugb_lean_table_flush(const GpugbAggParams &p, const GpugbStates &global, const
 	{
 		int			gid = p.n_keys == 0 ? 0 : t.cache.gids[s];
 
-		if (gid < 0 || t.counts[s] == 0)
-			continue;
-		atomicAdd(&p.counts[gid], (unsigned long long) t.counts[s]);	/* count column 0 */
-		for (int c = 1, k = 1; NULLS && c < p.n_counts; c++)
-		{
-			if (p.count_nulls[c] == nullptr)
-				continue;
-
-			unsigned	nulls = t.counts[(size_t) k++ * t.slots + s];
-
-			if (nulls != 0)
-				atomicAdd(&p.counts[c * p.max_groups + gid], (unsigned long long) nulls);
-		}
-#pragma unroll
-		for (int a = 0; a < NV; a++)
-		{
-			long long	sum = (long long) (((unsigned long long) t.sums[(size_t) (2 * a + 1) * t.slots + s] << 32) |
-										   t.sums[(size_t) 2 * a * t.slots + s]);
-
-			if (sum != 0)
-				gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col,
-								  p.vals[a].hi_col, gid, (uint64_t) sum, sum < 0 ? -1 : 0);
-		}
+		if (gid >= 0 && t.counts[s] != 0)
+			gpugb_lean_slot_flush<NV, NULLS>(p, global, t, s, gid);
 	}
+}
+
+/*
+ * gpugb_lean_table_flush for a table of one count column that is used
+ * again (PARTITION's lean kernel, between the stretches of partitions):
+ * each slot is flushed, then emptied, in one pass.  Only a slot that holds
+ * a group id has states: a row is added to a slot only once its key is
+ * published there, and a claim whose lookup found no group id leaves the
+ * slot FREE and untouched.  Block-collective, after __syncthreads; another
+ * __syncthreads before the table is used again.
+ */
+template <int NV>
+__device__ __forceinline__ void
+gpugb_lean_table_flush_reset(const GpugbAggParams &p, const GpugbStates &global, const GpugbLeanTable &t)
+{
+	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
+	{
+		int			gid = t.cache.gids[s];
+
+		if (gid < 0)
+			continue;
+		if (t.counts[s] != 0)
+			gpugb_lean_slot_flush<NV, false>(p, global, t, s, gid);
+		t.counts[s] = 0;
+#pragma unroll
+		for (int a = 0; a < 2 * NV; a++)
+			t.sums[(size_t) a * t.slots + s] = 0;
+		t.cache.gids[s] = GPUGB_KEY_FREE;
+	}
+	/* The claimed counter, through gids (gpugb_lean_table_reset says why). */
+	if (threadIdx.x == 0)
+		*(unsigned *) (t.cache.gids + t.slots) = 0;
 }
 
 /*
@@ -191,6 +234,74 @@ gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool sl
 		gpugb_aggregate_warp(p, gpugb_global_states(p), row, generic ? gid : -1, gid, lane);
 }
 
+/*
+ * The fast kernel's work for one warp's rows (lane's row i, valid below
+ * `end`): load the inputs and the key word, probe the block's cache by that
+ * word (gpugb_key_cache_hit_word) and add a hit with the lean kernel's
+ * atomics; every other row goes to gpugb_lean_fast_slow_rows.  The launch's
+ * rows are its columns' positions (no row list).  Warp-collective.
+ */
+template <int NV>
+__device__ __forceinline__ void
+gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
+						  int64_t i, int64_t end, unsigned lane)
+{
+	const int	slots = table.slots;
+	bool		valid = i < end;
+	int			slot = -1;
+	int64_t		gid = -1;
+	int			v[NV > 0 ? NV : 1];
+	bool		narrow = true;
+
+	if (valid)
+	{
+		long long	w[NV > 0 ? NV : 1];
+
+#pragma unroll
+		for (int a = 0; a < NV; a++)	/* first, so that their loads overlap the probe */
+			w[a] = __ldg((const long long *) &p.vals[a].values[i]);
+		slot = gpugb_key_cache_hit_word(table.cache, __ldg(key_words + i), &gid);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+		{
+			v[a] = (int) w[a];
+			narrow = narrow && (long long) v[a] == w[a];
+		}
+	}
+
+	bool		local = slot >= 0 && narrow;
+	int			slot0 = __shfl_sync(GPUGB_FULL_MASK, slot, 0);
+
+	if (__all_sync(GPUGB_FULL_MASK, local && slot == slot0))
+	{
+		/* The warp's 32 rows in one slot (tiny g): one warp reduction and one atomic a state. */
+		long long	total[NV > 0 ? NV : 1];
+
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			total[a] = gpugb_warp_sum_int32(v[a]);
+		if (lane == 0)
+		{
+			atomicAdd(&table.counts[slot0], 32u);
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				gpugb_lean_add_sum(table.sums, slots, a, slot0, total[a]);
+		}
+	}
+	else if (local)
+	{
+		atomicAdd(&table.counts[slot], 1u);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			gpugb_lean_add_sum(table.sums, slots, a, slot, v[a]);
+	}
+
+	bool		slow = valid && !local;
+
+	if (__any_sync(GPUGB_FULL_MASK, slow))
+		gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
+}
+
 /* BLOCK: 256 for a whole table (five blocks an SM), 1024 for the one-block table (cuda/launch.cu). */
 template <int NV, int BLOCK>
 __global__ void __launch_bounds__(BLOCK, BLOCK >= 1024 ? 1 : 5)
@@ -209,62 +320,7 @@ gpugb_lean_fast_kernel(const __grid_constant__ GpugbAggParams p, int slots)
 	/* base is the warp's first row: the loop and its collectives are warp-uniform. */
 	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < nrows;
 		 base += step)
-	{
-		int64_t		i = base + lane;
-		bool		valid = i < nrows;
-		int			slot = -1;
-		int64_t		gid = -1;
-		int			v[NV > 0 ? NV : 1];
-		bool		narrow = true;
-
-		if (valid)
-		{
-			long long	w[NV > 0 ? NV : 1];
-
-#pragma unroll
-			for (int a = 0; a < NV; a++)	/* first, so that their loads overlap the probe */
-				w[a] = __ldg((const long long *) &p.vals[a].values[i]);
-			slot = gpugb_key_cache_hit_word(table.cache, __ldg(key_words + i), &gid);
-#pragma unroll
-			for (int a = 0; a < NV; a++)
-			{
-				v[a] = (int) w[a];
-				narrow = narrow && (long long) v[a] == w[a];
-			}
-		}
-
-		bool		local = slot >= 0 && narrow;
-		int			slot0 = __shfl_sync(GPUGB_FULL_MASK, slot, 0);
-
-		if (__all_sync(GPUGB_FULL_MASK, local && slot == slot0))
-		{
-			/* The warp's 32 rows in one slot (tiny g): one warp reduction and one atomic a state. */
-			long long	total[NV > 0 ? NV : 1];
-
-#pragma unroll
-			for (int a = 0; a < NV; a++)
-				total[a] = gpugb_warp_sum_int32(v[a]);
-			if (lane == 0)
-			{
-				atomicAdd(&table.counts[slot0], 32u);
-#pragma unroll
-				for (int a = 0; a < NV; a++)
-					gpugb_lean_add_sum(table.sums, slots, a, slot0, total[a]);
-			}
-		}
-		else if (local)
-		{
-			atomicAdd(&table.counts[slot], 1u);
-#pragma unroll
-			for (int a = 0; a < NV; a++)
-				gpugb_lean_add_sum(table.sums, slots, a, slot, v[a]);
-		}
-
-		bool		slow = valid && !local;
-
-		if (__any_sync(GPUGB_FULL_MASK, slow))
-			gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
-	}
+		gpugb_lean_fast_warp_rows<NV>(p, table, key_words, base + lane, nrows, lane);
 	__syncthreads();
 	gpugb_lean_table_flush<NV, false>(p, gpugb_global_states(p), table);
 }

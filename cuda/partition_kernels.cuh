@@ -222,6 +222,42 @@ gpugb_partition_tile_start(const uint32_t *bounds, int64_t n_parts, int64_t n, i
 }
 
 /*
+ * Calls stretch(begin, end) for the sorted positions [begin, end) of each
+ * partition's stretch in each tile the block takes (grid-stride over tiles
+ * of about tile_rows positions, gpugb_partition_tile_start), in order; never
+ * with an empty stretch.  Block-uniform: tiles, partitions and stretches
+ * come from the same loads in every thread, so `stretch` may hold
+ * __syncthreads.
+ */
+template <typename Stretch>
+__device__ __forceinline__ void
+gpugb_partition_for_each_stretch(const uint32_t *bounds, int64_t n_parts, int64_t nrows,
+								 int64_t tile_rows, int64_t split_rows, Stretch stretch)
+{
+	const int64_t n_tiles = (nrows + tile_rows - 1) / tile_rows;
+
+	for (int64_t t = blockIdx.x; t < n_tiles; t += gridDim.x)
+	{
+		const int64_t tile_begin = gpugb_partition_tile_start(bounds, n_parts, nrows, tile_rows,
+															  split_rows, t);
+		const int64_t tile_end = gpugb_partition_tile_start(bounds, n_parts, nrows, tile_rows,
+															split_rows, t + 1);
+
+		if (tile_begin >= tile_end)
+			continue;			/* pulled back into the tile before: no rows */
+		for (int64_t q = gpugb_partition_at(bounds, n_parts, tile_begin);
+			 q < n_parts && (int64_t) bounds[q] < tile_end; q++)
+		{
+			const int64_t begin = max((int64_t) bounds[q], tile_begin);
+			const int64_t end = min((int64_t) bounds[q + 1], tile_end);
+
+			if (begin < end)	/* else an empty partition: nothing claimed, nothing to flush */
+				stretch(begin, end);
+		}
+	}
+}
+
+/*
  * PARTITION's aggregation: launch rows in partition order (p.row_list, the
  * sorted permutation, or the rows themselves where they moved with the
  * sort and p.row_list is NULL), partition q at sorted positions [bounds[q],
@@ -270,78 +306,60 @@ gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64
 
 	const unsigned lane = threadIdx.x & 31u;
 	const GpugbStates global = gpugb_global_states(p);
-	const int64_t n_tiles = (p.nrows + tile_rows - 1) / tile_rows;
 
-	for (int64_t t = blockIdx.x; t < n_tiles; t += gridDim.x)
-	{
-		/* Block-uniform: tiles, q, begin and end come from the same loads in every thread. */
-		const int64_t tile_begin = gpugb_partition_tile_start(bounds, n_parts, p.nrows, tile_rows,
-															  split_rows, t);
-		const int64_t tile_end = gpugb_partition_tile_start(bounds, n_parts, p.nrows, tile_rows,
-															split_rows, t + 1);
-
-		if (tile_begin >= tile_end)
-			continue;			/* pulled back into the tile before: no rows */
-		for (int64_t q = gpugb_partition_at(bounds, n_parts, tile_begin);
-			 q < n_parts && (int64_t) bounds[q] < tile_end; q++)
+	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
+									 [&](int64_t begin, int64_t end) {
+		/* base is the warp's first position: the bound test is the same for all lanes. */
+		for (int64_t base = begin + (threadIdx.x & ~31u); base < end; base += blockDim.x)
 		{
-			const int64_t begin = max((int64_t) bounds[q], tile_begin);
-			const int64_t end = min((int64_t) bounds[q + 1], tile_end);
+			int64_t		i = base + lane;
+			uint32_t	row = 0;
+			int64_t		gid = -1;
+			int			slot = -1;
 
-			if (begin >= end)
-				continue;		/* an empty partition: nothing claimed, nothing to flush */
-			/* base is the warp's first position: the bound test is the same for all lanes. */
-			for (int64_t base = begin + (threadIdx.x & ~31u); base < end; base += blockDim.x)
+			if (i < end)
 			{
-				int64_t		i = base + lane;
-				uint32_t	row = 0;
-				int64_t		gid = -1;
-				int			slot = -1;
+				uint32_t	mask;
 
-				if (i < end)
+				/* No row list: the rows moved with the sort (partition_move.cu). */
+				row = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
+				if (slots > 0)
+					slot = gpugb_partition_slot(p, local_hash, local_state, local_row,
+												claimed, used, n_used, slots, row,
+												gpugb_hash_row(p, row, &mask), &gid);
+				if (slot < 0)
+					gid = gpugb_find_or_insert(p, row);
+				if (gid < 0)
 				{
-					uint32_t	mask;
-
-					/* No row list: the rows moved with the sort (partition_move.cu). */
-					row = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
-					if (slots > 0)
-						slot = gpugb_partition_slot(p, local_hash, local_state, local_row,
-													claimed, used, n_used, slots, row,
-													gpugb_hash_row(p, row, &mask), &gid);
-					if (slot < 0)
-						gid = gpugb_find_or_insert(p, row);
-					if (gid < 0)
-					{
-						/* No group id left: the host grows the table and re-runs the row. */
-						p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
-						slot = -1;
-					}
+					/* No group id left: the host grows the table and re-runs the row. */
+					p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
+					slot = -1;
 				}
-				/* gid: the row's global group, where a float variance's shift K lives */
-				gpugb_aggregate_warp(p, local, row, slot, gid, lane);
-				gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, gid, lane);
 			}
-			__syncthreads();
-
-			/* The stretch's keys once into the global states; the table empty again. */
-			const unsigned n_claimed = *n_used;
-
-			for (unsigned u = threadIdx.x; u < n_claimed; u += blockDim.x)
-			{
-				int			i = (int) used[u];
-				int			s = local_state[i];
-
-				if (s >= 0)
-					gpugb_flush_slot(p, local, i, s);
-				gpugb_local_slot_reset(p, local, i, n_his);
-				local_state[i] = GPUGB_PART_FREE;
-			}
-			__syncthreads();
-			if (threadIdx.x == 0)
-				*claimed = *n_used = 0;
-			__syncthreads();
+			/* gid: the row's global group, where a float variance's shift K lives */
+			gpugb_aggregate_warp(p, local, row, slot, gid, lane);
+			gpugb_aggregate_warp(p, global, row, slot < 0 ? gid : -1, gid, lane);
 		}
-	}
+		__syncthreads();
+
+		/* The stretch's keys once into the global states; the table empty again. */
+		const unsigned n_claimed = *n_used;
+
+		for (unsigned u = threadIdx.x; u < n_claimed; u += blockDim.x)
+		{
+			int			i = (int) used[u];
+			int			s = local_state[i];
+
+			if (s >= 0)
+				gpugb_flush_slot(p, local, i, s);
+			gpugb_local_slot_reset(p, local, i, n_his);
+			local_state[i] = GPUGB_PART_FREE;
+		}
+		__syncthreads();
+		if (threadIdx.x == 0)
+			*claimed = *n_used = 0;
+		__syncthreads();
+	});
 }
 
 #endif							/* GPUGB_PARTITION_KERNELS_CUH */

@@ -10,7 +10,9 @@
  *
  * Launches of one key word without NULLs move their key and value words
  * with the sort, as Wu et al. move keys and payload into partitions
- * ("transformed relation"; partition_move.cu).  Others move only the 4-byte
+ * ("transformed relation"; partition_move.cu); those of COUNT and at most
+ * one integer SUM then take the lean partition kernel
+ * (partition_lean_kernel.cuh).  Others move only the 4-byte
  * row numbers, and the kernel gathers the columns through them, as SORT
  * does: a stride's columns are read from L2, and a key is read again only
  * to compare it in the block.
@@ -38,17 +40,17 @@ table_bits(const GpugbTable *t)
 
 /*
  * Partition bits for a launch of n rows: enough partitions that each holds
- * about a quarter of a block table's slots of distinct keys (the table
+ * about a quarter of a block table's `slots` of distinct keys (the table
  * takes at most half), and at least two per SM so every SM has work; at
  * most GPUGB_PARTITION_MAX_BITS (three radix passes), no more partitions than
  * rows (the boundaries reuse the n-row key buffer), and no more than the
  * table has slot bits.
  */
 static int
-partition_bits(const GpugbGroupBy *gb, int64_t n, int max_bits)
+partition_bits(const GpugbGroupBy *gb, int64_t n, int64_t slots, int max_bits)
 {
 	double		distinct = gb->groups_hint < (double) n ? gb->groups_hint : (double) n;
-	double		per_part = gb->partition_slots > 0 ? (double) gb->partition_slots / 4 : 1024;
+	double		per_part = slots > 0 ? (double) slots / 4 : 1024;
 	int64_t		min_parts = 2 * (int64_t) gpugb_sm_count();
 	int			bits = 1;
 
@@ -83,8 +85,14 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	}
 	GPUGB_TRY(st);
 
+	/*
+	 * The lean kernel's table where the launch suits it and its rows will
+	 * move (partition_lean_kernel.cuh): the partitions are sized for it.
+	 */
+	int64_t		lean_slots = gb->move_refused || gb->spec.partition_rows_only ||
+		gb->spec.partition_generic_only ? 0 : gpugb_partition_lean_slots(p);
 	int			tbits = table_bits(&gb->table);
-	int			bits = partition_bits(gb, n, tbits);
+	int			bits = partition_bits(gb, n, lean_slots > 0 ? lean_slots : gb->partition_slots, tbits);
 	int64_t		n_parts = 1ll << bits;
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
 			   *keys_out = (uint32_t *) b->keys_out.ptr,
@@ -106,6 +114,11 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		/* Retries list sorted positions: they must read the sorted columns. */
 		set->params = moved;
 		gb->stats.partition_moved_launches++;
+		if (lean_slots > 0)
+		{
+			gb->stats.partition_lean_launches++;
+			return gpugb_launch_partitioned_lean(moved, keys_out, bounds, n_parts, lean_slots, stream);
+		}
 		return gpugb_launch_partitioned(moved, keys_out, bounds, n_parts, gb->partition_slots,
 										gb->n_counts + gb->n_values + gb->n_his, stream);
 	}

@@ -134,6 +134,9 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_moved_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Moved Rows", NULL,
 							   st->stats.partition_moved_launches, es);
+	if (st->stats.partition_lean_launches > 0)
+		ExplainPropertyInteger("Partition Launches With Lean Kernel", NULL,
+							   st->stats.partition_lean_launches, es);
 	if (es->timing)
 	{
 		/* Wall time of the three phases, then where the ingest's went. */

@@ -952,6 +952,28 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.partition_moved_launches);
 		}
 		/*
+		 * Where such a launch is COUNT and at most one integer SUM, the lean
+		 * partition kernel (cuda/partition_lean_kernel.cuh) must take it, so
+		 * that its results prove that kernel; and no other shape may take it.
+		 */
+		int			lean_partition_shape = cs->lean >= 1 && cs->lean <= 4 && lean_case_sums(cs) <= 1;
+
+		if (ok && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION &&
+			stats.partition_moved_launches > 0 && moves_rows && lean_partition_shape &&
+			stats.partition_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld moved partition launches, none lean",
+					 (long long) stats.partition_moved_launches);
+		}
+		if (ok && !EMULATOR && (!lean_partition_shape || cs->n_keys != 1 || cs->remap != 0) &&
+			stats.partition_lean_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld lean partition launches where none applies",
+					 (long long) stats.partition_lean_launches);
+		}
+		/*
 		 * ...and a partial case forced to SHARED_HASH (the skew unknown), the
 		 * partial table's instance, whose deferred rows it then proves.
 		 */
@@ -1150,8 +1172,9 @@ run_case(const CaseSpec *cs)
 		if (stats.partition_moved_launches > 0)
 		{
 			len = strlen(detail);
-			snprintf(detail + len, sizeof(detail) - len, ", %lld moved launches",
-					 (long long) stats.partition_moved_launches);
+			snprintf(detail + len, sizeof(detail) - len, ", %lld moved launches (%lld lean)",
+					 (long long) stats.partition_moved_launches,
+					 (long long) stats.partition_lean_launches);
 		}
 		if (stats.groups_at_switch_check >= 0)
 		{

@@ -129,7 +129,11 @@ usage(FILE *f)
 			"                       (spec.lean_fast_wide, an experiment); off (default)\n"
 			"  --partition-move on|off off: PARTITION sorts row numbers even where it\n"
 			"                       would move the rows with its sort (spec.\n"
-			"                       partition_rows_only, for A/B runs); on (default)\n",
+			"                       partition_rows_only, for A/B runs); on (default)\n"
+			"  --partition-lean on|off off: PARTITION's moved launches take the generic\n"
+			"                       partition kernel even where the lean one applies\n"
+			"                       (spec.partition_generic_only, for A/B runs); on\n"
+			"                       (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -272,6 +276,8 @@ static bool lean_fast_key_option = false;
 static bool lean_fast_wide_option = false;
 /* --partition-move: off sets spec.partition_rows_only (cuda/partition_move.cu's A/B, session 31). */
 static bool partition_move_option = true;
+/* --partition-lean: off sets spec.partition_generic_only (cuda/partition_lean_kernel.cuh's A/B, session 32). */
+static bool partition_lean_option = true;
 
 /* An option's on|off value. */
 static bool
@@ -347,6 +353,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			lean_fast_wide_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-move") == 0)
 			partition_move_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-lean") == 0)
+			partition_lean_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -422,6 +430,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.lean_fast_key = lean_fast_key_option;
 	spec.lean_fast_wide = lean_fast_wide_option;
 	spec.partition_rows_only = !partition_move_option;
+	spec.partition_generic_only = !partition_lean_option;
 	return spec;
 }
 

@@ -12,17 +12,30 @@ export PATH=/usr/local/cuda/bin:$PATH
 O=${OUT:-/tmp/gpugb-s32-call3}; mkdir -p "$O"
 T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD 2>/dev/null)"
-make -s -j16 -C test/kernelbench CUDA_ARCHS=90 all > "$O/kb-build.log" 2>&1; echo "kb build rc=$? at $(( $(date +%s) - T0 )) s"
-kb() { CUDA_MODULE_LOADING=EAGER timeout 90 test/bin/kernelbench --bw-gib 1 --max-seconds 80 --keys 4,8 --payloads 1 \
-  --dists uniform,zipf1.0 --log2-groups 18:26:2 --methods partition,sort "$@"; }
-for v in off on; do
-  kb --partition-move $v --csv "$O/move-$v.csv" --md "$O/move-$v.md" > "$O/move-$v.log" 2>&1
-  echo "partition-move $v rc=$?: $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH' "$O/move-$v.md")"
+# Session 32: the tree has the lean partition kernel (cuda/partition_lean_kernel.cuh): prove it first.
+( make -s -j8 -C test/device CUDA_ARCHS=90 > "$O/selftest-build.log" 2>&1; echo "selftest build rc=$?" ) &
+make -s -j8 -C test/kernelbench CUDA_ARCHS=90 all > "$O/kb-build.log" 2>&1; echo "kb build rc=$? at $(( $(date +%s) - T0 )) s"
+wait
+t0=$(date +%s)
+timeout 90 test/bin/device_selftest --require-gpu --quick --strategy partition > "$O/selftest.log" 2>&1
+echo "selftest --strategy partition rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest.log")"
+grep -E "^FAIL" "$O/selftest.log" | head -5
+echo "cases with lean launches: $(grep -c -E 'moved launches \([1-9]' "$O/selftest.log")"
+kb() { CUDA_MODULE_LOADING=EAGER timeout 75 test/bin/kernelbench --bw-gib 1 --max-seconds 65 --keys 4,8 --payloads 1 \
+  --dists uniform,zipf1.0 --log2-groups 18:26:2 "$@"; }
+for v in off generic lean; do
+  case $v in off) a="--partition-move off --methods partition";; generic) a="--partition-lean off --methods partition";;
+    lean) a="--methods partition,sort";; esac
+  kb $a --csv "$O/move-$v.csv" --md "$O/move-$v.md" > "$O/move-$v.log" 2>&1
+  echo "partition $v rc=$?: $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH' "$O/move-$v.md")"
 done
-python3 test/kernelbench/ab_table.py "$O/move-off.csv" "$O/move-on.csv" | tee "$O/move-ab.md" | grep -E "^\|" | cut -d'|' -f2-8
-if command -v ncu > /dev/null; then
+echo "moved rows vs row numbers (generic kernel):"
+python3 test/kernelbench/ab_table.py "$O/move-off.csv" "$O/move-generic.csv" | tee "$O/move-ab.md" | grep -E "^\|" | cut -d'|' -f2-8
+echo "lean partition kernel vs generic (both moved):"
+python3 test/kernelbench/ab_table.py "$O/move-generic.csv" "$O/move-lean.csv" | tee "$O/lean-ab.md" | grep -E "^\|" | cut -d'|' -f2-8
+if command -v ncu > /dev/null && [ $(( $(date +%s) - T0 )) -lt 430 ]; then
   t0=$(date +%s)
-  CUDA_MODULE_LOADING=EAGER timeout 150 ncu --clock-control none --launch-count 1 -k "regex:gpugb_partition_agg_kernel" \
+  CUDA_MODULE_LOADING=EAGER timeout 110 ncu --clock-control none --launch-count 1 -k "regex:gpugb_partition_lean_kernel" \
     --section SourceCounters --section InstructionStats --section WarpStateStats --section Occupancy \
     --section MemoryWorkloadAnalysis --section SpeedOfLight -f -o "$O/part-2e22" \
     test/bin/kernelbench --keys 4 --payloads 1 --dists uniform --log2-groups 22 \

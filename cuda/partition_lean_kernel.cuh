@@ -1,0 +1,68 @@
+/*
+ * partition_lean_kernel.cuh
+ *    PARTITION's aggregation for the commonest moved launch: one key word
+ *    without NULLs, no NULL input, COUNT and at most one integer SUM
+ *    (cuda/launch.cu, gpugb_partition_lean_slots).  The rows moved with the
+ *    sort (partition_move.cu), so row i is sorted position i and a
+ *    partition's rows are one run of the columns.
+ *
+ * Why: with the rows moved, PARTITION took 20.7 ms at 2^22 groups with one
+ * payload (2^28 rows, 4-byte keys, H200, session 31, call 2), where the
+ * pack, sort and unpack take about 8.5 and the generic partition kernel
+ * (partition_kernels.cuh) about 12; test/kernelbench/partition_bound.cu's
+ * region phase does the same partitions' work in 2.3-2.8 ms.  The generic
+ * kernel hashes every row twice over (fmix64), claims slots through a
+ * state word, compares keys against a representative row in global
+ * memory, and adds each row with the generic warp combine (match_any,
+ * int128 states, an op switch) twice.
+ *
+ * This kernel is SHARED_HASH's fast lean kernel (lean_fast_kernel.cuh)
+ * run over each partition's stretch of a tile in turn: the block's lean
+ * table (32-bit counts, 64-bit sums as two 32-bit words, the key cache
+ * probed by the key word), the same hit path and slow path, in one block
+ * of 1024 threads an SM with the most slots it holds (8192 for one sum on
+ * the H200).  At the end of each stretch the block flushes its slots to
+ * the global states and empties the table in one pass
+ * (gpugb_lean_table_flush_reset), so the next partition's keys find a
+ * free table.  The partitions are sized for a quarter of the table's slots
+ * (partition_strategy.cu), and the key cache takes at most half: a
+ * partition with more keys than that sends the rest to the global table,
+ * correct and only slower.
+ *
+ * The lean table's bounds hold per launch as for SHARED_HASH (fewer than
+ * 2^31 rows: gpugb_lean_launch_ok), whatever the number of stretches.
+ * Rows whose key gets no group id go to the retry list by sorted position
+ * (the fast kernel's slow path), which the caller's moved parameters
+ * read.
+ */
+#ifndef GPUGB_PARTITION_LEAN_KERNEL_CUH
+#define GPUGB_PARTITION_LEAN_KERNEL_CUH
+
+#include "lean_fast_kernel.cuh"
+#include "partition_kernels.cuh"
+
+template <int NV>
+__global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
+gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const uint32_t *bounds,
+							int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows)
+{
+	const GpugbLeanTable table = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
+
+	gpugb_lean_table_reset<NV>(table);
+	__syncthreads();
+
+	const unsigned lane = threadIdx.x & 31u;
+	const long long *key_words = (const long long *) p.key_values[0];
+
+	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
+									 [&](int64_t begin, int64_t end) {
+		/* base is the warp's first position: the loop and its collectives are warp-uniform. */
+		for (int64_t base = begin + (threadIdx.x & ~31u); base < end; base += blockDim.x)
+			gpugb_lean_fast_warp_rows<NV>(p, table, key_words, base + lane, end, lane);
+		__syncthreads();
+		gpugb_lean_table_flush_reset<NV>(p, gpugb_global_states(p), table);
+		__syncthreads();
+	});
+}
+
+#endif							/* GPUGB_PARTITION_LEAN_KERNEL_CUH */
