@@ -326,6 +326,15 @@ typedef struct GpugbGroupResults
  * 1.08-1.32x less, 8-byte keys 0.93-1.09x (even).
  */
 #define GPUGB_MOVE_MAX_VALUE_INPUTS 1
+/*
+ * Such launches of COUNT and at most GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs take PARTITION's lean
+ * kernel (cuda/partition_lean_kernel.cuh) where their rows are at least
+ * this many times the distinct keys expected (cuda/partition_strategy.cu,
+ * lean_slots_for, says why).
+ */
+#define GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY 32
+/* ...and at most this many integer SUMs (its kernel's instances). */
+#define GPUGB_PARTITION_LEAN_MAX_SUMS 1
 
 typedef struct GpugbStats
 {

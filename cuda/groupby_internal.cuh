@@ -234,7 +234,6 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  * GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs), or 0 where it does not
  * apply; and its launch over the sorted partitions, with those slots.
  */
-#define GPUGB_PARTITION_LEAN_MAX_SUMS 1
 int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
 GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const uint32_t *sorted_parts,
 										  uint32_t *bounds, int64_t n_parts, int64_t slots,

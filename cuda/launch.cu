@@ -608,19 +608,22 @@ gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32
  */
 /*
  * The partition boundaries of a launch's sorted partition numbers, and its
- * tiles: about a partition's mean rows, at least a block's worth; a
- * partition is cut only where it has more than two tiles' rows.
+ * tiles: about a partition's mean rows, at most max_tile_rows, at least a
+ * block's worth; a partition is cut only where it has more than two tiles'
+ * rows.
  */
 static GpugbStatus
 launch_partition_bounds(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
-						int64_t n_parts, int block, cudaStream_t stream, int64_t *tile_rows,
-						int64_t *split_rows)
+						int64_t n_parts, int block, int64_t max_tile_rows, cudaStream_t stream,
+						int64_t *tile_rows, int64_t *split_rows)
 {
 	gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
 		sorted_parts, p.nrows, bounds, n_parts);
 
 	int64_t		mean_rows = (p.nrows + n_parts - 1) / n_parts;
 
+	if (mean_rows > max_tile_rows)
+		mean_rows = max_tile_rows;
 	*tile_rows = mean_rows > block ? mean_rows : block;
 	*split_rows = 2 * *tile_rows;
 	return GPUGB_LAUNCHED("gpugb_partition_bounds_kernel");
@@ -635,8 +638,8 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 
 	if (p.nrows <= 0 || n_parts <= 0)
 		return GPUGB_OK;
-	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_AGG_BLOCK, stream,
-									  &tile_rows, &split_rows));
+	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_AGG_BLOCK, INT64_MAX,
+									  stream, &tile_rows, &split_rows));
 
 	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
 	unsigned	blocks = persistent_grid((p.nrows + GPUGB_AGG_BLOCK - 1) / GPUGB_AGG_BLOCK,
@@ -690,8 +693,15 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const uint32_t *sorted_pa
 	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == 1, "instances for counts only and one sum");
 	if (p.nrows <= 0 || n_parts <= 0)
 		return GPUGB_OK;
+	/*
+	 * Tiles of at most an eighth of a block's share of the rows: its
+	 * partitions may be fewer than the SMs (partition_strategy.cu), and
+	 * eight tiles a block even out what partitions leave uneven.
+	 */
+	int64_t		max_tile_rows = p.nrows / (8 * (int64_t) gpugb_sm_count()) + 1;
+
 	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_LEAN_ONE_BLOCK_THREADS,
-									  stream, &tile_rows, &split_rows));
+									  max_tile_rows, stream, &tile_rows, &split_rows));
 	if (p.n_values == 0)
 		return launch_partitioned_lean_nv<0>(p, bounds, n_parts, (int) slots, tile_rows, split_rows,
 											 stream);

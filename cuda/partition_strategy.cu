@@ -38,20 +38,26 @@ table_bits(const GpugbTable *t)
 	return bits;
 }
 
+/* The distinct keys a launch of n rows is expected to hold: the groups expected, at most n. */
+static double
+launch_distinct(const GpugbGroupBy *gb, int64_t n)
+{
+	return gb->groups_hint < (double) n ? gb->groups_hint : (double) n;
+}
+
 /*
  * Partition bits for a launch of n rows: enough partitions that each holds
  * about a quarter of a block table's `slots` of distinct keys (the table
- * takes at most half), and at least two per SM so every SM has work; at
- * most GPUGB_PARTITION_MAX_BITS (three radix passes), no more partitions than
+ * takes at most half), and at least min_parts; at most
+ * GPUGB_PARTITION_MAX_BITS (three radix passes), no more partitions than
  * rows (the boundaries reuse the n-row key buffer), and no more than the
  * table has slot bits.
  */
 static int
-partition_bits(const GpugbGroupBy *gb, int64_t n, int64_t slots, int max_bits)
+partition_bits(const GpugbGroupBy *gb, int64_t n, int64_t slots, int64_t min_parts, int max_bits)
 {
-	double		distinct = gb->groups_hint < (double) n ? gb->groups_hint : (double) n;
+	double		distinct = launch_distinct(gb, n);
 	double		per_part = slots > 0 ? (double) slots / 4 : 1024;
-	int64_t		min_parts = 2 * (int64_t) gpugb_sm_count();
 	int			bits = 1;
 
 	while (bits < GPUGB_PARTITION_MAX_BITS &&
@@ -60,6 +66,29 @@ partition_bits(const GpugbGroupBy *gb, int64_t n, int64_t slots, int max_bits)
 	while (bits > 1 && (1ll << bits) > n)
 		bits--;
 	return bits < max_bits ? bits : max_bits;
+}
+
+/*
+ * The lean partition kernel's slots for launch p (0: the generic kernel):
+ * where the launch suits it (gpugb_partition_lean_slots), its rows will
+ * move, and its keys are expected to repeat at least
+ * GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY times (gpugb_device.h).  A key's first row in a
+ * stretch takes the slow path (the global table, in a 1024-thread block
+ * that waits at every stretch's end), and with few rows a key those are
+ * most rows.  H200, 2^28 rows, one payload, 4- and 8-byte keys, forced
+ * PARTITION (session 32, call 2, against the generic kernel over row
+ * numbers in the same run): 64 rows a key and more (2^18-2^22 groups)
+ * 1.03-2.18x faster, where the rows' move alone gave 1.08-1.32x (session
+ * 31); 16 rows a key (2^24) 0.93-1.02x; 4 (2^26) 0.63-0.78x, where the
+ * generic kernel over moved rows is 1.1x faster than over row numbers.
+ */
+static int64_t
+lean_slots_for(const GpugbGroupBy *gb, const GpugbAggParams &p)
+{
+	if (gb->move_refused || gb->spec.partition_rows_only || gb->spec.partition_generic_only ||
+		(double) p.nrows < GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY * launch_distinct(gb, p.nrows))
+		return 0;
+	return gpugb_partition_lean_slots(p);
 }
 
 GpugbStatus
@@ -86,13 +115,17 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	GPUGB_TRY(st);
 
 	/*
-	 * The lean kernel's table where the launch suits it and its rows will
-	 * move (partition_lean_kernel.cuh): the partitions are sized for it.
+	 * The lean kernel's table where it applies (lean_slots_for): the
+	 * partitions are sized for it, and as few as that allows.  Its tiles
+	 * cut large partitions (gpugb_launch_partitioned_lean), which costs a
+	 * flush of their keys per tile, little where keys repeat: so no two
+	 * partitions an SM, which at 2^18 groups took a second radix pass.
+	 * The generic kernel's tiles keep partitions whole: at least two an SM.
 	 */
-	int64_t		lean_slots = gb->move_refused || gb->spec.partition_rows_only ||
-		gb->spec.partition_generic_only ? 0 : gpugb_partition_lean_slots(p);
+	int64_t		lean_slots = lean_slots_for(gb, p);
 	int			tbits = table_bits(&gb->table);
-	int			bits = partition_bits(gb, n, lean_slots > 0 ? lean_slots : gb->partition_slots, tbits);
+	int			bits = lean_slots > 0 ? partition_bits(gb, n, lean_slots, 1, tbits) :
+		partition_bits(gb, n, gb->partition_slots, 2 * (int64_t) gpugb_sm_count(), tbits);
 	int64_t		n_parts = 1ll << bits;
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
 			   *keys_out = (uint32_t *) b->keys_out.ptr,

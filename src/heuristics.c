@@ -552,21 +552,44 @@ hot_share_for_shared(double groups, int64_t shared_slots)
 }
 
 /*
- * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP), for a table beyond
+ * Whether PARTITION's lean kernel (cuda/partition_lean_kernel.cuh) would
+ * take the workload's launches, and beat sort: one key word, COUNT and at
+ * most one integer sum, and at least GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
+ * rows a group in a launch (the executor's launch takes the lean kernel by
+ * the same rule; it also needs no NULL key or input, which the workload
+ * does not know: with NULLs the rows do not move, and PARTITION runs its
+ * generic kernel, about even with sort at 2^22 groups).  H200, 2^28 rows,
+ * one payload, 2^22 groups (64 rows a group; session 32, call 2): 4-byte
+ * keys 16.3 ms uniform and 19.2 Zipf 1.0 against sort's 23.7 and 23.7;
+ * 8-byte keys 20.9 and 23.7 against 31.0 and 31.4.  At 2^24 (16 rows a
+ * group) sort stays: 29.7 against 33.9 (4-byte keys, uniform).
+ */
+static bool
+partition_lean_pays(const GpugbWorkload *w, double groups)
+{
+	return w->lean_aggs && w->key_words == 1 && w->lean_columns - 1 <= GPUGB_PARTITION_LEAN_MAX_SUMS &&
+		w->rows_per_launch / groups >= GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY;
+}
+
+/*
+ * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP, partition_lean_pays), for a table beyond
  * SORT_MIN_L2_MULTIPLE x L2, and the reason.
  */
 static void
 choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups,
 					  double table_bytes, GpugbStrategyChoice *c)
 {
-	bool		partition = !w->key_fits_int32 && c->partition_slots > 0 &&
-		w->rows_per_launch / groups >= PARTITION_MIN_ROWS_PER_GROUP;
+	bool		partition = (!w->key_fits_int32 && c->partition_slots > 0 &&
+							 w->rows_per_launch / groups >= PARTITION_MIN_ROWS_PER_GROUP) ||
+		partition_lean_pays(w, groups);
 
 	c->strategy = partition ? GPUGB_STRATEGY_PARTITION : GPUGB_STRATEGY_SORT;
 	snprintf(c->reason, sizeof(c->reason),
 			 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group%s",
 			 table_bytes / 1048576.0, props->l2_bytes / 1048576.0, w->rows_per_launch / groups,
-			 partition ? ", enough for a block table per partition" : "");
+			 !partition ? "" : partition_lean_pays(w, groups) ?
+			 ", enough for the lean block table per partition" :
+			 ", enough for a block table per partition");
 }
 
 void

@@ -102,6 +102,13 @@ ref_group(const Results *res, Ref *r, int64_t i, int64_t *g)
 	return 1;
 }
 
+/* The rows of case cs's strides. */
+static int64_t
+spec_stride_rows(const CaseSpec *cs)
+{
+	return cs->stride_rows ? cs->stride_rows : (1 << 20);
+}
+
 /* The aggregates case cs runs (not the remap cases'). */
 static const GpugbAggSpec *
 case_aggs(const CaseSpec *cs, int *n_aggs)
@@ -695,7 +702,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.n_aggs = n_aggs;
 	memcpy(spec.aggs, run_aggs, n_aggs * sizeof(GpugbAggSpec));
 	spec.estimated_groups = cs->est_groups ? cs->est_groups : cs->g;
-	spec.stride_rows = cs->stride_rows ? cs->stride_rows : (1 << 20);
+	spec.stride_rows = spec_stride_rows(cs);
 	spec.device_memory_limit = cs->mem_limit;
 	spec.estimated_rows = (double) cs->nrows;
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
@@ -952,14 +959,21 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.partition_moved_launches);
 		}
 		/*
-		 * Where such a launch is COUNT and at most one integer SUM, the lean
-		 * partition kernel (cuda/partition_lean_kernel.cuh) must take it, so
-		 * that its results prove that kernel; and no other shape may take it.
+		 * Where such a launch is COUNT and at most one integer SUM, and its
+		 * keys repeat (the first launch's rows at least
+		 * GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY times the groups, estimated
+		 * and true, so whatever the run-time check makes of the estimate),
+		 * the lean partition kernel (cuda/partition_lean_kernel.cuh) must
+		 * take it, so that its results prove that kernel; and no other
+		 * shape may take it.
 		 */
 		int			lean_partition_shape = cs->lean >= 1 && cs->lean <= 4 && lean_case_sums(cs) <= 1;
+		int64_t		first_launch_rows = cs->nrows < spec_stride_rows(cs) ? cs->nrows : spec_stride_rows(cs);
+		int64_t		most_groups = cs->est_groups > cs->g ? cs->est_groups : cs->g;
 
 		if (ok && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION &&
 			stats.partition_moved_launches > 0 && moves_rows && lean_partition_shape &&
+			first_launch_rows >= GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY * most_groups &&
 			stats.partition_lean_launches == 0)
 		{
 			ok = 0;

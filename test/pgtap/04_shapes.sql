@@ -93,26 +93,45 @@ SELECT results_eq('EXECUTE pq(700)',
 RESET plan_cache_mode;
 
 -- PARTITION moves the rows of one key word without NULLs and one value input with its sort
--- (cuda/partition_move.cu; f's k and v are int4 columns without NULLs).  On the device with
--- partition forced, EXPLAIN ANALYZE must count those launches; elsewhere (the emulator, whose
--- device has no such launches, the fallback, other strategies) there is nothing to count.
-CREATE OR REPLACE FUNCTION pg_temp.gpugb_moved_launches(q text) RETURNS bigint
+-- (cuda/partition_move.cu; f's k and v are int4 columns without NULLs), and runs such launches
+-- of COUNT and one integer SUM with its lean kernel (cuda/partition_lean_kernel.cuh).  On the
+-- device with partition forced, EXPLAIN ANALYZE must count both kinds of launch; elsewhere (the
+-- emulator, whose device has no such launches, the fallback, other strategies) there is nothing
+-- to count.
+CREATE OR REPLACE FUNCTION pg_temp.gpugb_partition_launches(q text, what text) RETURNS bigint
 LANGUAGE plpgsql AS $fn$
 DECLARE
     plan json;
 BEGIN
     EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
     RETURN coalesce((jsonb_path_query_first(plan::jsonb,
-        'strict $.**? (@."Custom Plan Provider" == "GpuGroupAgg")') ->>
-        'Partition Launches With Moved Rows')::bigint, 0);
+        'strict $.**? (@."Custom Plan Provider" == "GpuGroupAgg")') ->> what)::bigint, 0);
 END
 $fn$;
 SELECT CASE WHEN current_setting('gpugb_test.expect', true) = 'gpu' AND
                  current_setting('gpugb.emulate_device') = 'off' AND
                  current_setting('gpugb.strategy') = 'partition'
-            THEN ok(pg_temp.gpugb_moved_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM f GROUP BY k$$) > 0,
+            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM f GROUP BY k$$,
+                                                     'Partition Launches With Moved Rows') > 0,
                     'partition forced on the device: the rows moved with the sort')
             ELSE pass('partition forced on the device: the rows moved with the sort (not this run)')
+       END;
+SELECT CASE WHEN current_setting('gpugb_test.expect', true) = 'gpu' AND
+                 current_setting('gpugb.emulate_device') = 'off' AND
+                 current_setting('gpugb.strategy') = 'partition'
+            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM f GROUP BY k$$,
+                                                     'Partition Launches With Lean Kernel') > 0,
+                    'partition forced on the device: the lean partition kernel ran')
+            ELSE pass('partition forced on the device: the lean partition kernel ran (not this run)')
+       END;
+-- ...and MIN and MAX are not the lean kernel's: the same rows move, the generic kernel runs.
+SELECT CASE WHEN current_setting('gpugb_test.expect', true) = 'gpu' AND
+                 current_setting('gpugb.emulate_device') = 'off' AND
+                 current_setting('gpugb.strategy') = 'partition'
+            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k, min(v), max(v) FROM f GROUP BY k$$,
+                                                     'Partition Launches With Lean Kernel') = 0,
+                    'partition forced on the device: MIN and MAX take the generic kernel')
+            ELSE pass('partition forced on the device: MIN and MAX take the generic kernel (not this run)')
        END;
 
 SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
