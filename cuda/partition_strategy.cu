@@ -124,8 +124,9 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	 */
 	int64_t		lean_slots = lean_slots_for(gb, p);
 	int			tbits = table_bits(&gb->table);
-	int			bits = lean_slots > 0 ? partition_bits(gb, n, lean_slots, 1, tbits) :
-		partition_bits(gb, n, gb->partition_slots, 2 * (int64_t) gpugb_sm_count(), tbits);
+	int			generic_bits = partition_bits(gb, n, gb->partition_slots,
+											  2 * (int64_t) gpugb_sm_count(), tbits);
+	int			bits = lean_slots > 0 ? partition_bits(gb, n, lean_slots, 1, tbits) : generic_bits;
 	int64_t		n_parts = 1ll << bits;
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
 			   *keys_out = (uint32_t *) b->keys_out.ptr,
@@ -155,6 +156,13 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		return gpugb_launch_partitioned(moved, keys_out, bounds, n_parts, gb->partition_slots,
 										gb->n_counts + gb->n_values + gb->n_his, stream);
 	}
+	/*
+	 * The row numbers' sort (nothing moved: the launch does not qualify, or
+	 * the move's scratch was refused): the generic kernel, whose partitions
+	 * are sized for its own table.
+	 */
+	bits = generic_bits;
+	n_parts = 1ll << bits;
 	GPUGB_TRY(gpugb_launch_partition_keys(p, keys_in, perm_in, tbits - bits, stream));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
 		b->temp.ptr, temp_bytes, (const uint32_t *) keys_in, keys_out,

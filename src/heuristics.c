@@ -558,7 +558,8 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * rows a group in a launch (the executor's launch takes the lean kernel by
  * the same rule; it also needs no NULL key or input, which the workload
  * does not know: with NULLs the rows do not move, and PARTITION runs its
- * generic kernel, about even with sort at 2^22 groups).  H200, 2^28 rows,
+ * generic kernel, about even with sort at 2^22 groups, so the caller also
+ * wants the generic kernel's block table to fit).  H200, 2^28 rows,
  * one payload, 2^22 groups (64 rows a group; session 32, call 2): 4-byte
  * keys 16.3 ms uniform and 19.2 Zipf 1.0 against sort's 23.7 and 23.7;
  * 8-byte keys 20.9 and 23.7 against 31.0 and 31.4.  At 2^24 (16 rows a
@@ -581,13 +582,13 @@ choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, dou
 {
 	bool		partition = (!w->key_fits_int32 && c->partition_slots > 0 &&
 							 w->rows_per_launch / groups >= PARTITION_MIN_ROWS_PER_GROUP) ||
-		partition_lean_pays(w, groups);
+		(c->partition_slots > 0 && partition_lean_pays(w, groups));
 
 	c->strategy = partition ? GPUGB_STRATEGY_PARTITION : GPUGB_STRATEGY_SORT;
 	snprintf(c->reason, sizeof(c->reason),
 			 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group%s",
 			 table_bytes / 1048576.0, props->l2_bytes / 1048576.0, w->rows_per_launch / groups,
-			 !partition ? "" : partition_lean_pays(w, groups) ?
+			 !partition ? "" : c->partition_slots > 0 && partition_lean_pays(w, groups) ?
 			 ", enough for the lean block table per partition" :
 			 ", enough for a block table per partition");
 }

@@ -130,6 +130,8 @@ SELECT CASE WHEN current_setting('gpugb_test.expect', true) = 'gpu' AND
                  current_setting('gpugb.emulate_device') = 'off' AND
                  current_setting('gpugb.strategy') = 'partition'
             THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,
+                                                     'Partition Launches With Moved Rows') > 0 AND
+                    pg_temp.gpugb_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,
                                                      'Partition Launches With Lean Kernel') = 0,
                     'partition forced on the device: MIN and MAX take the generic kernel')
             ELSE pass('partition forced on the device: MIN and MAX take the generic kernel (not this run)')
