@@ -277,13 +277,6 @@ gpugb_strategy_uses_scratch(GpugbStrategy s)
 }
 
 /* partition_strategy.cu: partitions the launch, aggregates partition by partition. */
-/*
- * Most partition bits: three 8-bit radix passes.  At 2^26 groups, 16 bits
- * left 1024 keys a partition, twice what a block table takes: half the
- * rows went to the global table one by one (kernel benchmark, H200, 2^28
- * rows: the aggregation 118 ms against 18 ms at 2^22 groups).
- */
-#define GPUGB_PARTITION_MAX_BITS 24
 GpugbStatus gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p);
 
 /*

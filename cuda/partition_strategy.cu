@@ -26,6 +26,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "groupby_internal.cuh"
+#include "../src/heuristics.h"	/* gpugb_partition_bits, gpugb_partition_lean_rows_pay */
 
 /* log2 of the table's capacity (a power of two, >= GPUGB_MIN_SLOTS). */
 static int
@@ -46,47 +47,16 @@ launch_distinct(const GpugbGroupBy *gb, int64_t n)
 }
 
 /*
- * Partition bits for a launch of n rows: enough partitions that each holds
- * about a quarter of a block table's `slots` of distinct keys (the table
- * takes at most half), and at least min_parts; at most
- * GPUGB_PARTITION_MAX_BITS (three radix passes), no more partitions than
- * rows (the boundaries reuse the n-row key buffer), and no more than the
- * table has slot bits.
- */
-static int
-partition_bits(const GpugbGroupBy *gb, int64_t n, int64_t slots, int64_t min_parts, int max_bits)
-{
-	double		distinct = launch_distinct(gb, n);
-	double		per_part = slots > 0 ? (double) slots / 4 : 1024;
-	int			bits = 1;
-
-	while (bits < GPUGB_PARTITION_MAX_BITS &&
-		   ((1ll << bits) < min_parts || distinct / (double) (1ll << bits) > per_part))
-		bits++;
-	while (bits > 1 && (1ll << bits) > n)
-		bits--;
-	return bits < max_bits ? bits : max_bits;
-}
-
-/*
  * The lean partition kernel's slots for launch p (0: the generic kernel):
  * where the launch suits it (gpugb_partition_lean_slots), its rows will
- * move, and its keys are expected to repeat at least
- * GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY times (gpugb_device.h).  A key's first row in a
- * stretch takes the slow path (the global table, in a 1024-thread block
- * that waits at every stretch's end), and with few rows a key those are
- * most rows.  H200, 2^28 rows, one payload, 4- and 8-byte keys, forced
- * PARTITION (session 32, call 2, against the generic kernel over row
- * numbers in the same run): 64 rows a key and more (2^18-2^22 groups)
- * 1.03-2.18x faster, where the rows' move alone gave 1.08-1.32x (session
- * 31); 16 rows a key (2^24) 0.93-1.02x; 4 (2^26) 0.63-0.78x, where the
- * generic kernel over moved rows is 1.1x faster than over row numbers.
+ * move, and its keys are expected to repeat enough
+ * (gpugb_partition_lean_rows_pay, src/heuristics.c, says why).
  */
 static int64_t
 lean_slots_for(const GpugbGroupBy *gb, const GpugbAggParams &p)
 {
 	if (gb->move_refused || gb->spec.partition_rows_only || gb->spec.partition_generic_only ||
-		(double) p.nrows < GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY * launch_distinct(gb, p.nrows))
+		!gpugb_partition_lean_rows_pay((double) p.nrows, launch_distinct(gb, p.nrows)))
 		return 0;
 	return gpugb_partition_lean_slots(p);
 }
@@ -124,9 +94,11 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	 */
 	int64_t		lean_slots = lean_slots_for(gb, p);
 	int			tbits = table_bits(&gb->table);
-	int			generic_bits = partition_bits(gb, n, gb->partition_slots,
-											  2 * (int64_t) gpugb_sm_count(), tbits);
-	int			bits = lean_slots > 0 ? partition_bits(gb, n, lean_slots, 1, tbits) : generic_bits;
+	double		distinct = launch_distinct(gb, n);
+	int			generic_bits = gpugb_partition_bits(distinct, n, gb->partition_slots,
+													2 * (int64_t) gpugb_sm_count(), tbits);
+	int			bits = lean_slots > 0 ? gpugb_partition_bits(distinct, n, lean_slots, 1, tbits) :
+		generic_bits;
 	int64_t		n_parts = 1ll << bits;
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
 			   *keys_out = (uint32_t *) b->keys_out.ptr,

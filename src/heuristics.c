@@ -434,6 +434,48 @@ gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 }
 
 /*
+ * Partition bits for a PARTITION launch of `rows` rows expected to hold
+ * `distinct` keys (cuda/partition_strategy.cu): enough partitions that each
+ * holds about a quarter of a block table's `slots` of distinct keys (the
+ * table takes at most half), and at least min_parts; at most
+ * GPUGB_PARTITION_MAX_BITS (three radix passes), no more partitions than
+ * rows (the boundaries reuse the rows' key buffer), and no more than
+ * max_bits (the global table's slot bits).  At least 1.
+ */
+int
+gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_parts, int max_bits)
+{
+	double		per_part = slots > 0 ? (double) slots / 4 : 1024;
+	int			bits = 1;
+
+	while (bits < GPUGB_PARTITION_MAX_BITS &&
+		   ((1ll << bits) < min_parts || distinct / (double) (1ll << bits) > per_part))
+		bits++;
+	while (bits > 1 && (1ll << bits) > rows)
+		bits--;
+	return bits < max_bits || max_bits < 1 ? bits : max_bits;
+}
+
+/*
+ * Whether a launch of `rows` rows holding `distinct` keys repeats them
+ * enough for PARTITION's lean kernel (cuda/partition_lean_kernel.cuh): at
+ * least GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY rows a key.  A key's first
+ * row in a stretch takes the slow path (the global table, in a 1024-thread
+ * block that waits at every stretch's end), and with few rows a key those
+ * are most rows.  H200, 2^28 rows, one payload, 4- and 8-byte keys, forced
+ * PARTITION (session 32, call 2, against the generic kernel over row
+ * numbers in the same run): 64 rows a key and more (2^18-2^22 groups)
+ * 1.03-2.18x faster, where the rows' move alone gave 1.08-1.32x (session
+ * 31); 16 rows a key (2^24) 0.93-1.02x; 4 (2^26) 0.63-0.78x, where the
+ * generic kernel over moved rows is 1.1x faster than over row numbers.
+ */
+bool
+gpugb_partition_lean_rows_pay(double rows, double distinct)
+{
+	return rows >= GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY * distinct;
+}
+
+/*
  * Most groups PRIVATE_HASH can keep per thread: as many as fit when two
  * blocks share an SM (16 warps, the fewest that still keep enough loads in
  * flight), within what a block may have with opt-in, together with the
@@ -569,7 +611,7 @@ static bool
 partition_lean_pays(const GpugbWorkload *w, double groups)
 {
 	return w->lean_aggs && w->key_words == 1 && w->lean_columns - 1 <= GPUGB_PARTITION_LEAN_MAX_SUMS &&
-		w->rows_per_launch / groups >= GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY;
+		gpugb_partition_lean_rows_pay(w->rows_per_launch, groups);
 }
 
 /*

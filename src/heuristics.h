@@ -184,6 +184,16 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
 #define GPUGB_LEAN_FAST_WIDE_MIN_GROUPS 64
 extern bool gpugb_lean_fast_wide_pays(int n_sums, double groups_expected);
 extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props);
+/*
+ * Most partition bits: three 8-bit radix passes.  At 2^26 groups, 16 bits
+ * left 1024 keys a partition, twice what a block table takes: half the
+ * rows went to the global table one by one (kernel benchmark, H200, 2^28
+ * rows: the aggregation 118 ms against 18 ms at 2^22 groups).
+ */
+#define GPUGB_PARTITION_MAX_BITS 24
+extern int	gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_parts,
+								 int max_bits);
+extern bool gpugb_partition_lean_rows_pay(double rows, double distinct);
 extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_needed(double groups, int64_t capacity);
 extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,

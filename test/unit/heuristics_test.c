@@ -378,6 +378,35 @@ test_partition(void)
 	CHECK(gpugb_partition_slots_for(200, &h200) == 0, "200 state columns: no partition table");
 
 	/*
+	 * Partition bits (cuda/partition_strategy.cu).  The lean kernel's 8192
+	 * slots, no floor of partitions: 2^18 keys in 2^28 rows take 7 bits,
+	 * one radix pass (session 32: 10.7 ms where two passes took 12.6);
+	 * 2^20 take 9 and 2^22 11.  The generic kernel's 1024 slots and two
+	 * partitions an SM (264 on the H200): 2^22 keys take 14 bits, a few
+	 * keys 9 (the floor).  Never more partitions than rows, nor than
+	 * GPUGB_PARTITION_MAX_BITS or the table's bits; at least one bit.
+	 */
+	CHECK(gpugb_partition_bits(262144.0, 1ll << 28, 8192, 1, 27) == 7,
+		  "2^18 keys, 8192 slots: 7 partition bits (%d)", gpugb_partition_bits(262144.0, 1ll << 28, 8192, 1, 27));
+	CHECK(gpugb_partition_bits(1048576.0, 1ll << 28, 8192, 1, 27) == 9 &&
+		  gpugb_partition_bits(4194304.0, 1ll << 28, 8192, 1, 27) == 11,
+		  "2^20 and 2^22 keys, 8192 slots: 9 and 11 partition bits");
+	CHECK(gpugb_partition_bits(4194304.0, 1ll << 28, 1024, 264, 27) == 14 &&
+		  gpugb_partition_bits(1000.0, 1ll << 28, 1024, 264, 27) == 9,
+		  "1024 slots, at least 264 partitions: 2^22 keys 14 bits, 1000 keys 9");
+	CHECK(gpugb_partition_bits(10.0, 1ll << 28, 8192, 1, 27) == 1,
+		  "a few keys, no floor: one bit (%d)", gpugb_partition_bits(10.0, 1ll << 28, 8192, 1, 27));
+	CHECK(gpugb_partition_bits(1e6, 100, 1024, 264, 27) == 6,
+		  "100 rows: at most 64 partitions (%d)", gpugb_partition_bits(1e6, 100, 1024, 264, 27));
+	CHECK(gpugb_partition_bits(1e12, 1ll << 40, 1024, 264, 40) == GPUGB_PARTITION_MAX_BITS &&
+		  gpugb_partition_bits(4194304.0, 1ll << 28, 1024, 264, 12) == 12,
+		  "at most GPUGB_PARTITION_MAX_BITS, and at most the table's bits");
+	CHECK(gpugb_partition_lean_rows_pay(268435456.0, 4194304.0) &&
+		  gpugb_partition_lean_rows_pay(32.0 * 1000, 1000.0) &&
+		  !gpugb_partition_lean_rows_pay(268435456.0, 16777216.0),
+		  "the lean partition kernel from 32 rows a key: 64 yes, 32 yes, 16 no");
+
+	/*
 	 * Auto leaves partition to gpugb.strategy: sort matched or beat it
 	 * wherever it used to win (heuristics.c, SORT_MIN_L2_MULTIPLE).
 	 */
