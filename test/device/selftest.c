@@ -708,6 +708,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
 	spec.lean_fast_key = lean_fast_key_option != 0;
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
+	spec.partition_rows_only = cs->rows_only != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if (cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0)
@@ -876,6 +877,31 @@ run_case(const CaseSpec *cs)
 	generate(cs, &d);
 	if (cs->remap)
 		generate_ranks(cs, &d, &rp);
+	/*
+	 * A refused move (CaseSpec.refuse_move): the peak without the move, then
+	 * the case under a limit just above it.
+	 */
+	CaseSpec	limited;
+	int			refusing = cs->refuse_move && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION;
+
+	if (refusing)
+	{
+		CaseSpec	calibration = *cs;
+		Results		calibration_res;
+		GpugbStats	calibration_stats;
+
+		memset(&calibration_res, 0, sizeof(calibration_res));
+		memset(&calibration_stats, 0, sizeof(calibration_stats));
+		calibration.rows_only = 1;
+		calibration.mem_limit = 0;
+		if (run_device(&calibration, &d, NULL, &calibration_res, &calibration_stats, &secs) == GPUGB_OK)
+		{
+			limited = *cs;
+			limited.mem_limit = calibration_stats.peak_device_bytes + (1 << 20);
+			cs = &limited;
+		}
+		free_results(&calibration_res);
+	}
 	gpugb_device_usage(&before);
 	GpugbStatus st = run_device(cs, &d, cs->remap ? &rp : NULL, &res, &stats, &secs);
 
@@ -957,6 +983,18 @@ run_case(const CaseSpec *cs)
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "%lld moved partition launches where none applies",
 					 (long long) stats.partition_moved_launches);
+		}
+		/* ...and under the limit of a refused move (refuse_move), none may, and PARTITION stays. */
+		if (ok && refusing &&
+			(cs->mem_limit == 0 || stats.strategy_used != GPUGB_STRATEGY_PARTITION ||
+			 stats.partition_moved_launches != 0 || stats.partition_lean_launches != 0))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg),
+					 "a refused move: limit %lld, used %s, %lld moved launches, %lld lean",
+					 (long long) cs->mem_limit, gpugb_strategy_name(stats.strategy_used),
+					 (long long) stats.partition_moved_launches,
+					 (long long) stats.partition_lean_launches);
 		}
 		/*
 		 * Where such a launch is COUNT and at most one integer SUM, and its
@@ -1544,6 +1582,13 @@ main(int argc, char **argv)
 		/* SUM, MIN and MAX of one input: three value columns, one moved column (partition_move.cu) */
 		{"partition moved: sum, min and max of one narrow input, g=2e5", 99, 2 * M, 1, 200000, 0.8, 0,
 		 .lean = 5, .narrow_in0 = 1, .partition_only = 1},
+		/*
+		 * The move refused under a memory limit (refuse_move): row numbers into the generic
+		 * kernel's partitions, where the lean kernel's (fewer) would have been planned.
+		 */
+		{"partition moved: one narrow sum, the move refused under a memory limit, g=1000", 100,
+		 2 * M, 1, 1000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1,
+		 .refuse_move = 1},
 		/* two value columns: not moved (partition_move.cu), the row numbers' sort */
 		{"partition moved: two narrow sums stay unmoved, g=3e5", 98, 2 * M, 1, 300000, 0, 0,
 		 .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},

@@ -106,6 +106,16 @@ typedef struct CaseSpec
 	 * other strategies assume shapes these cases do not keep to.
 	 */
 	int			partition_only;
+	/*
+	 * 1: with PARTITION forced on the device, the case first runs with the
+	 * rows' move off (spec.partition_rows_only) to measure its peak device
+	 * memory, then again under a limit of that peak and 1 MB, where the move's
+	 * scratch (cuda/partition_move.cu) is refused: the launch must sort row
+	 * numbers into the generic kernel's partitions, and the results must
+	 * still be right (run_case).  rows_only is that first run's.
+	 */
+	int			refuse_move;
+	int			rows_only;
 } CaseSpec;
 
 #define N_INPUTS 4
