@@ -884,6 +884,7 @@ run_case(const CaseSpec *cs)
 	CaseSpec	limited;
 	int			refusing = cs->refuse_move && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION;
 
+	gpugb_device_usage(&before);	/* before both runs: a leak in either shows */
 	if (refusing)
 	{
 		CaseSpec	calibration = *cs;
@@ -902,7 +903,6 @@ run_case(const CaseSpec *cs)
 		}
 		free_results(&calibration_res);
 	}
-	gpugb_device_usage(&before);
 	GpugbStatus st = run_device(cs, &d, cs->remap ? &rp : NULL, &res, &stats, &secs);
 
 	gpugb_device_usage(&after);
