@@ -44,18 +44,27 @@
 #include "groupby_internal.cuh"
 #include "hash_table.cuh"
 
-/* A packed row of W 32-bit words: key words first, then the value column's. */
+/*
+ * A packed row of W 32-bit words: key words first, then the value column's.
+ * 8-byte aligned at an even W (CUB moves it in 8-byte words), 4 at an odd W.
+ */
 template <int W>
-struct __align__(8) GpugbMovedRow
+struct alignas(W % 2 == 0 ? 8 : 4) GpugbMovedRow
 {
 	uint32_t	w[W];
 };
 
-/* Words a packed row is padded to: one of two sizes, so two sort instances. */
+/*
+ * Words a packed row is padded to: one of two sizes, so two sort instances;
+ * a row of three words keeps three where `tight` (the experiment
+ * spec.partition_move_tight: an 8-byte key and one 4-byte value, 12 bytes a
+ * row where the padded row takes 16, so each radix pass moves 16 bytes a
+ * row instead of 20).
+ */
 static constexpr int
-moved_row_words(int words)
+moved_row_words(int words, bool tight = false)
 {
-	return words <= 2 ? 2 : 4;
+	return words <= 2 ? 2 : words == 3 && tight ? 3 : 4;
 }
 
 /* The value columns a launch moves: distinct input columns, and where each sorted one goes. */
@@ -75,12 +84,12 @@ gpugb_move_word32(int64_t value)
 	return (uint32_t) value;
 }
 
-template <int KW, int VW, int NV>
+template <int KW, int VW, int NV, bool TIGHT>
 __global__ void
 gpugb_move_pack_kernel(const GpugbAggParams p, const GpugbMoveCols c, uint32_t *part_keys,
-					   GpugbMovedRow<moved_row_words(KW + VW * NV)> *rows, int shift)
+					   GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> *rows, int shift)
 {
-	constexpr int W = moved_row_words(KW + VW * NV);
+	constexpr int W = moved_row_words(KW + VW * NV, TIGHT);
 
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
 		 i += (int64_t) gridDim.x * blockDim.x)
@@ -118,15 +127,15 @@ gpugb_move_pack_kernel(const GpugbAggParams p, const GpugbMoveCols c, uint32_t *
 	}
 }
 
-template <int KW, int VW, int NV>
+template <int KW, int VW, int NV, bool TIGHT>
 __global__ void
-gpugb_move_unpack_kernel(const GpugbMovedRow<moved_row_words(KW + VW * NV)> *rows, int64_t n,
+gpugb_move_unpack_kernel(const GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> *rows, int64_t n,
 						 const GpugbMoveCols c)
 {
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
-		GpugbMovedRow<moved_row_words(KW + VW * NV)> r = rows[i];
+		GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> r = rows[i];
 
 		c.key_out[i] = KW == 1 ? (int64_t) (int32_t) r.w[0] :
 			(int64_t) (((uint64_t) r.w[1] << 32) | r.w[0]);
@@ -148,12 +157,12 @@ ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
 }
 
 /* Pack, sort and unpack launch p's rows (the instance for its widths). */
-template <int KW, int VW, int NV>
+template <int KW, int VW, int NV, bool TIGHT = false>
 static GpugbStatus
 move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMoveCols c,
 		  int shift, int bits, cudaStream_t stream, bool *did)
 {
-	typedef GpugbMovedRow<moved_row_words(KW + VW * NV)> Row;
+	typedef GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> Row;
 	int64_t		n = p.nrows;
 	size_t		rows = (size_t) b->rows;	/* the scratch's rows: a whole stride */
 	size_t		temp_bytes = 0;
@@ -191,7 +200,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	c.key_out = cols;
 	for (int a = 0; a < NV; a++)
 		c.out[a] = cols + (size_t) (1 + a) * rows;
-	gpugb_move_pack_kernel<KW, VW, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
+	gpugb_move_pack_kernel<KW, VW, NV, TIGHT><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
 		p, c, (uint32_t *) b->keys_in.ptr, (Row *) b->moved_in.ptr, shift);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_kernel"));
 	temp_bytes = b->moved_temp.bytes;
@@ -199,7 +208,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		b->moved_temp.ptr, temp_bytes, (const uint32_t *) b->keys_in.ptr,
 		(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
 		n, 0, bits, stream)));
-	gpugb_move_unpack_kernel<KW, VW, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
+	gpugb_move_unpack_kernel<KW, VW, NV, TIGHT><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
 		(const Row *) b->moved_out.ptr, n, c);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_unpack_kernel"));
 	*did = true;
@@ -215,6 +224,14 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 	/* No value column has no width: the caller passes VW 1 then, so VW 2 needs no NV 0 instance. */
 	if constexpr (VW == 2)
 		return move_rows<KW, 2, 1>(gb, b, p, c, shift, bits, stream, did);
+	else if constexpr (KW == 2)
+	{
+		/* An 8-byte key and a 4-byte value: three words, 12 bytes under the experiment. */
+		if (n_cols == 0)
+			return move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did);
+		return gb->spec.partition_move_tight ? move_rows<KW, 1, 1, true>(gb, b, p, c, shift, bits, stream, did) :
+			move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did);
+	}
 	else
 		return n_cols == 0 ? move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did) :
 			move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did);

@@ -133,7 +133,10 @@ usage(FILE *f)
 			"  --partition-lean on|off off: PARTITION's moved launches take the generic\n"
 			"                       partition kernel even where the lean one applies\n"
 			"                       (spec.partition_generic_only, for A/B runs); on\n"
-			"                       (default)\n",
+			"                       (default)\n"
+			"  --partition-tight on|off on: PARTITION moves a row of an 8-byte key and\n"
+			"                       one 4-byte value in 12 bytes, not 16 (spec.\n"
+			"                       partition_move_tight, an experiment); off (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -278,6 +281,8 @@ static bool lean_fast_wide_option = false;
 static bool partition_move_option = true;
 /* --partition-lean: off sets spec.partition_generic_only (cuda/partition_lean_kernel.cuh's A/B, session 32). */
 static bool partition_lean_option = true;
+/* --partition-tight: spec.partition_move_tight (cuda/partition_move.cu's 12-byte rows, an experiment of session 32). */
+static bool partition_tight_option = false;
 
 /* An option's on|off value. */
 static bool
@@ -355,6 +360,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_move_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean") == 0)
 			partition_lean_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-tight") == 0)
+			partition_tight_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -431,6 +438,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.lean_fast_wide = lean_fast_wide_option;
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
+	spec.partition_move_tight = partition_tight_option;
 	return spec;
 }
 
