@@ -4,7 +4,7 @@
 # Where the lean partition kernel's time goes (cuda/partition_lean_kernel.cuh; session 32 has no
 # profile of it): Nsight Compute of gpugb_partition_lean_kernel at 2^20 and 2^22 groups, one
 # payload, 4-byte keys (per SASS instruction, warp states, memory), and the phases of a PARTITION
-# launch (pack, sort, unpack, bounds, kernel) from Nsight Systems' kernel summary; first the
+# launch (pack, sort, unpack, bounds, kernel) from Nsight Compute's durations; first the
 # partition self-test (case 100: a refused move) and the 12-byte rows' experiment.
 cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
@@ -30,15 +30,25 @@ done
 python3 test/kernelbench/ab_table.py "$O/tight-off.csv" "$O/tight-on.csv" | tee "$O/tight-ab.md" | grep -E "^\|" | cut -d'|' -f2-7
 kb1() { test/bin/kernelbench --keys 4 --payloads 1 --dists uniform --methods partition --bw-gib 1 \
   --max-seconds 100 --md /dev/null "$@"; }
-if command -v nsys > /dev/null && [ $(( $(date +%s) - T0 )) -lt 300 ]; then
+# The phases of one PARTITION launch at 2^22 (the warm-up's and the measured run's), each kernel's
+# duration from Nsight Compute (nsys is not on the box: device/KINDS.md).
+if [ $(( $(date +%s) - T0 )) -lt 300 ]; then
   t0=$(date +%s)
-  CUDA_MODULE_LOADING=EAGER timeout 90 nsys profile -t cuda -o "$O/phases" -f true \
-    test/bin/kernelbench --keys 4 --payloads 1 --dists uniform --methods partition --bw-gib 1 \
-    --log2-groups 18:22:2 --max-seconds 100 --md /dev/null > "$O/nsys.log" 2>&1
-  echo "nsys rc=$? ($(( $(date +%s) - t0 )) s)"
-  nsys stats -r cuda_gpu_kern_sum -f csv -o "$O/phases" "$O/phases.nsys-rep" > /dev/null 2>> "$O/nsys.log"
-  head -12 "$O"/phases_cuda_gpu_kern_sum.csv 2>/dev/null | cut -c1-200
-  rm -f "$O"/*.nsys-rep "$O"/*.sqlite
+  CUDA_MODULE_LOADING=EAGER timeout 120 ncu --clock-control none -k "regex:gpugb_move_|DeviceRadixSort|gpugb_partition_" \
+    --section SpeedOfLight -f -o "$O/phases" \
+    test/bin/kernelbench --keys 4 --payloads 1 --dists uniform --log2-groups 22 --methods partition --bw-gib 1 \
+    --max-seconds 100 --md /dev/null > "$O/phases.log" 2>&1
+  echo "ncu phases rc=$? ($(( $(date +%s) - t0 )) s)"
+  ncu -i "$O/phases.ncu-rep" --page raw --csv --metrics gpu__time_duration.sum > "$O/phases.csv" 2>> "$O/ncu-page.err"
+  python3 - "$O/phases.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+if len(rows) > 2:
+    h = rows[0]
+    k, d = h.index("Kernel Name"), h.index("gpu__time_duration.sum")
+    for r in rows[2:]:
+        print(f"  {r[k][:70]:70s} {r[d]:>12s} {rows[1][d]}")
+PY
 fi
 for g in 22 20; do
   [ $(( $(date +%s) - T0 )) -lt 420 ] || { echo "ncu 2^$g skipped (time)"; break; }
