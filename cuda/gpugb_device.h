@@ -336,8 +336,8 @@ typedef struct GpugbGroupResults
 /*
  * Such launches of COUNT and at most GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs take PARTITION's lean
  * kernel (cuda/partition_lean_kernel.cuh) where their rows are at least
- * this many times the distinct keys expected (cuda/partition_strategy.cu,
- * lean_slots_for, says why).
+ * this many times the distinct keys expected (src/heuristics.c,
+ * gpugb_partition_lean_rows_pay, says why).
  */
 #define GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY 32
 /* ...and at most this many integer SUMs (its kernel's instances). */

@@ -594,19 +594,6 @@ gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32
 }
 
 /*
- * PARTITION: boundaries of the sorted partitions, then as many blocks as
- * fit at once, each with PARTITION's key table in shared memory, over tiles
- * of about a partition's mean rows (at least a block's worth), grid-stride
- * (partition_kernels.cuh).  A tile keeps its partitions whole unless one
- * has more than two tiles' rows: only a hot key's partition is cut between
- * blocks, since every cut looks the partition's keys up once more.  Tiles
- * the size of a partition, taken in order, keep the blocks at any moment
- * on neighbouring partitions, so on neighbouring slices of the global
- * table, which stay in L2: tiles of an equal share of the launch each (one
- * a block) spread the blocks over the whole table and were 1.2-1.7 times
- * slower at 2^18-2^22 groups (kernel benchmark, H200, session 22).
- */
-/*
  * The partition boundaries of a launch's sorted partition numbers, and its
  * tiles: about a partition's mean rows, at most max_tile_rows, at least a
  * block's worth; a partition is cut only where it has more than two tiles'
@@ -629,6 +616,19 @@ launch_partition_bounds(const GpugbAggParams &p, const uint32_t *sorted_parts, u
 	return GPUGB_LAUNCHED("gpugb_partition_bounds_kernel");
 }
 
+/*
+ * PARTITION: boundaries of the sorted partitions, then as many blocks as
+ * fit at once, each with PARTITION's key table in shared memory, over tiles
+ * of about a partition's mean rows (at least a block's worth), grid-stride
+ * (partition_kernels.cuh).  A tile keeps its partitions whole unless one
+ * has more than two tiles' rows: only a hot key's partition is cut between
+ * blocks, since every cut looks the partition's keys up once more.  Tiles
+ * the size of a partition, taken in order, keep the blocks at any moment
+ * on neighbouring partitions, so on neighbouring slices of the global
+ * table, which stay in L2: tiles of an equal share of the launch each (one
+ * a block) spread the blocks over the whole table and were 1.2-1.7 times
+ * slower at 2^18-2^22 groups (kernel benchmark, H200, session 22).
+ */
 GpugbStatus
 gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
 						 int64_t n_parts, int64_t slots, int state_columns, cudaStream_t stream)

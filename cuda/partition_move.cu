@@ -30,9 +30,9 @@
  * H200, 2^28 rows, 4-byte keys, session 31 call 2 against call 1:
  * one payload 19.8-55.7 ms at 2^20-2^26 uniform groups where the row
  * numbers' sort took 25.8-68.3; four payloads 66.6-149.9 against
- * 50.6-130.1.  8-byte keys with one payload: even (0.93-1.09x).  The bound (test/kernelbench/partition_bound.cu, 9.4 ms at
- * 2^22 with one payload) needs a partition kernel that reads the packed
- * rows and keeps lean block states.
+ * 50.6-130.1.  8-byte keys with one payload: even (0.93-1.09x).  Launches
+ * of COUNT and one integer SUM then take the lean partition kernel
+ * (partition_lean_kernel.cuh), which keeps lean block states.
  *
  * Retries: rows that find no group id are listed by sorted position, so the
  * caller makes the moved parameters the set's (set->params): retries read
@@ -248,8 +248,8 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 	bool		values_fit = true;
 
 	*did = false;
-	if (gb->move_refused || gb->spec.partition_rows_only || p.n_keys != 1 || p.key_nulls[0] != nullptr || p.row_list != nullptr ||
-		p.run_gid != nullptr || b->rows < p.nrows)
+	if (gb->move_refused || gb->spec.partition_rows_only || p.n_keys != 1 ||
+		p.key_nulls[0] != nullptr || p.row_list != nullptr || p.run_gid != nullptr || b->rows < p.nrows)
 		return GPUGB_OK;
 	for (int k = 1; k < p.n_counts; k++)
 		if (p.count_nulls[k] != nullptr)

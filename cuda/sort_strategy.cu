@@ -114,7 +114,7 @@ gpugb_scratch_unavailable(GpugbGroupBy *gb)
 			/*
 			 * An in-flight set's retries, still to run (complete_set), may
 			 * read its moved columns (partition_move.cu): those stay until
-			 * the handle is destroyed.
+			 * complete_set has run them.
 			 */
 			GpugbSortBufs *b = &gb->sets[s].sort;
 			DevBuf		keep = gb->sets[s].state == GPUGB_SET_INFLIGHT ? b->moved_cols : DevBuf();

@@ -440,7 +440,7 @@ gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
  * table takes at most half), and at least min_parts; at most
  * GPUGB_PARTITION_MAX_BITS (three radix passes), no more partitions than
  * rows (the boundaries reuse the rows' key buffer), and no more than
- * max_bits (the global table's slot bits).  At least 1.
+ * max_bits (the global table's slot bits, at least 1).
  */
 int
 gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_parts, int max_bits)
@@ -453,7 +453,7 @@ gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_p
 		bits++;
 	while (bits > 1 && (1ll << bits) > rows)
 		bits--;
-	return bits < max_bits || max_bits < 1 ? bits : max_bits;
+	return bits < max_bits ? bits : max_bits;
 }
 
 /*
@@ -622,17 +622,16 @@ static void
 choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups,
 					  double table_bytes, GpugbStrategyChoice *c)
 {
-	bool		partition = (!w->key_fits_int32 && c->partition_slots > 0 &&
-							 w->rows_per_launch / groups >= PARTITION_MIN_ROWS_PER_GROUP) ||
-		(c->partition_slots > 0 && partition_lean_pays(w, groups));
+	bool		lean = c->partition_slots > 0 && partition_lean_pays(w, groups);
+	bool		partition = lean || (!w->key_fits_int32 && c->partition_slots > 0 &&
+									 w->rows_per_launch / groups >= PARTITION_MIN_ROWS_PER_GROUP);
 
 	c->strategy = partition ? GPUGB_STRATEGY_PARTITION : GPUGB_STRATEGY_SORT;
 	snprintf(c->reason, sizeof(c->reason),
 			 "table of %.0f MB exceeds L2 (%.0f MB) and a launch has %.0f rows per group%s",
 			 table_bytes / 1048576.0, props->l2_bytes / 1048576.0, w->rows_per_launch / groups,
-			 !partition ? "" : c->partition_slots > 0 && partition_lean_pays(w, groups) ?
-			 ", enough for the lean block table per partition" :
-			 ", enough for a block table per partition");
+			 lean ? ", enough for the lean block table per partition" :
+			 partition ? ", enough for a block table per partition" : "");
 }
 
 void

@@ -1014,7 +1014,7 @@ run_case(const CaseSpec *cs)
 
 		if (ok && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION &&
 			stats.partition_moved_launches > 0 && moves_rows && lean_partition_shape &&
-			first_launch_rows >= GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY * most_groups &&
+			gpugb_partition_lean_rows_pay((double) first_launch_rows, (double) most_groups) &&
 			stats.partition_lean_launches == 0)
 		{
 			ok = 0;
