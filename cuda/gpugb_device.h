@@ -236,12 +236,13 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_generic_only;
 	/*
-	 * An experiment, off outside the kernel benchmark (--partition-tight)
-	 * and the self-test (--partition-tight): PARTITION moves a row of an
-	 * 8-byte key and one 4-byte value word in 12 bytes, not padded to 16
-	 * (cuda/partition_move.cu, moved_row_words).  Not yet run on a GPU.
+	 * PARTITION moves a row of an 8-byte key and one 4-byte value word
+	 * padded to 16 bytes, as before session 33, not in 12 (cuda/
+	 * partition_move.cu, moved_row_words): for the kernel benchmark's A/B
+	 * runs (--partition-tight off) and the self-test (--partition-padded),
+	 * never set by the executor.
 	 */
-	bool		partition_move_tight;
+	bool		partition_move_padded;
 	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant

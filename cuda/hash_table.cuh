@@ -6,13 +6,14 @@
  * Slot protocol (one 64-bit word per slot):
  *    EMPTY (0) --CAS--> LOCKED (1) --store-release--> (tag << 32) | gid
  *                           \--store--> EMPTY   (no group id was left)
- * The thread that wins the CAS takes gid = atomicAdd(group_counter), writes
- * the key into the dense arrays and only then publishes the slot (release
- * order), so any reader that sees the published word (acquire order) sees
- * the key; keyed slots publish relaxed, their readers needing only the
- * word (below).  Readers that find LOCKED spin: the holder never waits on
- * anything, and sm_70+ independent thread scheduling guarantees it makes
- * progress even when it is a lane of the spinning warp.
+ * The thread that wins the CAS takes gid from group_counter (one atomicAdd
+ * for the lanes that claim together), writes the key into the dense arrays
+ * and only then publishes the slot (release order), so any reader that
+ * sees the published word (acquire order) sees the key; keyed slots publish
+ * relaxed, their readers needing only the word (below).  Readers that find
+ * LOCKED spin: the holder never waits on anything, and sm_70+ independent
+ * thread scheduling guarantees it makes progress even when it is a lane of
+ * the spinning warp.
  *
  * Invariants:
  *  - A published slot never changes again, and a LOCKED slot always ends
@@ -58,6 +59,7 @@
 #define GPUGB_HASH_TABLE_CUH
 
 #include <cuda/atomic>
+#include <cooperative_groups.h>
 
 #include "kernel_params.cuh"
 
@@ -162,6 +164,31 @@ gpugb_keyed_slot_key(int64_t value, bool is_null)
 }
 
 /*
+ * A new group id for each calling lane, with one atomicAdd for the lanes
+ * that call together (cooperative groups' coalesced_threads: whichever
+ * lanes are converged here).  Every new group of every kernel takes an id
+ * from the one counter, and same-address atomics serialize in L2: in
+ * PARTITION's lean kernel at 2^22 groups the claims come from its
+ * divergent slow path, about 3 lanes at a time, which nvcc does not
+ * aggregate (it does where the lanes converge, see
+ * docs/session32-2026-11-29/pending/partition-next-steps.md), and the
+ * atomicAdd with the compare that waits on it took about a fifth of the
+ * kernel's stall samples (Nsight Compute, session 33, call 1).  The ids a
+ * group of lanes takes are consecutive; which lane gets which does not
+ * matter.
+ */
+__device__ __forceinline__ unsigned long long
+gpugb_take_group_id(unsigned long long *counter)
+{
+	cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
+	unsigned long long first = 0;
+
+	if (lanes.thread_rank() == 0)
+		first = atomicAdd(counter, (unsigned long long) lanes.num_threads());
+	return lanes.shfl(first, 0) + lanes.thread_rank();
+}
+
+/*
  * Claims the EMPTY slot whose state word is `slot` for the row's key: group
  * id (or -1 when no id is left: the slot is given back), the dense key
  * arrays written, and then `publish(gid)`, which stores the slot's final
@@ -182,7 +209,7 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
 		return false;
 	}
 
-	unsigned long long gid = atomicAdd(p.group_counter, 1ull);
+	unsigned long long gid = gpugb_take_group_id(p.group_counter);
 
 	if (gid >= (unsigned long long) p.max_groups)
 	{

@@ -234,16 +234,41 @@ gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool sl
 		gpugb_aggregate_warp(p, gpugb_global_states(p), row, generic ? gid : -1, gid, lane);
 }
 
+/* A lane's inputs for one row, loaded a step ahead of its probe (gpugb_lean_fast_rows). */
+template <int NV>
+struct GpugbLeanRowInputs
+{
+	long long	key;
+	long long	w[NV > 0 ? NV : 1];
+};
+
+/* Lane's row i's key word and inputs, where i is below `end`. */
+template <int NV>
+__device__ __forceinline__ GpugbLeanRowInputs<NV>
+gpugb_lean_fast_load(const GpugbAggParams &p, const long long *key_words, int64_t i, int64_t end)
+{
+	GpugbLeanRowInputs<NV> in = {};
+
+	if (i < end)
+	{
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			in.w[a] = __ldg((const long long *) &p.vals[a].values[i]);
+		in.key = __ldg(key_words + i);
+	}
+	return in;
+}
+
 /*
  * The fast kernel's work for one warp's rows (lane's row i, valid below
- * `end`): load the inputs and the key word, probe the block's cache by that
- * word (gpugb_key_cache_hit_word) and add a hit with the lean kernel's
- * atomics; every other row goes to gpugb_lean_fast_slow_rows.  The launch's
- * rows are its columns' positions (no row list).  Warp-collective.
+ * `end`, its inputs `in`): probe the block's cache by the key word
+ * (gpugb_key_cache_hit_word) and add a hit with the lean kernel's atomics;
+ * every other row goes to gpugb_lean_fast_slow_rows.  The launch's rows
+ * are its columns' positions (no row list).  Warp-collective.
  */
 template <int NV>
 __device__ __forceinline__ void
-gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
+gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const GpugbLeanRowInputs<NV> &in,
 						  int64_t i, int64_t end, unsigned lane)
 {
 	const int	slots = table.slots;
@@ -255,17 +280,12 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 
 	if (valid)
 	{
-		long long	w[NV > 0 ? NV : 1];
-
-#pragma unroll
-		for (int a = 0; a < NV; a++)	/* first, so that their loads overlap the probe */
-			w[a] = __ldg((const long long *) &p.vals[a].values[i]);
-		slot = gpugb_key_cache_hit_word(table.cache, __ldg(key_words + i), &gid);
+		slot = gpugb_key_cache_hit_word(table.cache, in.key, &gid);
 #pragma unroll
 		for (int a = 0; a < NV; a++)
 		{
-			v[a] = (int) w[a];
-			narrow = narrow && (long long) v[a] == w[a];
+			v[a] = (int) in.w[a];
+			narrow = narrow && (long long) v[a] == in.w[a];
 		}
 	}
 
@@ -302,6 +322,44 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 		gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
 }
 
+/*
+ * gpugb_lean_fast_warp_rows over a warp's rows base, base + step, ...
+ * below `end` (base the warp's first row: the loop and its collectives are
+ * warp-uniform).  AHEAD: each row's inputs are loaded one step ahead, so
+ * that their loads overlap the step before's probe and atomics.  Nsight
+ * Compute of PARTITION's lean kernel (session 33, call 1) found its most
+ * stalled instruction to be the key's hash waiting on the key's load: 14 %
+ * of the samples at 2^22 groups, 24 % at 2^20, with 32 warps an SM.  Only
+ * for blocks of 1024 threads (64 registers a thread): under the 256-thread
+ * fast kernel's 48, the inputs held across a step spilled (ptxas, CUDA 13).
+ */
+template <int NV, bool AHEAD>
+__device__ __forceinline__ void
+gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
+					 int64_t base, int64_t end, int64_t step, unsigned lane)
+{
+	if constexpr (!AHEAD)
+	{
+		for (; base < end; base += step)
+			gpugb_lean_fast_warp_rows<NV>(p, table, gpugb_lean_fast_load<NV>(p, key_words, base + lane, end),
+										  base + lane, end, lane);
+		return;
+	}
+	if (base >= end)
+		return;
+
+	GpugbLeanRowInputs<NV> next = gpugb_lean_fast_load<NV>(p, key_words, base + lane, end);
+
+	for (; base < end; base += step)
+	{
+		const GpugbLeanRowInputs<NV> cur = next;
+
+		if (base + step < end)
+			next = gpugb_lean_fast_load<NV>(p, key_words, base + step + lane, end);
+		gpugb_lean_fast_warp_rows<NV>(p, table, cur, base + lane, end, lane);
+	}
+}
+
 /* BLOCK: 256 for a whole table (five blocks an SM), 1024 for the one-block table (cuda/launch.cu). */
 template <int NV, int BLOCK>
 __global__ void __launch_bounds__(BLOCK, BLOCK >= 1024 ? 1 : 5)
@@ -317,10 +375,9 @@ gpugb_lean_fast_kernel(const __grid_constant__ GpugbAggParams p, int slots)
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 	const long long *key_words = (const long long *) p.key_values[0];
 
-	/* base is the warp's first row: the loop and its collectives are warp-uniform. */
-	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < nrows;
-		 base += step)
-		gpugb_lean_fast_warp_rows<NV>(p, table, key_words, base + lane, nrows, lane);
+	gpugb_lean_fast_rows<NV, (BLOCK >= 1024)>(p, table, key_words,
+											 (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u), nrows,
+											 step, lane);
 	__syncthreads();
 	gpugb_lean_table_flush<NV, false>(p, gpugb_global_states(p), table);
 }

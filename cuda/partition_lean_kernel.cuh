@@ -56,9 +56,8 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const uint
 
 	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 									 [&](int64_t begin, int64_t end) {
-		/* base is the warp's first position: the loop and its collectives are warp-uniform. */
-		for (int64_t base = begin + (threadIdx.x & ~31u); base < end; base += blockDim.x)
-			gpugb_lean_fast_warp_rows<NV>(p, table, key_words, base + lane, end, lane);
+		gpugb_lean_fast_rows<NV, true>(p, table, key_words, begin + (threadIdx.x & ~31u), end, blockDim.x,
+											 lane);
 		__syncthreads();
 		gpugb_lean_table_flush_reset<NV>(p, gpugb_global_states(p), table);
 		__syncthreads();

@@ -55,11 +55,14 @@ struct alignas(W % 2 == 0 ? 8 : 4) GpugbMovedRow
 };
 
 /*
- * Words a packed row is padded to: one of two sizes, so two sort instances;
- * a row of three words keeps three where `tight` (the experiment
- * spec.partition_move_tight: an 8-byte key and one 4-byte value, 12 bytes a
- * row where the padded row takes 16, so each radix pass moves 16 bytes a
- * row instead of 20).
+ * Words a packed row is padded to: two or four, or three where `tight` (an
+ * 8-byte key and one 4-byte value: 12 bytes a row where the padded row
+ * takes 16, so each radix pass moves 16 bytes a row instead of 20).  The
+ * 12-byte rows made forced PARTITION 1.05-1.21x faster with 8-byte keys and
+ * one payload at 2^14-2^22 groups, uniform and Zipf 1.0 (H200, 2^28 rows,
+ * session 33, call 1: kernelbench --partition-tight off against on, every
+ * result verified); spec.partition_move_padded keeps the padded rows for
+ * A/B runs.
  */
 static constexpr int
 moved_row_words(int words, bool tight = false)
@@ -226,11 +229,11 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 		return move_rows<KW, 2, 1>(gb, b, p, c, shift, bits, stream, did);
 	else if constexpr (KW == 2)
 	{
-		/* An 8-byte key and a 4-byte value: three words, 12 bytes under the experiment. */
+		/* An 8-byte key and a 4-byte value: three words, 12 bytes (16 where padded, for A/B runs). */
 		if (n_cols == 0)
 			return move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did);
-		return gb->spec.partition_move_tight ? move_rows<KW, 1, 1, true>(gb, b, p, c, shift, bits, stream, did) :
-			move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did);
+		return gb->spec.partition_move_padded ? move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did) :
+			move_rows<KW, 1, 1, true>(gb, b, p, c, shift, bits, stream, did);
 	}
 	else
 		return n_cols == 0 ? move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did) :

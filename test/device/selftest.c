@@ -21,7 +21,7 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-tight]
+ *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded]
  *                    [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
@@ -49,8 +49,8 @@ static int	case_strategy = -1;
 static int	lean_fast_key_option = 0;
 /* --lean-fast-wide: every case with spec.lean_fast_wide (an experiment of session 30). */
 static int	lean_fast_wide_option = 0;
-/* --partition-tight: every case with spec.partition_move_tight (an experiment of session 32). */
-static int	partition_tight_option = 0;
+/* --partition-padded: every case with spec.partition_move_padded (16-byte moved rows, as before session 33). */
+static int	partition_padded_option = 0;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -711,7 +711,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.lean_fast_key = lean_fast_key_option != 0;
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
-	spec.partition_move_tight = partition_tight_option != 0;
+	spec.partition_move_padded = partition_padded_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if (cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0)
@@ -1358,8 +1358,8 @@ main(int argc, char **argv)
 			lean_fast_key_option = 1;
 		else if (strcmp(argv[i], "--lean-fast-wide") == 0)
 			lean_fast_wide_option = 1;
-		else if (strcmp(argv[i], "--partition-tight") == 0)
-			partition_tight_option = 1;
+		else if (strcmp(argv[i], "--partition-padded") == 0)
+			partition_padded_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1370,7 +1370,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-tight] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;

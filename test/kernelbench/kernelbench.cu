@@ -134,9 +134,9 @@ usage(FILE *f)
 			"                       partition kernel even where the lean one applies\n"
 			"                       (spec.partition_generic_only, for A/B runs); on\n"
 			"                       (default)\n"
-			"  --partition-tight on|off on: PARTITION moves a row of an 8-byte key and\n"
-			"                       one 4-byte value in 12 bytes, not 16 (spec.\n"
-			"                       partition_move_tight, an experiment); off (default)\n",
+			"  --partition-tight on|off off: PARTITION pads a moved row of an 8-byte key\n"
+			"                       and one 4-byte value to 16 bytes, not 12 (spec.\n"
+			"                       partition_move_padded, for A/B runs); on (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -281,8 +281,8 @@ static bool lean_fast_wide_option = false;
 static bool partition_move_option = true;
 /* --partition-lean: off sets spec.partition_generic_only (cuda/partition_lean_kernel.cuh's A/B, session 32). */
 static bool partition_lean_option = true;
-/* --partition-tight: spec.partition_move_tight (cuda/partition_move.cu's 12-byte rows, an experiment of session 32). */
-static bool partition_tight_option = false;
+/* --partition-tight: off sets spec.partition_move_padded (cuda/partition_move.cu's 12-byte rows' A/B, session 33). */
+static bool partition_tight_option = true;
 
 /* An option's on|off value. */
 static bool
@@ -438,7 +438,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.lean_fast_wide = lean_fast_wide_option;
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
-	spec.partition_move_tight = partition_tight_option;
+	spec.partition_move_padded = !partition_tight_option;
 	return spec;
 }
 
