@@ -619,7 +619,9 @@ gpugb_launch_his(const GpugbAggParams &p)
 /*
  * Launch row i's row index and group id (-1: none left; the row is then
  * appended to the retry list).  n_keys == 0 means one global group 0.
+ * COALESCED: gpugb_find_or_insert's.
  */
+template <bool COALESCED = false>
 __device__ __forceinline__ int64_t
 gpugb_launch_row_gid(const GpugbAggParams &p, int64_t i, uint32_t *row_out)
 {
@@ -632,7 +634,7 @@ gpugb_launch_row_gid(const GpugbAggParams &p, int64_t i, uint32_t *row_out)
 	if (p.run_gid != nullptr)
 		gid = p.run_gid[p.run_start[i]];
 	else
-		gid = gpugb_find_or_insert(p, row);
+		gid = gpugb_find_or_insert<COALESCED>(p, row);
 	if (gid < 0)
 		p.retry_out[atomicAdd(p.retry_count, 1u)] = row;
 	return gid;

@@ -164,28 +164,37 @@ gpugb_keyed_slot_key(int64_t value, bool is_null)
 }
 
 /*
- * A new group id for each calling lane, with one atomicAdd for the lanes
- * that call together (cooperative groups' coalesced_threads: whichever
- * lanes are converged here).  Every new group of every kernel takes an id
- * from the one counter, and same-address atomics serialize in L2: in
- * PARTITION's lean kernel at 2^22 groups the claims come from its
- * divergent slow path, about 3 lanes at a time, which nvcc does not
- * aggregate (it does where the lanes converge, see
- * docs/session32-2026-11-29/pending/partition-next-steps.md), and the
- * atomicAdd with the compare that waits on it took about a fifth of the
- * kernel's stall samples (Nsight Compute, session 33, call 1).  The ids a
- * group of lanes takes are consecutive; which lane gets which does not
- * matter.
+ * A new group id for the calling lane.  COALESCED: one atomicAdd for the
+ * lanes that call together (cooperative groups' coalesced_threads:
+ * whichever lanes are converged here), for callers whose lanes diverge.
+ * Every new group of every kernel takes an id from the one counter, and
+ * same-address atomics serialize in L2.  In PARTITION's lean kernel at
+ * 2^22 groups the claims come from its divergent slow path, about 3 lanes
+ * at a time, which nvcc does not aggregate, and the atomicAdd with the
+ * compare that waits on it took about a fifth of the kernel's stall
+ * samples (Nsight Compute, session 33, call 1).  Where the lanes converge
+ * nvcc aggregates the plain atomicAdd itself (docs/session32-2026-11-29/
+ * pending/partition-next-steps.md), and there the coalesced group cost
+ * registers and time: global_hash was 0.94-0.96x as fast at 2^12-2^22
+ * uniform groups (session 33, call 2), so the others keep the plain one.
+ * The ids a group of lanes takes are consecutive; which lane gets which
+ * does not matter.
  */
+template <bool COALESCED>
 __device__ __forceinline__ unsigned long long
 gpugb_take_group_id(unsigned long long *counter)
 {
-	cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
-	unsigned long long first = 0;
+	if constexpr (COALESCED)
+	{
+		cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
+		unsigned long long first = 0;
 
-	if (lanes.thread_rank() == 0)
-		first = atomicAdd(counter, (unsigned long long) lanes.num_threads());
-	return lanes.shfl(first, 0) + lanes.thread_rank();
+		if (lanes.thread_rank() == 0)
+			first = atomicAdd(counter, (unsigned long long) lanes.num_threads());
+		return lanes.shfl(first, 0) + lanes.thread_rank();
+	}
+	else
+		return atomicAdd(counter, 1ull);
 }
 
 /*
@@ -196,7 +205,7 @@ gpugb_take_group_id(unsigned long long *counter)
  * false: another thread claimed it first; *seen is what the state holds
  * now.
  */
-template <typename Publish>
+template <bool COALESCED, typename Publish>
 __device__ __forceinline__ bool
 gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, uint32_t mask,
 				 Publish publish, unsigned long long *seen, int64_t *gid_out)
@@ -209,7 +218,7 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
 		return false;
 	}
 
-	unsigned long long gid = gpugb_take_group_id(p.group_counter);
+	unsigned long long gid = gpugb_take_group_id<COALESCED>(p.group_counter);
 
 	if (gid >= (unsigned long long) p.max_groups)
 	{
@@ -242,7 +251,7 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
  *   void publish(idx, gid)          the slot's final words, the state last (release; keyed: relaxed)
  *   bool match(idx, s, &gid)        published state s holds the row's key
  */
-template <typename Format>
+template <bool COALESCED, typename Format>
 __device__ __forceinline__ int64_t
 gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, Format &f)
 {
@@ -253,7 +262,7 @@ gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, 
 		int64_t		gid;
 
 		if (s == GPUGB_SLOT_EMPTY &&
-			gpugb_claim_slot(p, slot, row, mask,
+			gpugb_claim_slot<COALESCED>(p, slot, row, mask,
 							 [&f, idx](unsigned long long id) { f.publish(idx, id); }, &s, &gid))
 			return gid;
 		while (s == GPUGB_SLOT_LOCKED)
@@ -370,7 +379,12 @@ struct GpugbPairSlots
 	}
 };
 
-/* Group id of the row's key, inserting it if new; -1 when no id is left. */
+/*
+ * Group id of the row's key, inserting it if new; -1 when no id is left.
+ * COALESCED: new groups take their ids with gpugb_take_group_id's coalesced
+ * lanes (for callers whose lanes diverge).
+ */
+template <bool COALESCED = false>
 __device__ __forceinline__ int64_t
 gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 {
@@ -385,7 +399,7 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 		int32_t		value = gpugb_row_key_int32(p, row, &null);
 		GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(value, null)};
 
-		return gpugb_probe(p, row, mask, idx, f);
+		return gpugb_probe<COALESCED>(p, row, mask, idx, f);
 	}
 	if (p.slot_format == GPUGB_SLOTS_PAIR)
 	{
@@ -394,12 +408,12 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 		GpugbPairSlots f = {p, (unsigned long long) value ^ GPUGB_PAIR_KEY_SALT,
 			null ? GPUGB_PAIR_SLOT_NULL : 0ull};
 
-		return gpugb_probe(p, row, mask, idx, f);
+		return gpugb_probe<COALESCED>(p, row, mask, idx, f);
 	}
 
 	GpugbTaggedSlots f = {p, row, mask, (uint32_t) (h >> 32) | GPUGB_TAG_BIT};
 
-	return gpugb_probe(p, row, mask, idx, f);
+	return gpugb_probe<COALESCED>(p, row, mask, idx, f);
 }
 
 #endif							/* GPUGB_HASH_TABLE_CUH */

@@ -259,7 +259,9 @@ gpugb_key_cache_full(const GpugbKeyCache &c)
  * Group id of the row's key (inserting it into the global table if new;
  * -1 when no id is left) and the cache slot that holds it (-1 when the
  * cache is full).  The row's key words and mask are read once here.
+ * COALESCED: gpugb_find_or_insert's.
  */
+template <bool COALESCED = false>
 __device__ __forceinline__ int64_t
 gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row, int *slot_out)
 {
@@ -291,11 +293,11 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 		 * a plain read first, so a full cache costs no atomic per row.
 		 */
 		if (gpugb_key_cache_full(c))
-			return gpugb_find_or_insert(p, row);
+			return gpugb_find_or_insert<COALESCED>(p, row);
 		if (atomicAdd(c.claimed, 1u) >= (unsigned) c.slots / 2)
 		{
 			atomicSub(c.claimed, 1u);
-			return gpugb_find_or_insert(p, row);
+			return gpugb_find_or_insert<COALESCED>(p, row);
 		}
 		int			expected = GPUGB_KEY_FREE;
 
@@ -305,7 +307,7 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 			continue;			/* someone else's key or lookup: look again */
 		}
 
-		int64_t		gid = gpugb_find_or_insert(p, row);
+		int64_t		gid = gpugb_find_or_insert<COALESCED>(p, row);
 
 		if (gid < 0)
 		{
@@ -326,14 +328,15 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 /*
  * gpugb_launch_row_gid through a block's key cache: launch row i's row
  * index, group id (-1: none left; the row is appended to the retry list)
- * and cache slot (-1: none).
+ * and cache slot (-1: none).  COALESCED: gpugb_find_or_insert's.
  */
+template <bool COALESCED = false>
 __device__ __forceinline__ int64_t
 gpugb_cached_row_gid(const GpugbAggParams &p, const GpugbKeyCache &c, int64_t i,
 					 uint32_t *row_out, int *slot_out)
 {
 	uint32_t	row = p.row_list != nullptr ? p.row_list[i] : (uint32_t) i;
-	int64_t		gid = gpugb_key_cache_find(p, c, row, slot_out);
+	int64_t		gid = gpugb_key_cache_find<COALESCED>(p, c, row, slot_out);
 
 	*row_out = row;
 	if (gid < 0)

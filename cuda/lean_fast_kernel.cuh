@@ -205,10 +205,11 @@ gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool sl
 	{
 		if (slot < 0)
 		{
+			/* Coalesced claims: the slow path's lanes diverge (gpugb_take_group_id). */
 			if (!gpugb_key_cache_full(t.cache))
-				gid = gpugb_cached_row_gid(p, t.cache, i, &row, &slot);
+				gid = gpugb_cached_row_gid<true>(p, t.cache, i, &row, &slot);
 			else
-				gid = gpugb_launch_row_gid(p, i, &row);
+				gid = gpugb_launch_row_gid<true>(p, i, &row);
 		}
 #pragma unroll
 		for (int a = 0; a < NV; a++)
@@ -338,25 +339,27 @@ __device__ __forceinline__ void
 gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
 					 int64_t base, int64_t end, int64_t step, unsigned lane)
 {
-	if constexpr (!AHEAD)
+	if constexpr (AHEAD)
+	{
+		if (base >= end)
+			return;
+
+		GpugbLeanRowInputs<NV> next = gpugb_lean_fast_load<NV>(p, key_words, base + lane, end);
+
+		for (; base < end; base += step)
+		{
+			const GpugbLeanRowInputs<NV> cur = next;
+
+			if (base + step < end)
+				next = gpugb_lean_fast_load<NV>(p, key_words, base + step + lane, end);
+			gpugb_lean_fast_warp_rows<NV>(p, table, cur, base + lane, end, lane);
+		}
+	}
+	else
 	{
 		for (; base < end; base += step)
 			gpugb_lean_fast_warp_rows<NV>(p, table, gpugb_lean_fast_load<NV>(p, key_words, base + lane, end),
 										  base + lane, end, lane);
-		return;
-	}
-	if (base >= end)
-		return;
-
-	GpugbLeanRowInputs<NV> next = gpugb_lean_fast_load<NV>(p, key_words, base + lane, end);
-
-	for (; base < end; base += step)
-	{
-		const GpugbLeanRowInputs<NV> cur = next;
-
-		if (base + step < end)
-			next = gpugb_lean_fast_load<NV>(p, key_words, base + step + lane, end);
-		gpugb_lean_fast_warp_rows<NV>(p, table, cur, base + lane, end, lane);
 	}
 }
 
