@@ -244,6 +244,15 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_move_padded;
 	/*
+	 * An experiment, off outside the kernel benchmark (--partition-packed)
+	 * and the self-test (--partition-packed) (session 33, not yet run on a
+	 * GPU): PARTITION's lean kernel reads the sorted packed rows of a 4-byte
+	 * key and at most one 4-byte value (keyed slots), not the int64 columns
+	 * the unpack kernel writes from them, which then runs only where rows
+	 * went to the retry list (cuda/partition_lean_kernel.cuh).
+	 */
+	bool		partition_lean_packed;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that
@@ -331,7 +340,9 @@ typedef struct GpugbGroupResults
  * H200, 2^28 rows, 2^18-2^26 groups (session 31, calls 1 and 2,
  * docs/session31-2026-11-29): with four payloads moved rows took
  * 1.1-1.7x the time of the row numbers' sort; with one, 4-byte keys
- * 1.08-1.32x less, 8-byte keys 0.93-1.09x (even).
+ * 1.08-1.32x less, 8-byte keys 0.93-1.09x (even), with rows padded to
+ * 16 bytes; the 12-byte rows of an 8-byte key and one value were
+ * 1.05-1.21x faster than those (session 33, call 1).
  */
 #define GPUGB_MOVE_MAX_VALUE_INPUTS 1
 /*
@@ -370,6 +381,7 @@ typedef struct GpugbStats
 	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
 	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
+	int64_t		partition_packed_launches;	/* those that read packed rows (spec.partition_lean_packed) */
 } GpugbStats;
 
 typedef struct GpugbUsage

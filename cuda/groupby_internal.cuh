@@ -214,16 +214,41 @@ GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_
 unsigned	gpugb_grid_for(int64_t work, int block);
 
 /*
+ * Sorted rows left packed for the lean partition kernel (the experiment
+ * spec.partition_lean_packed): GpugbMovedRow<2>, the key's int32 word and
+ * one value's (or 0), partition order; the columns they unpack to.
+ * rows == nullptr: the rows were unpacked as usual.
+ */
+struct GpugbPackedRows
+{
+	const void *rows = nullptr;
+	int64_t		n = 0;
+	int			n_values = 0;
+	int64_t    *key_out = nullptr;
+	int64_t    *value_out = nullptr;
+};
+
+/*
  * PARTITION's rows moved with the sort (partition_move.cu): where launch p
  * has one key word without NULLs, no NULL input and value columns over at
  * most GPUGB_MOVE_MAX_VALUE_INPUTS inputs, sorts its rows' partitions (home slot
  * >> shift, `bits` bits) into b->keys_out with the key and value words
  * moved along, and sets *moved to p over the sorted columns (row i = sorted
  * position i).  false in *did: not applicable or no scratch; nothing queued.
+ * want_packed (the lean kernel will run, spec.partition_lean_packed): where
+ * the key and the value are int32 words in keyed slots, the rows stay
+ * packed (*packed) and the columns are not written yet.
  */
 GpugbStatus gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
-									  int shift, int bits, cudaStream_t stream,
-									  GpugbAggParams *moved, bool *did);
+									  int shift, int bits, bool want_packed, cudaStream_t stream,
+									  GpugbAggParams *moved, GpugbPackedRows *packed, bool *did);
+/*
+ * After the lean kernel over packed rows: the sorted columns that *moved
+ * names, written only where the launch listed rows for retry (its device
+ * retry count nonzero), since retries read them (gpugb_run_retries).
+ */
+GpugbStatus gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count,
+											   cudaStream_t stream);
 GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,
 									 uint32_t *bounds, int64_t n_parts, int64_t slots,
 									 int state_columns, cudaStream_t stream);
@@ -232,12 +257,13 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  * rows moved with the sort: the slots of its block table for launch p (one
  * key word without NULLs, no NULL input and no row list, COUNT and at most
  * GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs), or 0 where it does not
- * apply; and its launch over the sorted partitions, with those slots.
+ * apply; and its launch over the sorted partitions, with those slots
+ * (packed: GpugbPackedRows' rows, read in place of p's columns).
  */
 int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
-GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const uint32_t *sorted_parts,
-										  uint32_t *bounds, int64_t n_parts, int64_t slots,
-										  cudaStream_t stream);
+GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed,
+										  const uint32_t *sorted_parts, uint32_t *bounds, int64_t n_parts,
+										  int64_t slots, cudaStream_t stream);
 
 /* ordered output (order_kernels.cuh) */
 GpugbStatus gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream);

@@ -6,8 +6,9 @@
  * Slot protocol (one 64-bit word per slot):
  *    EMPTY (0) --CAS--> LOCKED (1) --store-release--> (tag << 32) | gid
  *                           \--store--> EMPTY   (no group id was left)
- * The thread that wins the CAS takes gid from group_counter (one atomicAdd
- * for the lanes that claim together), writes the key into the dense arrays
+ * The thread that wins the CAS takes gid from group_counter (in the lean
+ * kernels' slow path one atomicAdd for the lanes that claim together,
+ * gpugb_take_group_id<true>), writes the key into the dense arrays
  * and only then publishes the slot (release order), so any reader that
  * sees the published word (acquire order) sees the key; keyed slots publish
  * relaxed, their readers needing only the word (below).  Readers that find
@@ -75,6 +76,9 @@ gpugb_fmix64(uint64_t k)
 	return k;
 }
 
+/* A row's hash starts here (gpugb_hash_row, gpugb_find_or_insert_word). */
+#define GPUGB_HASH_SEED 0x243F6A8885A308D3ull
+
 __device__ __forceinline__ uint64_t
 gpugb_hash_step(uint64_t h, uint64_t word)
 {
@@ -101,7 +105,7 @@ gpugb_row_key(const GpugbAggParams &p, int k, uint32_t row, bool *is_null)
 __device__ __forceinline__ uint64_t
 gpugb_hash_row(const GpugbAggParams &p, uint32_t row, uint32_t *nullmask_out)
 {
-	uint64_t	h = 0x243F6A8885A308D3ull;
+	uint64_t	h = GPUGB_HASH_SEED;
 	uint32_t	mask = 0;
 
 	for (int k = 0; k < p.n_keys; k++)
@@ -175,7 +179,7 @@ gpugb_keyed_slot_key(int64_t value, bool is_null)
  * samples (Nsight Compute, session 33, call 1).  Where the lanes converge
  * nvcc aggregates the plain atomicAdd itself (docs/session32-2026-11-29/
  * pending/partition-next-steps.md), and there the coalesced group cost
- * registers and time: global_hash was 0.94-0.96x as fast at 2^12-2^22
+ * registers and time: global_hash was 0.94-0.97x as fast at 2^14-2^22
  * uniform groups (session 33, call 2), so the others keep the plain one.
  * The ids a group of lanes takes are consecutive; which lane gets which
  * does not matter.
@@ -203,11 +207,12 @@ gpugb_take_group_id(unsigned long long *counter)
  * arrays written, and then `publish(gid)`, which stores the slot's final
  * words, the state last (release order, but for keyed slots: relaxed).
  * false: another thread claimed it first; *seen is what the state holds
- * now.
+ * now.  WORD: the key is `word`, one key without NULLs, not the row's
+ * (gpugb_find_or_insert_word).
  */
-template <bool COALESCED, typename Publish>
+template <bool COALESCED, bool WORD, typename Publish>
 __device__ __forceinline__ bool
-gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, uint32_t mask,
+gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, uint32_t mask, int64_t word,
 				 Publish publish, unsigned long long *seen, int64_t *gid_out)
 {
 	unsigned long long expected = GPUGB_SLOT_EMPTY;
@@ -227,11 +232,16 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
 		*gid_out = -1;
 		return true;
 	}
-	for (int k = 0; k < p.n_keys; k++)
+	if constexpr (WORD)
+		p.group_keys[gid] = word;
+	else
 	{
-		bool		null;
+		for (int k = 0; k < p.n_keys; k++)
+		{
+			bool		null;
 
-		p.group_keys[k * p.max_groups + gid] = gpugb_row_key(p, k, row, &null);
+			p.group_keys[k * p.max_groups + gid] = gpugb_row_key(p, k, row, &null);
+		}
 	}
 	p.group_nulls[gid] = mask;
 	publish(gid);
@@ -251,9 +261,9 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
  *   void publish(idx, gid)          the slot's final words, the state last (release; keyed: relaxed)
  *   bool match(idx, s, &gid)        published state s holds the row's key
  */
-template <bool COALESCED, typename Format>
+template <bool COALESCED, bool WORD = false, typename Format>
 __device__ __forceinline__ int64_t
-gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, Format &f)
+gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, Format &f, int64_t word = 0)
 {
 	for (;;)
 	{
@@ -262,7 +272,7 @@ gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, 
 		int64_t		gid;
 
 		if (s == GPUGB_SLOT_EMPTY &&
-			gpugb_claim_slot<COALESCED>(p, slot, row, mask,
+			gpugb_claim_slot<COALESCED, WORD>(p, slot, row, mask, word,
 							 [&f, idx](unsigned long long id) { f.publish(idx, id); }, &s, &gid))
 			return gid;
 		while (s == GPUGB_SLOT_LOCKED)
@@ -414,6 +424,26 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 	GpugbTaggedSlots f = {p, row, mask, (uint32_t) (h >> 32) | GPUGB_TAG_BIT};
 
 	return gpugb_probe<COALESCED>(p, row, mask, idx, f);
+}
+
+/*
+ * gpugb_find_or_insert for a launch of one key without NULLs in keyed slots
+ * (GPUGB_SLOTS_KEYED32), given the key's int32 word where there is no key
+ * column to read a row from: PARTITION's lean kernel over packed rows
+ * (spec.partition_lean_packed, partition_lean_kernel.cuh).  The same hash
+ * (gpugb_hash_row of a row holding that key) and slot word, so a row and a
+ * word of one key find one group.
+ */
+template <bool COALESCED = false>
+__device__ __forceinline__ int64_t
+gpugb_find_or_insert_word(const GpugbAggParams &p, int32_t key)
+{
+	uint64_t	h = gpugb_hash_finish(gpugb_hash_step(GPUGB_HASH_SEED, (uint64_t) (int64_t) key), 0);
+	GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(key, false)};
+
+	if (p.slot_format != GPUGB_SLOTS_KEYED32 || p.n_keys != 1)
+		__trap();				/* the host packs only such launches (partition_move.cu) */
+	return gpugb_probe<COALESCED, true>(p, 0, 0, h & p.slot_mask, f, (int64_t) key);
 }
 
 #endif							/* GPUGB_HASH_TABLE_CUH */

@@ -255,19 +255,44 @@ gpugb_key_cache_full(const GpugbKeyCache &c)
 	return *(volatile unsigned *) c.claimed >= (unsigned) c.slots / 2;
 }
 
+/* The global table's group id of the row's key, or of `word` where WORD (gpugb_key_cache_find). */
+template <bool COALESCED, bool WORD>
+__device__ __forceinline__ int64_t
+gpugb_key_cache_global_gid(const GpugbAggParams &p, uint32_t row, long long word)
+{
+	if constexpr (WORD)
+		return gpugb_find_or_insert_word<COALESCED>(p, (int32_t) word);
+	else
+		return gpugb_find_or_insert<COALESCED>(p, row);
+}
+
 /*
  * Group id of the row's key (inserting it into the global table if new;
  * -1 when no id is left) and the cache slot that holds it (-1 when the
  * cache is full).  The row's key words and mask are read once here.
- * COALESCED: gpugb_find_or_insert's.
+ * COALESCED: gpugb_find_or_insert's.  WORD: the key is `word`, not the
+ * row's, in a launch of one key without NULLs in keyed slots, where no
+ * column holds it (PARTITION's lean kernel over packed rows): the same
+ * home, entry and group as a row of that key (mask 0, as
+ * gpugb_key_cache_hit_word assumes).
  */
-template <bool COALESCED = false>
+template <bool COALESCED = false, bool WORD = false>
 __device__ __forceinline__ int64_t
-gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row, int *slot_out)
+gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row, int *slot_out,
+					 long long word = 0)
 {
 	long long	key[GPUGB_KEY_CACHE_MAX_KEYS];
 	uint32_t	mask;
-	unsigned	idx = gpugb_key_cache_key(p, c, row, key, &mask);
+	unsigned	idx;
+
+	if constexpr (WORD)
+	{
+		key[0] = word;
+		mask = 0;
+		idx = gpugb_key_cache_home(c, gpugb_key_cache_hash_step(GPUGB_KEY_CACHE_SEED, word), 0);
+	}
+	else
+		idx = gpugb_key_cache_key(p, c, row, key, &mask);
 
 	*slot_out = -1;
 	for (;;)
@@ -293,11 +318,11 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 		 * a plain read first, so a full cache costs no atomic per row.
 		 */
 		if (gpugb_key_cache_full(c))
-			return gpugb_find_or_insert<COALESCED>(p, row);
+			return gpugb_key_cache_global_gid<COALESCED, WORD>(p, row, word);
 		if (atomicAdd(c.claimed, 1u) >= (unsigned) c.slots / 2)
 		{
 			atomicSub(c.claimed, 1u);
-			return gpugb_find_or_insert<COALESCED>(p, row);
+			return gpugb_key_cache_global_gid<COALESCED, WORD>(p, row, word);
 		}
 		int			expected = GPUGB_KEY_FREE;
 
@@ -307,7 +332,7 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 			continue;			/* someone else's key or lookup: look again */
 		}
 
-		int64_t		gid = gpugb_find_or_insert<COALESCED>(p, row);
+		int64_t		gid = gpugb_key_cache_global_gid<COALESCED, WORD>(p, row, word);
 
 		if (gid < 0)
 		{

@@ -664,29 +664,31 @@ gpugb_partition_lean_slots(const GpugbAggParams &p)
 	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, &props);
 }
 
-template <int NV>
+template <int NV, bool PACKED>
 static GpugbStatus
-launch_partitioned_lean_nv(const GpugbAggParams &p, const uint32_t *bounds, int64_t n_parts, int slots,
-						   int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
+launch_partitioned_lean_nv(const GpugbAggParams &p, const uint2 *packed, const uint32_t *bounds, int64_t n_parts,
+						   int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
-	auto		kernel = gpugb_partition_lean_kernel<NV>;
+	auto		kernel = gpugb_partition_lean_kernel<NV, PACKED>;
 	size_t		bytes;
 	unsigned	blocks;
 
 	if (lean_grid(kernel, GPUGB_LEAN_ONE_BLOCK_THREADS, opted_in, opt_in_error, p, NV, slots, &bytes,
 				  &blocks) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
-	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(p, bounds, n_parts, slots, tile_rows,
+	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(p, packed, bounds, n_parts, slots, tile_rows,
 																	split_rows);
 	return GPUGB_LAUNCHED("gpugb_partition_lean_kernel");
 }
 
 GpugbStatus
-gpugb_launch_partitioned_lean(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
-							  int64_t n_parts, int64_t slots, cudaStream_t stream)
+gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, const uint32_t *sorted_parts,
+							  uint32_t *bounds, int64_t n_parts, int64_t slots, cudaStream_t stream)
 {
+	const uint2 *rows = (const uint2 *) packed;
+
 	int64_t		tile_rows,
 				split_rows;
 
@@ -703,9 +705,16 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const uint32_t *sorted_pa
 	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_LEAN_ONE_BLOCK_THREADS,
 									  max_tile_rows, stream, &tile_rows, &split_rows));
 	if (p.n_values == 0)
-		return launch_partitioned_lean_nv<0>(p, bounds, n_parts, (int) slots, tile_rows, split_rows,
+		return rows != nullptr ?
+			launch_partitioned_lean_nv<0, true>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
+												stream) :
+			launch_partitioned_lean_nv<0, false>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
+												 stream);
+	return rows != nullptr ?
+		launch_partitioned_lean_nv<1, true>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
+											stream) :
+		launch_partitioned_lean_nv<1, false>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
 											 stream);
-	return launch_partitioned_lean_nv<1>(p, bounds, n_parts, (int) slots, tile_rows, split_rows, stream);
 }
 
 GpugbStatus

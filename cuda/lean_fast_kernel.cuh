@@ -235,7 +235,51 @@ gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool sl
 		gpugb_aggregate_warp(p, gpugb_global_states(p), row, generic ? gid : -1, gid, lane);
 }
 
-/* A lane's inputs for one row, loaded a step ahead of its probe (gpugb_lean_fast_rows). */
+/*
+ * gpugb_lean_fast_slow_rows over packed rows (PARTITION's lean kernel under
+ * spec.partition_lean_packed), where no column holds the key or the value:
+ * the lane's key word and value word come in (int32 values), the lookups
+ * take the word (gpugb_key_cache_find's WORD, gpugb_find_or_insert_word),
+ * and a row whose key has no slot (a full
+ * cache) adds itself to the global states with one atomic a state, as a
+ * slot's flush does (gpugb_lean_slot_flush).  A row whose key gets no
+ * group id goes to the retry list by its sorted position i, which the
+ * caller unpacks the columns for (partition_move.cu).  Not
+ * warp-collective: the global adds are per row.
+ */
+template <int NV>
+__device__ __noinline__ void
+gpugb_lean_packed_slow_row(const GpugbAggParams &p, int slots, int64_t i, int slot, int64_t gid, long long key,
+						   long long w0)
+{
+	const GpugbLeanTable t = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
+	const int	v = (int) w0;	/* an int32 word: packed values are declared to fit */
+
+	if (slot < 0)
+	{
+		/* Coalesced claims: the slow path's lanes diverge (gpugb_take_group_id). */
+		gid = !gpugb_key_cache_full(t.cache) ? gpugb_key_cache_find<true, true>(p, t.cache, 0, &slot, key) :
+			gpugb_find_or_insert_word<true>(p, (int32_t) key);
+		if (gid < 0)
+		{
+			p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;
+			return;
+		}
+	}
+	if (slot >= 0)
+	{
+		atomicAdd(&t.counts[slot], 1u);
+		if (NV > 0)
+			gpugb_lean_add_sum(t.sums, t.slots, 0, slot, v);
+		return;
+	}
+	atomicAdd(&p.counts[gid], 1ull);	/* count column 0 */
+	if (NV > 0 && v != 0)
+		gpugb_apply_value(gpugb_global_states(p), GPUGB_AGG_SUM_INT, p.vals[0].value_col, p.vals[0].hi_col, gid,
+						  (uint64_t) (int64_t) v, v < 0 ? -1 : 0);
+}
+
+/* A lane's inputs for one row (loaded a step ahead of its probe where gpugb_lean_fast_rows' AHEAD). */
 template <int NV>
 struct GpugbLeanRowInputs
 {
@@ -261,13 +305,39 @@ gpugb_lean_fast_load(const GpugbAggParams &p, const long long *key_words, int64_
 }
 
 /*
+ * Lane's sorted position i's key word and input, where i is below `end`,
+ * from PARTITION's packed rows (partition_move.cu's GpugbMovedRow<2>: the
+ * key's int32 word, then the value's, or 0 without a value): 8 bytes a row
+ * where the unpacked columns are 16.
+ */
+template <int NV>
+__device__ __forceinline__ GpugbLeanRowInputs<NV>
+gpugb_lean_packed_load(const uint2 *rows, int64_t i, int64_t end)
+{
+	static_assert(NV <= 1, "packed rows hold one value word");
+	GpugbLeanRowInputs<NV> in = {};
+
+	if (i < end)
+	{
+		uint2		r = __ldg(rows + i);
+
+		in.key = (long long) (int32_t) r.x;
+		if (NV > 0)
+			in.w[0] = (long long) (int32_t) r.y;
+	}
+	return in;
+}
+
+/*
  * The fast kernel's work for one warp's rows (lane's row i, valid below
  * `end`, its inputs `in`): probe the block's cache by the key word
  * (gpugb_key_cache_hit_word) and add a hit with the lean kernel's atomics;
- * every other row goes to gpugb_lean_fast_slow_rows.  The launch's rows
- * are its columns' positions (no row list).  Warp-collective.
+ * every other row goes to gpugb_lean_fast_slow_rows (PACKED: to
+ * gpugb_lean_packed_slow_row, the inputs come from packed rows).  The
+ * launch's rows are its columns' positions (no row list).
+ * Warp-collective.
  */
-template <int NV>
+template <int NV, bool PACKED = false>
 __device__ __forceinline__ void
 gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const GpugbLeanRowInputs<NV> &in,
 						  int64_t i, int64_t end, unsigned lane)
@@ -319,7 +389,12 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 
 	bool		slow = valid && !local;
 
-	if (__any_sync(GPUGB_FULL_MASK, slow))
+	if constexpr (PACKED)
+	{
+		if (slow)
+			gpugb_lean_packed_slow_row<NV>(p, slots, i, slot, gid, in.key, in.w[0]);
+	}
+	else if (__any_sync(GPUGB_FULL_MASK, slow))
 		gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
 }
 
@@ -333,33 +408,41 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
  * of the samples at 2^22 groups, 24 % at 2^20, with 32 warps an SM.  Only
  * for blocks of 1024 threads (64 registers a thread): under the 256-thread
  * fast kernel's 48, the inputs held across a step spilled (ptxas, CUDA 13).
+ * PACKED: the inputs come from `packed` (gpugb_lean_packed_load), not the
+ * columns.
  */
-template <int NV, bool AHEAD>
+template <int NV, bool AHEAD, bool PACKED = false>
 __device__ __forceinline__ void
 gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
-					 int64_t base, int64_t end, int64_t step, unsigned lane)
+					 const uint2 *packed, int64_t base, int64_t end, int64_t step, unsigned lane)
 {
+	auto		load = [&](int64_t i) {
+		if constexpr (PACKED)
+			return gpugb_lean_packed_load<NV>(packed, i, end);
+		else
+			return gpugb_lean_fast_load<NV>(p, key_words, i, end);
+	};
+
 	if constexpr (AHEAD)
 	{
 		if (base >= end)
 			return;
 
-		GpugbLeanRowInputs<NV> next = gpugb_lean_fast_load<NV>(p, key_words, base + lane, end);
+		GpugbLeanRowInputs<NV> next = load(base + lane);
 
 		for (; base < end; base += step)
 		{
 			const GpugbLeanRowInputs<NV> cur = next;
 
 			if (base + step < end)
-				next = gpugb_lean_fast_load<NV>(p, key_words, base + step + lane, end);
-			gpugb_lean_fast_warp_rows<NV>(p, table, cur, base + lane, end, lane);
+				next = load(base + step + lane);
+			gpugb_lean_fast_warp_rows<NV, PACKED>(p, table, cur, base + lane, end, lane);
 		}
 	}
 	else
 	{
 		for (; base < end; base += step)
-			gpugb_lean_fast_warp_rows<NV>(p, table, gpugb_lean_fast_load<NV>(p, key_words, base + lane, end),
-										  base + lane, end, lane);
+			gpugb_lean_fast_warp_rows<NV, PACKED>(p, table, load(base + lane), base + lane, end, lane);
 	}
 }
 
@@ -378,7 +461,7 @@ gpugb_lean_fast_kernel(const __grid_constant__ GpugbAggParams p, int slots)
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 	const long long *key_words = (const long long *) p.key_values[0];
 
-	gpugb_lean_fast_rows<NV, (BLOCK >= 1024)>(p, table, key_words,
+	gpugb_lean_fast_rows<NV, (BLOCK >= 1024)>(p, table, key_words, nullptr,
 											 (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u), nrows,
 											 step, lane);
 	__syncthreads();

@@ -34,6 +34,16 @@
  * Rows whose key gets no group id go to the retry list by sorted position
  * (the fast kernel's slow path), which the caller's moved parameters
  * read.
+ *
+ * PACKED (the experiment spec.partition_lean_packed, session 33; not yet
+ * run on a GPU): the kernel reads the sorted packed rows themselves
+ * (`packed`, 8 bytes a row: the key's int32 word and the value's), not the
+ * int64 columns the unpack kernel writes from them (16 bytes a row), and
+ * the unpack runs only where a row went to the retry list
+ * (partition_move.cu, gpugb_partition_unpack_for_retries).  The unpack
+ * took 1.67 ms of PARTITION's 15.6 at 2^22 groups with one payload (H200,
+ * 2^28 rows, session 33, call 1).  The slow path then looks keys up by
+ * their word (gpugb_lean_packed_slow_row).
  */
 #ifndef GPUGB_PARTITION_LEAN_KERNEL_CUH
 #define GPUGB_PARTITION_LEAN_KERNEL_CUH
@@ -41,9 +51,9 @@
 #include "lean_fast_kernel.cuh"
 #include "partition_kernels.cuh"
 
-template <int NV>
+template <int NV, bool PACKED>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
-gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const uint32_t *bounds,
+gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const uint2 *packed, const uint32_t *bounds,
 							int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows)
 {
 	const GpugbLeanTable table = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
@@ -56,8 +66,8 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const uint
 
 	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 									 [&](int64_t begin, int64_t end) {
-		gpugb_lean_fast_rows<NV, true>(p, table, key_words, begin + (threadIdx.x & ~31u), end, blockDim.x,
-											 lane);
+		gpugb_lean_fast_rows<NV, true, PACKED>(p, table, key_words, packed, begin + (threadIdx.x & ~31u), end,
+											   blockDim.x, lane);
 		__syncthreads();
 		gpugb_lean_table_flush_reset<NV>(p, gpugb_global_states(p), table);
 		__syncthreads();

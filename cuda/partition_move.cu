@@ -20,8 +20,9 @@
  * key_fits_int32, else two; each value column in one word where every
  * column's input is declared in spec.inputs_fit_int32, else two (one width
  * for all, so the instances stay few).  A declared word outside int32
- * traps, as gpugb_row_key_int32 does.  Rows are padded to 2 or 4 words:
- * two instances of CUB's sort.
+ * traps, as gpugb_row_key_int32 does.  Rows are padded to 2 or 4 words,
+ * but an 8-byte key with one 4-byte value keeps 3 (moved_row_words): three
+ * instances of CUB's sort.
  *
  * Only launches whose value aggregates read at most
  * GPUGB_MOVE_MAX_VALUE_INPUTS inputs move (gpugb_device.h says why): the
@@ -130,11 +131,18 @@ gpugb_move_pack_kernel(const GpugbAggParams p, const GpugbMoveCols c, uint32_t *
 	}
 }
 
+/*
+ * The sorted rows as int64 columns.  only_if (packed rows left for the lean
+ * kernel, spec.partition_lean_packed): nothing unless the launch listed a
+ * row for retry there, since retries read the columns (the file comment).
+ */
 template <int KW, int VW, int NV, bool TIGHT>
 __global__ void
 gpugb_move_unpack_kernel(const GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> *rows, int64_t n,
-						 const GpugbMoveCols c)
+						 const GpugbMoveCols c, const unsigned *only_if)
 {
+	if (only_if != nullptr && *only_if == 0)
+		return;
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
@@ -159,11 +167,15 @@ ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
 	return gpugb_dev_alloc(&gb->acct, buf, bytes, what);
 }
 
-/* Pack, sort and unpack launch p's rows (the instance for its widths). */
+/*
+ * Pack, sort and unpack launch p's rows (the instance for its widths).
+ * packed != nullptr (two-word rows only): no unpack; *packed is what the
+ * lean kernel reads and what gpugb_partition_unpack_for_retries needs.
+ */
 template <int KW, int VW, int NV, bool TIGHT = false>
 static GpugbStatus
 move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMoveCols c,
-		  int shift, int bits, cudaStream_t stream, bool *did)
+		  int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed = nullptr)
 {
 	typedef GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> Row;
 	int64_t		n = p.nrows;
@@ -211,17 +223,45 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		b->moved_temp.ptr, temp_bytes, (const uint32_t *) b->keys_in.ptr,
 		(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
 		n, 0, bits, stream)));
-	gpugb_move_unpack_kernel<KW, VW, NV, TIGHT><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
-		(const Row *) b->moved_out.ptr, n, c);
-	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_unpack_kernel"));
 	*did = true;
-	return GPUGB_OK;
+	if constexpr (KW == 1 && VW == 1 && NV <= 1)
+	{
+		if (packed != nullptr)
+		{
+			packed->rows = b->moved_out.ptr;
+			packed->n = n;
+			packed->n_values = NV;
+			packed->key_out = c.key_out;
+			packed->value_out = NV > 0 ? c.out[0] : nullptr;
+			return GPUGB_OK;
+		}
+	}
+	gpugb_move_unpack_kernel<KW, VW, NV, TIGHT><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
+		(const Row *) b->moved_out.ptr, n, c, nullptr);
+	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
+}
+
+GpugbStatus
+gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count,
+								   cudaStream_t stream)
+{
+	GpugbMoveCols c = {};
+
+	c.key_out = packed.key_out;
+	c.out[0] = packed.value_out;
+	if (packed.n_values == 0)
+		gpugb_move_unpack_kernel<1, 1, 0, false><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
+			(const GpugbMovedRow<2> *) packed.rows, packed.n, c, retry_count);
+	else
+		gpugb_move_unpack_kernel<1, 1, 1, false><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
+			(const GpugbMovedRow<2> *) packed.rows, packed.n, c, retry_count);
+	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
 }
 
 template <int KW, int VW>
 static GpugbStatus
 move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const GpugbMoveCols &c,
-			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did)
+			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed)
 {
 	static_assert(GPUGB_MOVE_MAX_VALUE_INPUTS == 1, "instances for 0 and 1 value inputs");
 	/* No value column has no width: the caller passes VW 1 then, so VW 2 needs no NV 0 instance. */
@@ -236,14 +276,14 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 			move_rows<KW, 1, 1, true>(gb, b, p, c, shift, bits, stream, did);
 	}
 	else
-		return n_cols == 0 ? move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did) :
-			move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did);
+		return n_cols == 0 ? move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did, packed) :
+			move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did, packed);
 }
 
 GpugbStatus
 gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
-						  int shift, int bits, cudaStream_t stream, GpugbAggParams *moved,
-						  bool *did)
+						  int shift, int bits, bool want_packed, cudaStream_t stream, GpugbAggParams *moved,
+						  GpugbPackedRows *packed, bool *did)
 {
 	GpugbMoveCols c = {};
 	int			col_of[GPUGB_MAX_AGGS];
@@ -251,6 +291,7 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 	bool		values_fit = true;
 
 	*did = false;
+	*packed = GpugbPackedRows();
 	if (gb->move_refused || gb->spec.partition_rows_only || p.n_keys != 1 ||
 		p.key_nulls[0] != nullptr || p.row_list != nullptr || p.run_gid != nullptr || b->rows < p.nrows)
 		return GPUGB_OK;
@@ -282,14 +323,17 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 	bool		key32 = gb->spec.key_fits_int32;
 	GpugbStatus st;
 
+	/* Packed rows are looked up by their key word: keyed slots only (gpugb_find_or_insert_word). */
+	bool		keep_packed = want_packed && key32 && values_fit && p.slot_format == GPUGB_SLOTS_KEYED32;
+
 	if (key32 && values_fit)
-		st = move_rows_nv<1, 1>(gb, b, p, c, n_cols, shift, bits, stream, did);
+		st = move_rows_nv<1, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr);
 	else if (key32)
-		st = move_rows_nv<1, 2>(gb, b, p, c, n_cols, shift, bits, stream, did);
+		st = move_rows_nv<1, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr);
 	else if (values_fit)
-		st = move_rows_nv<2, 1>(gb, b, p, c, n_cols, shift, bits, stream, did);
+		st = move_rows_nv<2, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr);
 	else
-		st = move_rows_nv<2, 2>(gb, b, p, c, n_cols, shift, bits, stream, did);
+		st = move_rows_nv<2, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr);
 	if (st != GPUGB_OK || !*did)
 		return st;
 

@@ -111,10 +111,13 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	uint32_t   *bounds = keys_in;
 	size_t		temp_bytes = b->temp_bytes;
 	GpugbAggParams moved;
+	GpugbPackedRows packed;
 	bool		did_move = false;
 
 	/* One key word, no NULLs: the rows move with the sort (partition_move.cu). */
-	GPUGB_TRY(gpugb_partition_move_rows(gb, b, p, tbits - bits, bits, stream, &moved, &did_move));
+	GPUGB_TRY(gpugb_partition_move_rows(gb, b, p, tbits - bits, bits,
+										lean_slots > 0 && gb->spec.partition_lean_packed, stream, &moved,
+										&packed, &did_move));
 	if (did_move)
 	{
 		/* Retries list sorted positions: they must read the sorted columns. */
@@ -123,7 +126,13 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		if (lean_slots > 0)
 		{
 			gb->stats.partition_lean_launches++;
-			return gpugb_launch_partitioned_lean(moved, keys_out, bounds, n_parts, lean_slots, stream);
+			GPUGB_TRY(gpugb_launch_partitioned_lean(moved, packed.rows, keys_out, bounds, n_parts, lean_slots,
+													stream));
+			if (packed.rows == nullptr)
+				return GPUGB_OK;
+			/* Rows left packed: the columns only for retries, which read them. */
+			gb->stats.partition_packed_launches++;
+			return gpugb_partition_unpack_for_retries(packed, p.retry_count, stream);
 		}
 		return gpugb_launch_partitioned(moved, keys_out, bounds, n_parts, gb->partition_slots,
 										gb->n_counts + gb->n_values + gb->n_his, stream);

@@ -21,7 +21,7 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded]
+ *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-packed]
  *                    [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
@@ -51,6 +51,8 @@ static int	lean_fast_key_option = 0;
 static int	lean_fast_wide_option = 0;
 /* --partition-padded: every case with spec.partition_move_padded (16-byte moved rows, as before session 33). */
 static int	partition_padded_option = 0;
+/* --partition-packed: every case with spec.partition_lean_packed (an experiment of session 33). */
+static int	partition_packed_option = 0;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -712,6 +714,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
+	spec.partition_lean_packed = partition_packed_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if (cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0)
@@ -1029,6 +1032,25 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.partition_lean_launches);
 		}
 		/*
+		 * Packed rows (--partition-packed): only under the option, and then
+		 * every lean launch of int32 keys and inputs reads them, so that
+		 * its results prove the packed path.
+		 */
+		if (ok && !partition_packed_option && stats.partition_packed_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld packed partition launches without the option",
+					 (long long) stats.partition_packed_launches);
+		}
+		if (ok && !EMULATOR && partition_packed_option && keys_fit_int32(&d) &&
+			inputs_fit_int32(&d) == (1ull << N_INPUTS) - 1 &&
+			stats.partition_packed_launches != stats.partition_lean_launches)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld lean partition launches, %lld packed",
+					 (long long) stats.partition_lean_launches, (long long) stats.partition_packed_launches);
+		}
+		/*
 		 * ...and a partial case forced to SHARED_HASH (the skew unknown), the
 		 * partial table's instance, whose deferred rows it then proves.
 		 */
@@ -1227,9 +1249,10 @@ run_case(const CaseSpec *cs)
 		if (stats.partition_moved_launches > 0)
 		{
 			len = strlen(detail);
-			snprintf(detail + len, sizeof(detail) - len, ", %lld moved launches (%lld lean)",
+			snprintf(detail + len, sizeof(detail) - len, ", %lld moved launches (%lld lean, %lld packed)",
 					 (long long) stats.partition_moved_launches,
-					 (long long) stats.partition_lean_launches);
+					 (long long) stats.partition_lean_launches,
+					 (long long) stats.partition_packed_launches);
 		}
 		if (stats.groups_at_switch_check >= 0)
 		{
@@ -1360,6 +1383,8 @@ main(int argc, char **argv)
 			lean_fast_wide_option = 1;
 		else if (strcmp(argv[i], "--partition-padded") == 0)
 			partition_padded_option = 1;
+		else if (strcmp(argv[i], "--partition-packed") == 0)
+			partition_packed_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1370,7 +1395,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-packed] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;

@@ -136,7 +136,10 @@ usage(FILE *f)
 			"                       (default)\n"
 			"  --partition-tight on|off off: PARTITION pads a moved row of an 8-byte key\n"
 			"                       and one 4-byte value to 16 bytes, not 12 (spec.\n"
-			"                       partition_move_padded, for A/B runs); on (default)\n",
+			"                       partition_move_padded, for A/B runs); on (default)\n"
+			"  --partition-packed on|off on: PARTITION's lean kernel reads the sorted\n"
+			"                       packed rows, unpacked only for retries (spec.\n"
+			"                       partition_lean_packed, an experiment); off (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -283,6 +286,8 @@ static bool partition_move_option = true;
 static bool partition_lean_option = true;
 /* --partition-tight: off sets spec.partition_move_padded (cuda/partition_move.cu's 12-byte rows' A/B, session 33). */
 static bool partition_tight_option = true;
+/* --partition-packed: spec.partition_lean_packed (cuda/partition_lean_kernel.cuh's packed rows, an experiment of session 33). */
+static bool partition_packed_option = false;
 
 /* An option's on|off value. */
 static bool
@@ -360,6 +365,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_move_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean") == 0)
 			partition_lean_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-packed") == 0)
+			partition_packed_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
 			partition_tight_option = parse_on_off(val, opt);
 		else
@@ -438,6 +445,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.lean_fast_wide = lean_fast_wide_option;
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
+	spec.partition_lean_packed = partition_packed_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
 }
