@@ -23,7 +23,7 @@ gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
 	for (int64_t gid = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; gid < n_groups;
 		 gid += (int64_t) gridDim.x * blockDim.x)
 	{
-		uint64_t	h = 0x243F6A8885A308D3ull;
+		uint64_t	h = GPUGB_HASH_SEED;	/* gpugb_hash_row's: a group rehashes to its rows' home */
 		uint32_t	mask = group_nulls[gid];
 
 		for (int k = 0; k < n_keys; k++)
