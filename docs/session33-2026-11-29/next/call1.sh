@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # Session 34, call 1 (about 6 minutes), carrying only the HEAD file:
 #   run(command="bash docs/session33-2026-11-29/next/call1.sh", carry=[".gpu-box/HEAD"], timeout_s=600)
+# or, saving the box's two-minute build, with the binaries built here at HEAD and carried packed
+# (session 33 left .gpu-box/bins.tar.xz built at d7c4036; rebuild it if the code changed since):
+#   make -s -j2 -C test/device CUDA_ARCHS=90 && make -s -j2 -C test/kernelbench CUDA_ARCHS=90 all
+#   tar cJf .gpu-box/bins.tar.xz test/bin/kernelbench test/bin/device_selftest
+#   run(command="PREBUILT=1 bash docs/session33-2026-11-29/next/call1.sh",
+#       carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"], timeout_s=600)
 # The experiment spec.partition_lean_packed (session 33, not yet run on a GPU): PARTITION's lean
 # kernel reads the sorted packed rows (8 bytes a row), and the unpack runs only where rows went to
 # the retry list. First the whole self-test at HEAD and the partition self-test under
@@ -11,9 +17,13 @@ export PATH=/usr/local/cuda/bin:$PATH
 O=${OUT:-/tmp/gpugb-s34-call1}; mkdir -p "$O"
 T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD 2>/dev/null)"
-( make -s -j8 -C test/device CUDA_ARCHS=90 > "$O/selftest-build.log" 2>&1; echo "selftest build rc=$?" ) &
-make -s -j8 -C test/kernelbench CUDA_ARCHS=90 all > "$O/kb-build.log" 2>&1; echo "kb build rc=$? at $(( $(date +%s) - T0 )) s"
-wait
+if [ -n "${PREBUILT:-}" ]; then
+  tar xJf .gpu-box/bins.tar.xz || exit 1
+else
+  ( make -s -j8 -C test/device CUDA_ARCHS=90 > "$O/selftest-build.log" 2>&1; echo "selftest build rc=$?" ) &
+  make -s -j8 -C test/kernelbench CUDA_ARCHS=90 all > "$O/kb-build.log" 2>&1; echo "kb build rc=$? at $(( $(date +%s) - T0 )) s"
+  wait
+fi
 for opt in --partition-packed ""; do
   t0=$(date +%s)
   timeout 90 test/bin/device_selftest --require-gpu --quick --strategy partition $opt > "$O/selftest-partition$opt.log" 2>&1
