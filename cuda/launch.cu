@@ -683,6 +683,17 @@ launch_partitioned_lean_nv(const GpugbAggParams &p, const uint2 *packed, const u
 	return GPUGB_LAUNCHED("gpugb_partition_lean_kernel");
 }
 
+/* launch_partitioned_lean_nv's instance for packed rows (rows != nullptr) or the columns. */
+template <int NV>
+static GpugbStatus
+launch_partitioned_lean_rows(const GpugbAggParams &p, const uint2 *rows, const uint32_t *bounds, int64_t n_parts,
+							 int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
+{
+	if (rows != nullptr)
+		return launch_partitioned_lean_nv<NV, true>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
+	return launch_partitioned_lean_nv<NV, false>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
+}
+
 GpugbStatus
 gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, const uint32_t *sorted_parts,
 							  uint32_t *bounds, int64_t n_parts, int64_t slots, cudaStream_t stream)
@@ -705,16 +716,9 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, const
 	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_LEAN_ONE_BLOCK_THREADS,
 									  max_tile_rows, stream, &tile_rows, &split_rows));
 	if (p.n_values == 0)
-		return rows != nullptr ?
-			launch_partitioned_lean_nv<0, true>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
-												stream) :
-			launch_partitioned_lean_nv<0, false>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
-												 stream);
-	return rows != nullptr ?
-		launch_partitioned_lean_nv<1, true>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
-											stream) :
-		launch_partitioned_lean_nv<1, false>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
-											 stream);
+		return launch_partitioned_lean_rows<0>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
+											   stream);
+	return launch_partitioned_lean_rows<1>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows, stream);
 }
 
 GpugbStatus

@@ -100,6 +100,15 @@ gpugb_lean_table_reset(const GpugbLeanTable &t)
 		*(unsigned *) (t.cache.gids + t.slots) = 0;
 }
 
+/* Adds sum a's `sum` to group gid's global state with the generic int128 update (nothing for 0). */
+__device__ __forceinline__ void
+gpugb_lean_global_add_sum(const GpugbAggParams &p, const GpugbStates &global, int a, int64_t gid, long long sum)
+{
+	if (sum != 0)
+		gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col, p.vals[a].hi_col, gid, (uint64_t) sum,
+						  sum < 0 ? -1 : 0);
+}
+
 /*
  * Adds slot s's states, of group gid, to the global states with the
  * generic int128 update.
@@ -126,9 +135,7 @@ gpugb_lean_slot_flush(const GpugbAggParams &p, const GpugbStates &global, const 
 		long long	sum = (long long) (((unsigned long long) t.sums[(size_t) (2 * a + 1) * t.slots + s] << 32) |
 									   t.sums[(size_t) 2 * a * t.slots + s]);
 
-		if (sum != 0)
-			gpugb_apply_value(global, GPUGB_AGG_SUM_INT, p.vals[a].value_col,
-							  p.vals[a].hi_col, gid, (uint64_t) sum, sum < 0 ? -1 : 0);
+		gpugb_lean_global_add_sum(p, global, a, gid, sum);
 	}
 }
 
@@ -240,12 +247,12 @@ gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool sl
  * spec.partition_lean_packed), where no column holds the key or the value:
  * the lane's key word and value word come in (int32 values), the lookups
  * take the word (gpugb_key_cache_find's WORD, gpugb_find_or_insert_word),
- * and a row whose key has no slot (a full
- * cache) adds itself to the global states with one atomic a state, as a
- * slot's flush does (gpugb_lean_slot_flush).  A row whose key gets no
- * group id goes to the retry list by its sorted position i, which the
- * caller unpacks the columns for (partition_move.cu).  Not
- * warp-collective: the global adds are per row.
+ * and a row whose key has no slot (a full cache) adds itself to the global
+ * states with one atomic a state, as a slot's flush does
+ * (gpugb_lean_slot_flush).  A row whose key gets no group id goes to the
+ * retry list by its sorted position i, which the caller unpacks the
+ * columns for (partition_move.cu).  Not warp-collective: the global adds
+ * are per row.
  */
 template <int NV>
 __device__ __noinline__ void
@@ -274,9 +281,8 @@ gpugb_lean_packed_slow_row(const GpugbAggParams &p, int slots, int64_t i, int sl
 		return;
 	}
 	atomicAdd(&p.counts[gid], 1ull);	/* count column 0 */
-	if (NV > 0 && v != 0)
-		gpugb_apply_value(gpugb_global_states(p), GPUGB_AGG_SUM_INT, p.vals[0].value_col, p.vals[0].hi_col, gid,
-						  (uint64_t) (int64_t) v, v < 0 ? -1 : 0);
+	if (NV > 0)
+		gpugb_lean_global_add_sum(p, gpugb_global_states(p), 0, gid, v);
 }
 
 /* A lane's inputs for one row (loaded a step ahead of its probe where gpugb_lean_fast_rows' AHEAD). */
