@@ -2,7 +2,7 @@
 # Session 34, call 1 (about 6 minutes), carrying only the HEAD file:
 #   run(command="bash docs/session33-2026-11-29/next/call1.sh", carry=[".gpu-box/HEAD"], timeout_s=600)
 # or, saving the box's two-minute build, with the binaries built here at HEAD and carried packed
-# (session 33 left .gpu-box/bins.tar.xz built at d7c4036; rebuild it if the code changed since):
+# (session 33 left .gpu-box/bins.tar.xz built at 91b82ef; rebuild it if the code changed since):
 #   make -s -j2 -C test/device CUDA_ARCHS=90 && make -s -j2 -C test/kernelbench CUDA_ARCHS=90 all
 #   tar cJf .gpu-box/bins.tar.xz test/bin/kernelbench test/bin/device_selftest
 #   run(command="PREBUILT=1 bash docs/session33-2026-11-29/next/call1.sh",
