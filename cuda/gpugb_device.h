@@ -244,14 +244,15 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_move_padded;
 	/*
-	 * An experiment, off outside the kernel benchmark (--partition-packed)
-	 * and the self-test (--partition-packed) (session 33, not yet run on a
-	 * GPU): PARTITION's lean kernel reads the sorted packed rows of a 4-byte
-	 * key and at most one 4-byte value (keyed slots), not the int64 columns
-	 * the unpack kernel writes from them, which then runs only where rows
-	 * went to the retry list (cuda/partition_lean_kernel.cuh).
+	 * PARTITION's lean kernel reads the int64 columns the unpack kernel
+	 * writes, as before session 34, even where it would read the sorted
+	 * packed rows of a 4-byte key and at most one 4-byte value (keyed slots)
+	 * and unpack only rows that went to the retry list (cuda/
+	 * partition_lean_kernel.cuh): for the kernel benchmark's A/B runs
+	 * (--partition-packed off) and the self-test (--partition-unpacked),
+	 * never set by the executor.
 	 */
-	bool		partition_lean_packed;
+	bool		partition_lean_unpacked;
 	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
@@ -381,7 +382,7 @@ typedef struct GpugbStats
 	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
 	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
-	int64_t		partition_packed_launches;	/* those that read packed rows (spec.partition_lean_packed) */
+	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -214,8 +214,8 @@ GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_
 unsigned	gpugb_grid_for(int64_t work, int block);
 
 /*
- * Sorted rows left packed for the lean partition kernel (the experiment
- * spec.partition_lean_packed): GpugbMovedRow<2>, the key's int32 word and
+ * Sorted rows left packed for the lean partition kernel (unless
+ * spec.partition_lean_unpacked): GpugbMovedRow<2>, the key's int32 word and
  * one value's (or 0), partition order; the columns they unpack to.
  * rows == nullptr: the rows were unpacked as usual.
  */
@@ -235,7 +235,7 @@ struct GpugbPackedRows
  * >> shift, `bits` bits) into b->keys_out with the key and value words
  * moved along, and sets *moved to p over the sorted columns (row i = sorted
  * position i).  false in *did: not applicable or no scratch; nothing queued.
- * want_packed (the lean kernel will run, spec.partition_lean_packed): where
+ * want_packed (the lean kernel will run, not spec.partition_lean_unpacked): where
  * the key and the value are int32 words in keyed slots, the rows stay
  * packed (*packed) and the columns are not written yet.
  */

@@ -430,7 +430,7 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
  * gpugb_find_or_insert for a launch of one key without NULLs in keyed slots
  * (GPUGB_SLOTS_KEYED32), given the key's int32 word where there is no key
  * column to read a row from: PARTITION's lean kernel over packed rows
- * (spec.partition_lean_packed, partition_lean_kernel.cuh).  The same hash
+ * (partition_lean_kernel.cuh's PACKED).  The same hash
  * (gpugb_hash_row of a row holding that key) and slot word, so a row and a
  * word of one key find one group.
  */

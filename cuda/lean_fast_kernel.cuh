@@ -243,8 +243,8 @@ gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool sl
 }
 
 /*
- * gpugb_lean_fast_slow_rows over packed rows (PARTITION's lean kernel under
- * spec.partition_lean_packed), where no column holds the key or the value:
+ * gpugb_lean_fast_slow_rows over packed rows (PARTITION's lean kernel, unless
+ * spec.partition_lean_unpacked), where no column holds the key or the value:
  * the lane's key word and value word come in (int32 values), the lookups
  * take the word (gpugb_key_cache_find's WORD, gpugb_find_or_insert_word),
  * and a row whose key has no slot (a full cache) adds itself to the global

@@ -35,8 +35,8 @@
  * (the fast kernel's slow path), which the caller's moved parameters
  * read.
  *
- * PACKED (the experiment spec.partition_lean_packed, session 33; not yet
- * run on a GPU): the kernel reads the sorted packed rows themselves
+ * PACKED (the default since session 34; spec.partition_lean_unpacked turns
+ * it off for A/B runs): the kernel reads the sorted packed rows themselves
  * (`packed`, 8 bytes a row: the key's int32 word and the value's), not the
  * int64 columns the unpack kernel writes from them (16 bytes a row), and
  * the unpack runs only where a row went to the retry list

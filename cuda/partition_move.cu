@@ -133,7 +133,7 @@ gpugb_move_pack_kernel(const GpugbAggParams p, const GpugbMoveCols c, uint32_t *
 
 /*
  * The sorted rows as int64 columns.  only_if (packed rows left for the lean
- * kernel, spec.partition_lean_packed): nothing unless the launch listed a
+ * kernel, unless spec.partition_lean_unpacked): nothing unless the launch listed a
  * row for retry there, since retries read the columns (the file comment).
  */
 template <int KW, int VW, int NV, bool TIGHT>

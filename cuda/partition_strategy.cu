@@ -116,7 +116,7 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 
 	/* One key word, no NULLs: the rows move with the sort (partition_move.cu). */
 	GPUGB_TRY(gpugb_partition_move_rows(gb, b, p, tbits - bits, bits,
-										lean_slots > 0 && gb->spec.partition_lean_packed, stream, &moved,
+										lean_slots > 0 && !gb->spec.partition_lean_unpacked, stream, &moved,
 										&packed, &did_move));
 	if (did_move)
 	{

@@ -21,7 +21,7 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-packed]
+ *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
  *                    [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
@@ -51,8 +51,8 @@ static int	lean_fast_key_option = 0;
 static int	lean_fast_wide_option = 0;
 /* --partition-padded: every case with spec.partition_move_padded (16-byte moved rows, as before session 33). */
 static int	partition_padded_option = 0;
-/* --partition-packed: every case with spec.partition_lean_packed (an experiment of session 33). */
-static int	partition_packed_option = 0;
+/* --partition-unpacked: every case with spec.partition_lean_unpacked (the lean partition kernel reads columns, as before session 34). */
+static int	partition_unpacked_option = 0;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -714,7 +714,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
-	spec.partition_lean_packed = partition_packed_option != 0;
+	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if (cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0)
@@ -1032,7 +1032,7 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.partition_lean_launches);
 		}
 		/*
-		 * Packed rows (--partition-packed): only under the option, and then
+		 * Packed rows: none under --partition-unpacked, and otherwise
 		 * every lean launch of int32 keys and at most one sum of int32
 		 * words (narrow_in0) reads them (partition_move.cu: keyed slots,
 		 * which int32 keys get), so that its results prove the packed path
@@ -1042,13 +1042,13 @@ run_case(const CaseSpec *cs)
 			(lean_case_sums(cs) == 0 || cs->narrow_in0) && cs->key_null == 0 && cs->in_null == 0 &&
 			cs->remap == 0;
 
-		if (ok && !partition_packed_option && stats.partition_packed_launches != 0)
+		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "%lld packed partition launches without the option",
+			snprintf(fail_msg, sizeof(fail_msg), "%lld packed partition launches under --partition-unpacked",
 					 (long long) stats.partition_packed_launches);
 		}
-		if (ok && !EMULATOR && partition_packed_option && packed_shape &&
+		if (ok && !EMULATOR && !partition_unpacked_option && packed_shape &&
 			stats.partition_packed_launches != stats.partition_lean_launches)
 		{
 			ok = 0;
@@ -1388,8 +1388,8 @@ main(int argc, char **argv)
 			lean_fast_wide_option = 1;
 		else if (strcmp(argv[i], "--partition-padded") == 0)
 			partition_padded_option = 1;
-		else if (strcmp(argv[i], "--partition-packed") == 0)
-			partition_packed_option = 1;
+		else if (strcmp(argv[i], "--partition-unpacked") == 0)
+			partition_unpacked_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1400,7 +1400,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-packed] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1625,9 +1625,9 @@ main(int argc, char **argv)
 		 2 * M, 1, 1000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1,
 		 .refuse_move = 1},
 		/*
-		 * Packed rows (the experiment spec.partition_lean_packed, --partition-packed): int32
-		 * keys and at most one sum of int32 words, which the lean kernel then reads packed; with
-		 * --partition-packed every one must (the check above).  One sum, counts only, Zipf 1.0,
+		 * Packed rows (partition_lean_kernel.cuh's PACKED, the default since session 34): int32
+		 * keys and at most one sum of int32 words, which the lean kernel then reads packed;
+		 * unless --partition-unpacked, every one must (the check above).  One sum, counts only, Zipf 1.0,
 		 * and one launch of 4e6 rows (even under --quick: 40 a key, so the lean kernel must
 		 * run) whose table, planned for one group, overflows: the key cache fills (rows add
 		 * themselves to the global states), keys are looked up by word, and the retries read

@@ -137,9 +137,10 @@ usage(FILE *f)
 			"  --partition-tight on|off off: PARTITION pads a moved row of an 8-byte key\n"
 			"                       and one 4-byte value to 16 bytes, not 12 (spec.\n"
 			"                       partition_move_padded, for A/B runs); on (default)\n"
-			"  --partition-packed on|off on: PARTITION's lean kernel reads the sorted\n"
-			"                       packed rows, unpacked only for retries (spec.\n"
-			"                       partition_lean_packed, an experiment); off (default)\n",
+			"  --partition-packed on|off off: PARTITION's lean kernel reads the unpacked\n"
+			"                       columns even where it would read the sorted packed\n"
+			"                       rows, unpacked only for retries (spec.\n"
+			"                       partition_lean_unpacked, for A/B runs); on (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
@@ -286,8 +287,8 @@ static bool partition_move_option = true;
 static bool partition_lean_option = true;
 /* --partition-tight: off sets spec.partition_move_padded (cuda/partition_move.cu's 12-byte rows' A/B, session 33). */
 static bool partition_tight_option = true;
-/* --partition-packed: spec.partition_lean_packed (cuda/partition_lean_kernel.cuh's packed rows, an experiment of session 33). */
-static bool partition_packed_option = false;
+/* --partition-packed: off sets spec.partition_lean_unpacked (cuda/partition_lean_kernel.cuh's packed rows' A/B, session 34). */
+static bool partition_packed_option = true;
 
 /* An option's on|off value. */
 static bool
@@ -445,7 +446,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.lean_fast_wide = lean_fast_wide_option;
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
-	spec.partition_lean_packed = partition_packed_option;
+	spec.partition_lean_unpacked = !partition_packed_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
 }
