@@ -254,6 +254,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_lean_unpacked;
 	/*
+	 * An experiment (session 34): PARTITION's lean kernel applies from this
+	 * many rows a key expected in a launch instead of
+	 * gpugb_partition_lean_rows_pay's (src/heuristics.c); 0: the heuristic.
+	 * For the kernel benchmark (--partition-lean-rows), never set by the
+	 * executor.
+	 */
+	int			partition_lean_rows_per_key;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that

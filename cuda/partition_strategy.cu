@@ -55,8 +55,12 @@ launch_distinct(const GpugbGroupBy *gb, int64_t n)
 static int64_t
 lean_slots_for(const GpugbGroupBy *gb, const GpugbAggParams &p)
 {
-	if (gb->move_refused || gb->spec.partition_rows_only || gb->spec.partition_generic_only ||
-		!gpugb_partition_lean_rows_pay((double) p.nrows, launch_distinct(gb, p.nrows)))
+	double		distinct = launch_distinct(gb, p.nrows);
+	int			rows_per_key = gb->spec.partition_lean_rows_per_key;
+	bool		pays = rows_per_key > 0 ? (double) p.nrows >= rows_per_key * distinct :
+		gpugb_partition_lean_rows_pay((double) p.nrows, distinct);
+
+	if (gb->move_refused || gb->spec.partition_rows_only || gb->spec.partition_generic_only || !pays)
 		return 0;
 	return gpugb_partition_lean_slots(p);
 }
