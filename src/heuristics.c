@@ -466,8 +466,16 @@ gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_p
  * PARTITION (session 32, call 2, against the generic kernel over row
  * numbers in the same run): 64 rows a key and more (2^18-2^22 groups)
  * 1.03-2.18x faster, where the rows' move alone gave 1.08-1.32x (session
- * 31); 16 rows a key (2^24) 0.93-1.02x; 4 (2^26) 0.63-0.78x, where the
- * generic kernel over moved rows is 1.1x faster than over row numbers.
+ * 31); 16 rows a key (2^24) 0.93-1.02x; 4 (2^26) 0.63-0.78x.  Since the
+ * lean kernel's claims and loads got faster (session 33) and it reads
+ * packed rows (session 34), it wins at 16 rows a key too: against the
+ * generic kernel over moved rows, 0 and 1 payloads (session 34, call 3,
+ * kernelbench --partition-lean-rows 4 against the default 32), 2^24 groups
+ * 1.08-1.57x faster with 4-byte keys (one payload, uniform: 27.6 -> 17.5
+ * ms, where sort takes 30.1) and 0.98-1.30x with 8-byte keys; 2^26 (4 rows
+ * a key) 1.03-1.08x, but sort is faster still there (uniform, one payload:
+ * 50.4 ms against 53.5), so auto, which shares this rule
+ * (partition_lean_pays), should not take PARTITION at 4 rows a key.
  */
 bool
 gpugb_partition_lean_rows_pay(double rows, double distinct)
@@ -605,7 +613,10 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * one payload, 2^22 groups (64 rows a group; session 32, call 2): 4-byte
  * keys 16.3 ms uniform and 19.2 Zipf 1.0 against sort's 23.7 and 23.7;
  * 8-byte keys 20.9 and 23.7 against 31.0 and 31.4.  At 2^24 (16 rows a
- * group) sort stays: 29.7 against 33.9 (4-byte keys, uniform).
+ * group; session 34, call 3, the lean kernel there): 4-byte keys 17.5 ms
+ * uniform and 23.1 Zipf 1.0 against sort's 30.1 and 28.2, counts only 15.7
+ * and 18.0 against 20.5 and 20.0; 8-byte keys 25.5 and 30.8 against 37.2
+ * and 35.4.  At 2^26 (4 rows a group) sort stays.
  */
 static bool
 partition_lean_pays(const GpugbWorkload *w, double groups)
