@@ -360,7 +360,7 @@ typedef struct GpugbGroupResults
  * this many times the distinct keys expected (src/heuristics.c,
  * gpugb_partition_lean_rows_pay, says why).
  */
-#define GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY 16
+#define GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY 8
 /* ...and at most this many integer SUMs (its kernel's instances). */
 #define GPUGB_PARTITION_LEAN_MAX_SUMS 1
 

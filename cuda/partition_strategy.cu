@@ -11,7 +11,7 @@
  * Launches of one key word without NULLs move their key and value words
  * with the sort, as Wu et al. move keys and payload into partitions
  * ("transformed relation"; partition_move.cu); those of COUNT and at most
- * one integer SUM whose keys repeat enough (16 rows a key) then take the
+ * one integer SUM whose keys repeat enough (8 rows a key) then take the
  * lean partition kernel (partition_lean_kernel.cuh).  Others move only the 4-byte
  * row numbers, and the kernel gathers the columns through them, as SORT
  * does: a stride's columns are read from L2, and a key is read again only

@@ -475,7 +475,13 @@ gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_p
  * ms, where sort takes 30.1) and 0.98-1.30x with 8-byte keys; 2^26 (4 rows
  * a key) 1.03-1.08x, but sort is faster still there (uniform, one payload:
  * 50.4 ms against 53.5), so auto, which shares this rule
- * (partition_lean_pays), should not take PARTITION at 4 rows a key.
+ * (partition_lean_pays), should not take PARTITION at 4 rows a key.  The
+ * rule says 8, not 16: at 2^24 groups the launches hold 16 rows a key, and
+ * at 16 the run-time check's estimate of a few more groups than 2^24 left
+ * auto on sort (uniform) or PARTITION's generic kernel (Zipf 0.5), 1.7x
+ * slower than the lean kernel (session 34, call 4).  8 rows a key (2^25
+ * groups) was not measured; it lies between the 1.08-1.57x at 16 and the
+ * 1.03-1.08x at 4.
  */
 bool
 gpugb_partition_lean_rows_pay(double rows, double distinct)
@@ -760,9 +766,20 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 */
 	sort_pays = table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&
 		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
+
+	/*
+	 * Beyond SORT_MIN_L2_MULTIPLE x L2, PARTITION's lean kernel goes before
+	 * the partial table for a group of GPUGB_PARTIAL_LEAN_HOT_SHARE (not
+	 * GPUGB_VERY_HOT_SHARE): Zipf 1.0, 2^22 groups (6.3 %), one payload
+	 * (session 34, call 4): 4-byte keys 16.2 ms against the partial table's
+	 * 21.1, 8-byte keys 22.1 against 21.7.
+	 */
+	bool		lean_partition_first = sort_pays && c->partition_slots > 0 &&
+		partition_lean_pays(w, groups);
+
 	if (w->lean_aggs && w->key_words > 0 &&
 		(w->hot_share >= GPUGB_VERY_HOT_SHARE ||
-		 (w->hot_share >= GPUGB_PARTIAL_LEAN_HOT_SHARE &&
+		 (w->hot_share >= GPUGB_PARTIAL_LEAN_HOT_SHARE && !lean_partition_first &&
 		  (!sort_pays || table_bytes <= PARTIAL_LEAN_MAX_L2_MULTIPLE * props->l2_bytes))) &&
 		gpugb_plan_lean_table(w->lean_columns, w->key_words, groups, props, &lean))
 	{

@@ -143,7 +143,7 @@ usage(FILE *f)
 			"                       partition_lean_unpacked, for A/B runs); on (default)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
-			"                       an experiment); 0 (default): the heuristic's (16)\n",
+			"                       an experiment); 0 (default): the heuristic's (8)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
 }
 
