@@ -658,6 +658,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	double		groups = w->groups < 1 ? 1 : w->groups;
 	double		table_bytes;
 	bool		sort_pays;
+	bool		lean_partition_first;
 	GpugbSharedTablePlan lean;
 
 	memset(c, 0, sizeof(*c));
@@ -774,8 +775,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * (session 34, call 4): 4-byte keys 16.2 ms against the partial table's
 	 * 21.1, 8-byte keys 22.1 against 21.7.
 	 */
-	bool		lean_partition_first = sort_pays && c->partition_slots > 0 &&
-		partition_lean_pays(w, groups);
+	lean_partition_first = sort_pays && c->partition_slots > 0 && partition_lean_pays(w, groups);
 
 	if (w->lean_aggs && w->key_words > 0 &&
 		(w->hot_share >= GPUGB_VERY_HOT_SHARE ||
