@@ -89,6 +89,17 @@
  */
 #define PARTIAL_LEAN_MAX_L2_MULTIPLE 12.0
 /*
+ * ...unless PARTITION's lean kernel pays (one key word, COUNT and at most
+ * one integer sum, GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY rows a key) and
+ * the largest group is under this share: Zipf 1.0, 2^22 groups (6.3 %),
+ * one payload (session 34, call 4): 4-byte keys 16.2 ms against the
+ * partial table's 21.1, 8-byte keys 22.1 against 21.7; at Zipf 1.5 (38 %)
+ * the partial table takes 3.7 against 9.5.  Between 6.3 and 38 % nothing
+ * was measured, and the partial table's lead grows with the skew, so the
+ * line stays near the measured share.
+ */
+#define LEAN_PARTITION_MAX_HOT_SHARE 0.10
+/*
  * Wide states (GPUGB_WIDE_STATES) with a group of this share of the rows,
  * more groups than a block table holds: sort, whose runs fold the rows of a
  * group before any atomic, where the hash placements' warp combines of wide
@@ -470,7 +481,7 @@ gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_p
  * lean kernel's claims and loads got faster (session 33) and it reads
  * packed rows (session 34), it wins at 16 rows a key too: against the
  * generic kernel over moved rows, 0 and 1 payloads (session 34, call 3,
- * kernelbench --partition-lean-rows 4 against the default 32), 2^24 groups
+ * kernelbench --partition-lean-rows 4 against the then default 32), 2^24 groups
  * 1.08-1.57x faster with 4-byte keys (one payload, uniform: 27.6 -> 17.5
  * ms, where sort takes 30.1) and 0.98-1.30x with 8-byte keys; 2^26 (4 rows
  * a key) 1.03-1.08x, but sort is faster still there (uniform, one payload:
@@ -748,7 +759,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * blocks keep the first keys they meet, the hot ones, and defer the
 	 * others' rows to the global table.  Where the table is beyond
 	 * PARTIAL_LEAN_MAX_L2_MULTIPLE x L2 and sort would pay, only for a group
-	 * of GPUGB_VERY_HOT_SHARE or more.
+	 * of GPUGB_VERY_HOT_SHARE or more; beyond SORT_MIN_L2_MULTIPLE x L2,
+	 * where PARTITION's lean kernel pays, only for a group of
+	 * LEAN_PARTITION_MAX_HOT_SHARE or more (lean_partition_first).
 	 * Sort does not pay while the global table is within SORT_MIN_L2_MULTIPLE
 	 * times L2 or a group has few rows; the 5-25 % data below is all within
 	 * L2 (up to 2^20 groups), none between one and three times L2.
@@ -768,14 +781,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	sort_pays = table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&
 		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
 
-	/*
-	 * Beyond SORT_MIN_L2_MULTIPLE x L2, PARTITION's lean kernel goes before
-	 * the partial table for a group of GPUGB_PARTIAL_LEAN_HOT_SHARE (not
-	 * GPUGB_VERY_HOT_SHARE): Zipf 1.0, 2^22 groups (6.3 %), one payload
-	 * (session 34, call 4): 4-byte keys 16.2 ms against the partial table's
-	 * 21.1, 8-byte keys 22.1 against 21.7.
-	 */
-	lean_partition_first = sort_pays && c->partition_slots > 0 && partition_lean_pays(w, groups);
+	/* Beyond SORT_MIN_L2_MULTIPLE x L2: LEAN_PARTITION_MAX_HOT_SHARE says why. */
+	lean_partition_first = sort_pays && w->hot_share < LEAN_PARTITION_MAX_HOT_SHARE &&
+		c->partition_slots > 0 && partition_lean_pays(w, groups);
 
 	if (w->lean_aggs && w->key_words > 0 &&
 		(w->hot_share >= GPUGB_VERY_HOT_SHARE ||
@@ -821,7 +829,8 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * shared_hash's 30.4-69.1 from 2^22 to 2^26 groups; Zipf 1.5 (38 %)
 	 * stays in shared_hash, 15.1 against sort's 20.6.  (Lean aggregates
 	 * with a group of 5 % keep the partial table up to
-	 * PARTIAL_LEAN_MAX_L2_MULTIPLE x L2 since session 28: above.)
+	 * PARTIAL_LEAN_MAX_L2_MULTIPLE x L2 since session 28, unless PARTITION's
+	 * lean kernel pays, since session 34: above.)
 	 */
 	if (sort_pays && w->hot_share < GPUGB_VERY_HOT_SHARE)
 	{

@@ -147,7 +147,9 @@ gpugb_private_cache_bytes(int64_t groups)
  * A partial lean table (SHARED_HASH's lean kernel, more groups than it
  * holds) beats the generic kernels from a group of this share on; auto
  * takes it at this share while the global table is within 12 x L2
- * (heuristics.c, PARTIAL_LEAN_MAX_L2_MULTIPLE; sessions 26 and 28).
+ * (heuristics.c, PARTIAL_LEAN_MAX_L2_MULTIPLE; sessions 26 and 28), and
+ * beyond 3 x L2 only where PARTITION's lean kernel does not pay or the
+ * group has 10 % or more (LEAN_PARTITION_MAX_HOT_SHARE, session 34).
  */
 #define GPUGB_PARTIAL_LEAN_HOT_SHARE 0.05
 /*

@@ -1642,6 +1642,15 @@ main(int argc, char **argv)
 		{"partition packed: int32 keys, one narrow sum, estimate 1, g=1e5, one 4e6-row launch (grow+retry)",
 		 104, 4000000, 1, 100000, 0, 0, .est_groups = 1, .stride_rows = 4000000, .expect_grow = 1,
 		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
+		/*
+		 * The lean kernel from GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY (8 since session 34): about
+		 * 10 rows a key in each 2^20-row launch (even under --quick), where most of a block's keys
+		 * are new at each tile; packed 4-byte keys, and 8-byte keys in 12-byte moved rows.
+		 */
+		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
+		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
+		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,
+		 3000000, 1, 100000, 0.5, 0, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		/* two value columns: not moved (partition_move.cu), the row numbers' sort */
 		{"partition moved: two narrow sums stay unmoved, g=3e5", 98, 2 * M, 1, 300000, 0, 0,
 		 .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},

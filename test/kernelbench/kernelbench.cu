@@ -143,8 +143,8 @@ usage(FILE *f)
 			"                       partition_lean_unpacked, for A/B runs); on (default)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
-			"                       an experiment); 0 (default): the heuristic's (8)\n",
-			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str());
+			"                       an experiment); 0 (default): the heuristic's (%d)\n",
+			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str(), GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY);
 }
 
 [[noreturn]] static void

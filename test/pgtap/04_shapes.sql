@@ -95,7 +95,7 @@ RESET plan_cache_mode;
 -- PARTITION moves the rows of one key word without NULLs and one value input with its sort
 -- (cuda/partition_move.cu; f's k and v are int4 columns without NULLs), and runs such launches
 -- of COUNT and one integer SUM with its lean kernel (cuda/partition_lean_kernel.cuh) where a
--- launch has 32 rows a group or more (k7: seven groups, whatever the workers' share).  On the
+-- launch has 8 rows a group or more (k7: seven groups, whatever the workers' share).  On the
 -- device with partition forced, EXPLAIN ANALYZE must count both kinds of launch; elsewhere (the
 -- emulator, whose device has no such launches, the fallback, other strategies) there is nothing
 -- to count.

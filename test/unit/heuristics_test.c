@@ -832,7 +832,8 @@ test_skew(void)
 	 * table holds: Zipf 1.5 (38 %) takes SHARED_HASH's partial lean table,
 	 * with one payload or four, in L2 or beyond.  Zipf 1.0 (5-13 %) takes
 	 * it too while the global table stays within L2, and sort beyond
-	 * (session 26: the partial table defers its cold rows); Zipf 0.5
+	 * (session 26: the partial table defers its cold rows), or PARTITION's
+	 * lean kernel for one sum under 10 % (session 34); Zipf 0.5
 	 * (under 1.6 %) the global table (H200 grids, sessions 23, 25, 26).
 	 */
 	for (int payloads = 1; payloads <= 4; payloads += 3)
@@ -860,6 +861,15 @@ test_skew(void)
 		CHECK(c.strategy == (payloads == 1 ? GPUGB_STRATEGY_PARTITION : GPUGB_STRATEGY_SHARED_HASH),
 			  "lean, %d payload(s), 2^22 groups, 6.3 %% hot: %s (%s)", payloads,
 			  payloads == 1 ? "partition" : "shared_hash", gpugb_strategy_name(c.strategy));
+		/* ...the partial table from 10 % (unmeasured between 6.3 and 38 %), and at 38 %. */
+		c = choose(workload_lean(4194304, payloads, 0.11));
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "lean, %d payload(s), 2^22 groups, 11 %% hot: shared_hash (%s)", payloads,
+			  gpugb_strategy_name(c.strategy));
+		c = choose(workload_lean(4194304, payloads, 0.38));
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "lean, %d payload(s), 2^22 groups, 38 %% hot: shared_hash (%s)", payloads,
+			  gpugb_strategy_name(c.strategy));
 		c = choose(workload_lean(16777216, payloads, 0.058));
 		CHECK(c.strategy == (payloads == 1 ? GPUGB_STRATEGY_PARTITION : GPUGB_STRATEGY_SORT),
 			  "lean, %d payload(s), 2^24 groups, 5.8 %% hot: %s (%s)", payloads,
