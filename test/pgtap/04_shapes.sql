@@ -125,6 +125,15 @@ SELECT CASE WHEN current_setting('gpugb_test.expect', true) = 'gpu' AND
                     'partition forced on the device: the lean partition kernel ran')
             ELSE pass('partition forced on the device: the lean partition kernel ran (not this run)')
        END;
+-- ...reading the sorted packed rows, since k7 and v are int4 words (session 34's default).
+SELECT CASE WHEN current_setting('gpugb_test.expect', true) = 'gpu' AND
+                 current_setting('gpugb.emulate_device') = 'off' AND
+                 current_setting('gpugb.strategy') = 'partition'
+            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s FROM f GROUP BY k7$$,
+                                                     'Partition Launches With Packed Rows') > 0,
+                    'partition forced on the device: the lean kernel read packed rows')
+            ELSE pass('partition forced on the device: the lean kernel read packed rows (not this run)')
+       END;
 -- ...and MIN and MAX are not the lean kernel's: the same rows move, the generic kernel runs.
 SELECT CASE WHEN current_setting('gpugb_test.expect', true) = 'gpu' AND
                  current_setting('gpugb.emulate_device') = 'off' AND
