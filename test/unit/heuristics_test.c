@@ -515,6 +515,26 @@ test_partition(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
 		  "2^26 groups, COUNT and one sum, 4 rows per group -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
+	/*
+	 * Counts only: the table of 2^22 groups is 2.4 x L2, within sort's 3 x
+	 * but beyond the lean partition's 2 x (session 34, call 4: 12.3 ms
+	 * against global_hash's 15.8); at 2^20 groups (under 1 x L2) the global
+	 * table; one sum at 2^20 groups (about 1 x L2: global_hash 9.4 against
+	 * 14.1, session 33) the global table too.
+	 */
+	c = choose(workload_lean(4194304.0, 0, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+		  "2^22 groups, COUNT only -> partition, lean (got %s: %s)", gpugb_strategy_name(c.strategy),
+		  c.reason);
+	c = choose(workload_lean(4194304.0, 0, 0.063));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "2^22 groups, COUNT only, 6.3 %% hot -> partition (got %s)", gpugb_strategy_name(c.strategy));
+	c = choose(workload_lean(1048576.0, 0, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "2^20 groups, COUNT only -> global_hash (got %s)", gpugb_strategy_name(c.strategy));
+	c = choose(workload_lean(1048576.0, 1, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "2^20 groups, COUNT and one sum -> global_hash (got %s)", gpugb_strategy_name(c.strategy));
 	c = choose(workload_lean(4194304.0, 4, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
 		  "2^22 groups, COUNT and four sums, int32 key -> sort (got %s)",
