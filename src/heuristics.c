@@ -100,14 +100,14 @@
  */
 #define LEAN_PARTITION_MAX_HOT_SHARE 0.10
 /*
- * ...and PARTITION's lean kernel goes before the global table from this
- * many times L2 (SORT_MIN_L2_MULTIPLE is for sort and the generic
- * kernel).  Counts only, 4-byte keys, 2^22 groups (a table of 144 MB,
- * 2.4 x L2; session 34, call 4): PARTITION 12.3 ms against global_hash's
- * 15.8 (uniform and Zipf 0.5), 13.1 against the partial table's 15.6 (Zipf
- * 1.0).  At about 1 x L2 (one payload, 2^20 groups, session 33's grid)
- * global_hash took 9.4 against PARTITION's 14.1.  Between the two nothing
- * was measured.
+ * ...and, for counts only of one int32 key (the packed rows' case), from
+ * this many times L2 rather than SORT_MIN_L2_MULTIPLE.  Counts only,
+ * 4-byte keys, 2^22 groups (a table of 144 MB, 2.4 x L2; session 34, call
+ * 4): PARTITION 12.3 ms against global_hash's 15.8 (uniform and Zipf 0.5),
+ * 13.1 against the partial table's 15.6 (Zipf 1.0).  At about 1 x L2 (one
+ * payload, 2^20 groups, session 33's grid) global_hash took 9.4 against
+ * PARTITION's 14.1.  Between the two nothing was measured, nor a sum or an
+ * 8-byte key (no packed rows) between 2 and 3 x L2, which keep the 3.
  */
 #define LEAN_PARTITION_MIN_L2_MULTIPLE 2.0
 /*
@@ -655,8 +655,8 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
 
 /*
  * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP, partition_lean_pays), for a table beyond
- * SORT_MIN_L2_MULTIPLE x L2 (LEAN_PARTITION_MIN_L2_MULTIPLE where the lean kernel pays: then
- * always PARTITION), and the reason.
+ * SORT_MIN_L2_MULTIPLE x L2 (LEAN_PARTITION_MIN_L2_MULTIPLE for counts of an int32 key where
+ * the lean kernel pays: then always PARTITION), and the reason.
  */
 static void
 choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups,
@@ -771,8 +771,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * blocks keep the first keys they meet, the hot ones, and defer the
 	 * others' rows to the global table.  Where the table is beyond
 	 * PARTIAL_LEAN_MAX_L2_MULTIPLE x L2 and sort would pay, only for a group
-	 * of GPUGB_VERY_HOT_SHARE or more; beyond LEAN_PARTITION_MIN_L2_MULTIPLE
-	 * x L2, where PARTITION's lean kernel pays, only for a group of
+	 * of GPUGB_VERY_HOT_SHARE or more; beyond SORT_MIN_L2_MULTIPLE x L2
+	 * (LEAN_PARTITION_MIN_L2_MULTIPLE for counts of an int32 key), where
+	 * PARTITION's lean kernel pays, only for a group of
 	 * LEAN_PARTITION_MAX_HOT_SHARE or more (lean_partition_first).
 	 * Sort does not pay while the global table is within SORT_MIN_L2_MULTIPLE
 	 * times L2 or a group has few rows; the 5-25 % data below is all within
@@ -794,9 +795,10 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
 
 	/* LEAN_PARTITION_MAX_HOT_SHARE and LEAN_PARTITION_MIN_L2_MULTIPLE say why. */
-	lean_partition_first = table_bytes > LEAN_PARTITION_MIN_L2_MULTIPLE * props->l2_bytes &&
-		w->hot_share < LEAN_PARTITION_MAX_HOT_SHARE && c->partition_slots > 0 &&
-		partition_lean_pays(w, groups);
+	lean_partition_first = w->hot_share < LEAN_PARTITION_MAX_HOT_SHARE && c->partition_slots > 0 &&
+		partition_lean_pays(w, groups) &&
+		(sort_pays || (table_bytes > LEAN_PARTITION_MIN_L2_MULTIPLE * props->l2_bytes &&
+					   w->lean_columns == 1 && w->key_fits_int32));
 
 	if (w->lean_aggs && w->key_words > 0 &&
 		(w->hot_share >= GPUGB_VERY_HOT_SHARE ||

@@ -535,6 +535,14 @@ test_partition(void)
 	c = choose(workload_lean(1048576.0, 1, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
 		  "2^20 groups, COUNT and one sum -> global_hash (got %s)", gpugb_strategy_name(c.strategy));
+	/*
+	 * ...and only counts of an int32 key between 2 and 3 x L2: one sum at
+	 * 2.5 x 2^20 groups (a table of 150 MB, 2.5 x L2) keeps the global table.
+	 */
+	c = choose(workload_lean(2621440.0, 1, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH && strstr(c.reason, "within 3 x L2") != NULL,
+		  "2.5 x 2^20 groups, COUNT and one sum -> global_hash within 3 x L2 (got %s: %s)",
+		  gpugb_strategy_name(c.strategy), c.reason);
 	c = choose(workload_lean(4194304.0, 4, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
 		  "2^22 groups, COUNT and four sums, int32 key -> sort (got %s)",
