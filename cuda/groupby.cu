@@ -102,6 +102,20 @@ validate_spec(const GpugbGroupBySpec *spec)
 static GpugbStatus complete_set(GpugbGroupBy *gb, GpugbStrideSet *set, bool more_to_come);
 
 /*
+ * Rows of the probe launch before the run-time check over device-resident
+ * rows: the executor's first stride (gpugb.stride_rows' default), which is
+ * what its check learns from.  Enough to estimate any number of groups up
+ * to billions from the keys that repeat (gpugb_workload_observed), and small
+ * because what it does not fit costs the rest: SORT's probe claims group
+ * ids in key order, so where PARTITION follows, the states of the groups it
+ * met are updated out of order.  H200, 2^28 rows, 2^24 groups, one payload
+ * (session 35, calls 1-2): a probe of 1/64 of the rows (4M) met 22 % of the
+ * groups, the lean partition kernel after it took 10.5-13.1 ms against
+ * 8.8 ms without, and auto 25.8 ms against forced PARTITION's 18.6.
+ */
+#define GPUGB_DEVICE_PROBE_ROWS (INT64_C(1) << 20)
+
+/*
  * Run-time correction (issue: planner estimates off by 1e5): after the
  * first launch, re-decide from the groups the table really holds.
  */
@@ -460,7 +474,7 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
  * GLOBAL_HASH: only where the skew is unknown (the planner had no
  * statistics of the keys) and the check follows with most rows still to
  * come (check_follows: see launch_set's callers).  A hot group makes GLOBAL_HASH's probe the
- * query's slowest part: at Zipf 1.5 the 1/64 probe took about 1.4 ms of
+ * query's slowest part: at Zipf 1.5 the probe (then 1/64 of the rows) took about 1.4 ms of
  * auto's 6.9 against 5.4 for SHARED_HASH throughout (2^28 rows, H200,
  * session 27), 20-30 % over the best at 26 grid points.  The partial
  * table takes any skew at speed; without skew it costs the probe launch
@@ -707,17 +721,14 @@ gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
 
 	/*
 	 * The run-time correction needs a first launch to learn from: when it
-	 * is still to come, a small probe launch goes first (1/64 of the rows,
-	 * at least 1M) and the strategy chosen after it runs the rest.
+	 * is still to come, a probe launch of GPUGB_DEVICE_PROBE_ROWS goes
+	 * first and the strategy chosen after it runs the rest.
 	 */
 	int64_t		probe = 0;
 
-	if (gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0)
-	{
-		probe = cols->nrows / 64 > (1 << 20) ? cols->nrows / 64 : (1 << 20);
-		if (probe * 2 > cols->nrows)
-			probe = 0;
-	}
+	if (gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0 &&
+		cols->nrows >= 2 * GPUGB_DEVICE_PROBE_ROWS)
+		probe = GPUGB_DEVICE_PROBE_ROWS;
 	if (probe > 0)
 		GPUGB_TRY(gpugb_fail(gb, aggregate_device_rows(gb, cols, 0, probe, true, true)));
 	/* Later calls may follow (the caller decides): they may still switch. */

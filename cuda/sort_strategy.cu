@@ -88,7 +88,7 @@ gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs)
 	/*
 	 * Strides: for a whole stride, so a short last one needs no new scratch.
 	 * Device-resident rows: for this launch; the run-time check's probe
-	 * launch is 1/64 of the rows, and scratch for all of them (40 bytes a
+	 * launch is a small part of the rows, and scratch for all of them (40 bytes a
 	 * row then, 32 now) cost more to allocate than the probe's sort (kernel benchmark).
 	 */
 	int64_t		rows = gb->spec.device_resident || gb->spec.stride_rows < n ? n : gb->spec.stride_rows;

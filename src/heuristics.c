@@ -53,10 +53,11 @@
  * A launch with fewer rows per group than this gains nothing from sorting.
  * Measured: at 4 rows per group (2^26 groups in 2^28 rows) sort beat the
  * global table by 30 % (docs/kernelbench-2026-11-21c.md).  The boundary
- * sits below 4 because the run-time estimate of g, from a probe of 1/64 of
- * the rows that are nearly all distinct, is a few tenths of a percent off
- * either way: at exactly 4 it flipped that point to the global table
- * (3.99 rows per group).
+ * sits below 4 because the run-time estimate of g, from a probe whose rows
+ * are nearly all distinct, is off either way (a few tenths of a percent
+ * from the 4M rows the kernel benchmark's probe had then, about 1 % from
+ * the 2^20 of a stride now): at exactly 4 it flipped that point to the
+ * global table (3.99 rows per group).
  */
 #define SORT_MIN_ROWS_PER_GROUP 3.5
 /*

@@ -638,6 +638,10 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->one_block_partial_launches = stats.one_block_partial_lean_launches;
 		m->fast_key_launches = stats.fast_key_lean_launches;
 		m->fast_kernel_launches = stats.fast_lean_kernel_launches;
+		m->partition_launches[0] = stats.partition_moved_launches;
+		m->partition_launches[1] = stats.partition_lean_launches;
+		m->partition_launches[2] = stats.partition_packed_launches;
+		m->groups_at_check = stats.groups_at_switch_check;
 		auto		t3 = std::chrono::steady_clock::now();
 
 		if ((st = checksum_result(gb, p.payloads, n_groups, b, &cs)) != GPUGB_OK)
@@ -707,6 +711,14 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (lean fast key)");
 	if (m.fast_kernel_launches > 0)
 		fprintf(stderr, " (fast lean kernel)");
+	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
+	if (m.partition_launches[0] > 0)
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed)",
+				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
+				(long long) m.partition_launches[2]);
+	if (m.groups_at_check >= 0)
+		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
+				(long long) m.groups_at_check);
 	if (m.method != KB_THRUST && m.create_s > 0)
 		fprintf(stderr, "  create %.0f ms, verify %.0f ms", m.create_s * 1e3, m.verify_s * 1e3);
 	fprintf(stderr, "  %s%s%s\n",
