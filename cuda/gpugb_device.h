@@ -351,7 +351,10 @@ typedef struct GpugbGroupResults
  * 1.1-1.7x the time of the row numbers' sort; with one, 4-byte keys
  * 1.08-1.32x less, 8-byte keys 0.93-1.09x (even), with rows padded to
  * 16 bytes; the 12-byte rows of an 8-byte key and one value were
- * 1.05-1.21x faster than those (session 33, call 1).
+ * 1.05-1.21x faster than those (session 33, call 1).  Launches the lean
+ * partition kernel reads packed (up to GPUGB_PARTITION_LEAN_MAX_SUMS
+ * inputs, below) move all the same: the generic kernel over their unpacked
+ * columns was what cost.
  */
 #define GPUGB_MOVE_MAX_VALUE_INPUTS 1
 /*
@@ -361,8 +364,13 @@ typedef struct GpugbGroupResults
  * gpugb_partition_lean_rows_pay, says why).
  */
 #define GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY 8
-/* ...and at most this many integer SUMs (its kernel's instances). */
-#define GPUGB_PARTITION_LEAN_MAX_SUMS 1
+/*
+ * ...and at most this many integer SUMs (its kernel's instances).  More
+ * than one sum only over packed rows: an int32 key and int32 words in
+ * every summed input (cuda/partition_move.cu), since their rows move only
+ * to be read packed (GPUGB_MOVE_MAX_VALUE_INPUTS says why).
+ */
+#define GPUGB_PARTITION_LEAN_MAX_SUMS 4
 
 typedef struct GpugbStats
 {

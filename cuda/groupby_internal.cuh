@@ -215,9 +215,10 @@ unsigned	gpugb_grid_for(int64_t work, int block);
 
 /*
  * Sorted rows left packed for the lean partition kernel (unless
- * spec.partition_lean_unpacked): GpugbMovedRow<2>, the key's int32 word and
- * one value's (or 0), partition order; the columns they unpack to.
- * rows == nullptr: the rows were unpacked as usual.
+ * spec.partition_lean_unpacked): rows of gpugb_packed_row_words(n_values)
+ * 32-bit words, the key's int32 word and each value's (then 0s), partition
+ * order; the columns they unpack to.  rows == nullptr: the rows were
+ * unpacked as usual.
  */
 struct GpugbPackedRows
 {
@@ -225,7 +226,7 @@ struct GpugbPackedRows
 	int64_t		n = 0;
 	int			n_values = 0;
 	int64_t    *key_out = nullptr;
-	int64_t    *value_out = nullptr;
+	int64_t    *value_out[GPUGB_PARTITION_LEAN_MAX_SUMS] = {};
 };
 
 /*

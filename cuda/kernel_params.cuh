@@ -38,6 +38,19 @@
 #define GPUGB_SLOTS_TAGGED 0	/* 8 bytes: (tag << 32) | gid; keys in the dense arrays */
 #define GPUGB_SLOTS_KEYED32 1	/* 8 bytes: one int32 key word and the gid */
 #define GPUGB_SLOTS_PAIR 2		/* 16 bytes: one key word, and NULL bit and gid */
+
+/*
+ * 32-bit words of PARTITION's packed rows of an int32 key and n_values
+ * int32 values (cuda/partition_move.cu writes them, the lean partition
+ * kernel reads them): padded to an even count, so that each row is whole
+ * 8-byte words for CUB's sort (2 words up to one value, 4 for two or three,
+ * 6 for four).
+ */
+__host__ __device__ constexpr int
+gpugb_packed_row_words(int n_values)
+{
+	return 1 + n_values <= 2 ? 2 : (1 + n_values + 1) / 2 * 2;
+}
 /*
  * Keyed slots (one int32 key word): a published slot is
  * (uint32 key << 32) | (NULL << 31) | (gid + 2); gid + 2 >= 2 keeps it off

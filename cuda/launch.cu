@@ -666,7 +666,7 @@ gpugb_partition_lean_slots(const GpugbAggParams &p)
 
 template <int NV, bool PACKED>
 static GpugbStatus
-launch_partitioned_lean_nv(const GpugbAggParams &p, const uint2 *packed, const uint32_t *bounds, int64_t n_parts,
+launch_partitioned_lean_nv(const GpugbAggParams &p, const void *packed, const uint32_t *bounds, int64_t n_parts,
 						   int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
 {
 	static std::once_flag opted_in;
@@ -683,27 +683,32 @@ launch_partitioned_lean_nv(const GpugbAggParams &p, const uint2 *packed, const u
 	return GPUGB_LAUNCHED("gpugb_partition_lean_kernel");
 }
 
-/* launch_partitioned_lean_nv's instance for packed rows (rows != nullptr) or the columns. */
+/*
+ * launch_partitioned_lean_nv's instance for packed rows (rows != nullptr) or
+ * the columns, which only launches of at most one sum move to
+ * (partition_move.cu).
+ */
 template <int NV>
 static GpugbStatus
-launch_partitioned_lean_rows(const GpugbAggParams &p, const uint2 *rows, const uint32_t *bounds, int64_t n_parts,
+launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, const uint32_t *bounds, int64_t n_parts,
 							 int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
 {
 	if (rows != nullptr)
 		return launch_partitioned_lean_nv<NV, true>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
-	return launch_partitioned_lean_nv<NV, false>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
+	if constexpr (NV <= 1)
+		return launch_partitioned_lean_nv<NV, false>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
+	else
+		return GPUGB_INVALID_ARGUMENT;	/* gpugb_launch_partition runs the generic kernel instead */
 }
 
 GpugbStatus
 gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, const uint32_t *sorted_parts,
 							  uint32_t *bounds, int64_t n_parts, int64_t slots, cudaStream_t stream)
 {
-	const uint2 *rows = (const uint2 *) packed;
-
 	int64_t		tile_rows,
 				split_rows;
 
-	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == 1, "instances for counts only and one sum");
+	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == GPUGB_LEAN_MAX_SUMS, "for_lean_sums' instances");
 	if (p.nrows <= 0 || n_parts <= 0)
 		return GPUGB_OK;
 	/*
@@ -715,10 +720,10 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, const
 
 	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_LEAN_ONE_BLOCK_THREADS,
 									  max_tile_rows, stream, &tile_rows, &split_rows));
-	if (p.n_values == 0)
-		return launch_partitioned_lean_rows<0>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows,
-											   stream);
-	return launch_partitioned_lean_rows<1>(p, rows, bounds, n_parts, (int) slots, tile_rows, split_rows, stream);
+	return for_lean_sums(p.n_values, [&](auto nv) {
+		return launch_partitioned_lean_rows<decltype(nv)::value>(p, packed, bounds, n_parts, (int) slots, tile_rows,
+																 split_rows, stream);
+	});
 }
 
 GpugbStatus

@@ -30,6 +30,8 @@
 #ifndef GPUGB_LEAN_FAST_KERNEL_CUH
 #define GPUGB_LEAN_FAST_KERNEL_CUH
 
+#include <type_traits>
+
 #include "lean_kernel.cuh"
 
 /*
@@ -242,6 +244,14 @@ gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool sl
 		gpugb_aggregate_warp(p, gpugb_global_states(p), row, generic ? gid : -1, gid, lane);
 }
 
+/* A lane's inputs for one row (loaded a step ahead of its probe where gpugb_lean_fast_rows' AHEAD). */
+template <int NV>
+struct GpugbLeanRowInputs
+{
+	long long	key;
+	long long	w[NV > 0 ? NV : 1];
+};
+
 /*
  * gpugb_lean_fast_slow_rows over packed rows (PARTITION's lean kernel, unless
  * spec.partition_lean_unpacked), where no column holds the key or the value:
@@ -254,44 +264,48 @@ gpugb_lean_fast_slow_rows(const GpugbAggParams &p, int slots, int64_t i, bool sl
  * columns for (partition_move.cu).  Not warp-collective: the global adds
  * are per row.
  */
+/*
+ * How gpugb_lean_packed_slow_row takes a lane's inputs: by value up to three
+ * sums (ptxas, CUDA 13, sm_90: the partition kernel's registers and 16-byte
+ * frame as with one sum), by reference with four, whose copy by value
+ * spilled 24 bytes in the kernel's loop (a reference costs a 64-byte frame,
+ * written only by the slow lanes).
+ */
+template <int NV>
+using GpugbLeanRowArg = std::conditional_t<(NV >= 4), const GpugbLeanRowInputs<NV> &, GpugbLeanRowInputs<NV>>;
+
 template <int NV>
 __device__ __noinline__ void
-gpugb_lean_packed_slow_row(const GpugbAggParams &p, int slots, int64_t i, int slot, int64_t gid, long long key,
-						   long long w0)
+gpugb_lean_packed_slow_row(const GpugbAggParams &p, int slots, int64_t i, int slot, int64_t gid,
+						   GpugbLeanRowArg<NV> in)
 {
 	const GpugbLeanTable t = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
-	const int	v = (int) w0;	/* an int32 word: packed values are declared to fit */
 
 	if (slot < 0)
 	{
 		/* Coalesced claims: the slow path's lanes diverge (gpugb_take_group_id). */
-		gid = !gpugb_key_cache_full(t.cache) ? gpugb_key_cache_find<true, true>(p, t.cache, 0, &slot, key) :
-			gpugb_find_or_insert_word<true>(p, (int32_t) key);
+		gid = !gpugb_key_cache_full(t.cache) ? gpugb_key_cache_find<true, true>(p, t.cache, 0, &slot, in.key) :
+			gpugb_find_or_insert_word<true>(p, (int32_t) in.key);
 		if (gid < 0)
 		{
 			p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;
 			return;
 		}
 	}
+	/* The values are int32 words: packed values are declared to fit. */
 	if (slot >= 0)
 	{
 		atomicAdd(&t.counts[slot], 1u);
-		if (NV > 0)
-			gpugb_lean_add_sum(t.sums, t.slots, 0, slot, v);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			gpugb_lean_add_sum(t.sums, t.slots, a, slot, (int) in.w[a]);
 		return;
 	}
 	atomicAdd(&p.counts[gid], 1ull);	/* count column 0 */
-	if (NV > 0)
-		gpugb_lean_global_add_sum(p, gpugb_global_states(p), 0, gid, v);
+#pragma unroll
+	for (int a = 0; a < NV; a++)
+		gpugb_lean_global_add_sum(p, gpugb_global_states(p), a, gid, (int) in.w[a]);
 }
-
-/* A lane's inputs for one row (loaded a step ahead of its probe where gpugb_lean_fast_rows' AHEAD). */
-template <int NV>
-struct GpugbLeanRowInputs
-{
-	long long	key;
-	long long	w[NV > 0 ? NV : 1];
-};
 
 /* Lane's row i's key word and inputs, where i is below `end`. */
 template <int NV>
@@ -311,25 +325,49 @@ gpugb_lean_fast_load(const GpugbAggParams &p, const long long *key_words, int64_
 }
 
 /*
- * Lane's sorted position i's key word and input, where i is below `end`,
- * from PARTITION's packed rows (partition_move.cu's GpugbMovedRow<2>: the
- * key's int32 word, then the value's, or 0 without a value): 8 bytes a row
- * where the unpacked columns are 16.
+ * Lane's sorted position i's key word and inputs, where i is below `end`,
+ * from PARTITION's packed rows (partition_move.cu's GpugbMovedRow of
+ * gpugb_packed_row_words(NV) words: the key's int32 word, then the values',
+ * then 0s): 8 bytes a row with one value where the unpacked columns are 16,
+ * 24 with four where they are 40.  One 8- or 16-byte load a row, or three
+ * 8-byte loads for six words.
  */
 template <int NV>
 __device__ __forceinline__ GpugbLeanRowInputs<NV>
-gpugb_lean_packed_load(const uint2 *rows, int64_t i, int64_t end)
+gpugb_lean_packed_load(const void *rows, int64_t i, int64_t end)
 {
-	static_assert(NV <= 1, "packed rows hold one value word");
+	constexpr int W = gpugb_packed_row_words(NV);
 	GpugbLeanRowInputs<NV> in = {};
 
+	static_assert(W == 2 || W == 4 || W == 6, "packed rows of whole 8-byte words");
 	if (i < end)
 	{
-		uint2		r = __ldg(rows + i);
+		uint32_t	w[W];
 
-		in.key = (long long) (int32_t) r.x;
-		if (NV > 0)
-			in.w[0] = (long long) (int32_t) r.y;
+		if constexpr (W == 4)
+		{
+			uint4		r = __ldg((const uint4 *) rows + i);
+
+			w[0] = r.x;
+			w[1] = r.y;
+			w[2] = r.z;
+			w[3] = r.w;
+		}
+		else
+		{
+#pragma unroll
+			for (int j = 0; j < W / 2; j++)
+			{
+				uint2		r = __ldg((const uint2 *) rows + (size_t) i * (W / 2) + j);
+
+				w[2 * j] = r.x;
+				w[2 * j + 1] = r.y;
+			}
+		}
+		in.key = (long long) (int32_t) w[0];
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			in.w[a] = (long long) (int32_t) w[1 + a];
 	}
 	return in;
 }
@@ -398,7 +436,7 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 	if constexpr (PACKED)
 	{
 		if (slow)
-			gpugb_lean_packed_slow_row<NV>(p, slots, i, slot, gid, in.key, in.w[0]);
+			gpugb_lean_packed_slow_row<NV>(p, slots, i, slot, gid, in);
 	}
 	else if (__any_sync(GPUGB_FULL_MASK, slow))
 		gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
@@ -420,7 +458,7 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 template <int NV, bool AHEAD, bool PACKED = false>
 __device__ __forceinline__ void
 gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
-					 const uint2 *packed, int64_t base, int64_t end, int64_t step, unsigned lane)
+					 const void *packed, int64_t base, int64_t end, int64_t step, unsigned lane)
 {
 	auto		load = [&](int64_t i) {
 		if constexpr (PACKED)

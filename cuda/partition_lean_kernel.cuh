@@ -1,8 +1,8 @@
 /*
  * partition_lean_kernel.cuh
  *    PARTITION's aggregation for the commonest moved launch: one key word
- *    without NULLs, no NULL input, COUNT and at most one integer SUM
- *    (cuda/launch.cu, gpugb_partition_lean_slots).  The rows moved with the
+ *    without NULLs, no NULL input, COUNT and at most one integer SUM, or
+ *    up to four over packed rows (cuda/launch.cu, gpugb_partition_lean_slots).  The rows moved with the
  *    sort (partition_move.cu), so row i is sorted position i and a
  *    partition's rows are one run of the columns.
  *
@@ -37,8 +37,9 @@
  *
  * PACKED (the default since session 34; spec.partition_lean_unpacked turns
  * it off for A/B runs): the kernel reads the sorted packed rows themselves
- * (`packed`, 8 bytes a row: the key's int32 word and the value's), not the
- * int64 columns the unpack kernel writes from them (16 bytes a row), and
+ * (`packed`, 8 bytes a row with one value: the key's int32 word and the
+ * value's; 16 with two or three values, 24 with four), not the int64
+ * columns the unpack kernel writes from them (16 bytes a row with one), and
  * the unpack runs only where a row went to the retry list
  * (partition_move.cu, gpugb_partition_unpack_for_retries).  The unpack
  * took 1.67 ms of PARTITION's 15.6 at 2^22 groups with one payload (H200,
@@ -53,7 +54,7 @@
 
 template <int NV, bool PACKED>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
-gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const uint2 *packed, const uint32_t *bounds,
+gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void *packed, const uint32_t *bounds,
 							int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows)
 {
 	const GpugbLeanTable table = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);

@@ -33,7 +33,11 @@
  * numbers' sort took 25.8-68.3; four payloads 66.6-149.9 against
  * 50.6-130.1.  8-byte keys with one payload: even (0.93-1.09x).  Launches
  * of COUNT and one integer SUM then take the lean partition kernel
- * (partition_lean_kernel.cuh), which keeps lean block states.
+ * (partition_lean_kernel.cuh), which keeps lean block states.  Since
+ * session 35 launches of an int32 key and two to four integer SUMs of
+ * int32 words move too, but only where the lean kernel reads their rows
+ * packed (6 words, 24 bytes, with four sums): its cost is what the generic
+ * kernel's was not.
  *
  * Retries: rows that find no group id are listed by sorted position, so the
  * caller makes the moved parameters the set's (set->params): retries read
@@ -68,16 +72,22 @@ struct alignas(W % 2 == 0 ? 8 : 4) GpugbMovedRow
 static constexpr int
 moved_row_words(int words, bool tight = false)
 {
-	return words <= 2 ? 2 : words == 3 && tight ? 3 : 4;
+	return words <= 2 ? 2 : words == 3 && tight ? 3 : words <= 4 ? 4 : (words + 1) / 2 * 2;
 }
 
-/* The value columns a launch moves: distinct input columns, and where each sorted one goes. */
+/*
+ * The value columns a launch moves: distinct input columns, and where each
+ * sorted one goes.  More than GPUGB_MOVE_MAX_VALUE_INPUTS only where the
+ * rows stay packed for the lean kernel (gpugb_partition_move_rows).
+ */
 struct GpugbMoveCols
 {
-	const int64_t *in[GPUGB_MOVE_MAX_VALUE_INPUTS];
-	int64_t    *out[GPUGB_MOVE_MAX_VALUE_INPUTS];
+	const int64_t *in[GPUGB_PARTITION_LEAN_MAX_SUMS];
+	int64_t    *out[GPUGB_PARTITION_LEAN_MAX_SUMS];
 	int64_t    *key_out;
 };
+
+static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS >= GPUGB_MOVE_MAX_VALUE_INPUTS, "packed moves hold every moved input");
 
 /* A declared int32 word: its 32 bits, or a trap (see the file comment). */
 __device__ __forceinline__ uint32_t
@@ -169,8 +179,9 @@ ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
 
 /*
  * Pack, sort and unpack launch p's rows (the instance for its widths).
- * packed != nullptr (two-word rows only): no unpack; *packed is what the
- * lean kernel reads and what gpugb_partition_unpack_for_retries needs.
+ * packed != nullptr (an int32 key and int32 values only): no unpack;
+ * *packed is what the lean kernel reads and what
+ * gpugb_partition_unpack_for_retries needs.
  */
 template <int KW, int VW, int NV, bool TIGHT = false>
 static GpugbStatus
@@ -224,15 +235,18 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
 		n, 0, bits, stream)));
 	*did = true;
-	if constexpr (KW == 1 && VW == 1 && NV <= 1)
+	if constexpr (KW == 1 && VW == 1 && !TIGHT)
 	{
+		/* The lean kernel reads the rows with the same width (gpugb_packed_row_words). */
+		static_assert(moved_row_words(1 + NV) == gpugb_packed_row_words(NV), "packed row widths agree");
 		if (packed != nullptr)
 		{
 			packed->rows = b->moved_out.ptr;
 			packed->n = n;
 			packed->n_values = NV;
 			packed->key_out = c.key_out;
-			packed->value_out = NV > 0 ? c.out[0] : nullptr;
+			for (int a = 0; a < NV; a++)
+				packed->value_out[a] = c.out[a];
 			return GPUGB_OK;
 		}
 	}
@@ -241,21 +255,40 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
 }
 
+/* The unpack of packed rows of an int32 key and NV int32 values, where the launch listed retries. */
+template <int NV>
+static GpugbStatus
+unpack_packed_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count, cudaStream_t stream)
+{
+	typedef GpugbMovedRow<moved_row_words(1 + NV)> Row;
+	GpugbMoveCols c = {};
+
+	c.key_out = packed.key_out;
+	for (int a = 0; a < NV; a++)
+		c.out[a] = packed.value_out[a];
+	gpugb_move_unpack_kernel<1, 1, NV, false><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
+		(const Row *) packed.rows, packed.n, c, retry_count);
+	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
+}
+
 GpugbStatus
 gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count,
 								   cudaStream_t stream)
 {
-	GpugbMoveCols c = {};
-
-	c.key_out = packed.key_out;
-	c.out[0] = packed.value_out;
-	if (packed.n_values == 0)
-		gpugb_move_unpack_kernel<1, 1, 0, false><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
-			(const GpugbMovedRow<2> *) packed.rows, packed.n, c, retry_count);
-	else
-		gpugb_move_unpack_kernel<1, 1, 1, false><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
-			(const GpugbMovedRow<2> *) packed.rows, packed.n, c, retry_count);
-	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
+	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == 4, "instances for 0 to 4 packed values");
+	switch (packed.n_values)
+	{
+		case 0:
+			return unpack_packed_for_retries<0>(packed, retry_count, stream);
+		case 1:
+			return unpack_packed_for_retries<1>(packed, retry_count, stream);
+		case 2:
+			return unpack_packed_for_retries<2>(packed, retry_count, stream);
+		case 3:
+			return unpack_packed_for_retries<3>(packed, retry_count, stream);
+		default:
+			return unpack_packed_for_retries<4>(packed, retry_count, stream);
+	}
 }
 
 template <int KW, int VW>
@@ -263,7 +296,8 @@ static GpugbStatus
 move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const GpugbMoveCols &c,
 			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed)
 {
-	static_assert(GPUGB_MOVE_MAX_VALUE_INPUTS == 1, "instances for 0 and 1 value inputs");
+	static_assert(GPUGB_MOVE_MAX_VALUE_INPUTS == 1 && GPUGB_PARTITION_LEAN_MAX_SUMS == 4,
+				  "instances for 0 and 1 value inputs, and 2 to 4 packed");
 	/* No value column has no width: the caller passes VW 1 then, so VW 2 needs no NV 0 instance. */
 	if constexpr (VW == 2)
 		return move_rows<KW, 2, 1>(gb, b, p, c, shift, bits, stream, did);
@@ -276,8 +310,22 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 			move_rows<KW, 1, 1, true>(gb, b, p, c, shift, bits, stream, did);
 	}
 	else
-		return n_cols == 0 ? move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did, packed) :
-			move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did, packed);
+	{
+		/* Two to four inputs only packed (gpugb_partition_move_rows). */
+		switch (n_cols)
+		{
+			case 0:
+				return move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did, packed);
+			case 1:
+				return move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did, packed);
+			case 2:
+				return move_rows<KW, 1, 2>(gb, b, p, c, shift, bits, stream, did, packed);
+			case 3:
+				return move_rows<KW, 1, 3>(gb, b, p, c, shift, bits, stream, did, packed);
+			default:
+				return move_rows<KW, 1, 4>(gb, b, p, c, shift, bits, stream, did, packed);
+		}
+	}
 }
 
 GpugbStatus
@@ -309,7 +357,7 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 				col_of[a] = m;
 		if (col_of[a] >= 0)
 			continue;
-		if (n_cols == GPUGB_MOVE_MAX_VALUE_INPUTS)
+		if (n_cols == GPUGB_PARTITION_LEAN_MAX_SUMS)
 			return GPUGB_OK;
 
 		int			input = gb->value_cols[p.vals[a].value_col].input;
@@ -323,8 +371,21 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 	bool		key32 = gb->spec.key_fits_int32;
 	GpugbStatus st;
 
-	/* Packed rows are looked up by their key word: keyed slots only (gpugb_find_or_insert_word). */
-	bool		keep_packed = want_packed && key32 && values_fit && p.slot_format == GPUGB_SLOTS_KEYED32;
+	/*
+	 * Packed rows are looked up by their key word: keyed slots only
+	 * (gpugb_find_or_insert_word).  Their value words are the launch's
+	 * value columns in order (the lean kernel's NV is p.n_values).
+	 */
+	bool		keep_packed = want_packed && key32 && values_fit && p.slot_format == GPUGB_SLOTS_KEYED32 &&
+		n_cols == p.n_values;
+
+	/*
+	 * More inputs than GPUGB_MOVE_MAX_VALUE_INPUTS move only to stay packed
+	 * for the lean kernel: the generic kernel over their unpacked columns
+	 * cost more than the row numbers' sort (gpugb_device.h says where).
+	 */
+	if (n_cols > GPUGB_MOVE_MAX_VALUE_INPUTS && !keep_packed)
+		return GPUGB_OK;
 
 	if (key32 && values_fit)
 		st = move_rows_nv<1, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr);

@@ -11,8 +11,9 @@
  * Launches of one key word without NULLs move their key and value words
  * with the sort, as Wu et al. move keys and payload into partitions
  * ("transformed relation"; partition_move.cu); those of COUNT and at most
- * one integer SUM whose keys repeat enough (8 rows a key) then take the
- * lean partition kernel (partition_lean_kernel.cuh).  Others move only the 4-byte
+ * one integer SUM (four over an int32 key and int32 words, packed) whose
+ * keys repeat enough (8 rows a key) then take the lean partition kernel
+ * (partition_lean_kernel.cuh).  Others move only the 4-byte
  * row numbers, and the kernel gathers the columns through them, as SORT
  * does: a stride's columns are read from L2, and a key is read again only
  * to compare it in the block.
@@ -127,7 +128,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		/* Retries list sorted positions: they must read the sorted columns. */
 		set->params = moved;
 		gb->stats.partition_moved_launches++;
-		if (lean_slots > 0)
+		/* Rows of two sums or more move only packed (partition_move.cu); the check keeps that so. */
+		if (lean_slots > 0 && (packed.rows != nullptr || moved.n_values <= 1))
 		{
 			gb->stats.partition_lean_launches++;
 			GPUGB_TRY(gpugb_launch_partitioned_lean(moved, packed.rows, keys_out, bounds, n_parts, lean_slots,

@@ -645,12 +645,17 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * group; session 34, call 3, the lean kernel there): 4-byte keys 17.5 ms
  * uniform and 23.1 Zipf 1.0 against sort's 30.1 and 28.2, counts only 15.7
  * and 18.0 against 20.5 and 20.0; 8-byte keys 25.5 and 30.8 against 37.2
- * and 35.4.  At 2^26 (4 rows a group) sort stays.
+ * and 35.4.  At 2^26 (4 rows a group) sort stays.  Two to four sums only
+ * over packed rows, an int32 key and int32 words in every summed input
+ * (cuda/partition_move.cu): the same rule, not yet measured (session 35).
  */
 static bool
 partition_lean_pays(const GpugbWorkload *w, double groups)
 {
-	return w->lean_aggs && w->key_words == 1 && w->lean_columns - 1 <= GPUGB_PARTITION_LEAN_MAX_SUMS &&
+	int			sums = w->lean_columns - 1;
+
+	return w->lean_aggs && w->key_words == 1 &&
+		(sums <= 1 || (sums <= GPUGB_PARTITION_LEAN_MAX_SUMS && w->key_fits_int32 && w->sums_fit_int32)) &&
 		gpugb_partition_lean_rows_pay(w->rows_per_launch, groups);
 }
 

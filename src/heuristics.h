@@ -40,6 +40,12 @@ typedef struct GpugbWorkload
 	bool		lean_aggs;
 	int			lean_columns;	/* generic state columns its block states take at most:
 								 * the sums and one for the counts */
+	/*
+	 * Every summed input's words are int32 values (the executor declares
+	 * int2, int4 and bool columns): with key_fits_int32, PARTITION's lean
+	 * kernel takes up to GPUGB_PARTITION_LEAN_MAX_SUMS sums, over packed rows.
+	 */
+	bool		sums_fit_int32;
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice

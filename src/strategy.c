@@ -55,15 +55,17 @@ gpugb_spec_state_columns(const GpugbGroupBySpec *spec)
  * its block states take in a launch without NULL inputs, 8 bytes a sum and
  * 4 the row count, as cuda/launch.cu plans them; a launch with NULLs adds
  * 4 bytes for each input that has some, and may then get a partial table
- * (gpugb_plan_lean_table), which is still exact.
+ * (gpugb_plan_lean_table), which is still exact.  *sums_fit_int32: every
+ * summed input is declared in spec.inputs_fit_int32.
  */
 static bool
-spec_lean_aggs(const GpugbGroupBySpec *spec, int *columns_out)
+spec_lean_aggs(const GpugbGroupBySpec *spec, int *columns_out, bool *sums_fit_int32)
 {
 	bool		summed[GPUGB_MAX_INPUTS];
 	int			sums = 0;
 
 	*columns_out = 0;
+	*sums_fit_int32 = false;
 	if (spec->n_keys > GPUGB_KEY_CACHE_MAX_KEYS)
 		return false;
 	memset(summed, 0, sizeof(summed));
@@ -81,6 +83,10 @@ spec_lean_aggs(const GpugbGroupBySpec *spec, int *columns_out)
 		summed[in] |= op == GPUGB_AGG_SUM_INT;
 	}
 	*columns_out = sums + 1;
+	*sums_fit_int32 = true;
+	for (int in = 0; in < GPUGB_MAX_INPUTS; in++)
+		if (summed[in] && (spec->inputs_fit_int32 >> in & 1) == 0)
+			*sums_fit_int32 = false;
 	return sums <= GPUGB_LEAN_MAX_SUMS;
 }
 
@@ -98,7 +104,7 @@ gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w)
 	w->key_fits_int32 = spec->n_keys == 1 && spec->key_fits_int32;
 	w->slot_bytes = gpugb_spec_slot_bytes(spec);
 	w->state_columns = gpugb_spec_state_columns(spec);
-	w->lean_aggs = spec_lean_aggs(spec, &w->lean_columns);
+	w->lean_aggs = spec_lean_aggs(spec, &w->lean_columns, &w->sums_fit_int32);
 	w->hot_share = spec->n_keys == 0 ? 0 : spec->estimated_hot_share;
 }
 

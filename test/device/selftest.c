@@ -658,6 +658,23 @@ case_value_inputs(const CaseSpec *cs)
 }
 
 /*
+ * Whether every input a lean case sums holds int32 words: in0 under
+ * narrow_in0, in2 under narrow_in2 (reference.c); in1 and in3 never.  True
+ * for a case of no sums.
+ */
+static int
+case_sums_narrow(const CaseSpec *cs)
+{
+	const GpugbAggSpec *a = lean_aggs[cs->lean - 1];
+
+	for (int i = 0; i < N_LEAN_AGGS; i++)
+		if (a[i].op == GPUGB_AGG_SUM_INT &&
+			!((a[i].input == 0 && cs->narrow_in0) || (a[i].input == 2 && cs->narrow_in2)))
+			return 0;
+	return 1;
+}
+
+/*
  * The inputs whose every word is an int32 value, declared as the executor
  * declares int2, int4 and bool columns (spec.inputs_fit_int32).
  */
@@ -971,8 +988,21 @@ run_case(const CaseSpec *cs)
 		 * no memory limit could refuse the scratch, so that its results prove
 		 * the moved rows, and retries over them.
 		 */
+		int64_t		first_launch_rows = cs->nrows < spec_stride_rows(cs) ? cs->nrows : spec_stride_rows(cs);
+		int64_t		most_groups = cs->est_groups > cs->g ? cs->est_groups : cs->g;
+		int			keys_repeat = gpugb_partition_lean_rows_pay((double) first_launch_rows, (double) most_groups);
+
+		/*
+		 * Two to four sums move only packed, for the lean kernel: an int32
+		 * key and int32 words in every summed input, and the lean kernel
+		 * must pay (keys_repeat) for the launch to move.
+		 */
+		int			packs_many = cs->lean >= 1 && cs->lean <= 4 && lean_case_sums(cs) >= 2 &&
+			lean_case_sums(cs) <= GPUGB_PARTITION_LEAN_MAX_SUMS && cs->int32_keys && cs->n_keys == 1 &&
+			case_sums_narrow(cs) && cs->key_null == 0 && cs->in_null == 0 && cs->remap == 0 &&
+			!partition_unpacked_option;
 		int			moves_rows = cs->n_keys == 1 && cs->key_null == 0 && cs->in_null == 0 &&
-			cs->remap == 0 && case_value_inputs(cs) <= GPUGB_MOVE_MAX_VALUE_INPUTS;
+			cs->remap == 0 && (case_value_inputs(cs) <= GPUGB_MOVE_MAX_VALUE_INPUTS || (packs_many && keys_repeat));
 
 		if (ok && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION &&
 			stats.strategy_used == GPUGB_STRATEGY_PARTITION && moves_rows && cs->mem_limit == 0 &&
@@ -983,7 +1013,7 @@ run_case(const CaseSpec *cs)
 		}
 		/* ...and none may where the case's shape says no (not NULLs: a stride may have none). */
 		if (ok && !EMULATOR && cs->remap == 0 &&
-			(cs->n_keys != 1 || case_value_inputs(cs) > GPUGB_MOVE_MAX_VALUE_INPUTS) &&
+			(cs->n_keys != 1 || (case_value_inputs(cs) > GPUGB_MOVE_MAX_VALUE_INPUTS && !packs_many)) &&
 			stats.partition_moved_launches != 0)
 		{
 			ok = 0;
@@ -1011,13 +1041,11 @@ run_case(const CaseSpec *cs)
 		 * take it, so that its results prove that kernel; and no other
 		 * shape may take it.
 		 */
-		int			lean_partition_shape = cs->lean >= 1 && cs->lean <= 4 && lean_case_sums(cs) <= 1;
-		int64_t		first_launch_rows = cs->nrows < spec_stride_rows(cs) ? cs->nrows : spec_stride_rows(cs);
-		int64_t		most_groups = cs->est_groups > cs->g ? cs->est_groups : cs->g;
+		int			lean_partition_shape = cs->lean >= 1 && cs->lean <= 4 &&
+			(lean_case_sums(cs) <= 1 || packs_many);
 
 		if (ok && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION &&
-			stats.partition_moved_launches > 0 && moves_rows && lean_partition_shape &&
-			gpugb_partition_lean_rows_pay((double) first_launch_rows, (double) most_groups) &&
+			stats.partition_moved_launches > 0 && moves_rows && lean_partition_shape && keys_repeat &&
 			stats.partition_lean_launches == 0)
 		{
 			ok = 0;
@@ -1039,8 +1067,7 @@ run_case(const CaseSpec *cs)
 		 * (cases 101-104).
 		 */
 		int			packed_shape = lean_partition_shape && cs->int32_keys && cs->n_keys == 1 &&
-			(lean_case_sums(cs) == 0 || cs->narrow_in0) && cs->key_null == 0 && cs->in_null == 0 &&
-			cs->remap == 0;
+			case_sums_narrow(cs) && cs->key_null == 0 && cs->in_null == 0 && cs->remap == 0;
 
 		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
 		{
@@ -1651,9 +1678,22 @@ main(int argc, char **argv)
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,
 		 3000000, 1, 100000, 0.5, 0, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
-		/* two value columns: not moved (partition_move.cu), the row numbers' sort */
-		{"partition moved: two narrow sums stay unmoved, g=3e5", 98, 2 * M, 1, 300000, 0, 0,
+		/* two value columns over 8-byte keys: not moved (partition_move.cu), the row numbers' sort */
+		{"partition moved: two narrow sums over 8-byte keys stay unmoved, g=3e5", 98, 2 * M, 1, 300000, 0, 0,
 		 .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},
+		/*
+		 * ...but over int32 keys they move packed, for the lean kernel, where its keys repeat
+		 * (session 35): about 10 rows a key a launch, Zipf 1.0, and one launch whose table,
+		 * planned for one group, overflows (the retries read the columns the conditional
+		 * unpack writes, two value columns of them).
+		 */
+		{"partition packed: int32 keys, two narrow sums, g=1e5, 10 rows a key a launch", 107, 3000000, 1,
+		 100000, 0, 0, .int32_keys = 1, .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},
+		{"partition packed: int32 keys, two narrow sums, zipf 1.0 over 3000", 108, 4 * M, 1, 3000, 1.0, 0,
+		 .int32_keys = 1, .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},
+		{"partition packed: int32 keys, two narrow sums, estimate 1, g=1e5, one 4e6-row launch (grow+retry)",
+		 109, 4000000, 1, 100000, 0, 0, .est_groups = 1, .stride_rows = 4000000, .expect_grow = 1,
+		 .int32_keys = 1, .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).
