@@ -112,6 +112,15 @@
  */
 #define LEAN_PARTITION_MIN_L2_MULTIPLE 2.0
 /*
+ * ...and for two to four sums over packed rows (an int32 key, int32 words)
+ * from this many times L2.  H200, 2^28 rows, 4-byte keys, 2^20 groups
+ * (session 35, call 5): two sums (a table of 84 MB, 1.4 x L2) global_hash
+ * 14.4 ms against PARTITION's 17.8; three (108 MB, 1.8 x) PARTITION 18.7
+ * against 26.7; four (132 MB, 2.2 x) 29.0 against 42.2.  At 2^18 (within
+ * L2) global_hash throughout (four sums 17.9 against 22.3).
+ */
+#define LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE 1.6
+/*
  * Wide states (GPUGB_WIDE_STATES) with a group of this share of the rows,
  * more groups than a block table holds: sort, whose runs fold the rows of a
  * group before any atomic, where the hash placements' warp combines of wide
@@ -660,6 +669,25 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
 }
 
 /*
+ * The table, in multiples of L2, beyond which PARTITION's lean kernel goes
+ * before the global table where it pays: LEAN_PARTITION_MIN_L2_MULTIPLE for
+ * counts of an int32 key, LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE for two
+ * sums or more (partition_lean_pays holds: over packed rows), else
+ * SORT_MIN_L2_MULTIPLE, where sort pays too.
+ */
+static double
+lean_partition_min_l2_multiple(const GpugbWorkload *w)
+{
+	int			sums = w->lean_columns - 1;
+
+	if (sums == 0 && w->key_fits_int32)
+		return LEAN_PARTITION_MIN_L2_MULTIPLE;
+	if (sums >= 2)
+		return LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE;
+	return SORT_MIN_L2_MULTIPLE;
+}
+
+/*
  * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP, partition_lean_pays), for a table beyond
  * SORT_MIN_L2_MULTIPLE x L2 (LEAN_PARTITION_MIN_L2_MULTIPLE for counts of an int32 key where
  * the lean kernel pays: then always PARTITION), and the reason.
@@ -800,11 +828,10 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	sort_pays = table_bytes > SORT_MIN_L2_MULTIPLE * props->l2_bytes &&
 		w->rows_per_launch / groups >= SORT_MIN_ROWS_PER_GROUP && w->key_words > 0;
 
-	/* LEAN_PARTITION_MAX_HOT_SHARE and LEAN_PARTITION_MIN_L2_MULTIPLE say why. */
+	/* LEAN_PARTITION_MAX_HOT_SHARE and lean_partition_min_l2_multiple say why. */
 	lean_partition_first = w->hot_share < LEAN_PARTITION_MAX_HOT_SHARE && c->partition_slots > 0 &&
 		partition_lean_pays(w, groups) &&
-		(sort_pays || (table_bytes > LEAN_PARTITION_MIN_L2_MULTIPLE * props->l2_bytes &&
-					   w->lean_columns == 1 && w->key_fits_int32));
+		(sort_pays || table_bytes > lean_partition_min_l2_multiple(w) * props->l2_bytes);
 
 	if (w->lean_aggs && w->key_words > 0 &&
 		(w->hot_share >= GPUGB_VERY_HOT_SHARE ||
@@ -831,8 +858,13 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 				 groups, (long long) lean.slots);
 		return;
 	}
+	/*
+	 * ...unless PARTITION's lean kernel goes first: four packed sums, Zipf
+	 * 1.0 (largest group 6.3 %), 2^22 groups (session 35, call 5): 34.8 ms
+	 * against sort's 46.0; three sums 23.2 against 38.3.
+	 */
 	if (w->hot_share >= WIDE_SORT_HOT_SHARE && w->state_columns >= GPUGB_WIDE_STATES &&
-		w->key_words > 0)
+		w->key_words > 0 && !lean_partition_first)
 	{
 		c->strategy = GPUGB_STRATEGY_SORT;
 		snprintf(c->reason, sizeof(c->reason),

@@ -86,6 +86,16 @@ workload_lean(double groups, int payloads, double hot_share)
 	return w;
 }
 
+/* ...with every summed input of int32 words too: PARTITION's lean kernel reads up to four sums packed. */
+static GpugbWorkload
+workload_packed(double groups, int payloads, double hot_share)
+{
+	GpugbWorkload w = workload_lean(groups, payloads, hot_share);
+
+	w.sums_fit_int32 = true;
+	return w;
+}
+
 static GpugbStrategyChoice
 choose(GpugbWorkload w)
 {
@@ -545,8 +555,43 @@ test_partition(void)
 		  gpugb_strategy_name(c.strategy), c.reason);
 	c = choose(workload_lean(4194304.0, 4, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
-		  "2^22 groups, COUNT and four sums, int32 key -> sort (got %s)",
+		  "2^22 groups, COUNT and four sums of 8-byte words, int32 key -> sort (got %s)",
 		  gpugb_strategy_name(c.strategy));
+	/*
+	 * Two to four sums of int32 words on an int32 key: the lean partition
+	 * kernel over packed rows (session 35, call 5, 2^28 rows).  From 1.6 x
+	 * L2: 2^20 groups with four sums (2.2 x; 29.0 ms against global_hash's
+	 * 42.2) and three (1.8 x; 18.7 against 26.7), not two (1.4 x; global_hash
+	 * 14.4 against 17.8); 2^22 groups with four sums and a group of 6.3 %
+	 * too (34.8 against sort's 46.0), not one of 38 %; 2^18 the global table.
+	 */
+	c = choose(workload_packed(4194304.0, 4, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+		  "2^22 groups, COUNT and four int32 sums, int32 key -> partition, lean (got %s: %s)",
+		  gpugb_strategy_name(c.strategy), c.reason);
+	c = choose(workload_packed(1048576.0, 4, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+		  "2^20 groups, four int32 sums -> partition, lean (got %s: %s)", gpugb_strategy_name(c.strategy),
+		  c.reason);
+	c = choose(workload_packed(1048576.0, 3, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "2^20 groups, three int32 sums -> partition (got %s)", gpugb_strategy_name(c.strategy));
+	c = choose(workload_packed(1048576.0, 2, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "2^20 groups, two int32 sums -> global_hash (got %s)", gpugb_strategy_name(c.strategy));
+	c = choose(workload_packed(262144.0, 4, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+		  "2^18 groups, four int32 sums -> global_hash (got %s)", gpugb_strategy_name(c.strategy));
+	c = choose(workload_packed(4194304.0, 4, 0.063));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+		  "2^22 groups, four int32 sums, 6.3 %% hot -> partition, not sort (got %s)",
+		  gpugb_strategy_name(c.strategy));
+	c = choose(workload_packed(4194304.0, 4, 0.38));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "2^22 groups, four int32 sums, 38 %% hot -> shared_hash (got %s)", gpugb_strategy_name(c.strategy));
+	c = choose(workload_packed(67108864.0, 4, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "2^26 groups, four int32 sums, 4 rows a group -> sort (got %s)", gpugb_strategy_name(c.strategy));
 	/* No block table fits the states: sort, whatever the key. */
 	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 200));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
@@ -1167,6 +1212,28 @@ test_spec_workload(void)
 	gpugb_spec_workload(&spec, &w);
 	CHECK(w.slot_bytes == 8, "one int32 key word: 8-byte keyed slots (%d)", w.slot_bytes);
 	CHECK(w.key_fits_int32, "one int32 key word: the workload says so (sort sorts by it)");
+	{
+		/* Sums of int32 words: only where every summed input is declared (PARTITION's packed rows). */
+		GpugbGroupBySpec sums = spec;
+		GpugbWorkload sw;
+
+		sums.n_aggs = 3;
+		sums.aggs[0].op = GPUGB_AGG_COUNT_STAR;
+		sums.aggs[0].input = -1;
+		sums.aggs[1].op = GPUGB_AGG_SUM_INT;
+		sums.aggs[1].input = 0;
+		sums.aggs[2].op = GPUGB_AGG_SUM_INT;
+		sums.aggs[2].input = 1;
+		sums.n_inputs = 2;
+		sums.inputs_fit_int32 = 1;
+		gpugb_spec_workload(&sums, &sw);
+		CHECK(sw.lean_aggs && sw.lean_columns == 3 && !sw.sums_fit_int32,
+			  "two sums, one of an input not declared int32: not packable (%d %d %d)", sw.lean_aggs,
+			  sw.lean_columns, sw.sums_fit_int32);
+		sums.inputs_fit_int32 = 3;
+		gpugb_spec_workload(&sums, &sw);
+		CHECK(sw.sums_fit_int32, "two sums of inputs declared int32: packable");
+	}
 	spec.key_fits_int32 = false;
 	gpugb_spec_workload(&spec, &w);
 	CHECK(!w.key_fits_int32, "one key that is not an int32: the workload says so");
