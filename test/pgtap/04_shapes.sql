@@ -135,6 +135,17 @@ SELECT CASE WHEN pg_temp.partition_forced_on_device()
                     'partition forced on the device: the lean kernel read packed rows')
             ELSE pass('partition forced on the device: the lean kernel read packed rows (not this run)')
        END;
+-- ...and with three sums of int4 columns too (session 35: two to four sums move only packed, for
+-- the lean kernel): the results, everywhere, and on the device with partition forced, packed launches.
+SELECT gpugb_check($$SELECT k7, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7 FROM f GROUP BY k7$$,
+                   'three sums of int4 columns on an int4 key');
+SELECT CASE WHEN pg_temp.partition_forced_on_device()
+            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7
+                                                       FROM f GROUP BY k7$$,
+                                                     'Partition Launches With Packed Rows') > 0,
+                    'partition forced on the device: three int4 sums read packed rows in the lean kernel')
+            ELSE pass('partition forced on the device: three int4 sums read packed rows in the lean kernel (not this run)')
+       END;
 -- ...and MIN and MAX are not the lean kernel's: the same rows move, the generic kernel runs.
 SELECT CASE WHEN pg_temp.partition_forced_on_device()
             THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,

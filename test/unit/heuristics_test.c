@@ -589,6 +589,15 @@ test_partition(void)
 	c = choose(workload_packed(4194304.0, 4, 0.38));
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
 		  "2^22 groups, four int32 sums, 38 %% hot -> shared_hash (got %s)", gpugb_strategy_name(c.strategy));
+	{
+		/* ...but one sum and counts of many inputs (wide states, unmeasured) keep sort's rule. */
+		GpugbWorkload wide = workload_lean(4194304.0, 1, 0.063);
+
+		wide.state_columns = GPUGB_WIDE_STATES;
+		c = choose(wide);
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+			  "2^22 groups, one sum, wide states, 6.3 %% hot -> sort (got %s)", gpugb_strategy_name(c.strategy));
+	}
 	c = choose(workload_packed(67108864.0, 4, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
 		  "2^26 groups, four int32 sums, 4 rows a group -> sort (got %s)", gpugb_strategy_name(c.strategy));
