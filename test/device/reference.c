@@ -35,6 +35,9 @@ const GpugbAggSpec lean_aggs[N_LEAN_SPECS][N_LEAN_AGGS] = {
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_COUNT, 0}, {GPUGB_AGG_COUNT, 1}, {GPUGB_AGG_COUNT, 3}},
 	/* not lean: three value columns over in0 (PARTITION's moved rows, partition_only cases) */
 	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_MIN_INT, 0}, {GPUGB_AGG_MAX_INT, 0}},
+	/* four sums, and COUNT(*) with three (narrow_in13 cases: PARTITION's packed rows) */
+	{{GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_SUM_INT, 1}, {GPUGB_AGG_SUM_INT, 2}, {GPUGB_AGG_SUM_INT, 3}},
+	{{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0}, {GPUGB_AGG_SUM_INT, 1}, {GPUGB_AGG_SUM_INT, 2}},
 };
 
 /*
@@ -280,6 +283,11 @@ generate(const CaseSpec *cs, Data *d)
 		/* in3: finite, a large mean per group and a tiny spread (variance) */
 		f = 1e9 * (double) (1 + j % 3) + (rnd01() - 0.5) * 1e-3 * (double) (1 + j % 5);
 		memcpy(&d->in[3][row], &f, 8);
+		if (cs->narrow_in13)
+		{
+			d->in[1][row] = (int64_t) (rnd() % 2000001) - 1000000;
+			d->in[3][row] = (int64_t) (rnd() % 2000001) - 1000000;
+		}
 		for (int i = 0; i < N_INPUTS; i++)
 			if (cs->in_null > 0 && (cs->in_null_only == 0 || cs->in_null_only == i + 1) &&
 				rnd01() < cs->in_null)
@@ -481,7 +489,9 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 	for (int i = 0; i < N_INPUTS; i++)
 		r->cnt_in[i] = xcalloc(bound, 8);
 	r->sum0 = xcalloc(bound, sizeof(i128));
+	r->sum1 = xcalloc(bound, sizeof(i128));
 	r->sum2 = xcalloc(bound, sizeof(i128));
+	r->sum3 = xcalloc(bound, sizeof(i128));
 	r->min0 = xcalloc(bound, 8);
 	r->max0 = xcalloc(bound, 8);
 	r->fsum = xcalloc(bound, 8);
@@ -543,6 +553,10 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 		}
 		if (!d->innull[2][row])
 			r->sum2[g] += d->in[2][row];
+		if (!d->innull[1][row])
+			r->sum1[g] += d->in[1][row];
+		if (!d->innull[3][row])
+			r->sum3[g] += d->in[3][row];
 		if (!d->innull[3][row])
 		{
 			double		f;
@@ -581,8 +595,8 @@ void
 free_reference(Ref *r)
 {
 	void	   *ps[] = {r->table, r->keys, r->mask, r->cnt_star, r->cnt_in[0], r->cnt_in[1],
-		r->cnt_in[2], r->sum0, r->sum2, r->min0, r->max0, r->fsum, r->fabs_, r->fmin, r->fmax,
-	r->seen, r->vfirst, r->vsum, r->vsxx};
+		r->cnt_in[2], r->cnt_in[3], r->sum0, r->sum1, r->sum2, r->sum3, r->min0, r->max0, r->fsum,
+	r->fabs_, r->fmin, r->fmax, r->seen, r->vfirst, r->vsum, r->vsxx};
 
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
 		free(ps[i]);

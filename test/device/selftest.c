@@ -121,6 +121,13 @@ case_aggs(const CaseSpec *cs, int *n_aggs)
 	return cs->lean ? lean_aggs[cs->lean - 1] : aggs;
 }
 
+/* Whether a case's aggregates are COUNT and integer SUM only (lean sets but 5). */
+static int
+case_lean_only(const CaseSpec *cs)
+{
+	return cs->lean >= 1 && cs->lean != 5;
+}
+
 /* The distinct sums of a lean case (the device keeps one column for SUM_INT of one input). */
 static int
 lean_case_sums(const CaseSpec *cs)
@@ -165,7 +172,8 @@ compare(const CaseSpec *cs, const Results *res, Ref *r)
 			switch (aggs[a].op)
 			{
 				case GPUGB_AGG_SUM_INT:
-					if (!check_sum_int(res, a, i, in == 0 ? r->sum0[g] : r->sum2[g]))
+					if (!check_sum_int(res, a, i, in == 0 ? r->sum0[g] : in == 1 ? r->sum1[g] :
+									   in == 2 ? r->sum2[g] : r->sum3[g]))
 						return 0;
 					break;
 				case GPUGB_AGG_MIN_INT:
@@ -659,8 +667,8 @@ case_value_inputs(const CaseSpec *cs)
 
 /*
  * Whether every input a lean case sums holds int32 words: in0 under
- * narrow_in0, in2 under narrow_in2 (reference.c); in1 and in3 never.  True
- * for a case of no sums.
+ * narrow_in0, in2 under narrow_in2, in1 and in3 under narrow_in13
+ * (reference.c).  True for a case of no sums.
  */
 static int
 case_sums_narrow(const CaseSpec *cs)
@@ -669,7 +677,8 @@ case_sums_narrow(const CaseSpec *cs)
 
 	for (int i = 0; i < N_LEAN_AGGS; i++)
 		if (a[i].op == GPUGB_AGG_SUM_INT &&
-			!((a[i].input == 0 && cs->narrow_in0) || (a[i].input == 2 && cs->narrow_in2)))
+			!((a[i].input == 0 && cs->narrow_in0) || (a[i].input == 2 && cs->narrow_in2) ||
+			  ((a[i].input == 1 || a[i].input == 3) && cs->narrow_in13)))
 			return 0;
 	return 1;
 }
@@ -734,7 +743,8 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
-	if (cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0)
+	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
+		(cs->narrow_in13 && (spec.inputs_fit_int32 & 0xA) != 0xA))
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
 	if (cs->int32_keys && !spec.key_fits_int32)
 		return GPUGB_INVALID_ARGUMENT;	/* the case's data must declare it */
@@ -997,7 +1007,7 @@ run_case(const CaseSpec *cs)
 		 * key and int32 words in every summed input, and the lean kernel
 		 * must pay (keys_repeat) for the launch to move.
 		 */
-		int			packs_many = cs->lean >= 1 && cs->lean <= 4 && lean_case_sums(cs) >= 2 &&
+		int			packs_many = case_lean_only(cs) && lean_case_sums(cs) >= 2 &&
 			lean_case_sums(cs) <= GPUGB_PARTITION_LEAN_MAX_SUMS && cs->int32_keys && cs->n_keys == 1 &&
 			case_sums_narrow(cs) && cs->key_null == 0 && cs->in_null == 0 && cs->remap == 0 &&
 			!partition_unpacked_option;
@@ -1041,7 +1051,7 @@ run_case(const CaseSpec *cs)
 		 * take it, so that its results prove that kernel; and no other
 		 * shape may take it.
 		 */
-		int			lean_partition_shape = cs->lean >= 1 && cs->lean <= 4 &&
+		int			lean_partition_shape = case_lean_only(cs) &&
 			(lean_case_sums(cs) <= 1 || packs_many);
 
 		if (ok && !EMULATOR && case_strategy == GPUGB_STRATEGY_PARTITION &&
@@ -1694,6 +1704,18 @@ main(int argc, char **argv)
 		{"partition packed: int32 keys, two narrow sums, estimate 1, g=1e5, one 4e6-row launch (grow+retry)",
 		 109, 4000000, 1, 100000, 0, 0, .est_groups = 1, .stride_rows = 4000000, .expect_grow = 1,
 		 .int32_keys = 1, .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},
+		/*
+		 * Four sums (24-byte rows, three 8-byte loads a row, the slow path's inputs by
+		 * reference) and three (16-byte rows without padding), the same shapes.
+		 */
+		{"partition packed: int32 keys, four narrow sums, g=1e5, 10 rows a key a launch", 110, 3000000, 1,
+		 100000, 0, 0, .int32_keys = 1, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1,
+		 .partition_only = 1},
+		{"partition packed: int32 keys, four narrow sums, estimate 1, g=1e5, one 4e6-row launch (grow+retry)",
+		 111, 4000000, 1, 100000, 0, 0, .est_groups = 1, .stride_rows = 4000000, .expect_grow = 1,
+		 .int32_keys = 1, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
+		{"partition packed: int32 keys, three narrow sums, zipf 1.0 over 3000", 112, 4 * M, 1, 3000, 1.0, 0,
+		 .int32_keys = 1, .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).

@@ -51,6 +51,9 @@ typedef struct CaseSpec
 	 * COUNT of in1 and in3 beside the sum of in0; 4: counts only (lean_aggs).
 	 * 5 is not lean: SUM, MIN and MAX of in0, for PARTITION's moved rows
 	 * (partition_only cases), whose three value columns share one input.
+	 * 6: the sums of in0 to in3 (four sums, no COUNT(*)); 7: COUNT(*) and
+	 * the sums of in0 to in2 (three), with narrow_in13 for PARTITION's
+	 * packed rows of four and three sums.
 	 */
 	int			lean;
 	/* Only set by name (.field =): the cases' positional initializers end before these. */
@@ -101,6 +104,13 @@ typedef struct CaseSpec
 	 */
 	int			narrow_in0;
 	/*
+	 * 1: in1 and in3 hold small integers instead of float bits (so their
+	 * float aggregates mean nothing: only for lean sets 6 and 7, which sum
+	 * them), declared in inputs_fit_int32: with narrow_in0 and narrow_in2,
+	 * PARTITION packs three or four sums (cuda/partition_move.cu).
+	 */
+	int			narrow_in13;
+	/*
 	 * 1: the case runs only with PARTITION forced.  Its rows are for
 	 * PARTITION's moved rows (cuda/partition_move.cu); the lean checks of the
 	 * other strategies assume shapes these cases do not keep to.
@@ -126,7 +136,7 @@ extern const GpugbAggSpec aggs[N_AGGS];
 
 /* The aggregates of the lean cases (CaseSpec.lean 1 and 2). */
 #define N_LEAN_AGGS 4
-#define N_LEAN_SPECS 5
+#define N_LEAN_SPECS 7
 extern const GpugbAggSpec lean_aggs[N_LEAN_SPECS][N_LEAN_AGGS];
 
 typedef struct Data
@@ -151,7 +161,9 @@ typedef struct Ref
 	int64_t    *cnt_star,
 			   *cnt_in[N_INPUTS];
 	i128	   *sum0,
-			   *sum2;
+			   *sum1,			/* in1's and in3's words as integers: lean sets 6 and 7 only */
+			   *sum2,
+			   *sum3;
 	int64_t    *min0,
 			   *max0;
 	double	   *fsum,
