@@ -19,6 +19,7 @@
  *    still uses atomics so a threaded test cannot corrupt it.
  */
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <pthread.h>
@@ -380,8 +381,10 @@ gpugb_dev_alloc(GpugbAccount *acct, DevBuf *buf, size_t bytes, const char *what)
 						what, bytes);
 		return GPUGB_OUT_OF_MEMORY;
 	}
+	auto		t0 = std::chrono::steady_clock::now();
 	cudaError_t err = cudaMalloc(&buf->ptr, bytes);
 
+	acct->alloc_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 	if (err != cudaSuccess)
 	{
 		buf->ptr = nullptr;
@@ -404,9 +407,12 @@ gpugb_dev_free(GpugbAccount *acct, DevBuf *buf)
 {
 	if (buf->ptr == nullptr)
 		return;
+	auto		t0 = std::chrono::steady_clock::now();
+
 	/* Errors here are from earlier async work; the memory is gone regardless. */
 	(void) cudaFree(buf->ptr);
 	(void) cudaGetLastError();
+	acct->alloc_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 	acct->device_bytes -= (int64_t) buf->bytes;
 	tally_device_bytes -= (int64_t) buf->bytes;
 	if (budget_release != nullptr)

@@ -381,6 +381,7 @@ typedef struct GpugbStats
 	double		transfer_ms;	/* host-to-device copies, measured with events */
 	double		kernel_ms;		/* aggregation, rehash and init kernels */
 	double		wait_ms;		/* host time blocked waiting for the device */
+	double		device_alloc_ms;	/* host time in cudaMalloc and cudaFree, create included */
 	int64_t		table_slots;	/* final hash table capacity */
 	int			table_grows;	/* times the table was doubled */
 	int64_t		retried_rows;	/* rows re-run after a grow */

@@ -871,6 +871,7 @@ gpugb_groupby_stats(const GpugbGroupBy *gb, GpugbStats *stats)
 	}
 	*stats = gb->stats;
 	stats->peak_device_bytes = gb->acct.peak_device_bytes;
+	stats->device_alloc_ms = gb->acct.alloc_ms;
 }
 
 GPUGB_API void
