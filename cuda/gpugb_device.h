@@ -262,6 +262,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	int			partition_lean_rows_per_key;
 	/*
+	 * An experiment (session 35): launches of one 8-byte key in pair slots
+	 * keep their moved rows packed for PARTITION's lean kernel, as int32
+	 * keys do (cuda/partition_move.cu): 12-byte rows with one sum read in
+	 * place of the unpacked 16-byte columns, and two to four sums, which
+	 * otherwise take the generic kernel.  Off: 8-byte keys unpack.
+	 */
+	bool		partition_packed_wide_keys;
+	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that

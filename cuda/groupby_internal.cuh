@@ -215,15 +215,17 @@ unsigned	gpugb_grid_for(int64_t work, int block);
 
 /*
  * Sorted rows left packed for the lean partition kernel (unless
- * spec.partition_lean_unpacked): rows of gpugb_packed_row_words(n_values)
- * 32-bit words, the key's int32 word and each value's (then 0s), partition
- * order; the columns they unpack to.  rows == nullptr: the rows were
- * unpacked as usual.
+ * spec.partition_lean_unpacked): rows of gpugb_packed_row_words(key_words,
+ * n_values) 32-bit words, the key's words (an int32, or an 8-byte key's
+ * halves under spec.partition_packed_wide_keys) and each value's int32 word
+ * (then 0s), partition order; the columns they unpack to.  rows == nullptr:
+ * the rows were unpacked as usual.
  */
 struct GpugbPackedRows
 {
 	const void *rows = nullptr;
 	int64_t		n = 0;
+	int			key_words = 1;
 	int			n_values = 0;
 	int64_t    *key_out = nullptr;
 	int64_t    *value_out[GPUGB_PARTITION_LEAN_MAX_SUMS] = {};
@@ -259,10 +261,11 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  * key word without NULLs, no NULL input and no row list, COUNT and at most
  * GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs), or 0 where it does not
  * apply; and its launch over the sorted partitions, with those slots
- * (packed: GpugbPackedRows' rows, read in place of p's columns).
+ * (packed: GpugbPackedRows' rows of a key of packed_key_words words, read
+ * in place of p's columns).
  */
 int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
-GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed,
+GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,
 										  const uint32_t *sorted_parts, uint32_t *bounds, int64_t n_parts,
 										  int64_t slots, cudaStream_t stream);
 

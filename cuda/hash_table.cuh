@@ -428,22 +428,35 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 
 /*
  * gpugb_find_or_insert for a launch of one key without NULLs in keyed slots
- * (GPUGB_SLOTS_KEYED32), given the key's int32 word where there is no key
- * column to read a row from: PARTITION's lean kernel over packed rows
- * (partition_lean_kernel.cuh's PACKED).  The same hash
- * (gpugb_hash_row of a row holding that key) and slot word, so a row and a
- * word of one key find one group.
+ * (GPUGB_SLOTS_KEYED32, an int32 key), or where PAIR in pair slots
+ * (GPUGB_SLOTS_PAIR, any 8-byte key: spec.partition_packed_wide_keys), given
+ * the key's word where there is no key column to read a row from:
+ * PARTITION's lean kernel over packed rows (partition_lean_kernel.cuh's
+ * PACKED).  The same hash (gpugb_hash_row of a row holding that key) and
+ * slot words, so a row and a word of one key find one group.  The format is
+ * a template parameter, so the int32 keys' instances keep their code.
  */
-template <bool COALESCED = false>
+template <bool COALESCED = false, bool PAIR = false>
 __device__ __forceinline__ int64_t
-gpugb_find_or_insert_word(const GpugbAggParams &p, int32_t key)
+gpugb_find_or_insert_word(const GpugbAggParams &p, int64_t key)
 {
-	uint64_t	h = gpugb_hash_finish(gpugb_hash_step(GPUGB_HASH_SEED, (uint64_t) (int64_t) key), 0);
-	GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(key, false)};
+	uint64_t	h = gpugb_hash_finish(gpugb_hash_step(GPUGB_HASH_SEED, (uint64_t) key), 0);
 
-	if (p.slot_format != GPUGB_SLOTS_KEYED32 || p.n_keys != 1)
-		__trap();				/* the host packs only such launches (partition_move.cu) */
-	return gpugb_probe<COALESCED, true>(p, 0, 0, h & p.slot_mask, f, (int64_t) key);
+	/* The host packs only such launches (partition_move.cu). */
+	if (p.n_keys != 1 || p.slot_format != (PAIR ? GPUGB_SLOTS_PAIR : GPUGB_SLOTS_KEYED32))
+		__trap();
+	if constexpr (PAIR)
+	{
+		GpugbPairSlots f = {p, (unsigned long long) key ^ GPUGB_PAIR_KEY_SALT, 0ull};
+
+		return gpugb_probe<COALESCED, true>(p, 0, 0, h & p.slot_mask, f, key);
+	}
+	else
+	{
+		GpugbKeyedSlots f = {p, gpugb_keyed_slot_key((int32_t) key, false)};
+
+		return gpugb_probe<COALESCED, true>(p, 0, 0, h & p.slot_mask, f, key);
+	}
 }
 
 #endif							/* GPUGB_HASH_TABLE_CUH */

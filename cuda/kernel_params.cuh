@@ -40,16 +40,19 @@
 #define GPUGB_SLOTS_PAIR 2		/* 16 bytes: one key word, and NULL bit and gid */
 
 /*
- * 32-bit words of PARTITION's packed rows of an int32 key and n_values
- * int32 values (cuda/partition_move.cu writes them, the lean partition
- * kernel reads them): padded to an even count, so that each row is whole
- * 8-byte words for CUB's sort (2 words up to one value, 4 for two or three,
- * 6 for four).
+ * 32-bit words of PARTITION's packed rows of a key of key_words words (an
+ * int32 key in one, an 8-byte key in two) and n_values int32 values
+ * (cuda/partition_move.cu writes them, the lean partition kernel reads
+ * them): padded to an even count, so that each row is whole 8-byte words
+ * for CUB's sort (an int32 key: 2 words up to one value, 4 for two or
+ * three, 6 for four), but for an 8-byte key and one value, 3 words (the
+ * tight rows, partition_move.cu's moved_row_words).
  */
 __host__ __device__ constexpr int
-gpugb_packed_row_words(int n_values)
+gpugb_packed_row_words(int key_words, int n_values)
 {
-	return 1 + n_values <= 2 ? 2 : (1 + n_values + 1) / 2 * 2;
+	return key_words == 2 && n_values == 1 ? 3 :
+		key_words + n_values <= 2 ? 2 : (key_words + n_values + 1) / 2 * 2;
 }
 /*
  * Keyed slots (one int32 key word): a published slot is

@@ -256,12 +256,12 @@ gpugb_key_cache_full(const GpugbKeyCache &c)
 }
 
 /* The global table's group id of the row's key, or of `word` where WORD (gpugb_key_cache_find). */
-template <bool COALESCED, bool WORD>
+template <bool COALESCED, int WORD>
 __device__ __forceinline__ int64_t
 gpugb_key_cache_global_gid(const GpugbAggParams &p, uint32_t row, long long word)
 {
-	if constexpr (WORD)
-		return gpugb_find_or_insert_word<COALESCED>(p, (int32_t) word);
+	if constexpr (WORD != 0)
+		return gpugb_find_or_insert_word<COALESCED, WORD == 2>(p, (int64_t) word);
 	else
 		return gpugb_find_or_insert<COALESCED>(p, row);
 }
@@ -270,13 +270,14 @@ gpugb_key_cache_global_gid(const GpugbAggParams &p, uint32_t row, long long word
  * Group id of the row's key (inserting it into the global table if new;
  * -1 when no id is left) and the cache slot that holds it (-1 when the
  * cache is full).  The row's key words and mask are read once here.
- * COALESCED: gpugb_find_or_insert's.  WORD: the key is `word`, not the
- * row's, in a launch of one key without NULLs in keyed slots, where no
+ * COALESCED: gpugb_find_or_insert's.  WORD (1: an int32 key in keyed slots,
+ * 2: an 8-byte key in pair slots; 0: the row's): the key is `word`, not the
+ * row's, in a launch of one key without NULLs, where no
  * column holds it (PARTITION's lean kernel over packed rows): the same
  * home, entry and group as a row of that key (mask 0, as
  * gpugb_key_cache_hit_word assumes).
  */
-template <bool COALESCED = false, bool WORD = false>
+template <bool COALESCED = false, int WORD = 0>
 __device__ __forceinline__ int64_t
 gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t row, int *slot_out,
 					 long long word = 0)
@@ -285,7 +286,7 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 	uint32_t	mask;
 	unsigned	idx;
 
-	if constexpr (WORD)
+	if constexpr (WORD != 0)
 	{
 		key[0] = word;
 		mask = 0;

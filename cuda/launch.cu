@@ -664,14 +664,14 @@ gpugb_partition_lean_slots(const GpugbAggParams &p)
 	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, &props);
 }
 
-template <int NV, bool PACKED>
+template <int NV, bool PACKED, int KW = 1>
 static GpugbStatus
 launch_partitioned_lean_nv(const GpugbAggParams &p, const void *packed, const uint32_t *bounds, int64_t n_parts,
 						   int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
-	auto		kernel = gpugb_partition_lean_kernel<NV, PACKED>;
+	auto		kernel = gpugb_partition_lean_kernel<NV, PACKED, KW>;
 	size_t		bytes;
 	unsigned	blocks;
 
@@ -684,15 +684,17 @@ launch_partitioned_lean_nv(const GpugbAggParams &p, const void *packed, const ui
 }
 
 /*
- * launch_partitioned_lean_nv's instance for packed rows (rows != nullptr) or
- * the columns, which only launches of at most one sum move to
- * (partition_move.cu).
+ * launch_partitioned_lean_nv's instance for packed rows (rows != nullptr) of
+ * a key of key_words words, or the columns, which only launches of at most
+ * one sum move to (partition_move.cu).
  */
 template <int NV>
 static GpugbStatus
-launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, const uint32_t *bounds, int64_t n_parts,
-							 int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
+launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_words, const uint32_t *bounds,
+							 int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
 {
+	if (rows != nullptr && key_words == 2)
+		return launch_partitioned_lean_nv<NV, true, 2>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
 	if (rows != nullptr)
 		return launch_partitioned_lean_nv<NV, true>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
 	if constexpr (NV <= 1)
@@ -702,8 +704,9 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, const ui
 }
 
 GpugbStatus
-gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, const uint32_t *sorted_parts,
-							  uint32_t *bounds, int64_t n_parts, int64_t slots, cudaStream_t stream)
+gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,
+							  const uint32_t *sorted_parts, uint32_t *bounds, int64_t n_parts, int64_t slots,
+							  cudaStream_t stream)
 {
 	int64_t		tile_rows,
 				split_rows;
@@ -721,8 +724,8 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, const
 	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_LEAN_ONE_BLOCK_THREADS,
 									  max_tile_rows, stream, &tile_rows, &split_rows));
 	return for_lean_sums(p.n_values, [&](auto nv) {
-		return launch_partitioned_lean_rows<decltype(nv)::value>(p, packed, bounds, n_parts, (int) slots, tile_rows,
-																 split_rows, stream);
+		return launch_partitioned_lean_rows<decltype(nv)::value>(p, packed, packed_key_words, bounds, n_parts,
+																 (int) slots, tile_rows, split_rows, stream);
 	});
 }
 

@@ -253,18 +253,6 @@ struct GpugbLeanRowInputs
 };
 
 /*
- * gpugb_lean_fast_slow_rows over packed rows (PARTITION's lean kernel, unless
- * spec.partition_lean_unpacked), where no column holds the key or the value:
- * the lane's key word and value word come in (int32 values), the lookups
- * take the word (gpugb_key_cache_find's WORD, gpugb_find_or_insert_word),
- * and a row whose key has no slot (a full cache) adds itself to the global
- * states with one atomic a state, as a slot's flush does
- * (gpugb_lean_slot_flush).  A row whose key gets no group id goes to the
- * retry list by its sorted position i, which the caller unpacks the
- * columns for (partition_move.cu).  Not warp-collective: the global adds
- * are per row.
- */
-/*
  * How gpugb_lean_packed_slow_row takes a lane's inputs: by value up to three
  * sums (ptxas, CUDA 13, sm_90: the partition kernel's registers and 16-byte
  * frame as with one sum), by reference with four, whose copy by value
@@ -274,7 +262,19 @@ struct GpugbLeanRowInputs
 template <int NV>
 using GpugbLeanRowArg = std::conditional_t<(NV >= 4), const GpugbLeanRowInputs<NV> &, GpugbLeanRowInputs<NV>>;
 
-template <int NV>
+/*
+ * gpugb_lean_fast_slow_rows over packed rows (PARTITION's lean kernel, unless
+ * spec.partition_lean_unpacked), where no column holds the key or the values:
+ * the lane's key word and value words come in (int32 values), the lookups
+ * take the word (gpugb_key_cache_find's WORD, gpugb_find_or_insert_word),
+ * and a row whose key has no slot (a full cache) adds itself to the global
+ * states with one atomic a state, as a slot's flush does
+ * (gpugb_lean_slot_flush).  A row whose key gets no group id goes to the
+ * retry list by its sorted position i, which the caller unpacks the
+ * columns for (partition_move.cu).  Not warp-collective: the global adds
+ * are per row.
+ */
+template <int NV, int KW = 1>
 __device__ __noinline__ void
 gpugb_lean_packed_slow_row(const GpugbAggParams &p, int slots, int64_t i, int slot, int64_t gid,
 						   GpugbLeanRowArg<NV> in)
@@ -284,8 +284,8 @@ gpugb_lean_packed_slow_row(const GpugbAggParams &p, int slots, int64_t i, int sl
 	if (slot < 0)
 	{
 		/* Coalesced claims: the slow path's lanes diverge (gpugb_take_group_id). */
-		gid = !gpugb_key_cache_full(t.cache) ? gpugb_key_cache_find<true, true>(p, t.cache, 0, &slot, in.key) :
-			gpugb_find_or_insert_word<true>(p, (int32_t) in.key);
+		gid = !gpugb_key_cache_full(t.cache) ? gpugb_key_cache_find<true, KW>(p, t.cache, 0, &slot, in.key) :
+			gpugb_find_or_insert_word<true, KW == 2>(p, (int64_t) in.key);
 		if (gid < 0)
 		{
 			p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;
@@ -327,24 +327,33 @@ gpugb_lean_fast_load(const GpugbAggParams &p, const long long *key_words, int64_
 /*
  * Lane's sorted position i's key word and inputs, where i is below `end`,
  * from PARTITION's packed rows (partition_move.cu's GpugbMovedRow of
- * gpugb_packed_row_words(NV) words: the key's int32 word, then the values',
- * then 0s): 8 bytes a row with one value where the unpacked columns are 16,
- * 24 with four where they are 40.  One 8- or 16-byte load a row, or three
- * 8-byte loads for six words.
+ * gpugb_packed_row_words(KW, NV) words: the key's KW words (an int32, or
+ * the low and high halves of an 8-byte key), then the values' int32 words,
+ * then 0s): with an int32 key, 8 bytes a row with one value where the
+ * unpacked columns are 16, 24 with four where they are 40.  One 8- or
+ * 16-byte load a row, three 8-byte loads for six words, or three 4-byte
+ * loads for the 12-byte rows of an 8-byte key and one value.
  */
-template <int NV>
+template <int NV, int KW = 1>
 __device__ __forceinline__ GpugbLeanRowInputs<NV>
 gpugb_lean_packed_load(const void *rows, int64_t i, int64_t end)
 {
-	constexpr int W = gpugb_packed_row_words(NV);
+	constexpr int W = gpugb_packed_row_words(KW, NV);
 	GpugbLeanRowInputs<NV> in = {};
 
-	static_assert(W == 2 || W == 4 || W == 6, "packed rows of whole 8-byte words");
+	static_assert(KW == 1 || KW == 2, "one key word, of 4 or 8 bytes");
+	static_assert(W == 2 || W == 3 || W == 4 || W == 6, "packed rows of whole 8-byte words, or the 12-byte ones");
 	if (i < end)
 	{
 		uint32_t	w[W];
 
-		if constexpr (W == 4)
+		if constexpr (W == 3)
+		{
+#pragma unroll
+			for (int j = 0; j < 3; j++)
+				w[j] = __ldg((const uint32_t *) rows + (size_t) i * 3 + j);
+		}
+		else if constexpr (W == 4)
 		{
 			uint4		r = __ldg((const uint4 *) rows + i);
 
@@ -364,10 +373,10 @@ gpugb_lean_packed_load(const void *rows, int64_t i, int64_t end)
 				w[2 * j + 1] = r.y;
 			}
 		}
-		in.key = (long long) (int32_t) w[0];
+		in.key = KW == 1 ? (long long) (int32_t) w[0] : (long long) (((uint64_t) w[KW - 1] << 32) | w[0]);
 #pragma unroll
 		for (int a = 0; a < NV; a++)
-			in.w[a] = (long long) (int32_t) w[1 + a];
+			in.w[a] = (long long) (int32_t) w[KW + a];
 	}
 	return in;
 }
@@ -377,11 +386,12 @@ gpugb_lean_packed_load(const void *rows, int64_t i, int64_t end)
  * `end`, its inputs `in`): probe the block's cache by the key word
  * (gpugb_key_cache_hit_word) and add a hit with the lean kernel's atomics;
  * every other row goes to gpugb_lean_fast_slow_rows (PACKED: to
- * gpugb_lean_packed_slow_row, the inputs come from packed rows).  The
+ * gpugb_lean_packed_slow_row, the inputs come from packed rows of a key of
+ * KW words).  The
  * launch's rows are its columns' positions (no row list).
  * Warp-collective.
  */
-template <int NV, bool PACKED = false>
+template <int NV, bool PACKED = false, int KW = 1>
 __device__ __forceinline__ void
 gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const GpugbLeanRowInputs<NV> &in,
 						  int64_t i, int64_t end, unsigned lane)
@@ -436,7 +446,7 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 	if constexpr (PACKED)
 	{
 		if (slow)
-			gpugb_lean_packed_slow_row<NV>(p, slots, i, slot, gid, in);
+			gpugb_lean_packed_slow_row<NV, KW>(p, slots, i, slot, gid, in);
 	}
 	else if (__any_sync(GPUGB_FULL_MASK, slow))
 		gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
@@ -452,17 +462,17 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
  * of the samples at 2^22 groups, 24 % at 2^20, with 32 warps an SM.  Only
  * for blocks of 1024 threads (64 registers a thread): under the 256-thread
  * fast kernel's 48, the inputs held across a step spilled (ptxas, CUDA 13).
- * PACKED: the inputs come from `packed` (gpugb_lean_packed_load), not the
- * columns.
+ * PACKED: the inputs come from `packed` (gpugb_lean_packed_load, rows of a
+ * key of KW words), not the columns.
  */
-template <int NV, bool AHEAD, bool PACKED = false>
+template <int NV, bool AHEAD, bool PACKED = false, int KW = 1>
 __device__ __forceinline__ void
 gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
 					 const void *packed, int64_t base, int64_t end, int64_t step, unsigned lane)
 {
 	auto		load = [&](int64_t i) {
 		if constexpr (PACKED)
-			return gpugb_lean_packed_load<NV>(packed, i, end);
+			return gpugb_lean_packed_load<NV, KW>(packed, i, end);
 		else
 			return gpugb_lean_fast_load<NV>(p, key_words, i, end);
 	};
@@ -480,13 +490,13 @@ gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const
 
 			if (base + step < end)
 				next = load(base + step + lane);
-			gpugb_lean_fast_warp_rows<NV, PACKED>(p, table, cur, base + lane, end, lane);
+			gpugb_lean_fast_warp_rows<NV, PACKED, KW>(p, table, cur, base + lane, end, lane);
 		}
 	}
 	else
 	{
 		for (; base < end; base += step)
-			gpugb_lean_fast_warp_rows<NV, PACKED>(p, table, load(base + lane), base + lane, end, lane);
+			gpugb_lean_fast_warp_rows<NV, PACKED, KW>(p, table, load(base + lane), base + lane, end, lane);
 	}
 }
 

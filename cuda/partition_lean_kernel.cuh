@@ -44,7 +44,9 @@
  * (partition_move.cu, gpugb_partition_unpack_for_retries).  The unpack
  * took 1.67 ms of PARTITION's 15.6 at 2^22 groups with one payload (H200,
  * 2^28 rows, session 33, call 1).  The slow path then looks keys up by
- * their word (gpugb_lean_packed_slow_row).
+ * their word (gpugb_lean_packed_slow_row).  KW = 2: rows of an 8-byte key
+ * in pair slots (spec.partition_packed_wide_keys, an experiment since
+ * session 35): 12 bytes with one value, 8 without, 16 or 24 with more.
  */
 #ifndef GPUGB_PARTITION_LEAN_KERNEL_CUH
 #define GPUGB_PARTITION_LEAN_KERNEL_CUH
@@ -52,7 +54,7 @@
 #include "lean_fast_kernel.cuh"
 #include "partition_kernels.cuh"
 
-template <int NV, bool PACKED>
+template <int NV, bool PACKED, int KW = 1>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
 gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void *packed, const uint32_t *bounds,
 							int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows)
@@ -67,8 +69,8 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 
 	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 									 [&](int64_t begin, int64_t end) {
-		gpugb_lean_fast_rows<NV, true, PACKED>(p, table, key_words, packed, begin + (threadIdx.x & ~31u), end,
-											   blockDim.x, lane);
+		gpugb_lean_fast_rows<NV, true, PACKED, KW>(p, table, key_words, packed, begin + (threadIdx.x & ~31u), end,
+												   blockDim.x, lane);
 		__syncthreads();
 		gpugb_lean_table_flush_reset<NV>(p, gpugb_global_states(p), table);
 		__syncthreads();

@@ -235,14 +235,14 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
 		n, 0, bits, stream)));
 	*did = true;
-	if constexpr (KW == 1 && VW == 1 && !TIGHT)
+	/* The lean kernel reads the rows with the same width (gpugb_packed_row_words): not the padded ones. */
+	if constexpr (VW == 1 && moved_row_words(KW + NV, TIGHT) == gpugb_packed_row_words(KW, NV))
 	{
-		/* The lean kernel reads the rows with the same width (gpugb_packed_row_words). */
-		static_assert(moved_row_words(1 + NV) == gpugb_packed_row_words(NV), "packed row widths agree");
 		if (packed != nullptr)
 		{
 			packed->rows = b->moved_out.ptr;
 			packed->n = n;
+			packed->key_words = KW;
 			packed->n_values = NV;
 			packed->key_out = c.key_out;
 			for (int a = 0; a < NV; a++)
@@ -255,40 +255,53 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
 }
 
-/* The unpack of packed rows of an int32 key and NV int32 values, where the launch listed retries. */
-template <int NV>
+/*
+ * The unpack of packed rows of a key of KW words and NV int32 values, where
+ * the launch listed retries (an 8-byte key and one value: the tight rows).
+ */
+template <int KW, int NV>
 static GpugbStatus
 unpack_packed_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count, cudaStream_t stream)
 {
-	typedef GpugbMovedRow<moved_row_words(1 + NV)> Row;
+	constexpr bool TIGHT = KW == 2 && NV == 1;
+	typedef GpugbMovedRow<moved_row_words(KW + NV, TIGHT)> Row;
 	GpugbMoveCols c = {};
 
+	static_assert(moved_row_words(KW + NV, TIGHT) == gpugb_packed_row_words(KW, NV), "packed row widths agree");
 	c.key_out = packed.key_out;
 	for (int a = 0; a < NV; a++)
 		c.out[a] = packed.value_out[a];
-	gpugb_move_unpack_kernel<1, 1, NV, false><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
+	gpugb_move_unpack_kernel<KW, 1, NV, TIGHT><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
 		(const Row *) packed.rows, packed.n, c, retry_count);
 	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
+}
+
+template <int KW>
+static GpugbStatus
+unpack_packed_key_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count, cudaStream_t stream)
+{
+	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == 4, "instances for 0 to 4 packed values");
+	switch (packed.n_values)
+	{
+		case 0:
+			return unpack_packed_for_retries<KW, 0>(packed, retry_count, stream);
+		case 1:
+			return unpack_packed_for_retries<KW, 1>(packed, retry_count, stream);
+		case 2:
+			return unpack_packed_for_retries<KW, 2>(packed, retry_count, stream);
+		case 3:
+			return unpack_packed_for_retries<KW, 3>(packed, retry_count, stream);
+		default:
+			return unpack_packed_for_retries<KW, 4>(packed, retry_count, stream);
+	}
 }
 
 GpugbStatus
 gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count,
 								   cudaStream_t stream)
 {
-	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == 4, "instances for 0 to 4 packed values");
-	switch (packed.n_values)
-	{
-		case 0:
-			return unpack_packed_for_retries<0>(packed, retry_count, stream);
-		case 1:
-			return unpack_packed_for_retries<1>(packed, retry_count, stream);
-		case 2:
-			return unpack_packed_for_retries<2>(packed, retry_count, stream);
-		case 3:
-			return unpack_packed_for_retries<3>(packed, retry_count, stream);
-		default:
-			return unpack_packed_for_retries<4>(packed, retry_count, stream);
-	}
+	return packed.key_words == 2 ? unpack_packed_key_for_retries<2>(packed, retry_count, stream) :
+		unpack_packed_key_for_retries<1>(packed, retry_count, stream);
 }
 
 template <int KW, int VW>
@@ -301,14 +314,6 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 	/* No value column has no width: the caller passes VW 1 then, so VW 2 needs no NV 0 instance. */
 	if constexpr (VW == 2)
 		return move_rows<KW, 2, 1>(gb, b, p, c, shift, bits, stream, did);
-	else if constexpr (KW == 2)
-	{
-		/* An 8-byte key and a 4-byte value: three words, 12 bytes (16 where padded, for A/B runs). */
-		if (n_cols == 0)
-			return move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did);
-		return gb->spec.partition_move_padded ? move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did) :
-			move_rows<KW, 1, 1, true>(gb, b, p, c, shift, bits, stream, did);
-	}
 	else
 	{
 		/* Two to four inputs only packed (gpugb_partition_move_rows). */
@@ -317,7 +322,13 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 			case 0:
 				return move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did, packed);
 			case 1:
-				return move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did, packed);
+				/* An 8-byte key and a 4-byte value: three words, 12 bytes (16 where padded, for A/B runs). */
+				if constexpr (KW == 2)
+					return gb->spec.partition_move_padded ?
+						move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did) :
+						move_rows<KW, 1, 1, true>(gb, b, p, c, shift, bits, stream, did, packed);
+				else
+					return move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did, packed);
 			case 2:
 				return move_rows<KW, 1, 2>(gb, b, p, c, shift, bits, stream, did, packed);
 			case 3:
@@ -372,12 +383,15 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 	GpugbStatus st;
 
 	/*
-	 * Packed rows are looked up by their key word: keyed slots only
-	 * (gpugb_find_or_insert_word).  Their value words are the launch's
-	 * value columns in order (the lean kernel's NV is p.n_values).
+	 * Packed rows are looked up by their key word (gpugb_find_or_insert_word):
+	 * keyed slots for an int32 key; pair slots for an 8-byte key, under
+	 * spec.partition_packed_wide_keys (an experiment) and not in the padded
+	 * rows of spec.partition_move_padded.  Their value words are the
+	 * launch's value columns in order (the lean kernel's NV is p.n_values).
 	 */
-	bool		keep_packed = want_packed && key32 && values_fit && p.slot_format == GPUGB_SLOTS_KEYED32 &&
-		n_cols == p.n_values;
+	bool		packed_key = key32 ? p.slot_format == GPUGB_SLOTS_KEYED32 :
+		gb->spec.partition_packed_wide_keys && p.slot_format == GPUGB_SLOTS_PAIR && !gb->spec.partition_move_padded;
+	bool		keep_packed = want_packed && packed_key && values_fit && n_cols == p.n_values;
 
 	/*
 	 * More inputs than GPUGB_MOVE_MAX_VALUE_INPUTS move only to stay packed
@@ -392,7 +406,7 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 	else if (key32)
 		st = move_rows_nv<1, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr);
 	else if (values_fit)
-		st = move_rows_nv<2, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr);
+		st = move_rows_nv<2, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr);
 	else
 		st = move_rows_nv<2, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr);
 	if (st != GPUGB_OK || !*did)

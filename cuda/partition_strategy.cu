@@ -132,8 +132,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		if (lean_slots > 0 && (packed.rows != nullptr || moved.n_values <= 1))
 		{
 			gb->stats.partition_lean_launches++;
-			GPUGB_TRY(gpugb_launch_partitioned_lean(moved, packed.rows, keys_out, bounds, n_parts, lean_slots,
-													stream));
+			GPUGB_TRY(gpugb_launch_partitioned_lean(moved, packed.rows, packed.key_words, keys_out, bounds, n_parts,
+													lean_slots, stream));
 			if (packed.rows == nullptr)
 				return GPUGB_OK;
 			/* Rows left packed: the columns only for retries, which read them. */

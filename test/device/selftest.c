@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-packed-wide] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -53,6 +53,8 @@ static int	lean_fast_wide_option = 0;
 static int	partition_padded_option = 0;
 /* --partition-unpacked: every case with spec.partition_lean_unpacked (the lean partition kernel reads columns, as before session 34). */
 static int	partition_unpacked_option = 0;
+/* --partition-packed-wide: every case with spec.partition_packed_wide_keys (8-byte keys' rows packed, an experiment of session 35). */
+static int	partition_packed_wide_option = 0;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -741,6 +743,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
+	spec.partition_packed_wide_keys = partition_packed_wide_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
@@ -1004,11 +1007,13 @@ run_case(const CaseSpec *cs)
 
 		/*
 		 * Two to four sums move only packed, for the lean kernel: an int32
-		 * key and int32 words in every summed input, and the lean kernel
-		 * must pay (keys_repeat) for the launch to move.
+		 * key (or an 8-byte one in 12-byte or even rows, under
+		 * --partition-packed-wide) and int32 words in every summed input,
+		 * and the lean kernel must pay (keys_repeat) for the launch to move.
 		 */
+		int			packable_key = cs->int32_keys || (partition_packed_wide_option && !partition_padded_option);
 		int			packs_many = case_lean_only(cs) && lean_case_sums(cs) >= 2 &&
-			lean_case_sums(cs) <= GPUGB_PARTITION_LEAN_MAX_SUMS && cs->int32_keys && cs->n_keys == 1 &&
+			lean_case_sums(cs) <= GPUGB_PARTITION_LEAN_MAX_SUMS && packable_key && cs->n_keys == 1 &&
 			case_sums_narrow(cs) && cs->key_null == 0 && cs->in_null == 0 && cs->remap == 0 &&
 			!partition_unpacked_option;
 		int			moves_rows = cs->n_keys == 1 && cs->key_null == 0 && cs->in_null == 0 &&
@@ -1071,12 +1076,13 @@ run_case(const CaseSpec *cs)
 		}
 		/*
 		 * Packed rows: none under --partition-unpacked, and otherwise
-		 * every lean launch of int32 keys and at most one sum of int32
-		 * words (narrow_in0) reads them (partition_move.cu: keyed slots,
-		 * which int32 keys get), so that its results prove the packed path
-		 * (cases 101-104).
+		 * every lean launch of int32 keys (and 8-byte keys under
+		 * --partition-packed-wide) and sums of int32 words reads them
+		 * (partition_move.cu: keyed slots, which int32 keys get, or pair
+		 * slots), so that its results prove the packed path (cases 101-104,
+		 * 107-116).
 		 */
-		int			packed_shape = lean_partition_shape && cs->int32_keys && cs->n_keys == 1 &&
+		int			packed_shape = lean_partition_shape && packable_key && cs->n_keys == 1 &&
 			case_sums_narrow(cs) && cs->key_null == 0 && cs->in_null == 0 && cs->remap == 0;
 
 		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
@@ -1427,6 +1433,8 @@ main(int argc, char **argv)
 			partition_padded_option = 1;
 		else if (strcmp(argv[i], "--partition-unpacked") == 0)
 			partition_unpacked_option = 1;
+		else if (strcmp(argv[i], "--partition-packed-wide") == 0)
+			partition_packed_wide_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1437,7 +1445,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-packed-wide] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1716,6 +1724,22 @@ main(int argc, char **argv)
 		 .int32_keys = 1, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
 		{"partition packed: int32 keys, three narrow sums, zipf 1.0 over 3000", 112, 4 * M, 1, 3000, 1.0, 0,
 		 .int32_keys = 1, .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
+		/*
+		 * 8-byte keys, whose rows stay packed only under --partition-packed-wide (an experiment):
+		 * four sums, two sums with a table that overflows (retries through the unpack), one sum
+		 * in 12-byte rows with one (the tight rows' unpack), counts only.  Without the option,
+		 * the generic kernel (two sums or more) and unpacked columns.
+		 */
+		{"partition packed wide: 8-byte keys, four narrow sums, g=1e5, 10 rows a key a launch", 113, 3000000,
+		 1, 100000, 0, 0, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
+		{"partition packed wide: 8-byte keys, two narrow sums, estimate 1, g=1e5, one 4e6-row launch (grow+retry)",
+		 114, 4000000, 1, 100000, 0, 0, .est_groups = 1, .stride_rows = 4000000, .expect_grow = 1, .lean = 2,
+		 .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},
+		{"partition packed wide: 8-byte keys, one narrow sum, estimate 1, g=1e5, one 4e6-row launch (grow+retry)",
+		 115, 4000000, 1, 100000, 0, 0, .est_groups = 1, .stride_rows = 4000000, .expect_grow = 1, .lean = 1,
+		 .narrow_in0 = 1, .partition_only = 1},
+		{"partition packed wide: 8-byte keys, counts only, zipf 1.0 over 3000", 116, 4 * M, 1, 3000, 1.0, 0,
+		 .lean = 4, .partition_only = 1},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).
