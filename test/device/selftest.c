@@ -1080,7 +1080,7 @@ run_case(const CaseSpec *cs)
 		 * --partition-packed-wide) and sums of int32 words reads them
 		 * (partition_move.cu: keyed slots, which int32 keys get, or pair
 		 * slots), so that its results prove the packed path (cases 101-104,
-		 * 107-116).
+		 * 107-118).
 		 */
 		int			packed_shape = lean_partition_shape && packable_key && cs->n_keys == 1 &&
 			case_sums_narrow(cs) && cs->key_null == 0 && cs->in_null == 0 && cs->remap == 0;
@@ -1727,8 +1727,9 @@ main(int argc, char **argv)
 		/*
 		 * 8-byte keys, whose rows stay packed only under --partition-packed-wide (an experiment):
 		 * four sums, two sums with a table that overflows (retries through the unpack), one sum
-		 * in 12-byte rows with one (the tight rows' unpack), counts only.  Without the option,
-		 * the generic kernel (two sums or more) and unpacked columns.
+		 * in 12-byte rows with one (the tight rows' unpack), counts only, four sums with retries
+		 * (24-byte rows) and three (24 bytes with a pad word).  Without the option, the generic
+		 * kernel (two sums or more) and unpacked columns.
 		 */
 		{"partition packed wide: 8-byte keys, four narrow sums, g=1e5, 10 rows a key a launch", 113, 3000000,
 		 1, 100000, 0, 0, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
@@ -1740,6 +1741,11 @@ main(int argc, char **argv)
 		 .narrow_in0 = 1, .partition_only = 1},
 		{"partition packed wide: 8-byte keys, counts only, zipf 1.0 over 3000", 116, 4 * M, 1, 3000, 1.0, 0,
 		 .lean = 4, .partition_only = 1},
+		{"partition packed wide: 8-byte keys, four narrow sums, estimate 1, g=1e5, one 4e6-row launch (grow+retry)",
+		 117, 4000000, 1, 100000, 0, 0, .est_groups = 1, .stride_rows = 4000000, .expect_grow = 1, .lean = 6,
+		 .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
+		{"partition packed wide: 8-byte keys, three narrow sums, zipf 1.0 over 3000", 118, 4 * M, 1, 3000, 1.0, 0,
+		 .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
 		/*
 		 * Auto: a group of 38 %, found by the lean probe: SHARED_HASH with the partial table (the
 		 * lean-launch check applies).
