@@ -31,7 +31,7 @@ timeout 220 test/bin/device_selftest --require-gpu --quick > "$O/selftest.log" 2
 echo "selftest rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest.log")"
 grep -E "^FAIL" "$O/selftest.log" | head -5 | cut -c1-300
 # The experiment spec.partition_packed_wide_keys (session 35): 8-byte keys' moved rows stay packed for the
-# lean kernel, with one to four sums (cases 113-116 and every partition case under the option), and
+# lean kernel, with one to four sums (cases 113-118 and every partition case under the option), and
 # its A/B, forced PARTITION, 8-byte keys.
 t0=$(date +%s)
 timeout 80 test/bin/device_selftest --require-gpu --quick --strategy partition --partition-packed-wide \
