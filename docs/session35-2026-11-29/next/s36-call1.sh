@@ -22,7 +22,7 @@ echo "selftest --strategy partition rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1
 grep -E "^FAIL" "$O/selftest-partition.log" | head -5 | cut -c1-300
 grep -E "(three|four) narrow sums" "$O/selftest-partition.log" | cut -c1-330
 t0=$(date +%s)
-timeout 60 test/bin/device_selftest --require-gpu --quick --strategy partition --partition-unpacked --only "narrow sum" \
+timeout 45 test/bin/device_selftest --require-gpu --quick --strategy partition --partition-unpacked --only "narrow sum" \
   > "$O/selftest-partition-unpacked.log" 2>&1
 echo "selftest --strategy partition --partition-unpacked --only 'narrow sum' rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition-unpacked.log")"
 grep -E "^FAIL" "$O/selftest-partition-unpacked.log" | head -5 | cut -c1-300
@@ -51,7 +51,7 @@ grep -E "^    partition" "$O/wide-on.log" | head -3 | cut -c1-200
 # Host time in cudaMalloc/cudaFree within the timed part (c. 12 GB of PARTITION scratch at 2^28
 # rows; session 34's kernels summed 11.4 of 13.3 ms at 2^22 groups): the log's "alloc X ms".
 t0=$(date +%s)
-CUDA_MODULE_LOADING=EAGER timeout 60 test/bin/kernelbench --bw-gib 1 --max-seconds 50 --keys 4,8 --payloads 1,4 \
+CUDA_MODULE_LOADING=EAGER timeout 50 test/bin/kernelbench --bw-gib 1 --max-seconds 40 --keys 4,8 --payloads 1,4 \
   --dists uniform --log2-groups 20:24:2 --methods sort,partition,auto \
   --csv "$O/alloc.csv" --md "$O/alloc.md" > "$O/alloc.log" 2>&1
 echo "alloc rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/alloc.md")"
