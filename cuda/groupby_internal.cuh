@@ -20,12 +20,39 @@
 #ifndef GPUGB_GROUPBY_INTERNAL_CUH
 #define GPUGB_GROUPBY_INTERNAL_CUH
 
+#include <type_traits>
 #include <vector>
 
 #include "gpugb_internal.cuh"
 #include "kernel_params.cuh"
+#include "../src/heuristics.h"	/* GPUGB_LEAN_MAX_SUMS */
 
 #define GPUGB_N_SETS 2
+
+/*
+ * Calls launch(std::integral_constant<int, NV>{}) for a launch's number of
+ * sums NV (0 to GPUGB_LEAN_MAX_SUMS: the lean kernels', and PARTITION's
+ * packed rows'), so that each such launch picks its instance in one place.
+ */
+template <typename Launch>
+static GpugbStatus
+gpugb_for_lean_sums(int n_values, Launch launch)
+{
+	static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
+	switch (n_values)
+	{
+		case 0:
+			return launch(std::integral_constant<int, 0>{});
+		case 1:
+			return launch(std::integral_constant<int, 1>{});
+		case 2:
+			return launch(std::integral_constant<int, 2>{});
+		case 3:
+			return launch(std::integral_constant<int, 3>{});
+		default:
+			return launch(std::integral_constant<int, 4>{});
+	}
+}
 /* Smallest table (heuristics.c sizes the first one from the estimate). */
 #define GPUGB_MIN_SLOTS 1024
 /* gid lives in the low 32 bits of a slot; keep max_groups well inside it. */

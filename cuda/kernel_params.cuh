@@ -40,19 +40,31 @@
 #define GPUGB_SLOTS_PAIR 2		/* 16 bytes: one key word, and NULL bit and gid */
 
 /*
- * 32-bit words of PARTITION's packed rows of a key of key_words words (an
- * int32 key in one, an 8-byte key in two) and n_values int32 values
- * (cuda/partition_move.cu writes them, the lean partition kernel reads
- * them): padded to an even count, so that each row is whole 8-byte words
- * for CUB's sort (an int32 key: 2 words up to one value, 4 for two or
- * three, 6 for four), but for an 8-byte key and one value, 3 words (the
- * tight rows, partition_move.cu's moved_row_words).
+ * 32-bit words a row of `words` key and value words moves in with
+ * PARTITION's sort (cuda/partition_move.cu): padded to 2, 4 or 6, whole
+ * 8-byte words for CUB, or 3 where `tight` (an 8-byte key and one 4-byte
+ * value: 12 bytes a row where the padded row takes 16, so each radix pass
+ * moves 16 bytes a row instead of 20).  The 12-byte rows made forced
+ * PARTITION 1.05-1.21x faster with 8-byte keys and one payload at
+ * 2^14-2^22 groups, uniform and Zipf 1.0 (H200, 2^28 rows, session 33,
+ * call 1: kernelbench --partition-tight off against on, every result
+ * verified); spec.partition_move_padded keeps the padded rows for A/B runs.
+ */
+__host__ __device__ constexpr int
+gpugb_moved_row_words(int words, bool tight = false)
+{
+	return words <= 2 ? 2 : words == 3 && tight ? 3 : words <= 4 ? 4 : (words + 1) / 2 * 2;
+}
+
+/*
+ * ...and of the rows PARTITION's lean kernel reads packed: a key of
+ * key_words words (an int32 in one, an 8-byte key in two) and n_values
+ * int32 values, tight where that applies (an 8-byte key and one value).
  */
 __host__ __device__ constexpr int
 gpugb_packed_row_words(int key_words, int n_values)
 {
-	return key_words == 2 && n_values == 1 ? 3 :
-		key_words + n_values <= 2 ? 2 : (key_words + n_values + 1) / 2 * 2;
+	return gpugb_moved_row_words(key_words + n_values, key_words == 2 && n_values == 1);
 }
 /*
  * Keyed slots (one int32 key word): a published slot is

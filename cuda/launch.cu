@@ -138,31 +138,6 @@ opt_in_shared(Kernel kernel, std::once_flag &once, cudaError_t &error)
 }
 
 /*
- * Calls launch(std::integral_constant<int, NV>{}) for the launch's number of
- * sums NV (gpugb_lean_launch_ok holds: 0 to GPUGB_LEAN_MAX_SUMS), so that
- * each lean launch below picks its kernel instance in one place.
- */
-template <typename Launch>
-static GpugbStatus
-for_lean_sums(int n_values, Launch launch)
-{
-	static_assert(GPUGB_LEAN_MAX_SUMS == 4, "one instance per number of sums");
-	switch (n_values)
-	{
-		case 0:
-			return launch(std::integral_constant<int, 0>{});
-		case 1:
-			return launch(std::integral_constant<int, 1>{});
-		case 2:
-			return launch(std::integral_constant<int, 2>{});
-		case 3:
-			return launch(std::integral_constant<int, 3>{});
-		default:
-			return launch(std::integral_constant<int, 4>{});
-	}
-}
-
-/*
  * The shared memory of a lean table of n_sums sums and `slots` slots for
  * launch p, and the persistent grid of `kernel` (blocks of `block`
  * threads) with that much a block; `kernel` opted in to the most shared
@@ -245,7 +220,7 @@ lean_fast_kernel_applies(const GpugbAggParams &p)
 static GpugbStatus
 launch_lean_fast(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
-	return for_lean_sums(p.n_values, [&](auto nv) {
+	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 		return launch_lean_fast_nv<decltype(nv)::value, GPUGB_AGG_BLOCK>(p, slots, stream);
 	});
 }
@@ -280,7 +255,7 @@ launch_lean_shared_nulls(const GpugbAggParams &p, int slots, bool partial, cudaS
 static GpugbStatus
 launch_lean_shared(const GpugbAggParams &p, int slots, bool partial, cudaStream_t stream)
 {
-	return for_lean_sums(p.n_values, [&](auto nv) {
+	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 		return launch_lean_shared_nulls<decltype(nv)::value>(p, slots, partial, stream);
 	});
 }
@@ -353,7 +328,7 @@ static GpugbStatus
 launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
 	if (lean_fast_one_block_applies(p))
-		return for_lean_sums(p.n_values, [&](auto nv) {
+		return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 			return launch_lean_fast_nv<decltype(nv)::value, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots, stream);
 		});
 	if (p.n_values == 0)
@@ -389,7 +364,7 @@ one_block_partial_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
 static GpugbStatus
 launch_lean_one_block_partial(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
-	return for_lean_sums(p.n_values, [&](auto nv) {
+	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 		return launch_lean_shared_nv<decltype(nv)::value, false, true, GPUGB_LEAN_ONE_BLOCK_THREADS>(p, slots,
 																									stream);
 	});
@@ -711,7 +686,7 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 	int64_t		tile_rows,
 				split_rows;
 
-	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == GPUGB_LEAN_MAX_SUMS, "for_lean_sums' instances");
+	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == GPUGB_LEAN_MAX_SUMS, "gpugb_for_lean_sums' instances");
 	if (p.nrows <= 0 || n_parts <= 0)
 		return GPUGB_OK;
 	/*
@@ -723,7 +698,7 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 
 	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_LEAN_ONE_BLOCK_THREADS,
 									  max_tile_rows, stream, &tile_rows, &split_rows));
-	return for_lean_sums(p.n_values, [&](auto nv) {
+	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 		return launch_partitioned_lean_rows<decltype(nv)::value>(p, packed, packed_key_words, bounds, n_parts,
 																 (int) slots, tile_rows, split_rows, stream);
 	});

@@ -20,9 +20,8 @@
  * key_fits_int32, else two; each value column in one word where every
  * column's input is declared in spec.inputs_fit_int32, else two (one width
  * for all, so the instances stay few).  A declared word outside int32
- * traps, as gpugb_row_key_int32 does.  Rows are padded to 2 or 4 words,
- * but an 8-byte key with one 4-byte value keeps 3 (moved_row_words): three
- * instances of CUB's sort.
+ * traps, as gpugb_row_key_int32 does.  Rows are padded to 2, 4 or 6 words,
+ * but an 8-byte key with one 4-byte value keeps 3 (gpugb_moved_row_words).
  *
  * Only launches whose value aggregates read at most
  * GPUGB_MOVE_MAX_VALUE_INPUTS inputs move (gpugb_device.h says why): the
@@ -60,22 +59,6 @@ struct alignas(W % 2 == 0 ? 8 : 4) GpugbMovedRow
 };
 
 /*
- * Words a packed row is padded to: two or four, or three where `tight` (an
- * 8-byte key and one 4-byte value: 12 bytes a row where the padded row
- * takes 16, so each radix pass moves 16 bytes a row instead of 20).  The
- * 12-byte rows made forced PARTITION 1.05-1.21x faster with 8-byte keys and
- * one payload at 2^14-2^22 groups, uniform and Zipf 1.0 (H200, 2^28 rows,
- * session 33, call 1: kernelbench --partition-tight off against on, every
- * result verified); spec.partition_move_padded keeps the padded rows for
- * A/B runs.
- */
-static constexpr int
-moved_row_words(int words, bool tight = false)
-{
-	return words <= 2 ? 2 : words == 3 && tight ? 3 : words <= 4 ? 4 : (words + 1) / 2 * 2;
-}
-
-/*
  * The value columns a launch moves: distinct input columns, and where each
  * sorted one goes.  More than GPUGB_MOVE_MAX_VALUE_INPUTS only where the
  * rows stay packed for the lean kernel (gpugb_partition_move_rows).
@@ -101,9 +84,9 @@ gpugb_move_word32(int64_t value)
 template <int KW, int VW, int NV, bool TIGHT>
 __global__ void
 gpugb_move_pack_kernel(const GpugbAggParams p, const GpugbMoveCols c, uint32_t *part_keys,
-					   GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> *rows, int shift)
+					   GpugbMovedRow<gpugb_moved_row_words(KW + VW * NV, TIGHT)> *rows, int shift)
 {
-	constexpr int W = moved_row_words(KW + VW * NV, TIGHT);
+	constexpr int W = gpugb_moved_row_words(KW + VW * NV, TIGHT);
 
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
 		 i += (int64_t) gridDim.x * blockDim.x)
@@ -148,7 +131,7 @@ gpugb_move_pack_kernel(const GpugbAggParams p, const GpugbMoveCols c, uint32_t *
  */
 template <int KW, int VW, int NV, bool TIGHT>
 __global__ void
-gpugb_move_unpack_kernel(const GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> *rows, int64_t n,
+gpugb_move_unpack_kernel(const GpugbMovedRow<gpugb_moved_row_words(KW + VW * NV, TIGHT)> *rows, int64_t n,
 						 const GpugbMoveCols c, const unsigned *only_if)
 {
 	if (only_if != nullptr && *only_if == 0)
@@ -156,7 +139,7 @@ gpugb_move_unpack_kernel(const GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
-		GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> r = rows[i];
+		GpugbMovedRow<gpugb_moved_row_words(KW + VW * NV, TIGHT)> r = rows[i];
 
 		c.key_out[i] = KW == 1 ? (int64_t) (int32_t) r.w[0] :
 			(int64_t) (((uint64_t) r.w[1] << 32) | r.w[0]);
@@ -179,7 +162,8 @@ ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
 
 /*
  * Pack, sort and unpack launch p's rows (the instance for its widths).
- * packed != nullptr (an int32 key and int32 values only): no unpack;
+ * packed != nullptr (int32 values, and an int32 key or under
+ * spec.partition_packed_wide_keys an 8-byte one, not padded): no unpack;
  * *packed is what the lean kernel reads and what
  * gpugb_partition_unpack_for_retries needs.
  */
@@ -188,7 +172,7 @@ static GpugbStatus
 move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMoveCols c,
 		  int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed = nullptr)
 {
-	typedef GpugbMovedRow<moved_row_words(KW + VW * NV, TIGHT)> Row;
+	typedef GpugbMovedRow<gpugb_moved_row_words(KW + VW * NV, TIGHT)> Row;
 	int64_t		n = p.nrows;
 	size_t		rows = (size_t) b->rows;	/* the scratch's rows: a whole stride */
 	size_t		temp_bytes = 0;
@@ -236,7 +220,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		n, 0, bits, stream)));
 	*did = true;
 	/* The lean kernel reads the rows with the same width (gpugb_packed_row_words): not the padded ones. */
-	if constexpr (VW == 1 && moved_row_words(KW + NV, TIGHT) == gpugb_packed_row_words(KW, NV))
+	if constexpr (VW == 1 && gpugb_moved_row_words(KW + NV, TIGHT) == gpugb_packed_row_words(KW, NV))
 	{
 		if (packed != nullptr)
 		{
@@ -263,45 +247,27 @@ template <int KW, int NV>
 static GpugbStatus
 unpack_packed_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count, cudaStream_t stream)
 {
-	constexpr bool TIGHT = KW == 2 && NV == 1;
-	typedef GpugbMovedRow<moved_row_words(KW + NV, TIGHT)> Row;
 	GpugbMoveCols c = {};
 
-	static_assert(moved_row_words(KW + NV, TIGHT) == gpugb_packed_row_words(KW, NV), "packed row widths agree");
 	c.key_out = packed.key_out;
 	for (int a = 0; a < NV; a++)
 		c.out[a] = packed.value_out[a];
-	gpugb_move_unpack_kernel<KW, 1, NV, TIGHT><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
-		(const Row *) packed.rows, packed.n, c, retry_count);
+	gpugb_move_unpack_kernel<KW, 1, NV, KW == 2 && NV == 1><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
+		(const GpugbMovedRow<gpugb_packed_row_words(KW, NV)> *) packed.rows, packed.n, c, retry_count);
 	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
-}
-
-template <int KW>
-static GpugbStatus
-unpack_packed_key_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count, cudaStream_t stream)
-{
-	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == 4, "instances for 0 to 4 packed values");
-	switch (packed.n_values)
-	{
-		case 0:
-			return unpack_packed_for_retries<KW, 0>(packed, retry_count, stream);
-		case 1:
-			return unpack_packed_for_retries<KW, 1>(packed, retry_count, stream);
-		case 2:
-			return unpack_packed_for_retries<KW, 2>(packed, retry_count, stream);
-		case 3:
-			return unpack_packed_for_retries<KW, 3>(packed, retry_count, stream);
-		default:
-			return unpack_packed_for_retries<KW, 4>(packed, retry_count, stream);
-	}
 }
 
 GpugbStatus
 gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count,
 								   cudaStream_t stream)
 {
-	return packed.key_words == 2 ? unpack_packed_key_for_retries<2>(packed, retry_count, stream) :
-		unpack_packed_key_for_retries<1>(packed, retry_count, stream);
+	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == GPUGB_LEAN_MAX_SUMS, "gpugb_for_lean_sums' instances");
+	return gpugb_for_lean_sums(packed.n_values, [&](auto nv) {
+		constexpr int NV = decltype(nv)::value;
+
+		return packed.key_words == 2 ? unpack_packed_for_retries<2, NV>(packed, retry_count, stream) :
+			unpack_packed_for_retries<1, NV>(packed, retry_count, stream);
+	});
 }
 
 template <int KW, int VW>
@@ -317,25 +283,15 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 	else
 	{
 		/* Two to four inputs only packed (gpugb_partition_move_rows). */
-		switch (n_cols)
-		{
-			case 0:
-				return move_rows<KW, 1, 0>(gb, b, p, c, shift, bits, stream, did, packed);
-			case 1:
-				/* An 8-byte key and a 4-byte value: three words, 12 bytes (16 where padded, for A/B runs). */
-				if constexpr (KW == 2)
-					return gb->spec.partition_move_padded ?
-						move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did) :
-						move_rows<KW, 1, 1, true>(gb, b, p, c, shift, bits, stream, did, packed);
-				else
-					return move_rows<KW, 1, 1>(gb, b, p, c, shift, bits, stream, did, packed);
-			case 2:
-				return move_rows<KW, 1, 2>(gb, b, p, c, shift, bits, stream, did, packed);
-			case 3:
-				return move_rows<KW, 1, 3>(gb, b, p, c, shift, bits, stream, did, packed);
-			default:
-				return move_rows<KW, 1, 4>(gb, b, p, c, shift, bits, stream, did, packed);
-		}
+		return gpugb_for_lean_sums(n_cols, [&](auto nv) {
+			constexpr int NV = decltype(nv)::value;
+			constexpr bool TIGHT = KW == 2 && NV == 1;
+
+			/* An 8-byte key and a 4-byte value: three words, 12 bytes (16 where padded, for A/B runs). */
+			if (TIGHT && gb->spec.partition_move_padded)
+				return move_rows<KW, 1, NV>(gb, b, p, c, shift, bits, stream, did);
+			return move_rows<KW, 1, NV, TIGHT>(gb, b, p, c, shift, bits, stream, did, packed);
+		});
 	}
 }
 

@@ -90,8 +90,8 @@
  */
 #define PARTIAL_LEAN_MAX_L2_MULTIPLE 12.0
 /*
- * ...unless PARTITION's lean kernel pays (one key word, COUNT and at most
- * one integer sum, GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY rows a key) and
+ * ...unless PARTITION's lean kernel pays (partition_lean_pays: one key
+ * word, COUNT and integer sums, GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY rows a key) and
  * the largest group is under this share: Zipf 1.0, 2^22 groups (6.3 %),
  * one payload (session 34, call 4): 4-byte keys 16.2 ms against the
  * partial table's 21.1, 8-byte keys 22.1 against 21.7; at Zipf 1.5 (38 %)
@@ -656,7 +656,8 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * and 18.0 against 20.5 and 20.0; 8-byte keys 25.5 and 30.8 against 37.2
  * and 35.4.  At 2^26 (4 rows a group) sort stays.  Two to four sums only
  * over packed rows, an int32 key and int32 words in every summed input
- * (cuda/partition_move.cu): the same rule, not yet measured (session 35).
+ * (cuda/partition_move.cu): the same rows-a-key rule, with the L2 line of
+ * LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE (session 35, calls 5 and 6).
  */
 static bool
 partition_lean_pays(const GpugbWorkload *w, double groups)
@@ -689,8 +690,8 @@ lean_partition_min_l2_multiple(const GpugbWorkload *w)
 
 /*
  * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP, partition_lean_pays), for a table beyond
- * SORT_MIN_L2_MULTIPLE x L2 (LEAN_PARTITION_MIN_L2_MULTIPLE for counts of an int32 key where
- * the lean kernel pays: then always PARTITION), and the reason.
+ * SORT_MIN_L2_MULTIPLE x L2 (lean_partition_min_l2_multiple where the lean kernel pays: then
+ * always PARTITION), and the reason.
  */
 static void
 choose_sort_beyond_l2(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups,
@@ -806,7 +807,7 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * others' rows to the global table.  Where the table is beyond
 	 * PARTIAL_LEAN_MAX_L2_MULTIPLE x L2 and sort would pay, only for a group
 	 * of GPUGB_VERY_HOT_SHARE or more; beyond SORT_MIN_L2_MULTIPLE x L2
-	 * (LEAN_PARTITION_MIN_L2_MULTIPLE for counts of an int32 key), where
+	 * (lean_partition_min_l2_multiple), where
 	 * PARTITION's lean kernel pays, only for a group of
 	 * LEAN_PARTITION_MAX_HOT_SHARE or more (lean_partition_first).
 	 * Sort does not pay while the global table is within SORT_MIN_L2_MULTIPLE

@@ -488,10 +488,8 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 	r->cnt_star = xcalloc(bound, 8);
 	for (int i = 0; i < N_INPUTS; i++)
 		r->cnt_in[i] = xcalloc(bound, 8);
-	r->sum0 = xcalloc(bound, sizeof(i128));
-	r->sum1 = xcalloc(bound, sizeof(i128));
-	r->sum2 = xcalloc(bound, sizeof(i128));
-	r->sum3 = xcalloc(bound, sizeof(i128));
+	for (int i = 0; i < N_INPUTS; i++)
+		r->sum_in[i] = xcalloc(bound, sizeof(i128));
 	r->min0 = xcalloc(bound, 8);
 	r->max0 = xcalloc(bound, 8);
 	r->fsum = xcalloc(bound, 8);
@@ -527,12 +525,15 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 			g = ref_lookup(r, vals, mask, 1);
 		r->cnt_star[g]++;
 		for (int i = 0; i < N_INPUTS; i++)
-			r->cnt_in[i][g] += !d->innull[i][row];
+			if (!d->innull[i][row])
+			{
+				r->cnt_in[i][g]++;
+				r->sum_in[i][g] += d->in[i][row];
+			}
 		if (!d->innull[0][row])
 		{
 			int64_t		v = d->in[0][row];
 
-			r->sum0[g] += v;
 			if (v < r->min0[g])
 				r->min0[g] = v;
 			if (v > r->max0[g])
@@ -551,12 +552,6 @@ build_reference(const Data *d, const CaseSpec *cs, Ref *r)
 			if (e > r->fmax[g])
 				r->fmax[g] = e;
 		}
-		if (!d->innull[2][row])
-			r->sum2[g] += d->in[2][row];
-		if (!d->innull[1][row])
-			r->sum1[g] += d->in[1][row];
-		if (!d->innull[3][row])
-			r->sum3[g] += d->in[3][row];
 		if (!d->innull[3][row])
 		{
 			double		f;
@@ -595,8 +590,8 @@ void
 free_reference(Ref *r)
 {
 	void	   *ps[] = {r->table, r->keys, r->mask, r->cnt_star, r->cnt_in[0], r->cnt_in[1],
-		r->cnt_in[2], r->cnt_in[3], r->sum0, r->sum1, r->sum2, r->sum3, r->min0, r->max0, r->fsum,
-	r->fabs_, r->fmin, r->fmax, r->seen, r->vfirst, r->vsum, r->vsxx};
+		r->cnt_in[2], r->cnt_in[3], r->sum_in[0], r->sum_in[1], r->sum_in[2], r->sum_in[3], r->min0, r->max0,
+	r->fsum, r->fabs_, r->fmin, r->fmax, r->seen, r->vfirst, r->vsum, r->vsxx};
 
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
 		free(ps[i]);

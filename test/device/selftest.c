@@ -174,8 +174,7 @@ compare(const CaseSpec *cs, const Results *res, Ref *r)
 			switch (aggs[a].op)
 			{
 				case GPUGB_AGG_SUM_INT:
-					if (!check_sum_int(res, a, i, in == 0 ? r->sum0[g] : in == 1 ? r->sum1[g] :
-									   in == 2 ? r->sum2[g] : r->sum3[g]))
+					if (!check_sum_int(res, a, i, r->sum_in[in][g]))
 						return 0;
 					break;
 				case GPUGB_AGG_MIN_INT:
@@ -294,7 +293,7 @@ compare_remap(const Results *res, Ref *r)
 				  (long long) i, a, remap_aggs[a].op == GPUGB_AGG_MIN_INT ? "min" : "max",
 				  (long long) res->val[a][i], (long long) want);
 		}
-		if (n_in > 0 && !check_sum_int(res, 5, i, r->sum2[g]))
+		if (n_in > 0 && !check_sum_int(res, 5, i, r->sum_in[2][g]))
 			return 0;
 		CHECK(n_in == 0 || res->val[6][i] == r->max0[g], "group %lld: unlisted max %lld, want %lld",
 			  (long long) i, (long long) res->val[6][i], (long long) r->max0[g]);

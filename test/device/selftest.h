@@ -160,10 +160,7 @@ typedef struct Ref
 	int64_t    *table;			/* group index or -1 */
 	int64_t    *cnt_star,
 			   *cnt_in[N_INPUTS];
-	i128	   *sum0,
-			   *sum1,			/* in1's and in3's words as integers: lean sets 6 and 7 only */
-			   *sum2,
-			   *sum3;
+	i128	   *sum_in[N_INPUTS];	/* each input's words as integers (in1's and in3's: lean sets 6 and 7) */
 	int64_t    *min0,
 			   *max0;
 	double	   *fsum,

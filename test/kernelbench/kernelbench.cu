@@ -615,10 +615,12 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->error = gpugb_error("create", st);
 		return false;
 	}
-	auto		t1 = std::chrono::steady_clock::now();
 	GpugbStats	created;
 
 	gpugb_groupby_stats(gb, &created);	/* create's allocations, not in the timed part */
+
+	auto		t1 = std::chrono::steady_clock::now();
+
 	st = gpugb_groupby_aggregate_device(gb, &cols);
 	if (st == GPUGB_OK)
 		st = gpugb_groupby_finish(gb, &n_groups);
