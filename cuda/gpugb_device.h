@@ -246,11 +246,12 @@ typedef struct GpugbGroupBySpec
 	/*
 	 * PARTITION's lean kernel reads the int64 columns the unpack kernel
 	 * writes, as before session 34, even where it would read the sorted
-	 * packed rows of a 4-byte key and at most one 4-byte value (keyed slots)
-	 * and unpack only rows that went to the retry list (cuda/
-	 * partition_lean_kernel.cuh): for the kernel benchmark's A/B runs
-	 * (--partition-packed off) and the self-test (--partition-unpacked),
-	 * never set by the executor.
+	 * packed rows of one key word (an int32 key in keyed slots, an 8-byte
+	 * one in pair slots) and 4-byte values, and unpack only rows that went
+	 * to the retry list (cuda/partition_lean_kernel.cuh); two to four sums
+	 * then do not move and take the generic kernel, as before session 35:
+	 * for the kernel benchmark's A/B runs (--partition-packed off) and the
+	 * self-test (--partition-unpacked), never set by the executor.
 	 */
 	bool		partition_lean_unpacked;
 	/*
@@ -261,14 +262,6 @@ typedef struct GpugbGroupBySpec
 	 * executor.
 	 */
 	int			partition_lean_rows_per_key;
-	/*
-	 * An experiment (session 35): launches of one 8-byte key in pair slots
-	 * keep their moved rows packed for PARTITION's lean kernel, as int32
-	 * keys do (cuda/partition_move.cu): 12-byte rows with one sum read in
-	 * place of the unpacked 16-byte columns, and two to four sums, which
-	 * otherwise take the generic kernel.  Off: 8-byte keys unpack.
-	 */
-	bool		partition_packed_wide_keys;
 	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant

@@ -244,7 +244,7 @@ unsigned	gpugb_grid_for(int64_t work, int block);
  * Sorted rows left packed for the lean partition kernel (unless
  * spec.partition_lean_unpacked): rows of gpugb_packed_row_words(key_words,
  * n_values) 32-bit words, the key's words (an int32, or an 8-byte key's
- * halves under spec.partition_packed_wide_keys) and each value's int32 word
+ * halves in pair slots) and each value's int32 word
  * (then 0s), partition order; the columns they unpack to.  rows == nullptr:
  * the rows were unpacked as usual.
  */

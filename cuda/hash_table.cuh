@@ -429,7 +429,7 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
 /*
  * gpugb_find_or_insert for a launch of one key without NULLs in keyed slots
  * (GPUGB_SLOTS_KEYED32, an int32 key), or where PAIR in pair slots
- * (GPUGB_SLOTS_PAIR, any 8-byte key: spec.partition_packed_wide_keys), given
+ * (GPUGB_SLOTS_PAIR, any 8-byte key), given
  * the key's word where there is no key column to read a row from:
  * PARTITION's lean kernel over packed rows (partition_lean_kernel.cuh's
  * PACKED).  The same hash (gpugb_hash_row of a row holding that key) and

@@ -45,8 +45,8 @@
  * took 1.67 ms of PARTITION's 15.6 at 2^22 groups with one payload (H200,
  * 2^28 rows, session 33, call 1).  The slow path then looks keys up by
  * their word (gpugb_lean_packed_slow_row).  KW = 2: rows of an 8-byte key
- * in pair slots (spec.partition_packed_wide_keys, an experiment since
- * session 35): 12 bytes with one value, 8 without, 16 or 24 with more.
+ * in pair slots (session 35's experiment, the default since session 36):
+ * 12 bytes with one value, 8 without, 16 or 24 with more.
  */
 #ifndef GPUGB_PARTITION_LEAN_KERNEL_CUH
 #define GPUGB_PARTITION_LEAN_KERNEL_CUH

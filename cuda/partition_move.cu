@@ -162,8 +162,8 @@ ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
 
 /*
  * Pack, sort and unpack launch p's rows (the instance for its widths).
- * packed != nullptr (int32 values, and an int32 key or under
- * spec.partition_packed_wide_keys an 8-byte one, not padded): no unpack;
+ * packed != nullptr (int32 values, and an int32 key or an 8-byte one in
+ * pair slots, not padded): no unpack;
  * *packed is what the lean kernel reads and what
  * gpugb_partition_unpack_for_retries needs.
  */
@@ -340,13 +340,15 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 
 	/*
 	 * Packed rows are looked up by their key word (gpugb_find_or_insert_word):
-	 * keyed slots for an int32 key; pair slots for an 8-byte key, under
-	 * spec.partition_packed_wide_keys (an experiment) and not in the padded
-	 * rows of spec.partition_move_padded.  Their value words are the
+	 * keyed slots for an int32 key; pair slots for an 8-byte key (session
+	 * 35's experiment, the default since session 36: 1.03-1.13x faster
+	 * forced with none or one sum, 1.44-1.98x with two to four, H200, 2^28
+	 * rows, 2^20-2^24 groups), but not in the padded rows of
+	 * spec.partition_move_padded.  Their value words are the
 	 * launch's value columns in order (the lean kernel's NV is p.n_values).
 	 */
 	bool		packed_key = key32 ? p.slot_format == GPUGB_SLOTS_KEYED32 :
-		gb->spec.partition_packed_wide_keys && p.slot_format == GPUGB_SLOTS_PAIR && !gb->spec.partition_move_padded;
+		p.slot_format == GPUGB_SLOTS_PAIR && !gb->spec.partition_move_padded;
 	bool		keep_packed = want_packed && packed_key && values_fit && n_cols == p.n_values;
 
 	/*

@@ -112,12 +112,15 @@
  */
 #define LEAN_PARTITION_MIN_L2_MULTIPLE 2.0
 /*
- * ...and for two to four sums over packed rows (an int32 key, int32 words)
+ * ...and for two to four sums over packed rows (one key word, int32 words)
  * from this many times L2.  H200, 2^28 rows, 4-byte keys, 2^20 groups
  * (session 35, call 5): two sums (a table of 84 MB, 1.4 x L2) global_hash
  * 14.4 ms against PARTITION's 17.8; three (108 MB, 1.8 x) PARTITION 18.7
  * against 26.7; four (132 MB, 2.2 x) 29.0 against 42.2.  At 2^18 (within
- * L2) global_hash throughout (four sums 17.9 against 22.3).
+ * L2) global_hash throughout (four sums 17.9 against 22.3).  8-byte keys
+ * pack too since session 36 (their global table is no smaller): four sums
+ * at 2^20, uniform, PARTITION about 26.8 ms against global_hash's 44.9
+ * (session 36, call 1, against session 35's grid).
  */
 #define LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE 1.6
 /*
@@ -642,7 +645,7 @@ hot_share_for_shared(double groups, int64_t shared_slots)
 /*
  * Whether PARTITION's lean kernel (cuda/partition_lean_kernel.cuh) would
  * take the workload's launches, and beat sort: one key word, COUNT and at
- * most one integer sum, and at least GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
+ * most one integer sum (or up to four, below), and at least GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
  * rows a group in a launch (the executor's launch takes the lean kernel by
  * the same rule; it also needs no NULL key or input, which the workload
  * does not know: with NULLs the rows do not move, and PARTITION runs its
@@ -655,8 +658,9 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * uniform and 23.1 Zipf 1.0 against sort's 30.1 and 28.2, counts only 15.7
  * and 18.0 against 20.5 and 20.0; 8-byte keys 25.5 and 30.8 against 37.2
  * and 35.4.  At 2^26 (4 rows a group) sort stays.  Two to four sums only
- * over packed rows, an int32 key and int32 words in every summed input
- * (cuda/partition_move.cu): the same rows-a-key rule, with the L2 line of
+ * over packed rows, int32 words in every summed input (cuda/
+ * partition_move.cu; an int32 key since session 35, an 8-byte one since
+ * session 36): the same rows-a-key rule, with the L2 line of
  * LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE (session 35, calls 5 and 6).
  */
 static bool
@@ -665,7 +669,7 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
 	int			sums = w->lean_columns - 1;
 
 	return w->lean_aggs && w->key_words == 1 &&
-		(sums <= 1 || (sums <= GPUGB_PARTITION_LEAN_MAX_SUMS && w->key_fits_int32 && w->sums_fit_int32)) &&
+		(sums <= 1 || (sums <= GPUGB_PARTITION_LEAN_MAX_SUMS && w->sums_fit_int32)) &&
 		gpugb_partition_lean_rows_pay(w->rows_per_launch, groups);
 }
 

@@ -42,8 +42,9 @@ typedef struct GpugbWorkload
 								 * the sums and one for the counts */
 	/*
 	 * Every summed input's words are int32 values (the executor declares
-	 * int2, int4 and bool columns): with key_fits_int32, PARTITION's lean
-	 * kernel takes up to GPUGB_PARTITION_LEAN_MAX_SUMS sums, over packed rows.
+	 * int2, int4 and bool columns): with one key word (an int32 key in keyed
+	 * slots or an 8-byte one in pair slots), PARTITION's lean kernel takes
+	 * up to GPUGB_PARTITION_LEAN_MAX_SUMS sums, over packed rows.
 	 */
 	bool		sums_fit_int32;
 } GpugbWorkload;

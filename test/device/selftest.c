@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-packed-wide] [--strategy NAME|auto] [--only TEXT]
+ *                    [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -53,8 +53,6 @@ static int	lean_fast_wide_option = 0;
 static int	partition_padded_option = 0;
 /* --partition-unpacked: every case with spec.partition_lean_unpacked (the lean partition kernel reads columns, as before session 34). */
 static int	partition_unpacked_option = 0;
-/* --partition-packed-wide: every case with spec.partition_packed_wide_keys (8-byte keys' rows packed, an experiment of session 35). */
-static int	partition_packed_wide_option = 0;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -742,7 +740,6 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
-	spec.partition_packed_wide_keys = partition_packed_wide_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
@@ -1006,11 +1003,11 @@ run_case(const CaseSpec *cs)
 
 		/*
 		 * Two to four sums move only packed, for the lean kernel: an int32
-		 * key (or an 8-byte one in 12-byte or even rows, under
-		 * --partition-packed-wide) and int32 words in every summed input,
+		 * key or an 8-byte one (in 12-byte or even rows, not under
+		 * --partition-padded) and int32 words in every summed input,
 		 * and the lean kernel must pay (keys_repeat) for the launch to move.
 		 */
-		int			packable_key = cs->int32_keys || (partition_packed_wide_option && !partition_padded_option);
+		int			packable_key = cs->int32_keys || !partition_padded_option;
 		int			packs_many = case_lean_only(cs) && lean_case_sums(cs) >= 2 &&
 			lean_case_sums(cs) <= GPUGB_PARTITION_LEAN_MAX_SUMS && packable_key && cs->n_keys == 1 &&
 			case_sums_narrow(cs) && cs->key_null == 0 && cs->in_null == 0 && cs->remap == 0 &&
@@ -1075,8 +1072,8 @@ run_case(const CaseSpec *cs)
 		}
 		/*
 		 * Packed rows: none under --partition-unpacked, and otherwise
-		 * every lean launch of int32 keys (and 8-byte keys under
-		 * --partition-packed-wide) and sums of int32 words reads them
+		 * every lean launch of one key (not 8-byte keys under
+		 * --partition-padded) and sums of int32 words reads them
 		 * (partition_move.cu: keyed slots, which int32 keys get, or pair
 		 * slots), so that its results prove the packed path (cases 101-104,
 		 * 107-118).
@@ -1432,8 +1429,6 @@ main(int argc, char **argv)
 			partition_padded_option = 1;
 		else if (strcmp(argv[i], "--partition-unpacked") == 0)
 			partition_unpacked_option = 1;
-		else if (strcmp(argv[i], "--partition-packed-wide") == 0)
-			partition_packed_wide_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1444,7 +1439,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-packed-wide] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1695,8 +1690,11 @@ main(int argc, char **argv)
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,
 		 3000000, 1, 100000, 0.5, 0, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
-		/* two value columns over 8-byte keys: not moved (partition_move.cu), the row numbers' sort */
-		{"partition moved: two narrow sums over 8-byte keys stay unmoved, g=3e5", 98, 2 * M, 1, 300000, 0, 0,
+		/*
+		 * two value columns over 8-byte keys, 7 rows a key: not moved (partition_move.cu: two
+		 * or more move only packed, for the lean kernel, which does not pay), the row numbers' sort
+		 */
+		{"partition moved: two narrow sums over 8-byte keys, 7 rows a key, stay unmoved, g=3e5", 98, 2 * M, 1, 300000, 0, 0,
 		 .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1},
 		/*
 		 * ...but over int32 keys they move packed, for the lean kernel, where its keys repeat
@@ -1724,11 +1722,12 @@ main(int argc, char **argv)
 		{"partition packed: int32 keys, three narrow sums, zipf 1.0 over 3000", 112, 4 * M, 1, 3000, 1.0, 0,
 		 .int32_keys = 1, .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},
 		/*
-		 * 8-byte keys, whose rows stay packed only under --partition-packed-wide (an experiment):
-		 * four sums, two sums with a table that overflows (retries through the unpack), one sum
-		 * in 12-byte rows with one (the tight rows' unpack), counts only, four sums with retries
-		 * (24-byte rows) and three (24 bytes with a pad word).  Without the option, the generic
-		 * kernel (two sums or more) and unpacked columns.
+		 * 8-byte keys, whose rows stay packed in pair slots (session 35's experiment, the
+		 * default since session 36): four sums, two sums with a table that overflows (retries
+		 * through the unpack), one sum in 12-byte rows with one (the tight rows' unpack),
+		 * counts only, four sums with retries (24-byte rows) and three (24 bytes with a pad
+		 * word).  Under --partition-unpacked (and --partition-padded), the generic kernel (two
+		 * sums or more) and unpacked columns.
 		 */
 		{"partition packed wide: 8-byte keys, four narrow sums, g=1e5, 10 rows a key a launch", 113, 3000000,
 		 1, 100000, 0, 0, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1},

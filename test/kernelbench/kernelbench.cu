@@ -139,12 +139,10 @@ usage(FILE *f)
 			"                       partition_move_padded, for A/B runs); on (default)\n"
 			"  --partition-packed on|off off: PARTITION's lean kernel reads the unpacked\n"
 			"                       columns even where it would read the sorted packed\n"
-			"                       rows, unpacked only for retries (spec.\n"
-			"                       partition_lean_unpacked, for A/B runs); on (default)\n"
-			"  --partition-packed-wide on|off on: PARTITION's lean kernel reads 8-byte\n"
-			"                       keys' rows packed too, and takes two to four sums\n"
-			"                       of them (spec.partition_packed_wide_keys, an\n"
-			"                       experiment); off (default)\n"
+			"                       rows (4- and 8-byte keys), unpacked only for\n"
+			"                       retries, and two to four sums take the generic\n"
+			"                       kernel (spec.partition_lean_unpacked, for A/B\n"
+			"                       runs); on (default)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
 			"                       an experiment); 0 (default): the heuristic's (%d)\n",
@@ -296,8 +294,6 @@ static bool partition_lean_option = true;
 static bool partition_tight_option = true;
 /* --partition-packed: off sets spec.partition_lean_unpacked (cuda/partition_lean_kernel.cuh's packed rows' A/B, session 34). */
 static bool partition_packed_option = true;
-/* --partition-packed-wide: spec.partition_packed_wide_keys (an experiment of session 35). */
-static bool partition_packed_wide_option = false;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
 
@@ -379,8 +375,6 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_lean_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-packed") == 0)
 			partition_packed_option = parse_on_off(val, opt);
-		else if (strcmp(opt, "--partition-packed-wide") == 0)
-			partition_packed_wide_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean-rows") == 0)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
@@ -462,7 +456,6 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
-	spec.partition_packed_wide_keys = partition_packed_wide_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;

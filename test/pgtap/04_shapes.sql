@@ -7,7 +7,7 @@ SELECT no_plan();
 
 SELECT (100000 * :scale)::bigint AS n_rows \gset
 CREATE TEMP TABLE f AS
-SELECT i AS id, (i % 1000)::int AS k, (i % 7)::int AS k7, (hashint8(i) % 10000)::int AS v,
+SELECT i AS id, (i % 1000)::int AS k, (i % 7)::int AS k7, i % 7 AS k7l, (hashint8(i) % 10000)::int AS v,
        gpugb_rand(i, 1) * 100 AS x, date '2024-01-01' + (i % 366)::int AS d
   FROM generate_series(1::bigint, :n_rows) i;
 CREATE TEMP TABLE dim AS
@@ -145,6 +145,16 @@ SELECT CASE WHEN pg_temp.partition_forced_on_device()
                                                      'Partition Launches With Packed Rows') > 0,
                     'partition forced on the device: three int4 sums read packed rows in the lean kernel')
             ELSE pass('partition forced on the device: three int4 sums read packed rows in the lean kernel (not this run)')
+       END;
+-- ...and on a bigint key (session 36: 8-byte keys' rows stay packed too, in pair slots).
+SELECT gpugb_check($$SELECT k7l, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7 FROM f GROUP BY k7l$$,
+                   'three sums of int4 columns on a bigint key');
+SELECT CASE WHEN pg_temp.partition_forced_on_device()
+            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7l, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7
+                                                       FROM f GROUP BY k7l$$,
+                                                     'Partition Launches With Packed Rows') > 0,
+                    'partition forced on the device: three int4 sums on a bigint key read packed rows')
+            ELSE pass('partition forced on the device: three int4 sums on a bigint key read packed rows (not this run)')
        END;
 -- ...and MIN and MAX are not the lean kernel's: the same rows move, the generic kernel runs.
 SELECT CASE WHEN pg_temp.partition_forced_on_device()

@@ -601,6 +601,37 @@ test_partition(void)
 	c = choose(workload_packed(67108864.0, 4, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
 		  "2^26 groups, four int32 sums, 4 rows a group -> sort (got %s)", gpugb_strategy_name(c.strategy));
+	{
+		/*
+		 * 8-byte keys pack too since session 36 (pair slots): four sums at
+		 * 2^20 groups, uniform, PARTITION about 26.8 ms against
+		 * global_hash's 44.9; at 2^22 28.8 against sort's 56.7.  Two sums at
+		 * 2^20 keep the global table, and sums of 8-byte words the generic
+		 * kernel's rules (sort at 2^22).
+		 */
+		GpugbWorkload wide4 = workload_packed(1048576.0, 4, 0.0);
+		GpugbWorkload wide2 = workload_packed(1048576.0, 2, 0.0);
+		GpugbWorkload wide22 = workload_packed(4194304.0, 4, 0.0);
+		GpugbWorkload wide_words = workload_lean(4194304.0, 4, 0.0);
+
+		wide4.key_fits_int32 = wide2.key_fits_int32 = wide22.key_fits_int32 = false;
+		wide_words.key_fits_int32 = false;
+		c = choose(wide4);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^20 groups, four int32 sums, 8-byte key -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(wide22);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^22 groups, four int32 sums, 8-byte key -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(wide2);
+		CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+			  "2^20 groups, two int32 sums, 8-byte key -> global_hash (got %s)", gpugb_strategy_name(c.strategy));
+		c = choose(wide_words);
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT || strstr(c.reason, "lean block table") == NULL,
+			  "2^22 groups, four sums of 8-byte words, 8-byte key -> not the lean partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
 	/* No block table fits the states: sort, whatever the key. */
 	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 200));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
