@@ -121,8 +121,31 @@
  * pack too since session 36 (their global table is no smaller): four sums
  * at 2^20, uniform, PARTITION about 26.8 ms against global_hash's 44.9
  * (session 36, call 1, against session 35's grid).
+ *
+ * Skewed (a largest group of GPUGB_PARTIAL_LEAN_HOT_SHARE or more), the
+ * partial lean table keeps the workload up to SORT_MIN_L2_MULTIPLE x L2
+ * instead: Zipf 1.0, 2^20 groups (largest 7 %; session 36, call 2, forced
+ * strategies in one run) shared_hash 21.8 ms against PARTITION's 28.2 with
+ * 8-byte keys and three sums (24-byte rows with a pad word), 17.9 against
+ * 18.1 with two; four sums 32.1 against 30.1 and 4-byte keys 20.8 against
+ * 19.5 (three) and 31.4 against 29.3 (four), within 7 % either way.  At
+ * 2^22 (over 5 x L2) PARTITION throughout (8-byte keys, four sums: 35.0
+ * against 45.0).
  */
 #define LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE 1.6
+/*
+ * Auto takes PARTITION's lean kernel from this many rows a key expected in
+ * a launch, more than the launch's own GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
+ * (gpugb_partition_lean_rows_pay: with PARTITION forced, the lean kernel
+ * beats the generic one from fewer): Zipf 1.0 over 2^26 (29.8 million
+ * groups, 9 rows a key; session 36, call 2) sort 33.1 ms against
+ * PARTITION's 37.4 (4-byte keys, one payload), 57.8 against 66.8 (four),
+ * 39.3 against 42.5 and 62.1 against 68.8 (8-byte keys); at 16 rows a key
+ * (2^24 groups, uniform) PARTITION 18.0 against sort's 27.9 (one payload)
+ * and 42.4 against 55 (four).  12 lies between, below 16 so that a
+ * run-time estimate a little over 2^24 groups keeps PARTITION there.
+ */
+#define LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY 12.0
 /*
  * Wide states (GPUGB_WIDE_STATES) with a group of this share of the rows,
  * more groups than a block table holds: sort, whose runs fold the rows of a
@@ -670,15 +693,16 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
 
 	return w->lean_aggs && w->key_words == 1 &&
 		(sums <= 1 || (sums <= GPUGB_PARTITION_LEAN_MAX_SUMS && w->sums_fit_int32)) &&
-		gpugb_partition_lean_rows_pay(w->rows_per_launch, groups);
+		gpugb_partition_lean_rows_pay(w->rows_per_launch, groups) &&
+		w->rows_per_launch >= LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY * groups;
 }
 
 /*
  * The table, in multiples of L2, beyond which PARTITION's lean kernel goes
  * before the global table where it pays: LEAN_PARTITION_MIN_L2_MULTIPLE for
  * counts of an int32 key, LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE for two
- * sums or more (partition_lean_pays holds: over packed rows), else
- * SORT_MIN_L2_MULTIPLE, where sort pays too.
+ * sums or more (partition_lean_pays holds: over packed rows) without skew,
+ * else SORT_MIN_L2_MULTIPLE, where sort pays too.
  */
 static double
 lean_partition_min_l2_multiple(const GpugbWorkload *w)
@@ -687,7 +711,7 @@ lean_partition_min_l2_multiple(const GpugbWorkload *w)
 
 	if (sums == 0 && w->key_fits_int32)
 		return LEAN_PARTITION_MIN_L2_MULTIPLE;
-	if (sums >= 2)
+	if (sums >= 2 && w->hot_share < GPUGB_PARTIAL_LEAN_HOT_SHARE)
 		return LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE;
 	return SORT_MIN_L2_MULTIPLE;
 }

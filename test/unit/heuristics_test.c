@@ -632,6 +632,54 @@ test_partition(void)
 			  "2^22 groups, four sums of 8-byte words, 8-byte key -> not the lean partition (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
 	}
+	{
+		/*
+		 * Skewed (Zipf 1.0, largest group 7 %), within 3 x L2: the partial
+		 * lean table, not PARTITION (session 36, call 2: 8-byte keys, three
+		 * sums, 21.8 ms against 28.2); beyond it PARTITION still.
+		 */
+		GpugbWorkload skew3 = workload_packed(1048576.0, 3, 0.07);
+		GpugbWorkload skew4_int32 = workload_packed(1048576.0, 4, 0.07);
+		GpugbWorkload skew4_22 = workload_packed(4194304.0, 4, 0.063);
+
+		skew3.key_fits_int32 = skew4_22.key_fits_int32 = false;
+		c = choose(skew3);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "2^20 groups, three int32 sums, 8-byte key, 7 %% hot -> shared_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(skew4_int32);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "2^20 groups, four int32 sums, int32 key, 7 %% hot -> shared_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(skew4_22);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+			  "2^22 groups, four int32 sums, 8-byte key, 6.3 %% hot -> partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
+	{
+		/*
+		 * 9 rows a key (Zipf 1.0 over 2^26: 29.8 million groups): sort, not
+		 * the lean partition, which auto takes from 12 (session 36, call 2:
+		 * 33.1 ms against 37.4 with one payload, 57.8 against 66.8 with
+		 * four); the launch's own rule still allows it from 8.
+		 */
+		GpugbWorkload nine1 = workload_lean(29776660.0, 1, 0.03);
+		GpugbWorkload nine4 = workload_packed(29776660.0, 4, 0.03);
+		GpugbWorkload nine1_wide = workload_lean(29776660.0, 1, 0.03);
+
+		nine1_wide.key_fits_int32 = false;
+		c = choose(nine1);
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT, "9 rows a key, one sum, int32 key -> sort (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(nine4);
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT, "9 rows a key, four int32 sums -> sort (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(nine1_wide);
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT, "9 rows a key, one sum, 8-byte key -> sort (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		CHECK(gpugb_partition_lean_rows_pay(268435456.0, 29776660.0),
+			  "a launch of 9 rows a key still takes the lean kernel where PARTITION runs");
+	}
 	/* No block table fits the states: sort, whatever the key. */
 	c = choose(workload(268435456.0, 268435456.0, 4194304.0, 1, 200));
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
