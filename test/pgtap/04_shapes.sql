@@ -116,55 +116,53 @@ LANGUAGE sql AS $fn$
            current_setting('gpugb.emulate_device') = 'off' AND
            current_setting('gpugb.strategy') = 'partition'
 $fn$;
-SELECT CASE WHEN pg_temp.partition_forced_on_device()
-            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM f GROUP BY k$$,
-                                                     'Partition Launches With Moved Rows') > 0,
-                    'partition forced on the device: the rows moved with the sort')
-            ELSE pass('partition forced on the device: the rows moved with the sort (not this run)')
-       END;
-SELECT CASE WHEN pg_temp.partition_forced_on_device()
-            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s FROM f GROUP BY k7$$,
-                                                     'Partition Launches With Lean Kernel') > 0,
-                    'partition forced on the device: the lean partition kernel ran')
-            ELSE pass('partition forced on the device: the lean partition kernel ran (not this run)')
-       END;
+-- ok() that query q's EXPLAIN ANALYZE counts launches of kind `what` (> 0, or = 0 where none
+-- may run), on the device with partition forced; pass() elsewhere.
+CREATE OR REPLACE FUNCTION pg_temp.ok_partition_launches(q text, what text, description text,
+                                                         expect_none boolean DEFAULT false) RETURNS text
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    n bigint;
+BEGIN
+    IF NOT pg_temp.partition_forced_on_device() THEN
+        RETURN pass(description || ' (not this run)');
+    END IF;
+    n := pg_temp.gpugb_partition_launches(q, what);
+    RETURN ok(CASE WHEN expect_none THEN n = 0 ELSE n > 0 END,
+              description || format(' (%s: %s)', what, n));
+END
+$fn$;
+SELECT pg_temp.ok_partition_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM f GROUP BY k$$,
+                                     'Partition Launches With Moved Rows',
+                                     'partition forced on the device: the rows moved with the sort');
+SELECT pg_temp.ok_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s FROM f GROUP BY k7$$,
+                                     'Partition Launches With Lean Kernel',
+                                     'partition forced on the device: the lean partition kernel ran');
 -- ...reading the sorted packed rows, since k7 and v are int4 words (session 34's default).
-SELECT CASE WHEN pg_temp.partition_forced_on_device()
-            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s FROM f GROUP BY k7$$,
-                                                     'Partition Launches With Packed Rows') > 0,
-                    'partition forced on the device: the lean kernel read packed rows')
-            ELSE pass('partition forced on the device: the lean kernel read packed rows (not this run)')
-       END;
+SELECT pg_temp.ok_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s FROM f GROUP BY k7$$,
+                                     'Partition Launches With Packed Rows',
+                                     'partition forced on the device: the lean kernel read packed rows');
 -- ...and with three sums of int4 columns too (session 35: two to four sums move only packed, for
 -- the lean kernel): the results, everywhere, and on the device with partition forced, packed launches.
 SELECT gpugb_check($$SELECT k7, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7 FROM f GROUP BY k7$$,
                    'three sums of int4 columns on an int4 key');
-SELECT CASE WHEN pg_temp.partition_forced_on_device()
-            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7
-                                                       FROM f GROUP BY k7$$,
-                                                     'Partition Launches With Packed Rows') > 0,
-                    'partition forced on the device: three int4 sums read packed rows in the lean kernel')
-            ELSE pass('partition forced on the device: three int4 sums read packed rows in the lean kernel (not this run)')
-       END;
+SELECT pg_temp.ok_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7 FROM f GROUP BY k7$$,
+                                     'Partition Launches With Packed Rows',
+                                     'partition forced on the device: three int4 sums read packed rows in the lean kernel');
 -- ...and on a bigint key (session 36: 8-byte keys' rows stay packed too, in pair slots).
 SELECT gpugb_check($$SELECT k7l, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7 FROM f GROUP BY k7l$$,
                    'three sums of int4 columns on a bigint key');
-SELECT CASE WHEN pg_temp.partition_forced_on_device()
-            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7l, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7
-                                                       FROM f GROUP BY k7l$$,
-                                                     'Partition Launches With Packed Rows') > 0,
-                    'partition forced on the device: three int4 sums on a bigint key read packed rows')
-            ELSE pass('partition forced on the device: three int4 sums on a bigint key read packed rows (not this run)')
-       END;
+SELECT pg_temp.ok_partition_launches($$SELECT k7l, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7 FROM f GROUP BY k7l$$,
+                                     'Partition Launches With Packed Rows',
+                                     'partition forced on the device: three int4 sums on a bigint key read packed rows');
 -- ...and MIN and MAX are not the lean kernel's: the same rows move, the generic kernel runs.
-SELECT CASE WHEN pg_temp.partition_forced_on_device()
-            THEN ok(pg_temp.gpugb_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,
-                                                     'Partition Launches With Moved Rows') > 0 AND
-                    pg_temp.gpugb_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,
-                                                     'Partition Launches With Lean Kernel') = 0,
-                    'partition forced on the device: MIN and MAX take the generic kernel')
-            ELSE pass('partition forced on the device: MIN and MAX take the generic kernel (not this run)')
-       END;
+SELECT pg_temp.ok_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,
+                                     'Partition Launches With Moved Rows',
+                                     'partition forced on the device: MIN and MAX move their rows');
+SELECT pg_temp.ok_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,
+                                     'Partition Launches With Lean Kernel',
+                                     'partition forced on the device: MIN and MAX take the generic kernel',
+                                     expect_none => true);
 
 SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
 SELECT * FROM finish();
