@@ -47,12 +47,19 @@ static std::atomic<int> tally_handles{0};
 
 static GpugbBudgetReserve budget_reserve = nullptr;
 static GpugbBudgetRelease budget_release = nullptr;
+static GpugbAllocTrace alloc_trace = nullptr;
 
 GPUGB_API void
 gpugb_device_set_budget(GpugbBudgetReserve reserve, GpugbBudgetRelease release)
 {
 	budget_reserve = reserve;
 	budget_release = release;
+}
+
+GPUGB_API void
+gpugb_device_set_alloc_trace(GpugbAllocTrace trace)
+{
+	alloc_trace = trace;
 }
 
 void
@@ -383,8 +390,11 @@ gpugb_dev_alloc(GpugbAccount *acct, DevBuf *buf, size_t bytes, const char *what)
 	}
 	auto		t0 = std::chrono::steady_clock::now();
 	cudaError_t err = cudaMalloc(&buf->ptr, bytes);
+	double		ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
-	acct->alloc_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+	acct->alloc_ms += ms;
+	if (alloc_trace != nullptr)
+		alloc_trace(what, err == cudaSuccess ? (int64_t) bytes : 0, ms, false);
 	if (err != cudaSuccess)
 	{
 		buf->ptr = nullptr;
@@ -395,6 +405,7 @@ gpugb_dev_alloc(GpugbAccount *acct, DevBuf *buf, size_t bytes, const char *what)
 		return err == cudaErrorMemoryAllocation ? GPUGB_OUT_OF_MEMORY : GPUGB_CUDA_ERROR;
 	}
 	buf->bytes = bytes;
+	buf->what = what;
 	acct->device_bytes += (int64_t) bytes;
 	if (acct->device_bytes > acct->peak_device_bytes)
 		acct->peak_device_bytes = acct->device_bytes;
@@ -412,13 +423,19 @@ gpugb_dev_free(GpugbAccount *acct, DevBuf *buf)
 	/* Errors here are from earlier async work; the memory is gone regardless. */
 	(void) cudaFree(buf->ptr);
 	(void) cudaGetLastError();
-	acct->alloc_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+	double		ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+	acct->alloc_ms += ms;
+	if (alloc_trace != nullptr)
+		alloc_trace(buf->what, (int64_t) buf->bytes, ms, true);
 	acct->device_bytes -= (int64_t) buf->bytes;
 	tally_device_bytes -= (int64_t) buf->bytes;
 	if (budget_release != nullptr)
 		budget_release((int64_t) buf->bytes);
 	buf->ptr = nullptr;
 	buf->bytes = 0;
+	buf->what = nullptr;
 }
 
 GpugbStatus

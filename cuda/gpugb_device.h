@@ -466,6 +466,16 @@ typedef bool (*GpugbBudgetReserve) (int64_t bytes);
 typedef void (*GpugbBudgetRelease) (int64_t bytes);
 extern void gpugb_device_set_budget(GpugbBudgetReserve reserve, GpugbBudgetRelease release);
 
+/*
+ * A trace of every device allocation and free: what it is for (the name
+ * the code gives it), its bytes and the host time cudaMalloc or cudaFree
+ * took (cudaFree waits for the device).  For the kernel benchmark's
+ * --alloc-trace, which places GpugbStats.device_alloc_ms by buffer; never
+ * set by the executor.  NULL (the default): no trace.
+ */
+typedef void (*GpugbAllocTrace) (const char *what, int64_t bytes, double ms, bool freed);
+extern void gpugb_device_set_alloc_trace(GpugbAllocTrace trace);
+
 extern GpugbStatus gpugb_groupby_create(const GpugbGroupBySpec *spec, GpugbGroupBy **out);
 
 /*

@@ -47,6 +47,7 @@ struct DevBuf
 {
 	void	   *ptr = nullptr;
 	size_t		bytes = 0;
+	const char *what = nullptr;	/* gpugb_dev_alloc's name for it, a literal (the alloc trace) */
 };
 
 struct HostBuf

@@ -19,6 +19,7 @@
  *    --max-seconds budget still leaves the CSV and the markdown report of
  *    what was measured.
  */
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cuda_runtime.h>
@@ -145,7 +146,11 @@ usage(FILE *f)
 			"                       runs); on (default)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
-			"                       an experiment); 0 (default): the heuristic's (%d)\n",
+			"                       an experiment); 0 (default): the heuristic's (%d)\n"
+			"  --alloc-trace on|off on: after each method's first timed run, the log\n"
+			"                       lists its device allocations and frees by buffer\n"
+			"                       (count, MB, host ms in cudaMalloc and cudaFree);\n"
+			"                       off (default)\n",
 			KB_MAX_LOG2_ROWS, KB_MAX_PAYLOADS, method_list().c_str(), GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY);
 }
 
@@ -296,6 +301,8 @@ static bool partition_tight_option = true;
 static bool partition_packed_option = true;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
+/* --alloc-trace: gpugb_device_set_alloc_trace over the first rep's timed part (AllocTrace). */
+static bool alloc_trace_option = false;
 
 /* An option's on|off value. */
 static bool
@@ -379,6 +386,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
 			partition_tight_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--alloc-trace") == 0)
+			alloc_trace_option = parse_on_off(val, opt);
 		else
 			bad_option("unknown option %s", opt);
 	}
@@ -582,6 +591,68 @@ mismatch_text(const KbChecksum &got, const KbChecksum &ref, int payloads)
 }
 
 /*
+ * --alloc-trace: the device allocations and frees of one timed part, summed
+ * by the name the module gives each buffer (gpugb_device_set_alloc_trace),
+ * to place GpugbStats.device_alloc_ms.  Names are literals: one entry a
+ * distinct text.
+ */
+struct AllocTraceEntry
+{
+	const char *what;
+	int			allocs,
+				frees;
+	int64_t		bytes;			/* allocated */
+	double		alloc_ms,
+				free_ms;
+};
+
+static AllocTraceEntry alloc_trace_entries[48];
+static int	alloc_trace_count;
+
+static void
+alloc_trace_record(const char *what, int64_t bytes, double ms, bool freed)
+{
+	const char *name = what != nullptr ? what : "(unnamed)";
+	int			e;
+
+	for (e = 0; e < alloc_trace_count && strcmp(alloc_trace_entries[e].what, name) != 0; e++)
+		;
+	if (e == alloc_trace_count)
+	{
+		if (alloc_trace_count == (int) (sizeof(alloc_trace_entries) / sizeof(alloc_trace_entries[0])))
+			return;
+		alloc_trace_entries[alloc_trace_count++] = AllocTraceEntry{name, 0, 0, 0, 0, 0};
+	}
+	if (freed)
+	{
+		alloc_trace_entries[e].frees++;
+		alloc_trace_entries[e].free_ms += ms;
+	}
+	else
+	{
+		alloc_trace_entries[e].allocs++;
+		alloc_trace_entries[e].bytes += bytes;
+		alloc_trace_entries[e].alloc_ms += ms;
+	}
+}
+
+/* The entries, the costliest first, one log line each. */
+static void
+alloc_trace_print(int method)
+{
+	AllocTraceEntry *t = alloc_trace_entries;
+
+	std::sort(t, t + alloc_trace_count, [](const AllocTraceEntry &a, const AllocTraceEntry &b) {
+		return a.alloc_ms + a.free_ms > b.alloc_ms + b.free_ms;
+	});
+	for (int e = 0; e < alloc_trace_count; e++)
+		printf("      [%s] alloc trace: %-28s %2d alloc %2d free %9.1f MB  alloc %6.3f ms  free %6.3f ms\n",
+			   kb_method_name(method), t[e].what, t[e].allocs, t[e].frees, t[e].bytes / 1048576.0,
+			   t[e].alloc_ms, t[e].free_ms);
+	alloc_trace_count = 0;
+}
+
+/*
  * One timed run: create (timed apart), aggregate_device + finish (timed),
  * and on the first repetition the stats and the verification.
  */
@@ -612,6 +683,12 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 
 	gpugb_groupby_stats(gb, &created);	/* create's allocations, not in the timed part */
 
+	if (alloc_trace_option && first_rep)
+	{
+		alloc_trace_count = 0;
+		gpugb_device_set_alloc_trace(alloc_trace_record);
+	}
+
 	auto		t1 = std::chrono::steady_clock::now();
 
 	st = gpugb_groupby_aggregate_device(gb, &cols);
@@ -619,6 +696,12 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		st = gpugb_groupby_finish(gb, &n_groups);
 	(void) cudaDeviceSynchronize();
 	auto		t2 = std::chrono::steady_clock::now();
+
+	if (alloc_trace_option && first_rep)
+	{
+		gpugb_device_set_alloc_trace(nullptr);
+		alloc_trace_print(m->method);
+	}
 
 	if (st != GPUGB_OK)
 	{

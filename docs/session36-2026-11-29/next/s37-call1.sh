@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 37, call 1 (about 7 minutes): what session 36 committed after its last GPU call (ea77068):
+# Session 37, call 1 (about 8 minutes): what session 36 committed after its last GPU call (ea77068):
 # auto's two rule changes in src/heuristics.c (9c69f8c), chosen from session 36's forced-strategy
 # times but not yet measured under auto:
 #  - the lean partition from 12 rows a key (LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY): Zipf 1.0 over 2^26
@@ -7,7 +7,8 @@
 #  - skewed packed sums take the lean partition only beyond 3x L2: Zipf 1.0 at 2^20 with two to four
 #    payloads should now take SHARED_HASH's partial table (8-byte keys, three payloads: 21.8 ms
 #    against PARTITION's 28.2).
-# And the whole device self-test, which session 36 cut at 601 of 648 cases by its 225 s limit.
+# Then the alloc trace (kernelbench --alloc-trace), and the whole device self-test, which session 36
+# cut at 601 of 648 cases by its 225 s limit.
 #   make -s -j2 -C test/device CUDA_ARCHS=90 && make -s -j2 -C test/kernelbench CUDA_ARCHS=90 all
 #   tar cJf .gpu-box/bins.tar.xz test/bin/kernelbench test/bin/device_selftest; git rev-parse HEAD > .gpu-box/HEAD
 #   run(command="bash docs/session36-2026-11-29/next/s37-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"])
@@ -34,6 +35,14 @@ for k, m in sorted(pts.items()):
           f"auto/best {m['auto'][0] / best[0]:.2f}, best/thrust {m['thrust'][0] / best[0]:.2f}")
 PY
 done
+# Where auto's and PARTITION's host time in cudaMalloc/cudaFree goes, by buffer (--alloc-trace, 2c775e4+):
+# session 36's call 1 had auto 3.45 ms against PARTITION's 1.85 at 2^22 (pending/next-steps.md, items 2-3).
+t0=$(date +%s)
+CUDA_MODULE_LOADING=EAGER timeout 50 test/bin/kernelbench --bw-gib 1 --max-seconds 40 --keys 4 --payloads 1,4 \
+  --dists uniform --log2-groups 22,24 --methods partition,auto --alloc-trace on \
+  --csv "$O/trace.csv" --md "$O/trace.md" > "$O/trace.log" 2>&1
+echo "alloc trace rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/trace.md")"
+grep -E "^  [48]-byte|alloc trace|^    (partition|auto) " "$O/trace.log" | sed -E 's/ +create.*//' | head -60 | cut -c1-200
 t0=$(date +%s)
 timeout 300 test/bin/device_selftest --require-gpu --quick > "$O/selftest.log" 2>&1
 echo "selftest rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest.log" | cut -c1-160)"
