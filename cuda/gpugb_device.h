@@ -469,7 +469,8 @@ extern void gpugb_device_set_budget(GpugbBudgetReserve reserve, GpugbBudgetRelea
 /*
  * A trace of every device allocation and free: what it is for (the name
  * the code gives it), its bytes and the host time cudaMalloc or cudaFree
- * took (cudaFree waits for the device).  For the kernel benchmark's
+ * took (cudaFree waits for the device; a cudaMalloc that failed is traced
+ * with 0 bytes).  For the kernel benchmark's
  * --alloc-trace, which places GpugbStats.device_alloc_ms by buffer; never
  * set by the executor.  NULL (the default): no trace.
  */

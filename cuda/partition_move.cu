@@ -36,7 +36,8 @@
  * session 35 launches of an int32 key and two to four integer SUMs of
  * int32 words move too, but only where the lean kernel reads their rows
  * packed (6 words, 24 bytes, with four sums): its cost is what the generic
- * kernel's was not.
+ * kernel's was not.  Since session 36 an 8-byte key's rows (pair slots)
+ * stay packed the same way.
  *
  * Retries: rows that find no group id are listed by sorted position, so the
  * caller makes the moved parameters the set's (set->params): retries read

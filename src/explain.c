@@ -137,7 +137,7 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_lean_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Lean Kernel", NULL,
 							   st->stats.partition_lean_launches, es);
-	/* ...of which the lean kernel read the sorted packed rows (4-byte key and value words) */
+	/* ...of which the lean kernel read the sorted packed rows (a key word and int32 value words) */
 	if (st->stats.partition_packed_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Packed Rows", NULL,
 							   st->stats.partition_packed_launches, es);

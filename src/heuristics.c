@@ -108,7 +108,8 @@
  * 13.1 against the partial table's 15.6 (Zipf 1.0).  At about 1 x L2 (one
  * payload, 2^20 groups, session 33's grid) global_hash took 9.4 against
  * PARTITION's 14.1.  Between the two nothing was measured, nor a sum or an
- * 8-byte key (no packed rows) between 2 and 3 x L2, which keep the 3.
+ * 8-byte key between 2 and 3 x L2 (packed too since session 36, but not
+ * measured there), which keep the 3.
  */
 #define LEAN_PARTITION_MIN_L2_MULTIPLE 2.0
 /*
@@ -532,8 +533,9 @@ gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_p
  * 1.08-1.57x faster with 4-byte keys (one payload, uniform: 27.6 -> 17.5
  * ms, where sort takes 30.1) and 0.98-1.30x with 8-byte keys; 2^26 (4 rows
  * a key) 1.03-1.08x, but sort is faster still there (uniform, one payload:
- * 50.4 ms against 53.5), so auto, which shares this rule
- * (partition_lean_pays), should not take PARTITION at 4 rows a key.  The
+ * 50.4 ms against 53.5), so auto, which applies this rule and a stricter
+ * line (partition_lean_pays, LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY since
+ * session 36), should not take PARTITION at 4 rows a key.  The
  * rule says 8, not 16: at 2^24 groups the launches hold 16 rows a key, and
  * at 16 the run-time check's estimate of a few more groups than 2^24 left
  * auto on sort (uniform) or PARTITION's generic kernel (Zipf 0.5), 1.7x
@@ -673,7 +675,9 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * the same rule; it also needs no NULL key or input, which the workload
  * does not know: with NULLs the rows do not move, and PARTITION runs its
  * generic kernel, about even with sort at 2^22 groups, so the caller also
- * wants the generic kernel's block table to fit).  H200, 2^28 rows,
+ * wants the generic kernel's block table to fit).  Auto asks for more rows
+ * a key than the launch does (LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY against
+ * gpugb_partition_lean_rows_pay's 8).  H200, 2^28 rows,
  * one payload, 2^22 groups (64 rows a group; session 32, call 2): 4-byte
  * keys 16.3 ms uniform and 19.2 Zipf 1.0 against sort's 23.7 and 23.7;
  * 8-byte keys 20.9 and 23.7 against 31.0 and 31.4.  At 2^24 (16 rows a

@@ -608,6 +608,7 @@ struct AllocTraceEntry
 
 static AllocTraceEntry alloc_trace_entries[48];
 static int	alloc_trace_count;
+static int	alloc_trace_dropped;	/* calls under names beyond the table's */
 
 static void
 alloc_trace_record(const char *what, int64_t bytes, double ms, bool freed)
@@ -620,7 +621,10 @@ alloc_trace_record(const char *what, int64_t bytes, double ms, bool freed)
 	if (e == alloc_trace_count)
 	{
 		if (alloc_trace_count == (int) (sizeof(alloc_trace_entries) / sizeof(alloc_trace_entries[0])))
+		{
+			alloc_trace_dropped++;
 			return;
+		}
 		alloc_trace_entries[alloc_trace_count++] = AllocTraceEntry{name, 0, 0, 0, 0, 0};
 	}
 	if (freed)
@@ -649,7 +653,11 @@ alloc_trace_print(int method)
 		printf("      [%s] alloc trace: %-28s %2d alloc %2d free %9.1f MB  alloc %6.3f ms  free %6.3f ms\n",
 			   kb_method_name(method), t[e].what, t[e].allocs, t[e].frees, t[e].bytes / 1048576.0,
 			   t[e].alloc_ms, t[e].free_ms);
+	if (alloc_trace_dropped > 0)
+		printf("      [%s] alloc trace: %d calls under further names not listed\n", kb_method_name(method),
+			   alloc_trace_dropped);
 	alloc_trace_count = 0;
+	alloc_trace_dropped = 0;
 }
 
 /*
@@ -686,6 +694,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 	if (alloc_trace_option && first_rep)
 	{
 		alloc_trace_count = 0;
+		alloc_trace_dropped = 0;
 		gpugb_device_set_alloc_trace(alloc_trace_record);
 	}
 
