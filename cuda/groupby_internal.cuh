@@ -76,6 +76,8 @@ struct GpugbSortBufs
 {
 	int64_t		rows = 0;		/* rows the buffers hold; 0 = not allocated */
 	bool		runs = false;	/* head_pos, run_start, run_gid, n_heads allocated (SORT) */
+	bool		perms = false;	/* perm_in, perm_out and temp allocated (all but PARTITION's
+								 * moved launches under spec.partition_lazy_scratch) */
 	DevBuf		keys_in;		/* uint32 sort keys (SORT; after the sort, the heads' positions)
 								 * or partitions, launch order */
 	DevBuf		keys_out;		/* the same, sorted */
@@ -319,11 +321,13 @@ GpugbStatus gpugb_launch_gather(const T *src, const uint32_t *perm, int64_t n, T
 GpugbStatus gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p);
 void		gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b);
 /*
- * Makes b hold scratch for n rows (with SORT's run buffers when `runs`),
- * reallocating if needed.  GPUGB_OUT_OF_MEMORY leaves b freed: the caller
- * switches to GLOBAL_HASH for good (gpugb_scratch_unavailable).
+ * Makes b hold scratch for n rows (with SORT's run buffers when `runs`, the
+ * row numbers' permutations and CUB's scratch when `perms`), reallocating
+ * if needed; permutations asked for later are added to the buffers b
+ * holds.  GPUGB_OUT_OF_MEMORY leaves b freed: the caller switches to
+ * GLOBAL_HASH for good (gpugb_scratch_unavailable).
  */
-GpugbStatus gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs);
+GpugbStatus gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs, bool perms = true);
 /* No room for SORT's or PARTITION's scratch: the handle hashes from now on. */
 void		gpugb_scratch_unavailable(GpugbGroupBy *gb);
 /* True for the strategies that hold GpugbSortBufs. */

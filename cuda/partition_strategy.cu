@@ -80,7 +80,12 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	if (p.n_keys == 0 || p.row_list != nullptr || n < 2 || gb->table.capacity < 2)
 		return gpugb_launch_agg(p, stream);
 
-	GpugbStatus st = gpugb_sort_bufs_ensure(gb, b, n, false);
+	/*
+	 * Under spec.partition_lazy_scratch (an experiment), the row numbers'
+	 * permutations and CUB's scratch for them come only when the row
+	 * numbers' sort runs (below): moved launches use neither.
+	 */
+	GpugbStatus st = gpugb_sort_bufs_ensure(gb, b, n, false, !gb->spec.partition_lazy_scratch);
 
 	if (st == GPUGB_OUT_OF_MEMORY)
 	{
@@ -107,15 +112,12 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		generic_bits;
 	int64_t		n_parts = 1ll << bits;
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
-			   *keys_out = (uint32_t *) b->keys_out.ptr,
-			   *perm_in = (uint32_t *) b->perm_in.ptr,
-			   *perm_out = (uint32_t *) b->perm_out.ptr;
+			   *keys_out = (uint32_t *) b->keys_out.ptr;
 	/*
 	 * The boundaries (n_parts + 1 <= n + 1 uint32) reuse keys_in (n + 1
 	 * uint32), which the sort has finished reading by then: same stream.
 	 */
 	uint32_t   *bounds = keys_in;
-	size_t		temp_bytes = b->temp_bytes;
 	GpugbAggParams moved;
 	GpugbPackedRows packed;
 	bool		did_move = false;
@@ -149,6 +151,22 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	 * the move's scratch was refused): the generic kernel, whose partitions
 	 * are sized for its own table.
 	 */
+	if (!b->perms)
+	{
+		/* Nothing of this launch has used b yet: its keys stay, the permutations are added. */
+		st = gpugb_sort_bufs_ensure(gb, b, n, false, true);
+		if (st == GPUGB_OUT_OF_MEMORY)
+		{
+			gpugb_scratch_unavailable(gb);
+			return gpugb_launch_agg(p, stream);
+		}
+		GPUGB_TRY(st);
+	}
+
+	uint32_t   *perm_in = (uint32_t *) b->perm_in.ptr,
+			   *perm_out = (uint32_t *) b->perm_out.ptr;
+	size_t		temp_bytes = b->temp_bytes;
+
 	bits = generic_bits;
 	n_parts = 1ll << bits;
 	GPUGB_TRY(gpugb_launch_partition_keys(p, keys_in, perm_in, tbits - bits, stream));

@@ -42,13 +42,15 @@ gpugb_sort_bufs_free(GpugbGroupBy *gb, GpugbSortBufs *b)
 	gpugb_dev_free(&gb->acct, &b->moved_temp);
 	b->rows = 0;
 	b->runs = false;
+	b->perms = false;
 	b->temp_bytes = 0;
 }
 
+/* The row numbers' permutations and CUB's scratch, for b->rows rows. */
 static GpugbStatus
-sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows, bool runs)
+sort_bufs_alloc_perms(GpugbGroupBy *gb, GpugbSortBufs *b)
 {
-	size_t		n = (size_t) rows;
+	size_t		n = (size_t) b->rows;
 	size_t		sort_bytes = 0,
 				scan_bytes = 0;
 
@@ -60,11 +62,21 @@ sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows, bool runs)
 		nullptr, scan_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
 		cuda::maximum<uint32_t>{}, (int64_t) n)));
 	b->temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_in, n * 4, "sort permutation"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_out, n * 4, "sort permutation"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->temp, b->temp_bytes, "sort scratch"));
+	b->perms = true;
+	return GPUGB_OK;
+}
+
+static GpugbStatus
+sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows, bool runs, bool perms)
+{
+	size_t		n = (size_t) rows;
+
 	/* (n + 1) uint32: PARTITION's boundaries reuse keys_in */
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_in, (n + 1) * 4, "sort keys"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->keys_out, n * 4, "sort keys"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_in, n * 4, "sort permutation"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->perm_out, n * 4, "sort permutation"));
 	if (runs)
 	{
 		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->head_pos, n * 4, "run heads"));
@@ -72,17 +84,26 @@ sort_bufs_alloc(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t rows, bool runs)
 		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->run_gid, n * 8, "run group ids"));
 		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->n_heads, 8, "run head count"));
 	}
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &b->temp, b->temp_bytes, "sort scratch"));
 	b->rows = rows;
 	b->runs = runs;
-	return GPUGB_OK;
+	return perms ? sort_bufs_alloc_perms(gb, b) : GPUGB_OK;
 }
 
 GpugbStatus
-gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs)
+gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs, bool perms)
 {
 	if (b->rows >= n && (b->runs || !runs))
-		return GPUGB_OK;
+	{
+		if (b->perms || !perms)
+			return GPUGB_OK;
+
+		/* Added to the buffers held: PARTITION's row numbers' sort after a launch that moved its rows. */
+		GpugbStatus st = sort_bufs_alloc_perms(gb, b);
+
+		if (st != GPUGB_OK)
+			gpugb_sort_bufs_free(gb, b);
+		return st;
+	}
 	gpugb_sort_bufs_free(gb, b);
 
 	/*
@@ -92,7 +113,7 @@ gpugb_sort_bufs_ensure(GpugbGroupBy *gb, GpugbSortBufs *b, int64_t n, bool runs)
 	 * row then, 32 now) cost more to allocate than the probe's sort (kernel benchmark).
 	 */
 	int64_t		rows = gb->spec.device_resident || gb->spec.stride_rows < n ? n : gb->spec.stride_rows;
-	GpugbStatus st = sort_bufs_alloc(gb, b, rows, runs);
+	GpugbStatus st = sort_bufs_alloc(gb, b, rows, runs, perms);
 
 	if (st != GPUGB_OK)
 		gpugb_sort_bufs_free(gb, b);
