@@ -449,13 +449,51 @@ now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/*
+ * Wall time from one report to the next, each case's line ending with it,
+ * and the slowest cases listed before the summary: the GPU box's minutes
+ * are few, and the whole run takes most of four of them (session 36).
+ */
+#define SLOWEST_LISTED 8
+static double last_report_s;
+static struct
+{
+	double		secs;
+	char		name[120];
+}			slowest[SLOWEST_LISTED];
+
+static void
+note_case_time(const char *name, double secs)
+{
+	int			i = SLOWEST_LISTED - 1;
+
+	if (secs <= slowest[i].secs)
+		return;
+	for (; i > 0 && slowest[i - 1].secs < secs; i--)
+		slowest[i] = slowest[i - 1];
+	slowest[i].secs = secs;
+	snprintf(slowest[i].name, sizeof(slowest[i].name), "%s", name);
+}
+
+static void
+print_slowest(void)
+{
+	for (int i = 0; i < SLOWEST_LISTED && slowest[i].secs > 0; i++)
+		printf("slowest %d: %.2f s  %s\n", i + 1, slowest[i].secs, slowest[i].name);
+}
+
 static void
 report(const char *name, int ok, const char *detail)
 {
+	double		now = now_s();
+	double		secs = last_report_s > 0 ? now - last_report_s : 0;
+
+	last_report_s = now;
 	n_cases++;
 	if (!ok)
 		n_failed++;
-	printf("%s %s%s%s\n", ok ? "ok  " : "FAIL", name, detail[0] ? ": " : "", detail);
+	note_case_time(name, secs);
+	printf("%s %s%s%s (%.2f s)\n", ok ? "ok  " : "FAIL", name, detail[0] ? ": " : "", detail, secs);
 	fflush(stdout);
 }
 
@@ -1454,6 +1492,7 @@ main(int argc, char **argv)
 	GpugbStatus st = gpugb_device_probe();
 
 	printf("device: %s (%s)\n", gpugb_device_description(), gpugb_status_name(st));
+	last_report_s = now_s();	/* the first case's time starts here */
 	if (st != GPUGB_OK)
 	{
 		int			ok = st == GPUGB_NO_DEVICE && !require_gpu;
@@ -1770,6 +1809,7 @@ main(int argc, char **argv)
 				(!cases[i].partition_only || strategy == GPUGB_STRATEGY_PARTITION))
 				run_case(&cases[i]);
 	}
+	print_slowest();
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;
 }
