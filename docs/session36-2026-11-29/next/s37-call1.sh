@@ -48,5 +48,9 @@ timeout 300 test/bin/device_selftest --require-gpu --quick > "$O/selftest.log" 2
 echo "selftest rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest.log" | cut -c1-160)"
 echo "  $(grep -c '^ok' "$O/selftest.log") ok, $(grep -c '^FAIL' "$O/selftest.log") FAIL"
 grep -E "^FAIL" "$O/selftest.log" | head -5 | cut -c1-300
+# Where the run's time goes (6e75729: each case's wall time; the slowest eight before the summary).
+grep -E "^slowest" "$O/selftest.log" | cut -c1-200
+grep -oE "\(([0-9]+\.[0-9]+) s\)$" "$O/selftest.log" | tr -d '()s ' | sort -n | awk '{t+=$1; a[NR]=$1} END {if (NR) printf "  case times: %d cases, %.1f s in all, median %.2f s\n", NR, t, a[int((NR+1)/2)]}'
+awk '/ \([0-9.]+ s\)$/ {x=$(NF-1); gsub(/[()]/, "", x); if (x+0 > 1) n++} END {print "  cases over 1 s: " n+0}' "$O/selftest.log"
 gzip -9 "$O"/*.log
 echo "total $(( $(date +%s) - T0 )) s"
