@@ -145,8 +145,13 @@
  * (2^24 groups, uniform) PARTITION 18.0 against sort's 27.9 (one payload)
  * and 42.4 against 55 (four).  12 lies between, below 16 so that a
  * run-time estimate a little over 2^24 groups keeps PARTITION there.
+ * At least the launch's line, so that auto never plans the lean kernel
+ * for launches that would not run it.
  */
-#define LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY 12.0
+#define LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY 12
+#if LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY < GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
+#error "auto's rows-a-key line for the lean partition is below the launch's"
+#endif
 /*
  * Wide states (GPUGB_WIDE_STATES) with a group of this share of the rows,
  * more groups than a block table holds: sort, whose runs fold the rows of a
@@ -533,9 +538,9 @@ gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_p
  * 1.08-1.57x faster with 4-byte keys (one payload, uniform: 27.6 -> 17.5
  * ms, where sort takes 30.1) and 0.98-1.30x with 8-byte keys; 2^26 (4 rows
  * a key) 1.03-1.08x, but sort is faster still there (uniform, one payload:
- * 50.4 ms against 53.5), so auto, which applies this rule and a stricter
- * line (partition_lean_pays, LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY since
- * session 36), should not take PARTITION at 4 rows a key.  The
+ * 50.4 ms against 53.5), so auto, which applies a line at least as strict
+ * (partition_lean_pays: this rule until session 36, then
+ * LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY), should not take PARTITION at 4 rows a key.  The
  * rule says 8, not 16: at 2^24 groups the launches hold 16 rows a key, and
  * at 16 the run-time check's estimate of a few more groups than 2^24 left
  * auto on sort (uniform) or PARTITION's generic kernel (Zipf 0.5), 1.7x
@@ -697,7 +702,6 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
 
 	return w->lean_aggs && w->key_words == 1 &&
 		(sums <= 1 || (sums <= GPUGB_PARTITION_LEAN_MAX_SUMS && w->sums_fit_int32)) &&
-		gpugb_partition_lean_rows_pay(w->rows_per_launch, groups) &&
 		w->rows_per_launch >= LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY * groups;
 }
 
