@@ -263,16 +263,6 @@ typedef struct GpugbGroupBySpec
 	 */
 	int			partition_lean_rows_per_key;
 	/*
-	 * An experiment (session 36): PARTITION allocates the row numbers'
-	 * permutations and CUB's scratch for their sort only when a launch
-	 * sorts row numbers (cuda/partition_strategy.cu); launches whose rows
-	 * move use neither, about 4 GB of a launch's 21.8 at 2^28 rows with one
-	 * payload (session 36, call 1).  For the kernel benchmark
-	 * (--partition-lazy-scratch) and the self-test, never set by the
-	 * executor.
-	 */
-	bool		partition_lazy_scratch;
-	/*
 	 * 0: groups come out of fetch in any order.  Else finish orders them by
 	 * these keys (key words or aggregates' counts), the most significant
 	 * first (ties: in no particular order), and fetch hands them out in that

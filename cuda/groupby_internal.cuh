@@ -77,7 +77,7 @@ struct GpugbSortBufs
 	int64_t		rows = 0;		/* rows the buffers hold; 0 = not allocated */
 	bool		runs = false;	/* head_pos, run_start, run_gid, n_heads allocated (SORT) */
 	bool		perms = false;	/* perm_in, perm_out and temp allocated (all but PARTITION's
-								 * moved launches under spec.partition_lazy_scratch) */
+								 * moved launches) */
 	DevBuf		keys_in;		/* uint32 sort keys (SORT; after the sort, the heads' positions)
 								 * or partitions, launch order */
 	DevBuf		keys_out;		/* the same, sorted */

@@ -147,10 +147,6 @@ usage(FILE *f)
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
 			"                       an experiment); 0 (default): the heuristic's (%d)\n"
-			"  --partition-lazy-scratch on|off on: PARTITION allocates the row numbers'\n"
-			"                       permutations only where it sorts row numbers\n"
-			"                       (spec.partition_lazy_scratch, an experiment); off\n"
-			"                       (default)\n"
 			"  --alloc-trace on|off on: after each method's first timed run, the log\n"
 			"                       lists its device allocations and frees by buffer\n"
 			"                       (count, MB, host ms in cudaMalloc and cudaFree);\n"
@@ -305,8 +301,6 @@ static bool partition_tight_option = true;
 static bool partition_packed_option = true;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
-/* --partition-lazy-scratch: spec.partition_lazy_scratch (an experiment of session 36). */
-static bool partition_lazy_scratch_option = false;
 /* --alloc-trace: gpugb_device_set_alloc_trace over the first rep's timed part (AllocTrace). */
 static bool alloc_trace_option = false;
 
@@ -392,8 +386,6 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
 			partition_tight_option = parse_on_off(val, opt);
-		else if (strcmp(opt, "--partition-lazy-scratch") == 0)
-			partition_lazy_scratch_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--alloc-trace") == 0)
 			alloc_trace_option = parse_on_off(val, opt);
 		else
@@ -475,7 +467,6 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_lean_unpacked = !partition_packed_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_move_padded = !partition_tight_option;
-	spec.partition_lazy_scratch = partition_lazy_scratch_option;
 	return spec;
 }
 
