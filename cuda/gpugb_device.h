@@ -255,6 +255,13 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_lean_unpacked;
 	/*
+	 * PARTITION moves packed rows with CUB's radix sort, as before session
+	 * 37, even where the one-pass scatter applies (cuda/partition_scatter.cuh):
+	 * for the kernel benchmark's A/B runs (--partition-scatter off) and the
+	 * self-test (--partition-cub-sort), never set by the executor.
+	 */
+	bool		partition_cub_sort;
+	/*
 	 * An experiment (session 34): PARTITION's lean kernel applies from this
 	 * many rows a key expected in a launch instead of
 	 * gpugb_partition_lean_rows_pay's (src/heuristics.c); 0: the heuristic.
@@ -401,6 +408,7 @@ typedef struct GpugbStats
 	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
+	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -256,6 +256,12 @@ struct GpugbPackedRows
 	int64_t		n = 0;
 	int			key_words = 1;
 	int			n_values = 0;
+	/*
+	 * The rows were scattered (partition_scatter.cuh), not sorted: the
+	 * partitions' bounds are in the sort buffers' keys_in, and keys_out
+	 * holds no sorted partitions.
+	 */
+	bool		bounds_ready = false;
 	int64_t    *key_out = nullptr;
 	int64_t    *value_out[GPUGB_PARTITION_LEAN_MAX_SUMS] = {};
 };
@@ -291,7 +297,8 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  * GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs), or 0 where it does not
  * apply; and its launch over the sorted partitions, with those slots
  * (packed: GpugbPackedRows' rows of a key of packed_key_words words, read
- * in place of p's columns).
+ * in place of p's columns).  sorted_parts == nullptr: the rows were
+ * scattered, and bounds hold the partitions' bounds already.
  */
 int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
 GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,

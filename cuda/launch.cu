@@ -579,15 +579,17 @@ launch_partition_bounds(const GpugbAggParams &p, const uint32_t *sorted_parts, u
 						int64_t n_parts, int block, int64_t max_tile_rows, cudaStream_t stream,
 						int64_t *tile_rows, int64_t *split_rows)
 {
-	gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
-		sorted_parts, p.nrows, bounds, n_parts);
-
 	int64_t		mean_rows = (p.nrows + n_parts - 1) / n_parts;
 
 	if (mean_rows > max_tile_rows)
 		mean_rows = max_tile_rows;
 	*tile_rows = mean_rows > block ? mean_rows : block;
 	*split_rows = 2 * *tile_rows;
+	/* No sorted partitions: the bounds are there already (partition_scatter.cuh wrote them). */
+	if (sorted_parts == nullptr)
+		return GPUGB_OK;
+	gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+		sorted_parts, p.nrows, bounds, n_parts);
 	return GPUGB_LAUNCHED("gpugb_partition_bounds_kernel");
 }
 

@@ -45,83 +45,24 @@
  * launch, after complete_set has run them.
  */
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <mutex>
 
 #include "groupby_internal.cuh"
-#include "hash_table.cuh"
-
-/*
- * A packed row of W 32-bit words: key words first, then the value column's.
- * 8-byte aligned at an even W (CUB moves it in 8-byte words), 4 at an odd W.
- */
-template <int W>
-struct alignas(W % 2 == 0 ? 8 : 4) GpugbMovedRow
-{
-	uint32_t	w[W];
-};
-
-/*
- * The value columns a launch moves: distinct input columns, and where each
- * sorted one goes.  More than GPUGB_MOVE_MAX_VALUE_INPUTS only where the
- * rows stay packed for the lean kernel (gpugb_partition_move_rows).
- */
-struct GpugbMoveCols
-{
-	const int64_t *in[GPUGB_PARTITION_LEAN_MAX_SUMS];
-	int64_t    *out[GPUGB_PARTITION_LEAN_MAX_SUMS];
-	int64_t    *key_out;
-};
+#include "partition_scatter.cuh"
 
 static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS >= GPUGB_MOVE_MAX_VALUE_INPUTS, "packed moves hold every moved input");
 
-/* A declared int32 word: its 32 bits, or a trap (see the file comment). */
-__device__ __forceinline__ uint32_t
-gpugb_move_word32(int64_t value)
-{
-	if (value != (int64_t) (int32_t) value)
-		__trap();
-	return (uint32_t) value;
-}
-
-template <int KW, int VW, int NV, bool TIGHT>
+/* Each launch row's partition and packed row, in launch order, for CUB's sort. */
+template <class Packer>
 __global__ void
-gpugb_move_pack_kernel(const GpugbAggParams p, const GpugbMoveCols c, uint32_t *part_keys,
-					   GpugbMovedRow<gpugb_moved_row_words(KW + VW * NV, TIGHT)> *rows, int shift)
+gpugb_move_pack_kernel(const Packer pk, uint32_t *part_keys, typename Packer::Row *rows)
 {
-	constexpr int W = gpugb_moved_row_words(KW + VW * NV, TIGHT);
-
-	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < pk.p.nrows;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
-		uint32_t	mask;
-		uint64_t	h = gpugb_hash_row(p, (uint32_t) i, &mask);
-		int64_t		key = p.key_values[0][i];
-		GpugbMovedRow<W> r;
-
-		part_keys[i] = (uint32_t) ((h & p.slot_mask) >> shift);
-#pragma unroll
-		for (int j = KW + VW * NV; j < W; j++)
-			r.w[j] = 0;
-		if (KW == 1)
-			r.w[0] = gpugb_move_word32(key);
-		else
-		{
-			r.w[0] = (uint32_t) key;
-			r.w[1] = (uint32_t) ((uint64_t) key >> 32);
-		}
-#pragma unroll
-		for (int a = 0; a < NV; a++)
-		{
-			int64_t		v = c.in[a][i];
-
-			if (VW == 1)
-				r.w[KW + a] = gpugb_move_word32(v);
-			else
-			{
-				r.w[KW + 2 * a] = (uint32_t) v;
-				r.w[KW + 2 * a + 1] = (uint32_t) ((uint64_t) v >> 32);
-			}
-		}
-		rows[i] = r;
+		part_keys[i] = pk.partition(i);
+		rows[i] = pk.row(i);
 	}
 }
 
@@ -162,34 +103,117 @@ ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
 }
 
 /*
+ * Whether launch p's rows scatter (partition_scatter.cuh) rather than sort:
+ * not under spec.partition_cub_sort; at most GPUGB_SCATTER_MAX_BITS
+ * partition bits; the counts fit the sort keys' scratch (keys_in, its scan
+ * keys_out); the device gives the scatter kernel its shared memory.  Then
+ * *scan_bytes is the scan's scratch.
+ */
+template <class Packer>
+static bool
+scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int bits, size_t *scan_bytes)
+{
+	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
+	int64_t		n_parts = 1ll << bits;
+	int64_t		n_tiles = (n + TILE - 1) / TILE;
+	GpugbDeviceProps props;
+
+	if (gb->spec.partition_cub_sort || bits > GPUGB_SCATTER_MAX_BITS || n_parts * n_tiles > b->rows)
+		return false;
+	gpugb_device_properties(&props);
+	if ((int64_t) gpugb_scatter_smem_bytes<Packer::W>(1 << GPUGB_SCATTER_MAX_BITS) >
+		(props.shared_bytes_per_block_optin > 0 ? props.shared_bytes_per_block_optin : props.shared_bytes_per_block))
+		return false;
+	*scan_bytes = 0;
+	if (cub::DeviceScan::ExclusiveSum(nullptr, *scan_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
+									  n_parts * n_tiles) != cudaSuccess)
+		return false;
+	/* Never an empty scratch: CUB takes a null one for a size query and would scan nothing. */
+	if (*scan_bytes < 256)
+		*scan_bytes = 256;
+	return true;
+}
+
+/*
+ * The scatter's three steps over launch p's rows into b->moved_out, and the
+ * partitions' bounds into b->keys_in (partition_scatter.cuh); b->moved_temp
+ * holds the scan's scratch.
+ */
+template <class Packer>
+static GpugbStatus
+scatter_rows(GpugbSortBufs *b, const Packer &pk, int64_t n, int bits, cudaStream_t stream)
+{
+	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
+	constexpr int THREADS = GpugbScatterShape<Packer::W>::threads;
+	static std::once_flag opted_in;
+	static cudaError_t opt_in_error = cudaSuccess;
+	auto		kernel = gpugb_scatter_rows_kernel<Packer>;
+	uint32_t	n_parts = 1u << bits;
+	int64_t		n_tiles = (n + TILE - 1) / TILE;
+	uint32_t   *counts = (uint32_t *) b->keys_in.ptr,
+			   *offsets = (uint32_t *) b->keys_out.ptr;
+	size_t		scan_bytes = b->moved_temp.bytes;
+
+	/* More than 48 KB of dynamic shared memory needs the kernel's opt-in, once (scatter_applies checked the device). */
+	std::call_once(opted_in, [&] {
+		opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+											(int) gpugb_scatter_smem_bytes<Packer::W>(1 << GPUGB_SCATTER_MAX_BITS));
+	});
+	GPUGB_TRY(GPUGB_CUDA(opt_in_error));
+	gpugb_scatter_count_kernel<Packer><<<(unsigned) n_tiles, 1024, n_parts * 4, stream>>>(pk, n, n_tiles, n_parts,
+																						  counts);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_scatter_count_kernel"));
+	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::ExclusiveSum(b->moved_temp.ptr, scan_bytes, (const uint32_t *) counts,
+														offsets, (int64_t) n_parts * n_tiles, stream)));
+	kernel<<<(unsigned) n_tiles, THREADS, gpugb_scatter_smem_bytes<Packer::W>(n_parts), stream>>>(
+		pk, n, n_tiles, n_parts, offsets, (typename Packer::Row *) b->moved_out.ptr);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_scatter_rows_kernel"));
+	/* The counts are spent: the bounds take their place (partition_strategy.cu reads them there). */
+	gpugb_scatter_bounds_kernel<<<gpugb_grid_for((int64_t) n_parts + 1, 256), 256, 0, stream>>>(
+		offsets, n_tiles, n_parts, n, counts);
+	return GPUGB_LAUNCHED("gpugb_scatter_bounds_kernel");
+}
+
+/*
  * Pack, sort and unpack launch p's rows (the instance for its widths).
  * packed != nullptr (int32 values, and an int32 key or an 8-byte one in
  * pair slots, not padded): no unpack;
  * *packed is what the lean kernel reads and what
- * gpugb_partition_unpack_for_retries needs.
+ * gpugb_partition_unpack_for_retries needs.  Such rows scatter where that
+ * applies (scatter_applies); packed->bounds_ready then says so.
  */
 template <int KW, int VW, int NV, bool TIGHT = false>
 static GpugbStatus
 move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMoveCols c,
 		  int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed = nullptr)
 {
-	typedef GpugbMovedRow<gpugb_moved_row_words(KW + VW * NV, TIGHT)> Row;
+	typedef GpugbRowPacker<KW, VW, NV, TIGHT> Packer;
+	typedef typename Packer::Row Row;
+	/* The lean kernel reads the rows with the same width (gpugb_packed_row_words): not the padded ones. */
+	constexpr bool PACKABLE = VW == 1 && Packer::W == gpugb_packed_row_words(KW, NV);
 	int64_t		n = p.nrows;
 	size_t		rows = (size_t) b->rows;	/* the scratch's rows: a whole stride */
 	size_t		temp_bytes = 0;
+	bool		scatter = false;
 
-	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
-		nullptr, temp_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
-		(const Row *) nullptr, (Row *) nullptr, (int64_t) rows)));
+	if constexpr (PACKABLE)
+		scatter = packed != nullptr && scatter_applies<Packer>(gb, b, n, bits, &temp_bytes);
 
-	GpugbStatus st = ensure_buf(gb, &b->moved_in, rows * sizeof(Row), "moved rows");
+	if (!scatter)
+		GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
+			nullptr, temp_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
+			(const Row *) nullptr, (Row *) nullptr, (int64_t) rows)));
+
+	/* The scatter writes the rows straight to moved_out: no moved_in. */
+	GpugbStatus st = scatter ? GPUGB_OK : ensure_buf(gb, &b->moved_in, rows * sizeof(Row), "moved rows");
 
 	if (st == GPUGB_OK)
 		st = ensure_buf(gb, &b->moved_out, rows * sizeof(Row), "moved rows");
 	if (st == GPUGB_OK)
 		st = ensure_buf(gb, &b->moved_cols, rows * 8 * (1 + NV), "moved columns");
 	if (st == GPUGB_OK)
-		st = ensure_buf(gb, &b->moved_temp, temp_bytes, "moved rows' sort scratch");
+		st = ensure_buf(gb, &b->moved_temp, temp_bytes, scatter ? "moved rows' scan scratch" :
+						"moved rows' sort scratch");
 	if (st == GPUGB_OUT_OF_MEMORY)
 	{
 		/*
@@ -211,17 +235,30 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	c.key_out = cols;
 	for (int a = 0; a < NV; a++)
 		c.out[a] = cols + (size_t) (1 + a) * rows;
-	gpugb_move_pack_kernel<KW, VW, NV, TIGHT><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
-		p, c, (uint32_t *) b->keys_in.ptr, (Row *) b->moved_in.ptr, shift);
-	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_kernel"));
-	temp_bytes = b->moved_temp.bytes;
-	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
-		b->moved_temp.ptr, temp_bytes, (const uint32_t *) b->keys_in.ptr,
-		(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
-		n, 0, bits, stream)));
+
+	const Packer pk = {p, c, shift};
+
+	if constexpr (PACKABLE)
+	{
+		if (scatter)
+		{
+			GPUGB_TRY(scatter_rows(b, pk, n, bits, stream));
+			gb->stats.partition_scattered_launches++;
+		}
+	}
+	if (!scatter)
+	{
+		gpugb_move_pack_kernel<Packer><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
+			pk, (uint32_t *) b->keys_in.ptr, (Row *) b->moved_in.ptr);
+		GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_kernel"));
+		temp_bytes = b->moved_temp.bytes;
+		GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
+			b->moved_temp.ptr, temp_bytes, (const uint32_t *) b->keys_in.ptr,
+			(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
+			n, 0, bits, stream)));
+	}
 	*did = true;
-	/* The lean kernel reads the rows with the same width (gpugb_packed_row_words): not the padded ones. */
-	if constexpr (VW == 1 && gpugb_moved_row_words(KW + NV, TIGHT) == gpugb_packed_row_words(KW, NV))
+	if constexpr (PACKABLE)
 	{
 		if (packed != nullptr)
 		{
@@ -229,6 +266,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			packed->n = n;
 			packed->key_words = KW;
 			packed->n_values = NV;
+			packed->bounds_ready = scatter;
 			packed->key_out = c.key_out;
 			for (int a = 0; a < NV; a++)
 				packed->value_out[a] = c.out[a];

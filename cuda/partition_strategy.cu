@@ -137,7 +137,9 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		if (lean_slots > 0 && (packed.rows != nullptr || moved.n_values <= 1))
 		{
 			gb->stats.partition_lean_launches++;
-			GPUGB_TRY(gpugb_launch_partitioned_lean(moved, packed.rows, packed.key_words, keys_out, bounds, n_parts,
+			/* Scattered rows come with their bounds; sorted ones with their sorted partitions. */
+			GPUGB_TRY(gpugb_launch_partitioned_lean(moved, packed.rows, packed.key_words,
+													packed.bounds_ready ? nullptr : keys_out, bounds, n_parts,
 													lean_slots, stream));
 			if (packed.rows == nullptr)
 				return GPUGB_OK;

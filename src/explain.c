@@ -141,6 +141,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_packed_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Packed Rows", NULL,
 							   st->stats.partition_packed_launches, es);
+	/* ...of which the rows moved in one scatter pass, not CUB's sort (cuda/partition_scatter.cuh) */
+	if (st->stats.partition_scattered_launches > 0)
+		ExplainPropertyInteger("Partition Launches With Scattered Rows", NULL,
+							   st->stats.partition_scattered_launches, es);
 	if (es->timing)
 	{
 		/* Wall time of the three phases, then where the ingest's went. */

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -53,6 +53,10 @@ static int	lean_fast_wide_option = 0;
 static int	partition_padded_option = 0;
 /* --partition-unpacked: every case with spec.partition_lean_unpacked (the lean partition kernel reads columns, as before session 34). */
 static int	partition_unpacked_option = 0;
+/* --partition-cub-sort: every case with spec.partition_cub_sort (packed rows sorted by CUB, as before session 37). */
+static int	partition_cub_sort_option = 0;
+/* Cases with a PARTITION launch whose rows were scattered (cuda/partition_scatter.cuh), for the summary. */
+static int	n_scattered_cases = 0;
 
 /* ------------------------------------------------------------ comparison */
 
@@ -778,6 +782,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
+	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
@@ -1119,6 +1124,21 @@ run_case(const CaseSpec *cs)
 		int			packed_shape = lean_partition_shape && packable_key && cs->n_keys == 1 &&
 			case_sums_narrow(cs) && cs->key_null == 0 && cs->in_null == 0 && cs->remap == 0;
 
+		/*
+		 * Scattered rows are packed ones (partition_move.cu): never more
+		 * than the packed launches, and none under --partition-cub-sort.
+		 */
+		if (ok && stats.partition_scattered_launches >
+			(partition_cub_sort_option ? 0 : stats.partition_packed_launches))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld scattered partition launches, %lld packed%s",
+					 (long long) stats.partition_scattered_launches,
+					 (long long) stats.partition_packed_launches,
+					 partition_cub_sort_option ? " under --partition-cub-sort" : "");
+		}
+		if (ok && stats.partition_scattered_launches > 0)
+			n_scattered_cases++;
 		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
 		{
 			ok = 0;
@@ -1331,10 +1351,11 @@ run_case(const CaseSpec *cs)
 		if (stats.partition_moved_launches > 0)
 		{
 			len = strlen(detail);
-			snprintf(detail + len, sizeof(detail) - len, ", %lld moved launches (%lld lean, %lld packed)",
+			snprintf(detail + len, sizeof(detail) - len, ", %lld moved launches (%lld lean, %lld packed, %lld scattered)",
 					 (long long) stats.partition_moved_launches,
 					 (long long) stats.partition_lean_launches,
-					 (long long) stats.partition_packed_launches);
+					 (long long) stats.partition_packed_launches,
+					 (long long) stats.partition_scattered_launches);
 		}
 		if (stats.groups_at_switch_check >= 0)
 		{
@@ -1467,6 +1488,8 @@ main(int argc, char **argv)
 			partition_padded_option = 1;
 		else if (strcmp(argv[i], "--partition-unpacked") == 0)
 			partition_unpacked_option = 1;
+		else if (strcmp(argv[i], "--partition-cub-sort") == 0)
+			partition_cub_sort_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1477,7 +1500,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1805,6 +1828,8 @@ main(int argc, char **argv)
 				run_case(&cases[i]);
 	}
 	print_slowest();
+	/* The one-pass scatter's share of the run: none under --partition-cub-sort, where it is checked. */
+	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;
 }

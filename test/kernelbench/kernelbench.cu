@@ -144,6 +144,9 @@ usage(FILE *f)
 			"                       retries, and two to four sums take the generic\n"
 			"                       kernel (spec.partition_lean_unpacked, for A/B\n"
 			"                       runs); on (default)\n"
+			"  --partition-scatter on|off off: PARTITION moves packed rows with CUB's\n"
+			"                       radix sort even where the one-pass scatter applies\n"
+			"                       (spec.partition_cub_sort, for A/B runs); on (default)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
 			"                       an experiment); 0 (default): the heuristic's (%d)\n"
@@ -299,6 +302,8 @@ static bool partition_lean_option = true;
 static bool partition_tight_option = true;
 /* --partition-packed: off sets spec.partition_lean_unpacked (cuda/partition_lean_kernel.cuh's packed rows' A/B, session 34). */
 static bool partition_packed_option = true;
+/* --partition-scatter: off sets spec.partition_cub_sort (cuda/partition_scatter.cuh's A/B, session 37). */
+static bool partition_scatter_option = true;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
 /* --alloc-trace: gpugb_device_set_alloc_trace over the first rep's timed part (AllocTrace). */
@@ -382,6 +387,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_lean_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-packed") == 0)
 			partition_packed_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-scatter") == 0)
+			partition_scatter_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean-rows") == 0)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
@@ -465,6 +472,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
+	spec.partition_cub_sort = !partition_scatter_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
@@ -739,6 +747,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_launches[0] = stats.partition_moved_launches;
 		m->partition_launches[1] = stats.partition_lean_launches;
 		m->partition_launches[2] = stats.partition_packed_launches;
+		m->partition_launches[3] = stats.partition_scattered_launches;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -812,9 +821,9 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (fast lean kernel)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
-		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed)",
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered)",
 				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
-				(long long) m.partition_launches[2]);
+				(long long) m.partition_launches[2], (long long) m.partition_launches[3]);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);

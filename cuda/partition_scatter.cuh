@@ -1,0 +1,203 @@
+/*
+ * partition_scatter.cuh
+ *    PARTITION's rows moved into partition order in one pass, for launches
+ *    of at most 2^GPUGB_SCATTER_MAX_BITS partitions (partition_move.cu,
+ *    scatter_rows): a count kernel, an exclusive scan, a scatter kernel.
+ *
+ * Why: CUB's radix sort moves the packed rows with their 4-byte
+ * partitions in 8-bit passes, so 9-16 partition bits take two passes, each
+ * reading and writing the partition and the row (24 bytes a row with one
+ * payload), after a pack kernel that wrote them (12 bytes) and an upsweep
+ * that read the partitions.  At 2^22 groups with one payload that was
+ * about 8 ms of PARTITION's 13.3 (H200, 2^28 rows, session 34's Nsight:
+ * pack, then 2.45 + 2.26 ms of sort passes).  The scatter reads the key
+ * column to count, then the key and value columns once more and writes each
+ * row once where it belongs: about 32 bytes a row in all where the sort's
+ * way moved about 80.
+ *
+ * A tile is TILE consecutive launch rows, one block each.  The count kernel
+ * writes each tile's rows per partition, partition-major
+ * (counts[part * n_tiles + tile]), so one exclusive scan over them gives
+ * every tile's first position in each partition, in partition order then
+ * tile order.  The scatter kernel makes its tile's rows again, orders them
+ * by partition in shared memory (a shared atomic gives each row its rank
+ * among the tile's rows of its partition), and writes each partition's run
+ * of them to its place: consecutive threads write consecutive rows, so the
+ * writes are whole sectors where a tile has a few rows a partition, which
+ * GPUGB_SCATTER_MAX_BITS keeps so (2 to 8 rows a partition on average at
+ * 2^12 partitions).
+ *
+ * Rows of a partition come out in no fixed order (the shared atomics'):
+ * the lean kernel's integer sums and counts do not depend on it, and the
+ * rows stay where they are for the launch's retries, which read them by
+ * position.  Only launches that keep their rows packed for the lean kernel
+ * scatter (partition_move.cu).
+ */
+#ifndef GPUGB_PARTITION_SCATTER_CUH
+#define GPUGB_PARTITION_SCATTER_CUH
+
+#include <cub/block/block_scan.cuh>
+
+#include "move_row.cuh"
+
+/* The most partition bits a scatter takes: at most 4096 partitions, ranks and partitions in 16 bits. */
+#define GPUGB_SCATTER_MAX_BITS 12
+/* Rows each scatter thread holds in registers between counting and staging. */
+#define GPUGB_SCATTER_ROWS_PER_THREAD 8
+
+/*
+ * Tile rows for rows of W words: 8192 for 8-byte rows, 4096 beyond, so a
+ * tile's staged rows take at most 96 KB of shared memory, and a thread's
+ * eight rows fit its registers: 1024 threads get 64 registers each, where
+ * 12-byte rows spilled 108 bytes a thread (ptxas, sm_90); 512 get 128.
+ */
+template <int W>
+struct GpugbScatterShape
+{
+	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
+	static constexpr int threads = tile_rows / GPUGB_SCATTER_ROWS_PER_THREAD;
+};
+
+/* Dynamic shared memory of the scatter kernel for rows of W words and n_parts partitions. */
+template <int W>
+__host__ __device__ constexpr size_t
+gpugb_scatter_smem_bytes(int64_t n_parts)
+{
+	return (size_t) GpugbScatterShape<W>::tile_rows * (W * 4 + 2) + (size_t) n_parts * 4;
+}
+
+/* counts[part * n_tiles + tile]: the tile's rows in each partition. */
+template <class Packer>
+__global__ void __launch_bounds__(1024)
+gpugb_scatter_count_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t n_parts, uint32_t *counts)
+{
+	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
+	extern __shared__ uint32_t gpugb_scatter_hist[];
+	const int64_t tile = blockIdx.x;
+	const int64_t begin = tile * TILE;
+	const int64_t end = begin + TILE < n ? begin + TILE : n;
+
+	for (uint32_t b = threadIdx.x; b < n_parts; b += blockDim.x)
+		gpugb_scatter_hist[b] = 0;
+	__syncthreads();
+	for (int64_t i = begin + threadIdx.x; i < end; i += blockDim.x)
+		atomicAdd(&gpugb_scatter_hist[pk.partition(i)], 1u);
+	__syncthreads();
+	for (uint32_t b = threadIdx.x; b < n_parts; b += blockDim.x)
+		counts[(int64_t) b * n_tiles + tile] = gpugb_scatter_hist[b];
+}
+
+/*
+ * Writes the tile's rows to out in partition order: offsets is the
+ * exclusive scan of the count kernel's counts (the same tiles).
+ */
+template <class Packer>
+__global__ void __launch_bounds__(GpugbScatterShape<Packer::W>::threads)
+gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t n_parts, const uint32_t *offsets,
+						  typename Packer::Row *out)
+{
+	typedef typename Packer::Row Row;
+	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
+	constexpr int THREADS = GpugbScatterShape<Packer::W>::threads;
+	constexpr int R = GPUGB_SCATTER_ROWS_PER_THREAD;
+	/* Partitions a thread scans: its run of the at most 2^GPUGB_SCATTER_MAX_BITS. */
+	constexpr int PER = ((1 << GPUGB_SCATTER_MAX_BITS) + THREADS - 1) / THREADS;
+	typedef cub::BlockScan<uint32_t, THREADS> Scan;
+	__shared__ typename Scan::TempStorage scan_temp;
+	extern __shared__ __align__(16) unsigned char gpugb_scatter_smem[];
+	Row		   *stage = (Row *) gpugb_scatter_smem;	/* TILE rows, partition order */
+	uint16_t   *stage_part = (uint16_t *) (stage + TILE);	/* each staged row's partition */
+	uint32_t   *base = (uint32_t *) (stage_part + TILE);	/* n_parts: counts, then starts */
+	const int64_t tile = blockIdx.x;
+	const int64_t begin = tile * TILE;
+	const int	count = n - begin < TILE ? (int) (n - begin) : TILE;
+	Row			r[R];
+	uint32_t	slot[R];		/* partition << 16 | rank among the tile's rows of it */
+
+	for (uint32_t b = threadIdx.x; b < n_parts; b += THREADS)
+		base[b] = 0;
+	__syncthreads();
+#pragma unroll
+	for (int k = 0; k < R; k++)
+	{
+		int			j = k * THREADS + threadIdx.x;
+
+		if (j < count)
+		{
+			uint32_t	part = pk.partition(begin + j);
+
+			r[k] = pk.row(begin + j);
+			slot[k] = part << 16 | atomicAdd(&base[part], 1u);
+		}
+	}
+	__syncthreads();
+
+	/* Each partition's first staged position: an exclusive scan of the counts, PER a thread. */
+	uint32_t	v[PER];
+	uint32_t	sum = 0;
+
+#pragma unroll
+	for (int q = 0; q < PER; q++)
+	{
+		uint32_t	b = threadIdx.x * PER + q;
+
+		v[q] = b < n_parts ? base[b] : 0;
+		sum += v[q];
+	}
+
+	uint32_t	start;
+
+	Scan(scan_temp).ExclusiveSum(sum, start);
+	__syncthreads();			/* every count read before any start is written */
+#pragma unroll
+	for (int q = 0; q < PER; q++)
+	{
+		uint32_t	b = threadIdx.x * PER + q;
+
+		if (b < n_parts)
+			base[b] = start;
+		start += v[q];
+	}
+	__syncthreads();
+#pragma unroll
+	for (int k = 0; k < R; k++)
+	{
+		int			j = k * THREADS + threadIdx.x;
+
+		if (j < count)
+		{
+			uint32_t	part = slot[k] >> 16;
+			uint32_t	pos = base[part] + (slot[k] & 0xFFFFu);
+
+			stage[pos] = r[k];
+			stage_part[pos] = (uint16_t) part;
+		}
+	}
+	__syncthreads();
+
+	/*
+	 * From a staged position to the row's place: the tile's first position
+	 * in the partition less the partition's first staged position (uint32,
+	 * so the difference may wrap; the sum is a row below n < 2^32).
+	 */
+	for (uint32_t b = threadIdx.x; b < n_parts; b += THREADS)
+		base[b] = offsets[(int64_t) b * n_tiles + tile] - base[b];
+	__syncthreads();
+	for (int j = threadIdx.x; j < count; j += THREADS)
+		out[base[stage_part[j]] + (uint32_t) j] = stage[j];
+}
+
+/* bounds[part]: the first position of each partition, and bounds[n_parts] = n. */
+__global__ void
+gpugb_scatter_bounds_kernel(const uint32_t *offsets, int64_t n_tiles, uint32_t n_parts, int64_t n,
+							uint32_t *bounds)
+{
+	int64_t		b = blockIdx.x * (int64_t) blockDim.x + threadIdx.x;
+
+	if (b < n_parts)
+		bounds[b] = offsets[b * n_tiles];
+	else if (b == n_parts)
+		bounds[b] = (uint32_t) n;
+}
+
+#endif							/* GPUGB_PARTITION_SCATTER_CUH */
