@@ -104,10 +104,11 @@ ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
 
 /*
  * Whether launch p's rows scatter (partition_scatter.cuh) rather than sort:
- * not under spec.partition_cub_sort; at most GPUGB_SCATTER_MAX_BITS
- * partition bits; the counts fit the sort keys' scratch (keys_in, its scan
- * keys_out); the device gives the scatter kernel its shared memory.  Then
- * *scan_bytes is the scan's scratch.
+ * not under spec.partition_cub_sort; partition bits within the rows'
+ * GpugbScatterShape<W>::max_bits and, but for 12-byte rows, from
+ * GPUGB_SCATTER_MIN_BITS (the header says why); the counts fit the sort
+ * keys' scratch (keys_in, its scan keys_out); the device gives the scatter
+ * kernel its shared memory.  Then *scan_bytes is the scan's scratch.
  */
 template <class Packer>
 static bool
@@ -118,7 +119,8 @@ scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int b
 	int64_t		n_tiles = (n + TILE - 1) / TILE;
 	GpugbDeviceProps props;
 
-	if (gb->spec.partition_cub_sort || bits > GPUGB_SCATTER_MAX_BITS || n_parts * n_tiles > b->rows)
+	if (gb->spec.partition_cub_sort || bits > GpugbScatterShape<Packer::W>::max_bits ||
+		(bits < GPUGB_SCATTER_MIN_BITS && Packer::W != 3) || n_parts * n_tiles > b->rows)
 		return false;
 	gpugb_device_properties(&props);
 	if ((int64_t) gpugb_scatter_smem_bytes<Packer::W>(1 << GPUGB_SCATTER_MAX_BITS) >

@@ -1137,6 +1137,13 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.partition_packed_launches,
 					 partition_cub_sort_option ? " under --partition-cub-sort" : "");
 		}
+		if (ok && !EMULATOR && cs->expect_scatter && case_strategy == GPUGB_STRATEGY_PARTITION &&
+			!partition_cub_sort_option && !partition_unpacked_option && stats.partition_scattered_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "no scattered partition launch (%lld packed)",
+					 (long long) stats.partition_packed_launches);
+		}
 		if (ok && stats.partition_scattered_launches > 0)
 			n_scattered_cases++;
 		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
@@ -1748,6 +1755,18 @@ main(int argc, char **argv)
 		 * 10 rows a key in each 2^20-row launch (even under --quick), where most of a block's keys
 		 * are new at each tile; packed 4-byte keys, and 8-byte keys in 12-byte moved rows.
 		 */
+		/*
+		 * Rows the one-pass scatter moves (cuda/partition_scatter.cuh, session 37), where
+		 * CUB's sort would take two passes: 8-byte rows of an int32 key and one sum in 2^9
+		 * partitions (6e5 keys, 2048 a partition), and 24-byte rows of four sums in 2^9 (3e5
+		 * keys, 1024 a partition), 13 rows a key or more in one launch.
+		 */
+		{"partition scattered: int32 keys, one narrow sum, g=6e5, one 8e6-row launch", 119, 8000000, 1,
+		 600000, 0, 0, .stride_rows = 8000000, .int32_keys = 1, .lean = 1, .narrow_in0 = 1,
+		 .partition_only = 1, .expect_scatter = 1},
+		{"partition scattered: int32 keys, four narrow sums, g=3e5, one 4e6-row launch", 120, 4000000, 1,
+		 300000, 0, 0, .stride_rows = 4000000, .int32_keys = 1, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1,
+		 .narrow_in13 = 1, .partition_only = 1, .expect_scatter = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,

@@ -117,6 +117,12 @@ typedef struct CaseSpec
 	 */
 	int			partition_only;
 	/*
+	 * 1: with PARTITION forced on the device (and not --partition-cub-sort
+	 * or --partition-unpacked), a launch's packed rows must have moved in
+	 * one scatter (cuda/partition_scatter.cuh): the case is shaped for it.
+	 */
+	int			expect_scatter;
+	/*
 	 * 1: with PARTITION forced on the device, the case first runs with the
 	 * rows' move off (spec.partition_rows_only) to measure its peak device
 	 * memory, then again under a limit of that peak and 1 MB, where the move's
