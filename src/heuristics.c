@@ -135,6 +135,28 @@
  */
 #define LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE 1.6
 /*
+ * Since PARTITION scatters its rows in one pass at 2^9-2^11 partitions
+ * (cuda/partition_scatter.cuh, session 37), it is 1.13-1.28x faster at
+ * 2^20 groups, and the skewed lines above moved.  Zipf 1.0 (largest group
+ * 6.9-7.6 %), H200, 2^28 rows, forced strategies in one run (session 37,
+ * call 5's grid):
+ *  - one sum, from this many times L2 (of the partial lean table's share
+ *    and under LEAN_PARTITION_MAX_HOT_SHARE): 2^18 groups (a table of
+ *    0.26 x L2 with 4-byte keys, 0.33 x with 8-byte ones) PARTITION 8.9
+ *    and 10.2 ms against shared_hash's 10.9 and 11.4; 2^20 10.0 and 12.8
+ *    against 14.0 and 14.4; at 2^16 (0.07-0.08 x) shared_hash 9.1 and 9.5
+ *    against 9.3 and 9.9.  (Session 36's grid, before the scatter: 2^18 9.7
+ *    and 11.0 against 10.8 and 11.4.)  Counts only were not measured, and
+ *    keep their line;
+ *  - four sums, from LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE, as without
+ *    skew: 2^20 (2.3-2.5 x L2) PARTITION 25.8 ms against shared_hash's
+ *    30.9 and 31.4 with 4- and 8-byte keys; at 2^18 (0.6 x) shared_hash
+ *    19.7 and 20.6 against 20.9 and 21.2.  Two and three sums keep
+ *    SORT_MIN_L2_MULTIPLE: session 36's lead of the partial table there (up
+ *    to 1.29x, 8-byte keys and three sums) is more than the scatter's gain.
+ */
+#define LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE 0.2
+/*
  * Auto takes PARTITION's lean kernel from this many rows a key expected in
  * a launch, more than the launch's own GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
  * (gpugb_partition_lean_rows_pay: with PARTITION forced, the lean kernel
@@ -707,19 +729,24 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
 
 /*
  * The table, in multiples of L2, beyond which PARTITION's lean kernel goes
- * before the global table where it pays: LEAN_PARTITION_MIN_L2_MULTIPLE for
- * counts of an int32 key, LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE for two
- * sums or more (partition_lean_pays holds: over packed rows) without skew,
- * else SORT_MIN_L2_MULTIPLE, where sort pays too.
+ * before the global table or the partial lean table where it pays:
+ * LEAN_PARTITION_MIN_L2_MULTIPLE for counts of an int32 key,
+ * LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE for two sums or more
+ * (partition_lean_pays holds: over packed rows) without skew and for four
+ * with it, LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE for one sum with
+ * skew, else SORT_MIN_L2_MULTIPLE, where sort pays too.
  */
 static double
 lean_partition_min_l2_multiple(const GpugbWorkload *w)
 {
 	int			sums = w->lean_columns - 1;
+	bool		skewed = w->hot_share >= GPUGB_PARTIAL_LEAN_HOT_SHARE;
 
+	if (sums == 1 && skewed)
+		return LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE;
 	if (sums == 0 && w->key_fits_int32)
 		return LEAN_PARTITION_MIN_L2_MULTIPLE;
-	if (sums >= 2 && w->hot_share < GPUGB_PARTIAL_LEAN_HOT_SHARE)
+	if (sums >= 2 && (!skewed || sums == GPUGB_PARTITION_LEAN_MAX_SUMS))
 		return LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE;
 	return SORT_MIN_L2_MULTIPLE;
 }

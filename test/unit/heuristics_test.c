@@ -643,12 +643,16 @@ test_partition(void)
 	}
 	{
 		/*
-		 * Skewed (Zipf 1.0, largest group 7 %), within 3 x L2: the partial
-		 * lean table, not PARTITION (session 36, call 2: 8-byte keys, three
-		 * sums, 21.8 ms against 28.2); beyond it PARTITION still.
+		 * Skewed (Zipf 1.0, largest group 7 %), within 3 x L2, two or three
+		 * sums: the partial lean table, not PARTITION (session 36, call 2:
+		 * 8-byte keys, three sums, 21.8 ms against 28.2); beyond it PARTITION
+		 * still.  Four sums from 1.6 x L2 since the scatter (session 37,
+		 * call 5: 2^20, 25.8 ms against shared_hash's 30.9; 2^18, 0.6 x L2,
+		 * shared_hash 19.7 against 20.9).
 		 */
 		GpugbWorkload skew3 = wide_key(workload_packed(1048576.0, 3, 0.07));
 		GpugbWorkload skew4_int32 = workload_packed(1048576.0, 4, 0.07);
+		GpugbWorkload skew4_18 = workload_packed(262144.0, 4, 0.076);
 		GpugbWorkload skew4_22 = wide_key(workload_packed(4194304.0, 4, 0.063));
 
 		c = choose(skew3);
@@ -656,12 +660,46 @@ test_partition(void)
 			  "2^20 groups, three int32 sums, 8-byte key, 7 %% hot -> shared_hash (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
 		c = choose(skew4_int32);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^20 groups, four int32 sums, int32 key, 7 %% hot -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(skew4_18);
 		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
-			  "2^20 groups, four int32 sums, int32 key, 7 %% hot -> shared_hash (got %s: %s)",
+			  "2^18 groups, four int32 sums, int32 key, 7.6 %% hot -> shared_hash (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
 		c = choose(skew4_22);
 		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
 			  "2^22 groups, four int32 sums, 8-byte key, 6.3 %% hot -> partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
+	{
+		/*
+		 * One sum, skewed (Zipf 1.0): PARTITION from 0.2 x L2 since the
+		 * scatter (session 37, call 5): 2^18 groups 8.9 ms against
+		 * shared_hash's 10.9 (4-byte keys), 10.2 against 11.4 (8-byte); at
+		 * 2^16 shared_hash 9.1 against 9.3.  Counts only keep their line
+		 * (unmeasured): the partial table at 2^18.
+		 */
+		GpugbWorkload one18 = workload_lean(262144.0, 1, 0.076);
+		GpugbWorkload one18_wide = wide_key(workload_lean(262144.0, 1, 0.076));
+		GpugbWorkload one16 = workload_lean(65536.0, 1, 0.085);
+		GpugbWorkload counts18 = workload_lean(262144.0, 0, 0.076);
+
+		c = choose(one18);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^18 groups, one sum, int32 key, 7.6 %% hot -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(one18_wide);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^18 groups, one sum, 8-byte key, 7.6 %% hot -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(one16);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "2^16 groups, one sum, 8.5 %% hot -> shared_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(counts18);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "2^18 groups, counts only, 7.6 %% hot -> shared_hash (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
 	}
 	{
