@@ -79,7 +79,8 @@ struct GpugbSortBufs
 	bool		perms = false;	/* perm_in, perm_out and temp allocated (all but PARTITION's
 								 * moved launches) */
 	DevBuf		keys_in;		/* uint32 sort keys (SORT; after the sort, the heads' positions)
-								 * or partitions, launch order */
+								 * or partitions, launch order; or the scatter's counts, then
+								 * bounds (its scan's offsets in keys_out) */
 	DevBuf		keys_out;		/* the same, sorted */
 	DevBuf		perm_in;		/* uint32 0..n-1 */
 	DevBuf		perm_out;		/* uint32 launch rows in sorted order */
@@ -90,10 +91,12 @@ struct GpugbSortBufs
 	DevBuf		temp;			/* CUB's temporary storage (sorts of either key type, scan) */
 	size_t		temp_bytes = 0;
 	/* PARTITION's moved rows (partition_move.cu), allocated on first use, for `rows` rows */
-	DevBuf		moved_in;		/* packed key and value words, launch order */
+	DevBuf		moved_in;		/* packed key and value words, launch order (CUB's sort only:
+								 * the scatter writes moved_out straight from the columns) */
 	DevBuf		moved_out;		/* the same, partition order */
 	DevBuf		moved_cols;		/* int64 columns unpacked from moved_out: the key, then the values */
-	DevBuf		moved_temp;		/* CUB's temporary storage of the moved rows' sort */
+	DevBuf		moved_temp;		/* CUB's temporary storage of the moved rows' sort, or of the
+								 * scatter's scan (partition_scatter.cuh) */
 };
 
 struct GpugbStrideSet

@@ -119,12 +119,33 @@ scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int b
 	int64_t		n_tiles = (n + TILE - 1) / TILE;
 	GpugbDeviceProps props;
 
+	static std::once_flag opted_in;
+	static bool	opt_in_ok = false;
+
 	if (gb->spec.partition_cub_sort || bits > GpugbScatterShape<Packer::W>::max_bits ||
 		(bits < GPUGB_SCATTER_MIN_BITS && Packer::W != 3) || n_parts * n_tiles > b->rows)
 		return false;
-	gpugb_device_properties(&props);
-	if ((int64_t) gpugb_scatter_smem_bytes<Packer::W>(1 << GPUGB_SCATTER_MAX_BITS) >
-		(props.shared_bytes_per_block_optin > 0 ? props.shared_bytes_per_block_optin : props.shared_bytes_per_block))
+
+	/*
+	 * More than 48 KB of dynamic shared memory needs the kernel's opt-in,
+	 * once; where the device cannot give it (with the kernel's static
+	 * shared memory), CUB's sort instead.
+	 */
+	std::call_once(opted_in, [&] {
+		auto		kernel = gpugb_scatter_rows_kernel<Packer>;
+		size_t		dynamic_bytes = gpugb_scatter_smem_bytes<Packer::W>(1 << GPUGB_SCATTER_MAX_BITS);
+		cudaFuncAttributes attr;
+
+		gpugb_device_properties(&props);
+		opt_in_ok = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess &&
+			(int64_t) (dynamic_bytes + attr.sharedSizeBytes) <=
+			(props.shared_bytes_per_block_optin > 0 ? props.shared_bytes_per_block_optin :
+			 props.shared_bytes_per_block) &&
+			cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) dynamic_bytes) ==
+			cudaSuccess;
+		(void) cudaGetLastError();
+	});
+	if (!opt_in_ok)
 		return false;
 	*scan_bytes = 0;
 	if (cub::DeviceScan::ExclusiveSum(nullptr, *scan_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
@@ -147,8 +168,6 @@ scatter_rows(GpugbSortBufs *b, const Packer &pk, int64_t n, int bits, cudaStream
 {
 	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
 	constexpr int THREADS = GpugbScatterShape<Packer::W>::threads;
-	static std::once_flag opted_in;
-	static cudaError_t opt_in_error = cudaSuccess;
 	auto		kernel = gpugb_scatter_rows_kernel<Packer>;
 	uint32_t	n_parts = 1u << bits;
 	int64_t		n_tiles = (n + TILE - 1) / TILE;
@@ -156,12 +175,6 @@ scatter_rows(GpugbSortBufs *b, const Packer &pk, int64_t n, int bits, cudaStream
 			   *offsets = (uint32_t *) b->keys_out.ptr;
 	size_t		scan_bytes = b->moved_temp.bytes;
 
-	/* More than 48 KB of dynamic shared memory needs the kernel's opt-in, once (scatter_applies checked the device). */
-	std::call_once(opted_in, [&] {
-		opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-											(int) gpugb_scatter_smem_bytes<Packer::W>(1 << GPUGB_SCATTER_MAX_BITS));
-	});
-	GPUGB_TRY(GPUGB_CUDA(opt_in_error));
 	gpugb_scatter_count_kernel<Packer><<<(unsigned) n_tiles, 1024, n_parts * 4, stream>>>(pk, n, n_tiles, n_parts,
 																						  counts);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_scatter_count_kernel"));

@@ -206,17 +206,17 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 		out[base[stage_part[j]] + (uint32_t) j] = stage[j];
 }
 
-/* bounds[part]: the first position of each partition, and bounds[n_parts] = n. */
+/*
+ * bounds[part]: the first position of each partition, and bounds[n_parts]
+ * = n.  Grid-stride: gpugb_grid_for caps the grid by the SMs.
+ */
 __global__ void
 gpugb_scatter_bounds_kernel(const uint32_t *offsets, int64_t n_tiles, uint32_t n_parts, int64_t n,
 							uint32_t *bounds)
 {
-	int64_t		b = blockIdx.x * (int64_t) blockDim.x + threadIdx.x;
-
-	if (b < n_parts)
-		bounds[b] = offsets[b * n_tiles];
-	else if (b == n_parts)
-		bounds[b] = (uint32_t) n;
+	for (int64_t b = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; b <= n_parts;
+		 b += (int64_t) gridDim.x * blockDim.x)
+		bounds[b] = b < n_parts ? offsets[b * n_tiles] : (uint32_t) n;
 }
 
 #endif							/* GPUGB_PARTITION_SCATTER_CUH */

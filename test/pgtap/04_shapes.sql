@@ -155,6 +155,14 @@ SELECT gpugb_check($$SELECT k7l, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k
 SELECT pg_temp.ok_partition_launches($$SELECT k7l, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7 FROM f GROUP BY k7l$$,
                                      'Partition Launches With Packed Rows',
                                      'partition forced on the device: three int4 sums on a bigint key read packed rows');
+-- ...and a bigint key with one int4 sum: 12-byte rows, which move into their partitions in one
+-- scatter pass, not CUB's sort (session 37, cuda/partition_scatter.cuh: 12-byte rows from any
+-- number of partitions).
+SELECT gpugb_check($$SELECT k7l, count(*) AS n, sum(v) AS s FROM f GROUP BY k7l$$,
+                   'one sum of an int4 column on a bigint key');
+SELECT pg_temp.ok_partition_launches($$SELECT k7l, count(*) AS n, sum(v) AS s FROM f GROUP BY k7l$$,
+                                     'Partition Launches With Scattered Rows',
+                                     'partition forced on the device: a bigint key and one int4 sum scatter their rows');
 -- ...and MIN and MAX are not the lean kernel's: the same rows move, the generic kernel runs.
 SELECT pg_temp.ok_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,
                                      'Partition Launches With Moved Rows',
