@@ -262,6 +262,17 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_cub_sort;
 	/*
+	 * An experiment (session 37): where PARTITION is planned and the
+	 * run-time check is to come, the launches before it run PARTITION
+	 * itself, not SORT (src/strategy.c, gpugb_spec_first_runnable).  SORT's
+	 * probe allocates its own scratch and claims its groups in key order,
+	 * and auto ran 1.25x forced PARTITION's time at 2^22 groups with one
+	 * payload (14.7 ms against 11.7; H200, session 37, call 4).  For the
+	 * kernel benchmark (--partition-probe) and the self-test, never set by
+	 * the executor.
+	 */
+	bool		partition_probe;
+	/*
 	 * An experiment (session 34): PARTITION's lean kernel applies from this
 	 * many rows a key expected in a launch instead of
 	 * gpugb_partition_lean_rows_pay's (src/heuristics.c); 0: the heuristic.

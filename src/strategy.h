@@ -73,7 +73,8 @@ extern GpugbStrategy gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStra
  * the check is to come (spec->allow_switch, GROUP BY keys).  A hot key
  * costs partition's one block per partition dearly (kernel benchmark, Zipf
  * 1.5 over 2^22 groups: 2.5 s against sort's 45 ms), and the skew is only
- * known at the check; sort folds hot keys into runs.
+ * known at the check; sort folds hot keys into runs.  Under
+ * spec->partition_probe (an experiment) PARTITION runs from the first launch.
  */
 extern GpugbStrategy gpugb_spec_first_runnable(const GpugbGroupBySpec *spec,
 											   GpugbStrategy strategy);

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--partition-probe] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -55,6 +55,8 @@ static int	partition_padded_option = 0;
 static int	partition_unpacked_option = 0;
 /* --partition-cub-sort: every case with spec.partition_cub_sort (packed rows sorted by CUB, as before session 37). */
 static int	partition_cub_sort_option = 0;
+/* --partition-probe: every case with spec.partition_probe (PARTITION's own launch as auto's probe, session 37). */
+static int	partition_probe_option = 0;
 /* Cases with a PARTITION launch whose rows were scattered (cuda/partition_scatter.cuh), for the summary. */
 static int	n_scattered_cases = 0;
 
@@ -783,6 +785,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
+	spec.partition_probe = partition_probe_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
@@ -1497,6 +1500,8 @@ main(int argc, char **argv)
 			partition_unpacked_option = 1;
 		else if (strcmp(argv[i], "--partition-cub-sort") == 0)
 			partition_cub_sort_option = 1;
+		else if (strcmp(argv[i], "--partition-probe") == 0)
+			partition_probe_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1507,7 +1512,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-probe] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;

@@ -147,6 +147,9 @@ usage(FILE *f)
 			"  --partition-scatter on|off off: PARTITION moves packed rows with CUB's\n"
 			"                       radix sort even where the one-pass scatter applies\n"
 			"                       (spec.partition_cub_sort, for A/B runs); on (default)\n"
+			"  --partition-probe on|off on: where auto plans PARTITION, its probe launch\n"
+			"                       runs PARTITION, not SORT (spec.partition_probe, an\n"
+			"                       experiment); off (default)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
 			"                       an experiment); 0 (default): the heuristic's (%d)\n"
@@ -304,6 +307,8 @@ static bool partition_tight_option = true;
 static bool partition_packed_option = true;
 /* --partition-scatter: off sets spec.partition_cub_sort (cuda/partition_scatter.cuh's A/B, session 37). */
 static bool partition_scatter_option = true;
+/* --partition-probe: spec.partition_probe (an experiment of session 37: PARTITION's own launch as auto's probe). */
+static bool partition_probe_option = false;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
 /* --alloc-trace: gpugb_device_set_alloc_trace over the first rep's timed part (AllocTrace). */
@@ -389,6 +394,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_packed_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-scatter") == 0)
 			partition_scatter_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-probe") == 0)
+			partition_probe_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean-rows") == 0)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
@@ -473,6 +480,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
 	spec.partition_cub_sort = !partition_scatter_option;
+	spec.partition_probe = partition_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;

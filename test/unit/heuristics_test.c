@@ -1430,6 +1430,10 @@ test_spec_workload(void)
 		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH &&
 		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT,
 		  "auto: partition's first launches run as sort, the others as they are");
+	spec.partition_probe = true;
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
+		  "auto under spec.partition_probe: partition's first launches run as partition");
+	spec.partition_probe = false;
 	spec.allow_switch = false;
 	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
 		  "forced partition (no check to come) runs as partition from the first launch");
