@@ -1772,6 +1772,19 @@ main(int argc, char **argv)
 		{"partition scattered: int32 keys, four narrow sums, g=3e5, one 4e6-row launch", 120, 4000000, 1,
 		 300000, 0, 0, .stride_rows = 4000000, .int32_keys = 1, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1,
 		 .narrow_in13 = 1, .partition_only = 1, .expect_scatter = 1},
+		/*
+		 * ...16-byte rows (two sums: 2^9 partitions of 3e5 keys, 1024 a partition); and 8-byte
+		 * rows in 2^9 partitions planned for 6e5 groups that meet 4e6: the lean kernel's
+		 * partitions hold more keys than its table (the rest go to the global table), the
+		 * global table overflows, and the retries read the columns unpacked from the
+		 * scattered rows.
+		 */
+		{"partition scattered: int32 keys, two narrow sums, g=3e5, one 4e6-row launch", 121, 4000000, 1,
+		 300000, 0, 0, .stride_rows = 4000000, .int32_keys = 1, .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1,
+		 .partition_only = 1, .expect_scatter = 1},
+		{"partition scattered: int32 keys, one narrow sum, estimate 6e5, g=4e6, one 8e6-row launch (grow+retry)",
+		 122, 8000000, 1, 4000000, 0, 0, .est_groups = 600000, .stride_rows = 8000000, .expect_grow = 1,
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_scatter = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,
