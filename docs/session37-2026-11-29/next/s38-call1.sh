@@ -38,7 +38,7 @@ for k, m in sorted(pts.items()):
           f"auto/best {m['auto'][0] / best[0]:.2f}" + (f", thrust/auto {m['thrust'][0] / m['auto'][0]:.2f}" if 'thrust' in m else ""))
 PY
 }
-selftest all 300
+selftest all 330
 selftest auto-probe 60 --strategy auto --partition-probe
 # The skewed rules under auto (every method, so auto/best is of this run).
 t0=$(date +%s)
