@@ -25,6 +25,9 @@
  *    ever published, so probing always reaches an EMPTY slot and ends.
  *  - group_counter may run past max_groups (every failed claim still
  *    incremented it); the host clamps it before using it as a count.
+ *  - A LOCKED slot goes back to EMPTY only when its claimer found no group
+ *    id left; so a reader that saw it so knows the table is full for this
+ *    launch, and sends its row to the retry list (gpugb_probe).
  *  - NULL keys are hashed and stored as value 0 plus their null-mask bit, so
  *    (values, mask) equality is GROUP BY equality.
  *
@@ -277,8 +280,16 @@ gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, 
 			return gid;
 		while (s == GPUGB_SLOT_LOCKED)
 			s = f.reload(slot);
+
+		/*
+		 * Its claimer found no id left, and the counter only grows: none is
+		 * left for this row either, which goes to the retry list.  Claiming
+		 * the slot in turn, as before session 37, gave the same -1 after a
+		 * lock, an atomic on the one counter and a store, one waiter at a
+		 * time, for every row of a new key in a full table.
+		 */
 		if (s == GPUGB_SLOT_EMPTY)
-			continue;			/* its claimer found no id; try to claim it ourselves */
+			return -1;
 		if (f.match(idx, s, &gid))
 			return gid;
 		idx = (idx + 1) & p.slot_mask;
