@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Session 38, call 1 (about 9 minutes): what session 37 committed after its last GPU call (17e35c3):
 #  - aa93275, the scatter's review fixes (bounds kernel grid-stride; shared-memory opt-in checked in
-#    scatter_applies): the whole self-test, whose cases 119-120 require a scattered launch;
+#    scatter_applies): the whole self-test, whose cases 119-122 require a scattered launch;
+#  - 3439716, the probe loop gives up on a slot whose claimer found no id: the whole self-test's
+#    `slowest N:` lines (session 37: 11.5-17.9 s for PARTITION's 4e6-row grow+retry cases);
 #  - the skewed rules of the lean partition (src/heuristics.c, from call 5's grid, not measured under
 #    auto): Zipf 1.0 with one payload should take PARTITION from 2^18, with four from 2^20;
 #  - the experiment spec.partition_probe (auto's probe as PARTITION's own launch): auto's cases with
