@@ -158,9 +158,9 @@ scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int b
 }
 
 /*
- * The scatter's three steps over launch p's rows into b->moved_out, and the
- * partitions' bounds into b->keys_in (partition_scatter.cuh); b->moved_temp
- * holds the scan's scratch.
+ * The scatter's steps (count, scan, scatter) over launch p's rows into
+ * b->moved_out, and the partitions' bounds into b->keys_in
+ * (partition_scatter.cuh); b->moved_temp holds the scan's scratch.
  */
 template <class Packer>
 static GpugbStatus
