@@ -50,6 +50,7 @@
 
 #include "groupby_internal.cuh"
 #include "partition_scatter.cuh"
+#include "../src/heuristics.h"	/* gpugb_partition_scatter_pays */
 
 static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS >= GPUGB_MOVE_MAX_VALUE_INPUTS, "packed moves hold every moved input");
 
@@ -104,11 +105,11 @@ ensure_buf(GpugbGroupBy *gb, DevBuf *buf, size_t bytes, const char *what)
 
 /*
  * Whether launch p's rows scatter (partition_scatter.cuh) rather than sort:
- * not under spec.partition_cub_sort; partition bits within the rows'
- * GpugbScatterShape<W>::max_bits and, but for 12-byte rows, from
- * GPUGB_SCATTER_MIN_BITS (the header says why); the counts fit the sort
- * keys' scratch (keys_in, its scan keys_out); the device gives the scatter
- * kernel its shared memory.  Then *scan_bytes is the scan's scratch.
+ * not under spec.partition_cub_sort; where gpugb_partition_scatter_pays
+ * (src/heuristics.c) for the rows' width and the partition bits; the counts
+ * fit the sort keys' scratch (keys_in, its scan keys_out); the device gives
+ * the scatter kernel its shared memory.  Then *scan_bytes is the scan's
+ * scratch.
  */
 template <class Packer>
 static bool
@@ -122,8 +123,8 @@ scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int b
 	static std::once_flag opted_in;
 	static bool	opt_in_ok = false;
 
-	if (gb->spec.partition_cub_sort || bits > GpugbScatterShape<Packer::W>::max_bits ||
-		(bits < GPUGB_SCATTER_MIN_BITS && Packer::W != 3) || n_parts * n_tiles > b->rows)
+	if (gb->spec.partition_cub_sort || !gpugb_partition_scatter_pays(Packer::W * 4, bits, TILE) ||
+		bits > GPUGB_SCATTER_MAX_BITS || n_parts * n_tiles > b->rows)
 		return false;
 
 	/*

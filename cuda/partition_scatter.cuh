@@ -1,7 +1,8 @@
 /*
  * partition_scatter.cuh
  *    PARTITION's rows moved into partition order in one pass, for launches
- *    of 2^9 to 2^11 partitions (partition_move.cu, scatter_applies): a
+ *    of 2^9 to 2^11 partitions, or of 12-byte rows (partition_move.cu,
+ *    scatter_applies; src/heuristics.c, gpugb_partition_scatter_pays): a
  *    count kernel, an exclusive scan, a scatter kernel.
  *
  * Why: CUB's radix sort moves the packed rows with their 4-byte
@@ -24,7 +25,7 @@
  * among the tile's rows of its partition), and writes each partition's run
  * of them to its place: consecutive threads write consecutive rows, so the
  * writes are whole sectors where a tile has a few rows a partition, which
- * GpugbScatterShape's max_bits keeps so (at least four on average).
+ * gpugb_partition_scatter_pays keeps so (at least four on average).
  *
  * Rows of a partition come out in no fixed order (the shared atomics'):
  * the lean kernel's integer sums and counts do not depend on it, and the
@@ -49,33 +50,19 @@
  * tile's staged rows take at most 96 KB of shared memory, and a thread's
  * eight rows fit its registers: 1024 threads get 64 registers each, where
  * 12-byte rows spilled 108 bytes a thread (ptxas, sm_90); 512 get 128.
- *
- * max_bits: at least four rows of a tile a partition on average.  With
- * one row or two (2^12 partitions of 24-byte rows, 2^11 of 12-byte ones)
- * the scatter was 0.88-0.97x as fast as CUB's sort; with four (2^11 of
- * 8-byte rows, 2^10 of 24-byte ones) 1.07-1.16x (H200, 2^28 rows, 2^20 and
- * 2^22 groups, session 37, call 4).
+ * Which launches scatter is gpugb_partition_scatter_pays' (src/
+ * heuristics.c): at least four rows of a tile a partition, so at most
+ * 2^11 partitions, which the shared memory is sized for.
  */
 template <int W>
 struct GpugbScatterShape
 {
 	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
 	static constexpr int threads = tile_rows / GPUGB_SCATTER_ROWS_PER_THREAD;
-	static constexpr int max_bits = W <= 2 ? 11 : 10;
 };
 
-static_assert(GpugbScatterShape<2>::tile_rows >> GpugbScatterShape<2>::max_bits >= 4 &&
-			  GpugbScatterShape<6>::tile_rows >> GpugbScatterShape<6>::max_bits >= 4 &&
-			  GpugbScatterShape<2>::max_bits <= GPUGB_SCATTER_MAX_BITS, "four rows a partition a tile");
-
-/*
- * The fewest partition bits a scatter takes, but for 12-byte rows: with
- * eight or fewer CUB sorts in one pass, and the scatter was 0.82-1.03x as
- * fast with 8- and 24-byte rows at 2^5-2^8 partitions; 12-byte rows (an
- * 8-byte key and one sum), which CUB moves in 4-byte words, scattered
- * 1.08-1.32x faster there (the same runs).
- */
-#define GPUGB_SCATTER_MIN_BITS 9
+static_assert((GpugbScatterShape<2>::tile_rows >> GPUGB_SCATTER_MAX_BITS) >= 4,
+			  "the most partitions four rows of a tile each allow fit the shared memory");
 
 /* Dynamic shared memory of the scatter kernel for rows of W words and n_parts partitions. */
 template <int W>

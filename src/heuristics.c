@@ -543,6 +543,29 @@ gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_p
 }
 
 /*
+ * The scatter wants at least four rows of a tile a partition on average:
+ * with one or two (2^12 partitions of 24-byte rows in 4096-row tiles, 2^11
+ * of 12-byte ones) it was 0.88-0.97x as fast as CUB's sort; with four (2^11
+ * of 8-byte rows in 8192-row tiles, 2^10 of 24-byte ones) 1.07-1.16x.  And
+ * from 2^9 partitions, where CUB takes two 8-bit passes: with one pass
+ * (2^5-2^8) it was 0.82-1.03x with 8- and 24-byte rows.  12-byte rows (an
+ * 8-byte key and one sum), which CUB moves in 4-byte words, scattered
+ * 1.08-1.32x faster there.  H200, 2^28 rows, 2^16-2^22 groups, forced
+ * PARTITION (session 37, call 4).
+ */
+#define SCATTER_MIN_ROWS_PER_PARTITION 4
+#define SCATTER_MIN_BITS 9
+#define SCATTER_ANY_BITS_ROW_BYTES 12
+
+bool
+gpugb_partition_scatter_pays(int row_bytes, int bits, int64_t tile_rows)
+{
+	if (bits < 0 || bits > 62 || (tile_rows >> bits) < SCATTER_MIN_ROWS_PER_PARTITION)
+		return false;
+	return bits >= SCATTER_MIN_BITS || row_bytes == SCATTER_ANY_BITS_ROW_BYTES;
+}
+
+/*
  * Whether a launch of `rows` rows holding `distinct` keys repeats them
  * enough for PARTITION's lean kernel (cuda/partition_lean_kernel.cuh): at
  * least GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY rows a key.  A key's first

@@ -203,6 +203,12 @@ extern int64_t gpugb_partition_slots_for(int state_columns, const GpugbDevicePro
 extern int	gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_parts,
 								 int max_bits);
 extern bool gpugb_partition_lean_rows_pay(double rows, double distinct);
+/*
+ * Whether PARTITION moves packed rows of row_bytes bytes into 2^bits
+ * partitions with its one-pass scatter (cuda/partition_scatter.cuh), whose
+ * tiles are tile_rows rows, rather than CUB's radix sort.
+ */
+extern bool gpugb_partition_scatter_pays(int row_bytes, int bits, int64_t tile_rows);
 extern int64_t gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props);
 extern int64_t gpugb_private_groups_needed(double groups, int64_t capacity);
 extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,

@@ -672,6 +672,20 @@ test_partition(void)
 			  "2^22 groups, four int32 sums, 8-byte key, 6.3 %% hot -> partition (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
 	}
+	/*
+	 * PARTITION's scatter (session 37, call 4): from 2^9 partitions while a
+	 * tile keeps four rows a partition (8-byte rows in 8192-row tiles to
+	 * 2^11, wider ones in 4096-row tiles to 2^10); 12-byte rows from one bit.
+	 */
+	CHECK(!gpugb_partition_scatter_pays(8, 8, 8192) && gpugb_partition_scatter_pays(8, 9, 8192) &&
+		  gpugb_partition_scatter_pays(8, 11, 8192) && !gpugb_partition_scatter_pays(8, 12, 8192),
+		  "scatter: 8-byte rows at 2^9-2^11 partitions only");
+	CHECK(!gpugb_partition_scatter_pays(24, 8, 4096) && gpugb_partition_scatter_pays(24, 10, 4096) &&
+		  !gpugb_partition_scatter_pays(24, 11, 4096) && gpugb_partition_scatter_pays(16, 9, 4096),
+		  "scatter: 16- and 24-byte rows at 2^9-2^10 partitions only");
+	CHECK(gpugb_partition_scatter_pays(12, 1, 4096) && gpugb_partition_scatter_pays(12, 10, 4096) &&
+		  !gpugb_partition_scatter_pays(12, 11, 4096),
+		  "scatter: 12-byte rows from one partition bit to 2^10");
 	{
 		/*
 		 * One sum, skewed (Zipf 1.0): PARTITION from 0.2 x L2 since the
