@@ -254,15 +254,14 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 
 	const Packer pk = {p, c, shift};
 
-	if constexpr (PACKABLE)
+	if (scatter)
 	{
-		if (scatter)
-		{
+		/* scatter is only ever true for packable rows: the other instances need no scatter kernels. */
+		if constexpr (PACKABLE)
 			GPUGB_TRY(scatter_rows(b, pk, n, bits, stream));
-			gb->stats.partition_scattered_launches++;
-		}
+		gb->stats.partition_scattered_launches++;
 	}
-	if (!scatter)
+	else
 	{
 		gpugb_move_pack_kernel<Packer><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
 			pk, (uint32_t *) b->keys_in.ptr, (Row *) b->moved_in.ptr);

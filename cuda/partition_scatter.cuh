@@ -40,7 +40,7 @@
 
 #include "move_row.cuh"
 
-/* The most partition bits any scatter takes (GpugbScatterShape's max_bits): shared memory for 2048 partitions. */
+/* The most partition bits any scatter takes (gpugb_partition_scatter_pays allows no more): shared memory for 2048 partitions. */
 #define GPUGB_SCATTER_MAX_BITS 11
 /* Rows each scatter thread holds in registers between counting and staging. */
 #define GPUGB_SCATTER_ROWS_PER_THREAD 8

@@ -155,17 +155,14 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	 * the move's scratch was refused): the generic kernel, whose partitions
 	 * are sized for its own table.
 	 */
-	if (!b->perms)
+	/* Nothing of this launch has used b yet: its keys stay, the permutations are added if missing. */
+	st = gpugb_sort_bufs_ensure(gb, b, n, false, true);
+	if (st == GPUGB_OUT_OF_MEMORY)
 	{
-		/* Nothing of this launch has used b yet: its keys stay, the permutations are added. */
-		st = gpugb_sort_bufs_ensure(gb, b, n, false, true);
-		if (st == GPUGB_OUT_OF_MEMORY)
-		{
-			gpugb_scratch_unavailable(gb);
-			return gpugb_launch_agg(p, stream);
-		}
-		GPUGB_TRY(st);
+		gpugb_scratch_unavailable(gb);
+		return gpugb_launch_agg(p, stream);
 	}
+	GPUGB_TRY(st);
 
 	uint32_t   *perm_in = (uint32_t *) b->perm_in.ptr,
 			   *perm_out = (uint32_t *) b->perm_out.ptr;
