@@ -520,18 +520,32 @@ gpugb_partition_slots_for(int state_columns, const GpugbDeviceProps *props)
 }
 
 /*
+ * A partition may hold up to this much more than a quarter of the table's
+ * slots before it takes one more bit.  The run-time check's estimate of the
+ * groups (gpugb_workload_observed) is a few per mille off the truth, so at
+ * 2^22 groups a quarter exactly gave auto 12 bits half the time where the
+ * true count gives 11: CUB's two passes instead of the scatter
+ * (gpugb_partition_scatter_pays), 13.5 ms against forced PARTITION's 11.9
+ * with one payload, 29.1 against 23.4 at 2^20 with four (H200, 2^28 rows,
+ * session 38, call 1).  A table 5/16 full probes about as fast as one a
+ * quarter full ((1 + 1/(1 - fill)) / 2 slots a key found: 1.23 against
+ * 1.17), and the keys of a partition stay well within the half it may take.
+ */
+#define PARTITION_FILL_SLACK 1.25
+
+/*
  * Partition bits for a PARTITION launch of `rows` rows expected to hold
  * `distinct` keys (cuda/partition_strategy.cu): enough partitions that each
- * holds about a quarter of a block table's `slots` of distinct keys (the
- * table takes at most half), and at least min_parts; at most
- * GPUGB_PARTITION_MAX_BITS (three radix passes), no more partitions than
- * rows (the boundaries reuse the rows' key buffer), and no more than
- * max_bits (the global table's slot bits, at least 1).
+ * holds about a quarter of a block table's `slots` of distinct keys (at most
+ * PARTITION_FILL_SLACK times that; the table takes at most half), and at
+ * least min_parts; at most GPUGB_PARTITION_MAX_BITS (three radix passes), no
+ * more partitions than rows (the boundaries reuse the rows' key buffer), and
+ * no more than max_bits (the global table's slot bits, at least 1).
  */
 int
 gpugb_partition_bits(double distinct, int64_t rows, int64_t slots, int64_t min_parts, int max_bits)
 {
-	double		per_part = slots > 0 ? (double) slots / 4 : 1024;
+	double		per_part = (slots > 0 ? (double) slots / 4 : 1024) * PARTITION_FILL_SLACK;
 	int			bits = 1;
 
 	while (bits < GPUGB_PARTITION_MAX_BITS &&

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--partition-probe] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--sort-probe] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -55,8 +55,8 @@ static int	partition_padded_option = 0;
 static int	partition_unpacked_option = 0;
 /* --partition-cub-sort: every case with spec.partition_cub_sort (packed rows sorted by CUB, as before session 37). */
 static int	partition_cub_sort_option = 0;
-/* --partition-probe: every case with spec.partition_probe (PARTITION's own launch as auto's probe, session 37). */
-static int	partition_probe_option = 0;
+/* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
+static int	sort_probe_option = 0;
 /* Cases with a PARTITION launch whose rows were scattered (cuda/partition_scatter.cuh), for the summary. */
 static int	n_scattered_cases = 0;
 
@@ -785,7 +785,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
-	spec.partition_probe = partition_probe_option != 0;
+	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
@@ -1500,8 +1500,8 @@ main(int argc, char **argv)
 			partition_unpacked_option = 1;
 		else if (strcmp(argv[i], "--partition-cub-sort") == 0)
 			partition_cub_sort_option = 1;
-		else if (strcmp(argv[i], "--partition-probe") == 0)
-			partition_probe_option = 1;
+		else if (strcmp(argv[i], "--sort-probe") == 0)
+			sort_probe_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1512,7 +1512,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-probe] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1763,27 +1763,28 @@ main(int argc, char **argv)
 		/*
 		 * Rows the one-pass scatter moves (cuda/partition_scatter.cuh, session 37), where
 		 * CUB's sort would take two passes: 8-byte rows of an int32 key and one sum in 2^9
-		 * partitions (6e5 keys, 2048 a partition), and 24-byte rows of four sums in 2^9 (3e5
-		 * keys, 1024 a partition), 13 rows a key or more in one launch.
+		 * partitions (7e5 keys, 1367 a partition; 2^8 would hold 2734, beyond 5/16 of 8192
+		 * slots: gpugb_partition_bits), and 24-byte rows of four sums in 2^9 (3.5e5 keys, 684 a
+		 * partition of 4096 slots), 11 rows a key or more in one launch.
 		 */
-		{"partition scattered: int32 keys, one narrow sum, g=6e5, one 8e6-row launch", 119, 8000000, 1,
-		 600000, 0, 0, .stride_rows = 8000000, .int32_keys = 1, .lean = 1, .narrow_in0 = 1,
+		{"partition scattered: int32 keys, one narrow sum, g=7e5, one 8e6-row launch", 119, 8000000, 1,
+		 700000, 0, 0, .stride_rows = 8000000, .int32_keys = 1, .lean = 1, .narrow_in0 = 1,
 		 .partition_only = 1, .expect_scatter = 1},
-		{"partition scattered: int32 keys, four narrow sums, g=3e5, one 4e6-row launch", 120, 4000000, 1,
-		 300000, 0, 0, .stride_rows = 4000000, .int32_keys = 1, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1,
+		{"partition scattered: int32 keys, four narrow sums, g=3.5e5, one 4e6-row launch", 120, 4000000, 1,
+		 350000, 0, 0, .stride_rows = 4000000, .int32_keys = 1, .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1,
 		 .narrow_in13 = 1, .partition_only = 1, .expect_scatter = 1},
 		/*
-		 * ...16-byte rows (two sums: 2^9 partitions of 3e5 keys, 1024 a partition); and 8-byte
-		 * rows in 2^9 partitions planned for 6e5 groups that meet 4e6: the lean kernel's
+		 * ...16-byte rows (two sums: 2^9 partitions of 3.5e5 keys, 684 a partition of 4096
+		 * slots); and 8-byte rows in 2^9 partitions planned for 7e5 groups that meet 4e6: the lean kernel's
 		 * partitions hold more keys than its table (the rest go to the global table), the
 		 * global table overflows, and the retries read the columns unpacked from the
 		 * scattered rows.
 		 */
-		{"partition scattered: int32 keys, two narrow sums, g=3e5, one 4e6-row launch", 121, 4000000, 1,
-		 300000, 0, 0, .stride_rows = 4000000, .int32_keys = 1, .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1,
+		{"partition scattered: int32 keys, two narrow sums, g=3.5e5, one 4e6-row launch", 121, 4000000, 1,
+		 350000, 0, 0, .stride_rows = 4000000, .int32_keys = 1, .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1,
 		 .partition_only = 1, .expect_scatter = 1},
-		{"partition scattered: int32 keys, one narrow sum, estimate 6e5, g=4e6, one 8e6-row launch (grow+retry)",
-		 122, 8000000, 1, 4000000, 0, 0, .est_groups = 600000, .stride_rows = 8000000, .expect_grow = 1,
+		{"partition scattered: int32 keys, one narrow sum, estimate 7e5, g=4e6, one 8e6-row launch (grow+retry)",
+		 122, 8000000, 1, 4000000, 0, 0, .est_groups = 700000, .stride_rows = 8000000, .expect_grow = 1,
 		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_scatter = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},

@@ -410,6 +410,18 @@ test_partition(void)
 	CHECK(gpugb_partition_bits(1048576.0, 1ll << 28, 8192, 1, 27) == 9 &&
 		  gpugb_partition_bits(4194304.0, 1ll << 28, 8192, 1, 27) == 11,
 		  "2^20 and 2^22 keys, 8192 slots: 9 and 11 partition bits");
+	/*
+	 * The run-time estimate of 2^22 or 2^20 groups, a few per mille high,
+	 * keeps the bits of the true count (and so the scatter); a quarter
+	 * more than a quarter of the slots takes one more bit.
+	 */
+	CHECK(gpugb_partition_bits(4194304.0 * 1.004, 1ll << 28, 8192, 1, 27) == 11 &&
+		  gpugb_partition_bits(1048576.0 * 1.01, 1ll << 28, 4096, 1, 27) == 10 &&
+		  gpugb_partition_bits(4194304.0 * 1.3, 1ll << 28, 8192, 1, 27) == 12,
+		  "an estimate a little high keeps its bits, one 30 %% high takes another (%d, %d, %d)",
+		  gpugb_partition_bits(4194304.0 * 1.004, 1ll << 28, 8192, 1, 27),
+		  gpugb_partition_bits(1048576.0 * 1.01, 1ll << 28, 4096, 1, 27),
+		  gpugb_partition_bits(4194304.0 * 1.3, 1ll << 28, 8192, 1, 27));
 	CHECK(gpugb_partition_bits(4194304.0, 1ll << 28, 1024, 264, 27) == 14 &&
 		  gpugb_partition_bits(1000.0, 1ll << 28, 1024, 264, 27) == 9,
 		  "1024 slots, at least 264 partitions: 2^22 keys 14 bits, 1000 keys 9");
@@ -1438,16 +1450,16 @@ test_spec_workload(void)
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PRIVATE_HASH) == GPUGB_STRATEGY_PRIVATE_HASH,
 		  "with keys and few states every strategy runs");
-	/* before the run-time check, partition runs as sort (skew unknown); forced, it runs */
+	/* before the run-time check every strategy runs as itself, partition too (session 38) */
 	spec.allow_switch = true;
-	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_SORT &&
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION &&
 		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH &&
 		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT,
-		  "auto: partition's first launches run as sort, the others as they are");
-	spec.partition_probe = true;
-	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
-		  "auto under spec.partition_probe: partition's first launches run as partition");
-	spec.partition_probe = false;
+		  "auto: partition's first launches run as partition, the others as they are");
+	spec.partition_sort_probe = true;
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_SORT,
+		  "auto under spec.partition_sort_probe: partition's first launches run as sort");
+	spec.partition_sort_probe = false;
 	spec.allow_switch = false;
 	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
 		  "forced partition (no check to come) runs as partition from the first launch");
