@@ -262,16 +262,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_cub_sort;
 	/*
-	 * An experiment (session 37): where PARTITION is planned and the
-	 * run-time check is to come, the launches before it run PARTITION
-	 * itself, not SORT (src/strategy.c, gpugb_spec_first_runnable).  SORT's
-	 * probe allocates its own scratch and claims its groups in key order,
-	 * and auto ran 1.25x forced PARTITION's time at 2^22 groups with one
-	 * payload (14.7 ms against 11.7; H200, session 37, call 4).  For the
-	 * kernel benchmark (--partition-probe) and the self-test, never set by
-	 * the executor.
+	 * An experiment (before session 38, the default): where PARTITION is
+	 * planned and the run-time check is to come, the launches before it run
+	 * SORT, not PARTITION itself (src/strategy.c,
+	 * gpugb_spec_first_runnable, says why PARTITION runs now).  For the
+	 * kernel benchmark (--partition-probe off) and the self-test
+	 * (--sort-probe), never set by the executor.
 	 */
-	bool		partition_probe;
+	bool		partition_sort_probe;
 	/*
 	 * An experiment (session 34): PARTITION's lean kernel applies from this
 	 * many rows a key expected in a launch instead of

@@ -171,7 +171,7 @@ gpugb_spec_first_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
 	GpugbStrategy runnable = gpugb_spec_runnable(spec, strategy);
 
 	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
-		!spec->partition_probe)
+		spec->partition_sort_probe)
 		return GPUGB_STRATEGY_SORT;
 	return runnable;
 }

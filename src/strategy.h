@@ -68,13 +68,19 @@ extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
 extern GpugbStrategy gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy);
 
 /*
- * The strategy of the launches before the run-time check: the runnable one,
- * except that PARTITION waits for the check and SORT runs until then when
- * the check is to come (spec->allow_switch, GROUP BY keys).  A hot key
- * costs partition's one block per partition dearly (kernel benchmark, Zipf
- * 1.5 over 2^22 groups: 2.5 s against sort's 45 ms), and the skew is only
- * known at the check; sort folds hot keys into runs.  Under
- * spec->partition_probe (an experiment) PARTITION runs from the first launch.
+ * The strategy of the launches before the run-time check: the runnable one.
+ * Until session 38 PARTITION waited for the check and SORT ran until then,
+ * because a hot key costs PARTITION's generic kernel, one block a partition,
+ * dearly (kernel benchmark, Zipf 1.5 over 2^22 groups: 2.5 s against sort's
+ * 45 ms over 2^28 rows), and the skew is only known at the check.  But the
+ * launches before the check are the probe's few (GPUGB_DEVICE_PROBE_ROWS
+ * over resident rows, the executor's first strides), which bounds that cost
+ * to their rows, and SORT's probe cost every PARTITION plan its own scratch
+ * and groups claimed in key order: PARTITION's own probe was 1.00-1.08x as
+ * fast at 20 of 24 points and 0.96-0.99x at four (H200, 2^28 rows, 2^20-2^24
+ * groups, 4- and 8-byte keys, one and four payloads, uniform and Zipf 1.0;
+ * session 38, call 1).  spec->partition_sort_probe (an experiment) keeps
+ * SORT's probe.
  */
 extern GpugbStrategy gpugb_spec_first_runnable(const GpugbGroupBySpec *spec,
 											   GpugbStrategy strategy);

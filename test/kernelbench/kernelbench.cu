@@ -150,9 +150,9 @@ usage(FILE *f)
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
 			"                       for a planner far off; 1 (default)\n"
-			"  --partition-probe on|off on: where auto plans PARTITION, its probe launch\n"
-			"                       runs PARTITION, not SORT (spec.partition_probe, an\n"
-			"                       experiment); off (default)\n"
+			"  --partition-probe on|off on (default): where auto plans PARTITION, its\n"
+			"                       probe launch runs PARTITION; off: SORT, as before\n"
+			"                       session 38 (spec.partition_sort_probe)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
 			"                       an experiment); 0 (default): the heuristic's (%d)\n"
@@ -327,8 +327,8 @@ static bool partition_scatter_option = true;
  * run-time correction's cost where the estimate is far off (issue 3, item 3).
  */
 static double estimate_scale_option = 1.0;
-/* --partition-probe: spec.partition_probe (an experiment of session 37: PARTITION's own launch as auto's probe). */
-static bool partition_probe_option = false;
+/* --partition-probe off: spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
+static bool partition_probe_option = true;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
 /* --alloc-trace: gpugb_device_set_alloc_trace over the first rep's timed part (AllocTrace). */
@@ -502,7 +502,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
 	spec.partition_cub_sort = !partition_scatter_option;
-	spec.partition_probe = partition_probe_option;
+	spec.partition_sort_probe = !partition_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
