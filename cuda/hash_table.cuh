@@ -220,6 +220,19 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
 {
 	unsigned long long expected = GPUGB_SLOT_EMPTY;
 
+	/*
+	 * A plain read of the counter first: in a full table every row of a new
+	 * key goes to the retry list, and where the planner's estimate was 1e5
+	 * times too low that is most rows of the launch.  Each of them locked a
+	 * slot, took an atomic on the one counter and gave the slot back.  The
+	 * counter only grows during a launch, so a stale read only sends the
+	 * row the long way.
+	 */
+	if (*(volatile unsigned long long *) p.group_counter >= (unsigned long long) p.max_groups)
+	{
+		*gid_out = -1;
+		return true;
+	}
 	if (!slot.compare_exchange_strong(expected, GPUGB_SLOT_LOCKED, cuda::memory_order_relaxed))
 	{
 		*seen = expected;

@@ -243,9 +243,13 @@ gpugb_key_cache_hit_word(const GpugbKeyCache &c, long long word, int64_t *gid)
 	}
 }
 
+/* Set in the claimed counter once a lookup found no group id left: the cache takes no more keys. */
+#define GPUGB_KEY_CACHE_NO_ID_BIT 0x40000000u
+
 /*
- * Whether the cache has claimed all the entries it may (slots/2), so that a
- * key new to it gets no slot.  A plain read, so a full cache costs no
+ * Whether the cache has claimed all the entries it may (slots/2), or found
+ * no group id left (GPUGB_KEY_CACHE_NO_ID_BIT), so that a key new to it
+ * gets no slot.  A plain read, so a full cache costs no
  * atomic per row; a stale or transient value only changes which path a row
  * takes, never its group id.
  */
@@ -337,7 +341,19 @@ gpugb_key_cache_find(const GpugbAggParams &p, const GpugbKeyCache &c, uint32_t r
 
 		if (gid < 0)
 		{
-			/* No group id left: the host re-runs the row; free the entry. */
+			/*
+			 * No group id left: the host re-runs the row; free the entry,
+			 * and mark the cache full for the rest of the launch's stretch
+			 * (gpugb_key_cache_full; the bit outlives the reservations
+			 * still in flight, and the table's reset clears it).  Rows of
+			 * the key waited on the entry: freed alone, they claimed it in
+			 * turn, one global lookup at a time, for the same -1.  Where the
+			 * planner's estimate was 1e5 times too low (2^22 groups
+			 * planned as 42, 2^28 rows), auto's PARTITION took 34 s
+			 * (H200, session 38, call 2).  Misses now look the global table
+			 * up at once, as a full cache's do.
+			 */
+			atomicOr(c.claimed, GPUGB_KEY_CACHE_NO_ID_BIT);
 			entry.store(GPUGB_KEY_FREE, cuda::memory_order_release);
 			atomicSub(c.claimed, 1u);
 			return -1;
