@@ -175,7 +175,8 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 		gb->strategy = next;
 		gb->stats.strategy_switches++;
 	}
-	return GPUGB_OK;
+	/* The groups the check expects: a table for them now, not by overflow in the launches to come. */
+	return gpugb_table_reserve(gb, (int64_t) gb->groups_hint, stream);
 }
 
 /* Shares count columns per input and value columns per (op, input). */

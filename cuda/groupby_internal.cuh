@@ -360,6 +360,7 @@ GpugbStatus gpugb_order_groups(GpugbGroupBy *gb, cudaStream_t stream);
 /* table.cu */
 GpugbStatus gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream);
 void		gpugb_table_free(GpugbGroupBy *gb, GpugbTable *t);
+GpugbStatus gpugb_table_reserve(GpugbGroupBy *gb, int64_t groups, cudaStream_t stream);
 void		gpugb_table_params(const GpugbGroupBy *gb, GpugbAggParams *p);
 GpugbStatus gpugb_group_count(GpugbGroupBy *gb, cudaStream_t stream, int64_t *n);
 GpugbStatus gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry);
