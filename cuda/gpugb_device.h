@@ -402,6 +402,9 @@ typedef struct GpugbStats
 	int64_t		table_slots;	/* final hash table capacity */
 	int			table_grows;	/* times the table was doubled */
 	int64_t		retried_rows;	/* rows re-run after a grow */
+	int			retry_rounds;	/* launches over a retry list (gpugb_run_retries) */
+	double		retry_ms;		/* their kernels' time, within kernel_ms */
+	double		grow_ms;		/* the table's growth kernels' time (rehash, init), within kernel_ms */
 	int64_t		peak_device_bytes;
 	GpugbStrategy strategy_planned;	/* spec->strategy */
 	GpugbStrategy strategy_used;	/* the strategy of the last stride */

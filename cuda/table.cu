@@ -279,7 +279,10 @@ table_grow(GpugbGroupBy *gb, int64_t pending, cudaStream_t stream)
 		gpugb_table_free(gb, &nt);
 		return st;
 	}
-	gb->stats.kernel_ms += gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
+	double		grow_ms = gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
+
+	gb->stats.kernel_ms += grow_ms;
+	gb->stats.grow_ms += grow_ms;
 	gb->stats.bytes_to_device += 8;
 	gpugb_table_free(gb, old);
 	gb->table = nt;
@@ -343,7 +346,11 @@ gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry)
 		GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(h_count, set->retry_count.ptr, 4,
 											 cudaMemcpyDeviceToHost, set->stream)));
 		GPUGB_TRY(gpugb_sync_stream(gb, set->stream));
-		gb->stats.kernel_ms += gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
+		double		retry_ms = gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
+
+		gb->stats.kernel_ms += retry_ms;
+		gb->stats.retry_ms += retry_ms;
+		gb->stats.retry_rounds++;
 		gb->stats.bytes_from_device += 4;
 		/* Rows that overflowed again are in the spare list: it becomes ours. */
 		std::swap(set->retry_list, gb->spare_retry);

@@ -769,6 +769,11 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->strategy_used = (int) stats.strategy_used;
 		m->switches = stats.strategy_switches;
 		m->table_grows = stats.table_grows;
+		m->retried_rows = stats.retried_rows;
+		m->retry_rounds = stats.retry_rounds;
+		m->kernel_ms = stats.kernel_ms;
+		m->grow_ms = stats.grow_ms;
+		m->retry_ms = stats.retry_ms;
 		m->peak_device_bytes = stats.peak_device_bytes;
 		m->one_block_launches = stats.one_block_lean_launches;
 		m->one_block_partial_launches = stats.one_block_partial_lean_launches;
@@ -857,6 +862,15 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);
+	/*
+	 * Growth and retries (an estimate far too low, --estimate-scale): the
+	 * launches' kernels, the growth's and the retries' (events, first
+	 * repetition), so that a slow point shows which part took the time.
+	 */
+	if (m.method != KB_THRUST && (m.table_grows > 0 || m.retried_rows > 0))
+		fprintf(stderr, "  %d grow(s) %.1f ms, %lld rows retried in %d round(s) %.1f ms, kernels %.1f ms",
+				m.table_grows, m.grow_ms, (long long) m.retried_rows, m.retry_rounds, m.retry_ms,
+				m.kernel_ms);
 	/* Host time in cudaMalloc and cudaFree within the timed part (first repetition). */
 	if (m.method != KB_THRUST && m.alloc_s > 0)
 		fprintf(stderr, "  alloc %.2f ms", m.alloc_s * 1e3);

@@ -148,6 +148,11 @@ struct KbMeasure
 	int			strategy_used = -1;
 	int			switches = 0;
 	int			table_grows = 0;
+	int64_t		retried_rows = 0;	/* stats.retried_rows, and where the time went (first repetition) */
+	int			retry_rounds = 0;
+	double		kernel_ms = 0,
+				grow_ms = 0,
+				retry_ms = 0;
 	int64_t		peak_device_bytes = 0;
 	int64_t		one_block_launches = 0;	/* stats.one_block_lean_launches (the log marks them) */
 	int64_t		one_block_partial_launches = 0;	/* stats.one_block_partial_lean_launches */
