@@ -271,6 +271,19 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_sort_probe;
 	/*
+	 * An experiment (session 38, off by default): PARTITION's lean launches
+	 * stop at their first lookup that walks GPUGB_PROBE_OVERFLOW_STEPS slots
+	 * or finds no group id left, and send their remaining rows to the retry
+	 * list (GpugbAggParams.overflow).  Forced PARTITION with 0.08x the
+	 * groups planned (Zipf 1.0, 2^22 groups, 2^28 rows) ran over 70 s: its
+	 * partitions, taken in home-slot order, held more keys than their
+	 * slices of the table, and linear probing made one run of them that
+	 * every lookup walked.  For the kernel benchmark
+	 * (--partition-overflow-abort) and the self-test, never set by the
+	 * executor.
+	 */
+	bool		partition_overflow_abort;
+	/*
 	 * An experiment (session 34): PARTITION's lean kernel applies from this
 	 * many rows a key expected in a launch instead of
 	 * gpugb_partition_lean_rows_pay's (src/heuristics.c); 0: the heuristic.
@@ -421,6 +434,7 @@ typedef struct GpugbStats
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
+	int64_t		partition_overflow_aborts;	/* lean launches that overflowed and retried their rest (spec.partition_overflow_abort) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -248,8 +248,9 @@ create_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 		GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->dev, bytes, "stride buffers"));
 	}
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->retry_list, rows * 4, "retry list"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->retry_count, 4, "retry count"));
-	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->retry_count_host, 4, "retry count"));
+	/* The count, and the launch's overflow flag after it (GpugbAggParams.overflow). */
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &set->retry_count, 8, "retry count"));
+	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &set->retry_count_host, 8, "retry count"));
 
 	/* Layout: all value columns (8 bytes/row), then all null columns (1 byte/row). */
 	char	   *hv = (char *) set->host.ptr;
@@ -389,8 +390,10 @@ complete_set(GpugbGroupBy *gb, GpugbStrideSet *set, bool more_to_come)
 	gb->stats.kernel_ms += gpugb_elapsed_ms(set->ev_copied, set->ev_done);
 	set->state = GPUGB_SET_FREE;
 
-	uint32_t	n_retry = *(const uint32_t *) set->retry_count_host.ptr;
+	uint32_t	n_retry = ((const uint32_t *) set->retry_count_host.ptr)[0];
 
+	if (((const uint32_t *) set->retry_count_host.ptr)[1] != 0)
+		gb->stats.partition_overflow_aborts++;
 	if (n_retry > 0)
 		GPUGB_TRY(gpugb_run_retries(gb, set, n_retry));
 	/* Moved columns kept only for those retries (gpugb_scratch_unavailable): done with. */
@@ -555,7 +558,7 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p, bool check_
 	p.retry_out = (uint32_t *) set->retry_list.ptr;
 	p.retry_count = (unsigned int *) set->retry_count.ptr;
 	set->params = p;
-	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, stream)));
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 8, stream)));
 	if (probes_with_lean(gb, check_follows))
 		GPUGB_TRY(gpugb_launch_lean_probe(p, gb->groups_hint, stream, &probe));
 	if (probe.lean)
@@ -566,10 +569,11 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p, bool check_
 	else
 		GPUGB_TRY(launch_strategy(gb, set, p));
 	gb->stats.strategy_used = gb->strategy;
-	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(set->retry_count_host.ptr, set->retry_count.ptr, 4,
+	/* The retry count and the overflow flag (GpugbAggParams.overflow). */
+	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(set->retry_count_host.ptr, set->retry_count.ptr, 8,
 										 cudaMemcpyDeviceToHost, stream)));
 	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(set->ev_done, stream)));
-	gb->stats.bytes_from_device += 4;
+	gb->stats.bytes_from_device += 8;
 	return GPUGB_OK;
 }
 

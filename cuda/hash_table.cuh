@@ -277,12 +277,38 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
  *   void publish(idx, gid)          the slot's final words, the state last (release; keyed: relaxed)
  *   bool match(idx, s, &gid)        published state s holds the row's key
  */
+/*
+ * Slots a lookup of a launch with p.overflow may walk before it gives its
+ * row to the retry list.  PARTITION takes its partitions in home-slot order,
+ * so where a partition holds more keys than its slice of the table has
+ * slots (a group estimate far too low), linear probing piles the keys into
+ * one run across the slices being worked on, and every lookup homed in it
+ * walks to its end: forced PARTITION at 0.08x the groups (Zipf 1.0, 2^22
+ * groups, 2^28 rows) ran over 70 s (H200, session 38).  A table at most
+ * 83 % full (table.cu) has runs this long with odds of about e^-66 a key.
+ * Stopping early is always correct: the row has not been added, and the
+ * retries (no p.overflow) look it up after growth without a bound.
+ */
+#define GPUGB_PROBE_OVERFLOW_STEPS 4096
+
+/* Marks the launch overflowed (p.overflow; gpugb_probe) and gives -1: the row goes to the retry list. */
+__device__ __forceinline__ int64_t
+gpugb_probe_overflowed(const GpugbAggParams &p)
+{
+	if (p.overflow != nullptr)
+		*(volatile unsigned int *) p.overflow = 1u;
+	return -1;
+}
+
 template <bool COALESCED, bool WORD = false, typename Format>
 __device__ __forceinline__ int64_t
 gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, Format &f, int64_t word = 0)
 {
-	for (;;)
+	for (uint32_t steps = 0;; steps++)
 	{
+		if (p.overflow != nullptr && steps >= GPUGB_PROBE_OVERFLOW_STEPS)
+			return gpugb_probe_overflowed(p);
+
 		gpugb_slot_ref slot = f.state(idx);
 		unsigned long long s = f.load(idx);
 		int64_t		gid;
@@ -290,7 +316,7 @@ gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, 
 		if (s == GPUGB_SLOT_EMPTY &&
 			gpugb_claim_slot<COALESCED, WORD>(p, slot, row, mask, word,
 							 [&f, idx](unsigned long long id) { f.publish(idx, id); }, &s, &gid))
-			return gid;
+			return gid >= 0 ? gid : gpugb_probe_overflowed(p);
 		while (s == GPUGB_SLOT_LOCKED)
 			s = f.reload(slot);
 
@@ -302,7 +328,7 @@ gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, 
 		 * time, for every row of a new key in a full table.
 		 */
 		if (s == GPUGB_SLOT_EMPTY)
-			return -1;
+			return gpugb_probe_overflowed(p);
 		if (f.match(idx, s, &gid))
 			return gid;
 		idx = (idx + 1) & p.slot_mask;

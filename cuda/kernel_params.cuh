@@ -183,6 +183,14 @@ struct GpugbAggParams
 	/* Rows that found no room: appended here (capacity >= nrows). */
 	uint32_t   *retry_out;
 	unsigned int *retry_count;
+	/*
+	 * NULL but for PARTITION's lean launches under
+	 * spec.partition_overflow_abort: a lookup that walks more than
+	 * GPUGB_PROBE_OVERFLOW_STEPS slots or finds no group id left sets it and
+	 * sends its row to the retry list (gpugb_probe), and the kernel then
+	 * sends the rest of its rows there unread (gpugb_lean_fast_rows).
+	 */
+	unsigned int *overflow;
 
 	/*
 	 * SORT: launch row i belongs to the run that starts at run_start[i],

@@ -452,6 +452,34 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 		gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
 }
 
+/* The launch's overflow flag (p.overflow; 0 where it has none): a volatile read, every lane the same word. */
+__device__ __forceinline__ unsigned
+gpugb_launch_overflow_flag(const GpugbAggParams &p)
+{
+	return p.overflow != nullptr ? *(volatile const unsigned int *) p.overflow : 0u;
+}
+
+/*
+ * After the launch overflowed (p.overflow): the warp's rows base + lane,
+ * base + step + lane, ... below `end`, none of them added yet, go to the
+ * retry list by position, with one atomic a warp step.  Warp-collective.
+ */
+__device__ __forceinline__ void
+gpugb_retry_warp_rest(const GpugbAggParams &p, int64_t base, int64_t end, int64_t step, unsigned lane)
+{
+	for (; base < end; base += step)
+	{
+		unsigned	n = end - base < 32 ? (unsigned) (end - base) : 32u;
+		unsigned	first = 0;
+
+		if (lane == 0)
+			first = atomicAdd(p.retry_count, n);
+		first = __shfl_sync(GPUGB_FULL_MASK, first, 0);
+		if (lane < n)
+			p.retry_out[first + lane] = (uint32_t) (base + lane);
+	}
+}
+
 /*
  * gpugb_lean_fast_warp_rows over a warp's rows base, base + step, ...
  * below `end` (base the warp's first row: the loop and its collectives are
@@ -483,11 +511,19 @@ gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const
 			return;
 
 		GpugbLeanRowInputs<NV> next = load(base + lane);
+		/* Read a step ahead, as the inputs are: its load's latency overlaps the step's work. */
+		unsigned	overflowed = gpugb_launch_overflow_flag(p);
 
 		for (; base < end; base += step)
 		{
 			const GpugbLeanRowInputs<NV> cur = next;
 
+			if (__any_sync(GPUGB_FULL_MASK, overflowed != 0))
+			{
+				gpugb_retry_warp_rest(p, base, end, step, lane);
+				return;
+			}
+			overflowed = gpugb_launch_overflow_flag(p);
 			if (base + step < end)
 				next = load(base + step + lane);
 			gpugb_lean_fast_warp_rows<NV, PACKED, KW>(p, table, cur, base + lane, end, lane);

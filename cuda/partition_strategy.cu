@@ -136,9 +136,14 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		/* Rows of two sums or more move only packed (partition_move.cu); the check keeps that so. */
 		if (lean_slots > 0 && (packed.rows != nullptr || moved.n_values <= 1))
 		{
+			GpugbAggParams lean = moved;
+
 			gb->stats.partition_lean_launches++;
+			/* The flag after the retry count (groupby.cu zeroes both); the retries run without it. */
+			if (gb->spec.partition_overflow_abort)
+				lean.overflow = p.retry_count + 1;
 			/* Scattered rows come with their bounds; sorted ones with their sorted partitions. */
-			GPUGB_TRY(gpugb_launch_partitioned_lean(moved, packed.rows, packed.key_words,
+			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
 													packed.bounds_ready ? nullptr : keys_out, bounds, n_parts,
 													lean_slots, stream));
 			if (packed.rows == nullptr)

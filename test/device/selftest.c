@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--sort-probe] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--sort-probe] [--partition-overflow-abort] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -57,6 +57,9 @@ static int	partition_unpacked_option = 0;
 static int	partition_cub_sort_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static int	sort_probe_option = 0;
+/* --partition-overflow-abort: every case with spec.partition_overflow_abort (session 38's experiment). */
+static int	overflow_abort_option = 0;
+static int	n_overflowed_cases = 0;
 /* Cases with a PARTITION launch whose rows were scattered (cuda/partition_scatter.cuh), for the summary. */
 static int	n_scattered_cases = 0;
 
@@ -786,6 +789,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
+	spec.partition_overflow_abort = overflow_abort_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
@@ -1156,6 +1160,24 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_scattered_launches > 0)
 			n_scattered_cases++;
+		/* Only lean launches overflow so, and only under the experiment. */
+		if (ok && (stats.partition_overflow_aborts > stats.partition_lean_launches ||
+				   (!overflow_abort_option && stats.partition_overflow_aborts > 0)))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld overflowed partition launches, %lld lean%s",
+					 (long long) stats.partition_overflow_aborts, (long long) stats.partition_lean_launches,
+					 overflow_abort_option ? "" : " without --partition-overflow-abort");
+		}
+		if (ok && !EMULATOR && cs->expect_overflow && overflow_abort_option &&
+			case_strategy == GPUGB_STRATEGY_PARTITION && stats.partition_overflow_aborts == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "no overflowed partition launch (%lld retried rows)",
+					 (long long) stats.retried_rows);
+		}
+		if (ok && stats.partition_overflow_aborts > 0)
+			n_overflowed_cases++;
 		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
 		{
 			ok = 0;
@@ -1509,6 +1531,8 @@ main(int argc, char **argv)
 			partition_cub_sort_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
 			sort_probe_option = 1;
+		else if (strcmp(argv[i], "--partition-overflow-abort") == 0)
+			overflow_abort_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1519,7 +1543,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-overflow-abort] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1792,7 +1816,8 @@ main(int argc, char **argv)
 		 .partition_only = 1, .expect_scatter = 1},
 		{"partition scattered: int32 keys, one narrow sum, estimate 7e5, g=4e6, one 8e6-row launch (grow+retry)",
 		 122, 8000000, 1, 4000000, 0, 0, .est_groups = 700000, .stride_rows = 8000000, .expect_grow = 1,
-		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_scatter = 1},
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_scatter = 1,
+		 .expect_overflow = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,
@@ -1875,6 +1900,7 @@ main(int argc, char **argv)
 	print_slowest();
 	/* The one-pass scatter's share of the run: none under --partition-cub-sort, where it is checked. */
 	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
+	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;
 }

@@ -153,6 +153,11 @@ usage(FILE *f)
 			"  --partition-probe on|off on (default): where auto plans PARTITION, its\n"
 			"                       probe launch runs PARTITION; off: SORT, as before\n"
 			"                       session 38 (spec.partition_sort_probe)\n"
+			"  --partition-overflow-abort on|off on: PARTITION's lean launches stop at\n"
+			"                       their first lookup past GPUGB_PROBE_OVERFLOW_STEPS\n"
+			"                       slots or without an id left, and retry the rest\n"
+			"                       (spec.partition_overflow_abort, an experiment); off\n"
+			"                       (default)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
 			"                       an experiment); 0 (default): the heuristic's (%d)\n"
@@ -329,6 +334,8 @@ static bool partition_scatter_option = true;
 static double estimate_scale_option = 1.0;
 /* --partition-probe off: spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static bool partition_probe_option = true;
+/* --partition-overflow-abort: spec.partition_overflow_abort (an experiment of session 38). */
+static bool partition_overflow_abort_option = false;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
 /* --alloc-trace: gpugb_device_set_alloc_trace over the first rep's timed part (AllocTrace). */
@@ -418,6 +425,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--partition-probe") == 0)
 			partition_probe_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-overflow-abort") == 0)
+			partition_overflow_abort_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean-rows") == 0)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
@@ -504,6 +513,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_cub_sort = !partition_scatter_option;
 	spec.partition_sort_probe = !partition_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
+	spec.partition_overflow_abort = partition_overflow_abort_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
 }
@@ -783,6 +793,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_launches[1] = stats.partition_lean_launches;
 		m->partition_launches[2] = stats.partition_packed_launches;
 		m->partition_launches[3] = stats.partition_scattered_launches;
+		m->partition_launches[4] = stats.partition_overflow_aborts;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -856,9 +867,10 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (fast lean kernel)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
-		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered)",
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed)",
 				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
-				(long long) m.partition_launches[2], (long long) m.partition_launches[3]);
+				(long long) m.partition_launches[2], (long long) m.partition_launches[3],
+				(long long) m.partition_launches[4]);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);
