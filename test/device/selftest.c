@@ -1818,6 +1818,16 @@ main(int argc, char **argv)
 		 122, 8000000, 1, 4000000, 0, 0, .est_groups = 700000, .stride_rows = 8000000, .expect_grow = 1,
 		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_scatter = 1,
 		 .expect_overflow = 1},
+		/*
+		 * A partition's keys beyond its slice of the table (session 38: forced PARTITION at
+		 * 0.08x the groups, Zipf 1.0, ran over 70 s on 2^28 rows): partitions sized for 3e5
+		 * keys (2^7) that meet over a million, whose run of keys in linear probing crosses
+		 * the slices being worked on; under --partition-overflow-abort a launch must stop and
+		 * retry its rest.
+		 */
+		{"partition lean: int32 keys, one narrow sum, zipf 1.0 over 4e6, estimate 3e5, one 8e6-row launch (grow+retry)",
+		 123, 8000000, 1, 4000000, 1.0, 0, .est_groups = 300000, .stride_rows = 8000000, .expect_grow = 1,
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,

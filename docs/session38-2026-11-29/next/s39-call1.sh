@@ -5,7 +5,8 @@
 #    gpugb_probe's step bound (only where overflow is set) and gpugb_lean_fast_rows' flag check,
 #    which every partition lean and one-block SHARED_HASH launch now compiles (no spills in ptxas);
 #  1. the whole self-test (default path), then --strategy partition --partition-overflow-abort
-#     (case 122 must overflow);
+#     (cases 122, by no id left, and 123, a run of keys across
+#     partitions' slices, must overflow);
 #  2. forced PARTITION at 0.08x the groups, Zipf 1.0 and uniform, 2^22: the abort on (expected: the
 #     grows, one round of ~2^28 retried rows, hundreds of ms) and off (over 70 s in session 38: a
 #     60 s limit, so it shows as missing);
