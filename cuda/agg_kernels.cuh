@@ -686,18 +686,38 @@ gpugb_sorted_agg_kernel(const GpugbAggParams p)
 	}
 }
 
-/* *out = max(col[0..n)); *out must start at 0. */
+/*
+ * out[0] = max(col[0..n)), out[1] and out[2] = how many are 1 and 2 (the
+ * groups seen once and twice, for spec.observed_chao1); out must start at 0.
+ */
 __global__ void
-gpugb_max_kernel(const unsigned long long *col, int64_t n, unsigned long long *out)
+gpugb_count_summary_kernel(const unsigned long long *col, int64_t n, unsigned long long *out)
 {
-	unsigned long long m = 0;
+	unsigned long long m = 0,
+				ones = 0,
+				twos = 0;
 
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
-		m = col[i] > m ? col[i] : m;
+	{
+		unsigned long long c = col[i];
+
+		m = c > m ? c : m;
+		ones += c == 1;
+		twos += c == 2;
+	}
 	m = gpugb_warp_allreduce(m, GpugbMax());
-	if ((threadIdx.x & 31u) == 0 && m != 0)
-		atomicMax(out, m);
+	ones = gpugb_warp_allreduce(ones, GpugbAdd());
+	twos = gpugb_warp_allreduce(twos, GpugbAdd());
+	if ((threadIdx.x & 31u) == 0)
+	{
+		if (m != 0)
+			atomicMax(&out[0], m);
+		if (ones != 0)
+			atomicAdd(&out[1], ones);
+		if (twos != 0)
+			atomicAdd(&out[2], twos);
+	}
 }
 
 /* Fills columns [from, to) of `ncols` columns `pitch` apart with per-column identities. */

@@ -284,6 +284,15 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_overflow_abort;
 	/*
+	 * An experiment (session 38, off by default): the run-time check's
+	 * estimate of the groups is at least Chao1's, from the groups its sample
+	 * saw once and twice (src/heuristics.c, gpugb_workload_observed), not
+	 * only the evenly-drawn model's, which read a Zipf 1.0 sample of 4.18e6
+	 * groups as 3.3e5.  For the kernel benchmark (--observed-chao1) and the
+	 * self-test, never set by the executor.
+	 */
+	bool		observed_chao1;
+	/*
 	 * An experiment (session 34): PARTITION's lean kernel applies from this
 	 * many rows a key expected in a launch instead of
 	 * gpugb_partition_lean_rows_pay's (src/heuristics.c); 0: the heuristic.

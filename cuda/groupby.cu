@@ -141,22 +141,25 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 	GPUGB_TRY(gpugb_sync_all(gb));
 	GPUGB_TRY(gpugb_group_count(gb, set->stream, &groups_seen));
 
-	/* Skew: the rows of the largest group (count column 0) so far. */
-	unsigned long long *largest = (unsigned long long *) gb->scalar_host.ptr;
+	/*
+	 * Skew: the rows of the largest group (count column 0) so far; and the
+	 * groups seen once and twice, for spec.observed_chao1.
+	 */
+	unsigned long long *summary = (unsigned long long *) gb->scalar_host.ptr;
 	cudaStream_t stream = set->stream;
 
-	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(gb->probe_scalar.ptr, 0, 8, stream)));
-	GPUGB_TRY(gpugb_launch_max((const unsigned long long *) gb->table.counts.ptr, groups_seen,
-							   (unsigned long long *) gb->probe_scalar.ptr, stream));
-	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(largest, gb->probe_scalar.ptr, 8,
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(gb->probe_scalar.ptr, 0, 24, stream)));
+	GPUGB_TRY(gpugb_launch_count_summary((const unsigned long long *) gb->table.counts.ptr, groups_seen,
+										 (unsigned long long *) gb->probe_scalar.ptr, stream));
+	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(summary, gb->probe_scalar.ptr, 24,
 										 cudaMemcpyDeviceToHost, stream)));
 	GPUGB_TRY(gpugb_sync_stream(gb, stream));
 
 	double		rows_seen = (double) gb->stats.rows;
-	double		hot_share = rows_seen > 0 ? (double) *largest / rows_seen : 0;
+	double		hot_share = rows_seen > 0 ? (double) summary[0] / rows_seen : 0;
 
 	gpugb_spec_recheck(&gb->spec, rows_seen, (double) groups_seen,
-					   hot_share > 1 ? 1 : hot_share, &choice);
+					   hot_share > 1 ? 1 : hot_share, (double) summary[1], (double) summary[2], &choice);
 	gb->stats.groups_at_switch_check = groups_seen;
 	gb->hot_share = hot_share;
 	gb->groups_hint = choice.groups > (double) groups_seen ? choice.groups : (double) groups_seen;
@@ -296,8 +299,8 @@ create_all(GpugbGroupBy *gb)
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_a));
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_b));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->group_counter, 8, "group counter"));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->probe_scalar, 8, "largest group"));
-	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &gb->scalar_host, 16, "staging"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->probe_scalar, 24, "largest group"));
+	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &gb->scalar_host, 24, "staging"));
 	for (int s = 0; s < GPUGB_N_SETS; s++)
 		GPUGB_TRY(create_set(gb, &gb->sets[s]));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->spare_retry, (size_t) gb->spec.stride_rows * 4,

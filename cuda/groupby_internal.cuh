@@ -162,7 +162,7 @@ struct GpugbGroupBy
 
 	GpugbTable	table;
 	DevBuf		group_counter;	/* unsigned long long */
-	DevBuf		probe_scalar;	/* unsigned long long: the run-time check's largest group */
+	DevBuf		probe_scalar;	/* unsigned long long[3]: the run-time check's largest group, groups seen once and twice */
 	HostBuf		scalar_host;	/* pinned staging for small transfers */
 	HostBuf		fetch_staging;	/* pinned: a fetch's columns on their way to the caller (fetch.cu) */
 	DevBuf		spare_retry;	/* second retry list for re-runs */
@@ -220,8 +220,9 @@ GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort
 GpugbStatus gpugb_launch_run_groups(const GpugbAggParams &p, const uint32_t *perm,
 									const uint32_t *heads, const unsigned long long *n_heads,
 									int64_t *run_gid, cudaStream_t stream);
-GpugbStatus gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,
-							 cudaStream_t stream);
+/* out[0..3): the column's largest value, and how many are 1 and 2 (zeroed by the caller). */
+GpugbStatus gpugb_launch_count_summary(const unsigned long long *col, int64_t n, unsigned long long *out,
+									   cudaStream_t stream);
 GpugbStatus gpugb_launch_private(const GpugbAggParams &p, int64_t groups, int state_columns,
 								 cudaStream_t stream);
 /* Which lean instance a launch ran (all false: none), for the handle's statistics. */

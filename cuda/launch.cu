@@ -739,13 +739,13 @@ gpugb_launch_run_groups(const GpugbAggParams &p, const uint32_t *perm, const uin
 }
 
 GpugbStatus
-gpugb_launch_max(const unsigned long long *col, int64_t n, unsigned long long *out,
-				 cudaStream_t stream)
+gpugb_launch_count_summary(const unsigned long long *col, int64_t n, unsigned long long *out,
+						   cudaStream_t stream)
 {
 	if (n <= 0)
 		return GPUGB_OK;
-	gpugb_max_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(col, n, out);
-	return GPUGB_LAUNCHED("gpugb_max_kernel");
+	gpugb_count_summary_kernel<<<gpugb_grid_for(n, 256), 256, 0, stream>>>(col, n, out);
+	return GPUGB_LAUNCHED("gpugb_count_summary_kernel");
 }
 
 GpugbStatus

@@ -438,13 +438,21 @@ recheck_strategy(EmuGroupBy *gb)
 {
 	GpugbStrategyChoice choice;
 	GpugbStrategy next;
-	int64		largest = 0;
+	int64		largest = 0,
+				once = 0,
+				twice = 0;
 
 	gb->strategy_checked = true;
+	/* As the device's count summary (gpugb_count_summary_kernel) of count column 0. */
 	for (int64 g = 0; g < gb->n_groups; g++)
+	{
 		largest = Max(largest, gb->group_rows[g]);
+		once += gb->group_rows[g] == 1;
+		twice += gb->group_rows[g] == 2;
+	}
 	gpugb_spec_recheck(&gb->spec, (double) gb->stats.rows, (double) gb->n_groups,
-					   gb->stats.rows > 0 ? (double) largest / gb->stats.rows : 0, &choice);
+					   gb->stats.rows > 0 ? (double) largest / gb->stats.rows : 0,
+					   (double) once, (double) twice, &choice);
 	gb->stats.groups_at_switch_check = gb->n_groups;
 	next = gpugb_spec_runnable(&gb->spec, choice.strategy);
 	if (next != gb->stats.strategy_used)

@@ -47,6 +47,13 @@ typedef struct GpugbWorkload
 	 * up to GPUGB_PARTITION_LEAN_MAX_SUMS sums, over packed rows.
 	 */
 	bool		sums_fit_int32;
+	/*
+	 * The run-time check's sample: its groups seen exactly once and twice,
+	 * for Chao1's estimate (gpugb_workload_observed; 0: not counted, or
+	 * spec.observed_chao1 off).
+	 */
+	double		sample_once;
+	double		sample_twice;
 } GpugbWorkload;
 
 typedef struct GpugbStrategyChoice
@@ -221,6 +228,9 @@ extern void gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps
  * all distinct: groups grow with the rows, extrapolated to planned->rows.
  * planned->hot_share is the sample's largest group's share: a skewed sample
  * that has not seen its groups repeat leaves the plan's count standing.
+ * Where planned->sample_once / sample_twice are counted (f1, f2), the
+ * groups are at least Chao1's d + f1^2 / 2 f2, which skew does not fool as
+ * it does the evenly-drawn model.
  */
 extern void gpugb_workload_observed(const GpugbWorkload *planned, double rows_seen,
 									double groups_seen, GpugbWorkload *observed);

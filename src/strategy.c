@@ -130,7 +130,7 @@ gpugb_spec_choose(const GpugbGroupBySpec *spec, int forced, GpugbStrategyChoice 
 
 void
 gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen, double groups_seen,
-				   double hot_share, GpugbStrategyChoice *choice)
+				   double hot_share, double seen_once, double seen_twice, GpugbStrategyChoice *choice)
 {
 	GpugbWorkload planned;
 	GpugbWorkload observed;
@@ -138,6 +138,11 @@ gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen, double groups
 
 	gpugb_spec_workload(spec, &planned);
 	planned.hot_share = hot_share;	/* the sample's skew: gpugb_workload_observed reads it */
+	if (spec->observed_chao1)
+	{
+		planned.sample_once = seen_once;
+		planned.sample_twice = seen_twice;
+	}
 	gpugb_workload_observed(&planned, rows_seen, groups_seen, &observed);
 	/* More rows than planned make longer launches too. */
 	if (spec->stride_rows > 0)

@@ -49,13 +49,15 @@ extern void gpugb_spec_choose(const GpugbGroupBySpec *spec, int forced,
  * Run-time correction: the choice for the workload as it looks after the
  * device saw rows_seen rows forming groups_seen groups
  * (gpugb_workload_observed of the planned workload), the largest of them
- * holding hot_share of the rows (0: unknown).  The device re-decides
+ * holding hot_share of the rows (0: unknown), seen_once and seen_twice of
+ * them seen once and twice (read under spec->observed_chao1, an
+ * experiment).  The device re-decides
  * once, before the third stride (never at finish), and only when
  * spec->allow_switch and the query has GROUP BY keys.
  */
 extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
-							   double groups_seen, double hot_share,
-							   GpugbStrategyChoice *choice);
+							   double groups_seen, double hot_share, double seen_once,
+							   double seen_twice, GpugbStrategyChoice *choice);
 
 /*
  * The strategy the device really runs for a wanted one: PRIVATE_HASH whose

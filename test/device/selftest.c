@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--sort-probe] [--partition-overflow-abort] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--sort-probe] [--partition-overflow-abort] [--observed-chao1] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -60,6 +60,8 @@ static int	sort_probe_option = 0;
 /* --partition-overflow-abort: every case with spec.partition_overflow_abort (session 38's experiment). */
 static int	overflow_abort_option = 0;
 static int	n_overflowed_cases = 0;
+/* --observed-chao1: every case with spec.observed_chao1 (session 38's experiment). */
+static int	observed_chao1_option = 0;
 /* Cases with a PARTITION launch whose rows were scattered (cuda/partition_scatter.cuh), for the summary. */
 static int	n_scattered_cases = 0;
 
@@ -790,6 +792,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_overflow_abort = overflow_abort_option != 0;
+	spec.observed_chao1 = observed_chao1_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
@@ -1533,6 +1536,8 @@ main(int argc, char **argv)
 			sort_probe_option = 1;
 		else if (strcmp(argv[i], "--partition-overflow-abort") == 0)
 			overflow_abort_option = 1;
+		else if (strcmp(argv[i], "--observed-chao1") == 0)
+			observed_chao1_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1543,7 +1548,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-overflow-abort] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-overflow-abort] [--observed-chao1] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;

@@ -158,6 +158,9 @@ usage(FILE *f)
 			"                       slots or without an id left, and retry the rest\n"
 			"                       (spec.partition_overflow_abort, an experiment); off\n"
 			"                       (default)\n"
+			"  --observed-chao1 on|off on: the run-time check's group estimate is at\n"
+			"                       least Chao1's (spec.observed_chao1, an experiment);\n"
+			"                       off (default)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
 			"                       an experiment); 0 (default): the heuristic's (%d)\n"
@@ -336,6 +339,8 @@ static double estimate_scale_option = 1.0;
 static bool partition_probe_option = true;
 /* --partition-overflow-abort: spec.partition_overflow_abort (an experiment of session 38). */
 static bool partition_overflow_abort_option = false;
+/* --observed-chao1: spec.observed_chao1 (an experiment of session 38). */
+static bool observed_chao1_option = false;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
 /* --alloc-trace: gpugb_device_set_alloc_trace over the first rep's timed part (AllocTrace). */
@@ -425,6 +430,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--partition-probe") == 0)
 			partition_probe_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--observed-chao1") == 0)
+			observed_chao1_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-overflow-abort") == 0)
 			partition_overflow_abort_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean-rows") == 0)
@@ -514,6 +521,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_sort_probe = !partition_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_overflow_abort = partition_overflow_abort_option;
+	spec.observed_chao1 = observed_chao1_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
 }

@@ -890,6 +890,37 @@ test_observed(void)
 	CHECK(fabs(seen.groups * -expm1(-1e6 / seen.groups) - 5e5) < 1 && seen.groups > 6e5 &&
 		  seen.groups < 6.5e5,
 		  "half distinct: 5e5 groups in 1M rows -> the uniform-draw estimate (%.0f)", seen.groups);
+	/*
+	 * Chao1 from the groups seen once and twice (spec.observed_chao1): a
+	 * Zipf 1.0 sample of 2^20 rows over 2^22 keys (simulated: 303,611
+	 * groups, 237,777 once, 32,870 twice) reads as about 1.16e6, where the
+	 * evenly-drawn model alone reads 3.15e5; a uniform one (927,778
+	 * groups, 816,653 once, 102,005 twice) as the model's 4.2e6 either way;
+	 * nothing counted (0) leaves the model's estimate.
+	 */
+	{
+		GpugbWorkload sample = planned;
+		GpugbWorkload model;
+
+		gpugb_workload_observed(&planned, 1048576, 303611, &model);
+		sample.sample_once = 237777;
+		sample.sample_twice = 32870;
+		gpugb_workload_observed(&sample, 1048576, 303611, &seen);
+		CHECK(model.groups > 3.0e5 && model.groups < 3.3e5 && seen.groups > 1.1e6 && seen.groups < 1.2e6,
+			  "a Zipf 1.0 sample: the model %.0f, with Chao1 %.0f", model.groups, seen.groups);
+		gpugb_workload_observed(&planned, 1048576, 927778, &model);
+		sample.sample_once = 816653;
+		sample.sample_twice = 102005;
+		gpugb_workload_observed(&sample, 1048576, 927778, &seen);
+		CHECK(model.groups > 4.1e6 && model.groups < 4.3e6 && seen.groups >= model.groups &&
+			  seen.groups < 1.02 * model.groups,
+			  "a uniform sample: the model %.0f, with Chao1 %.0f", model.groups, seen.groups);
+		sample.sample_once = 1000;
+		sample.sample_twice = 0;
+		gpugb_workload_observed(&sample, 1e6, 2000, &seen);
+		CHECK(fabs(seen.groups - (2000 + 1000 * 999 / 2.0)) < 1,
+			  "no group seen twice: d + f1 (f1 - 1) / 2 (%.0f)", seen.groups);
+	}
 	/* more rows than planned: the rows seen count */
 	planned.rows = 1000;
 	gpugb_workload_observed(&planned, 1e6, 10, &seen);
@@ -1423,23 +1454,34 @@ test_spec_workload(void)
 	gpugb_spec_choose(&spec, -1, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "1e8 estimated groups: global_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
-	gpugb_spec_recheck(&spec, 1 << 20, 100, 0, &c);
+	gpugb_spec_recheck(&spec, 1 << 20, 100, 0, 0, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 100 seen in the first stride: shared_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
-	gpugb_spec_recheck(&spec, 1 << 20, 3, 0, &c);
+	gpugb_spec_recheck(&spec, 1 << 20, 3, 0, 0, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 3 seen in the first stride: shared_hash, "
 		  "counts and sums only (%s)", gpugb_strategy_name(c.strategy));
+	/*
+	 * Groups seen once and twice count only under spec.observed_chao1: 100
+	 * groups, 90 of them seen once, read as 100 without it and as at least
+	 * Chao1's d + f1 (f1 - 1) / 2 = 4105 with it (c.groups is the estimate).
+	 */
+	gpugb_spec_recheck(&spec, 1 << 20, 100, 0, 90, 0, &c);
+	CHECK(c.groups < 101, "... 90 of 100 seen once, no spec.observed_chao1: %.0f groups", c.groups);
+	spec.observed_chao1 = true;
+	gpugb_spec_recheck(&spec, 1 << 20, 100, 0, 90, 0, &c);
+	CHECK(c.groups >= 4105, "... under spec.observed_chao1: %.0f groups", c.groups);
+	spec.observed_chao1 = false;
 	{
 		static const GpugbAggSpec with_min[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_MIN_INT, 0}};
 		GpugbGroupBySpec min_spec = spec_of(1, 2, with_min);
 
 		min_spec.estimated_rows = 1e8;
 		min_spec.estimated_groups = 100000000;
-		gpugb_spec_recheck(&min_spec, 1 << 20, 3, 0, &c);
+		gpugb_spec_recheck(&min_spec, 1 << 20, 3, 0, 0, 0, &c);
 		CHECK(c.strategy == GPUGB_STRATEGY_PRIVATE_HASH, "... with a min, 3 seen: private_hash (%s)",
 			  gpugb_strategy_name(c.strategy));
 	}
-	gpugb_spec_recheck(&spec, 1 << 20, 1 << 20, 0, &c);
+	gpugb_spec_recheck(&spec, 1 << 20, 1 << 20, 0, 0, 0, &c);
 	CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH, "... all distinct: stays global_hash (%s)",
 		  gpugb_strategy_name(c.strategy));
 
