@@ -1,40 +1,54 @@
 #!/usr/bin/env bash
-# Session 39, call 2 (about 6 minutes): the full grid at HEAD, against session 37's (call 5, 17e35c3).
-# Session 38 changed every strategy's compiled code (gpugb_probe's step bound, the lean rows' overflow
-# flag; a helper's ptxas comparison: about 56 default kernels changed registers or spills, e.g.
-# gpugb_private_agg_kernel<4> 80 -> 48 registers), auto's probe (PARTITION's own), its partition
-# bits (PARTITION_FILL_SLACK) and its check (gpugb_table_reserve). ab_table.py's ratio per method and
-# point shows what moved; thrust's column gauges the noise.
+# Session 39, call 2 (about 7 minutes): session 38's two experiments measured (kernelbench, 2^28 rows):
+#  - spec.partition_overflow_abort: forced PARTITION at 0.08x the groups (Zipf 1.0 and uniform,
+#    2^22; over 70 s in session 38 without it), on and off (off has a 60 s limit: it shows as
+#    missing); expected on: a few grows, one round of about 2^28 retried rows, hundreds of ms;
+#  - auto at 1e-5x, Zipf 1.0, 2^22 (51 s in session 38, call 4) with the abort, and with the abort and
+#    spec.observed_chao1;
+#  - spec.observed_chao1 at the exact estimate (auto, skewed points 2^16-2^24): its decisions must not
+#    get worse where the planner was right;
+#  - the default path's cost of the new code: partition, shared_hash and auto at 2^16-2^24, set
+#    against session 38's call 2 (docs/session38-2026-11-29/call2/probe-on.csv).
 #   (binaries and carry as for s39-call1.sh)
 #   run(command="bash docs/session38-2026-11-29/next/s39-call2.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"])
-#   Then here: python3 test/kernelbench/plot.py grid.csv grid.png
 cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
 O=${OUT:-/tmp/gpugb-s39-call2}; mkdir -p "$O"
 T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD 2>/dev/null)"
 tar xJf .gpu-box/bins.tar.xz || exit 1
-t0=$(date +%s)
-CUDA_MODULE_LOADING=EAGER timeout 540 test/bin/kernelbench --reps 1 --max-seconds 520 \
-  --csv "$O/grid.csv" --md "$O/grid.md" > "$O/grid.log" 2>&1
-echo "kernelbench (full grid) rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/grid.md")"
-sed -n '/^## Targets/,$p' "$O/grid.md" | grep -E "^\|" | head -8
-python3 test/kernelbench/ab_table.py docs/session37-2026-11-29/call5/grid.csv "$O/grid.csv" > "$O/grid-vs-s37.md"
-python3 - "$O/grid-vs-s37.md" <<'PY'
-import re, sys, statistics
-rows = [l for l in open(sys.argv[1]) if l.startswith('|') and re.search(r'\d\.\d\d', l)]
-head = [l for l in open(sys.argv[1]) if l.startswith('| key')][0].strip('|\n').split('|')
-cols = [c.strip() for c in head]
-for j, c in enumerate(cols[4:], 4):
-    v = []
-    for l in rows:
-        cells = [x.strip() for x in l.strip('|\n').split('|')]
-        try:
-            v.append(float(cells[j].split()[0]))
-        except (ValueError, IndexError):
-            pass
-    if v:
-        print(f"  {c:14s} s37/now median {statistics.median(v):.3f}, min {min(v):.2f}, max {max(v):.2f} ({len(v)} points)")
-PY
+selftest() {	# name, limit, options...
+  local name=$1 limit=$2; shift 2
+  local t0=$(date +%s)
+  timeout "$limit" test/bin/device_selftest --require-gpu --quick "$@" > "$O/selftest-$name.log" 2>&1
+  echo "selftest $* rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-$name.log" | cut -c1-160)"
+  grep -E "^cases with" "$O/selftest-$name.log"
+  grep -E "^FAIL" "$O/selftest-$name.log" | head -8 | cut -c1-400
+}
+kb() {	# name, limit, options...
+  local name=$1 limit=$2; shift 2
+  local t0=$(date +%s)
+  CUDA_MODULE_LOADING=EAGER timeout "$limit" test/bin/kernelbench --bw-gib 1 --reps 1 --max-seconds $(( limit - 10 )) \
+    --csv "$O/$name.csv" --md "$O/$name.md" "$@" > "$O/$name.log" 2>&1
+  echo "kernelbench $name rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/$name.md" 2>/dev/null)"
+  grep -E "^    [a-z_]+ " "$O/$name.log" | grep -v thrust | sed -E 's/create [0-9]+ ms, verify [0-9]+ ms//' | cut -c1-330
+}
+kb abort-on 70 --keys 4 --payloads 1 --dists zipf1.0,uniform --log2-groups 22 --methods partition \
+  --estimate-scale 0.08 --partition-overflow-abort on
+kb auto-abort-on 70 --keys 4 --payloads 1 --dists zipf1.0 --log2-groups 22 --methods auto \
+  --estimate-scale 1e-5 --partition-overflow-abort on
+kb auto-abort-chao1 70 --keys 4 --payloads 1 --dists zipf1.0 --log2-groups 22 --methods auto \
+  --estimate-scale 1e-5 --partition-overflow-abort on --observed-chao1 on
+for c in off on; do
+  kb chao1-$c 60 --keys 4,8 --payloads 1,4 --dists zipf0.5,zipf1.0 --log2-groups 16:24:4 --methods auto \
+    --observed-chao1 $c
+done
+python3 test/kernelbench/ab_table.py "$O/chao1-off.csv" "$O/chao1-on.csv" | grep -E "^\|"
+kb abort-off 60 --keys 4 --payloads 1 --dists zipf1.0 --log2-groups 22 --methods partition \
+  --estimate-scale 0.08 --partition-overflow-abort off
+kb default 80 --keys 4,8 --payloads 1,4 --dists uniform,zipf1.0 --log2-groups 16:24:2 \
+  --methods partition,shared_hash,auto
+python3 test/kernelbench/ab_table.py docs/session38-2026-11-29/call2/probe-on.csv "$O/default.csv" | grep -E "^\|"
 gzip -9 "$O"/*.log
+cd "$O" && tar czf s39-call2.tgz ./*.csv ./*.md ./*.log.gz 2>/dev/null; rm -f ./*.csv ./*.md ./*.log.gz
 echo "total $(( $(date +%s) - T0 )) s"
