@@ -266,18 +266,6 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
 }
 
 /*
- * The probe loop of every slot format: from the row's home slot `idx`,
- * claim an EMPTY slot or wait out a LOCKED one, and return the group id of
- * the first published slot that holds the row's key (-1: no id left).  The
- * format (one of the three below) says how a slot's state is loaded, how a
- * claimed slot is published and what a published slot's key is:
- *   gpugb_slot_ref state(idx)       the slot's state word
- *   unsigned long long load(idx)    its state, and what match() will need
- *   unsigned long long reload(ref)  the state again, while LOCKED
- *   void publish(idx, gid)          the slot's final words, the state last (release; keyed: relaxed)
- *   bool match(idx, s, &gid)        published state s holds the row's key
- */
-/*
  * Slots a lookup of a launch with p.overflow may walk before it gives its
  * row to the retry list.  PARTITION takes its partitions in home-slot order,
  * so where a partition holds more keys than its slice of the table has
@@ -300,6 +288,19 @@ gpugb_probe_overflowed(const GpugbAggParams &p)
 	return -1;
 }
 
+/*
+ * The probe loop of every slot format: from the row's home slot `idx`,
+ * claim an EMPTY slot or wait out a LOCKED one, and return the group id of
+ * the first published slot that holds the row's key (-1: no id left, or
+ * GPUGB_PROBE_OVERFLOW_STEPS walked where p.overflow is set).  The
+ * format (one of the three below) says how a slot's state is loaded, how a
+ * claimed slot is published and what a published slot's key is:
+ *   gpugb_slot_ref state(idx)       the slot's state word
+ *   unsigned long long load(idx)    its state, and what match() will need
+ *   unsigned long long reload(ref)  the state again, while LOCKED
+ *   void publish(idx, gid)          the slot's final words, the state last (release; keyed: relaxed)
+ *   bool match(idx, s, &gid)        published state s holds the row's key
+ */
 template <bool COALESCED, bool WORD = false, typename Format>
 __device__ __forceinline__ int64_t
 gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, Format &f, int64_t word = 0)

@@ -452,7 +452,11 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 		gpugb_lean_fast_slow_rows<NV>(p, slots, i, slow, slot, gid, lane);
 }
 
-/* The launch's overflow flag (p.overflow; 0 where it has none): a volatile read, every lane the same word. */
+/*
+ * The launch's overflow flag (p.overflow; 0 where it has none): a volatile
+ * read, every lane the same word.  Only the AHEAD loop reads it: p.overflow
+ * is set only for PARTITION's lean launches, whose blocks are all AHEAD.
+ */
 __device__ __forceinline__ unsigned
 gpugb_launch_overflow_flag(const GpugbAggParams &p)
 {
