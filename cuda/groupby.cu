@@ -298,7 +298,7 @@ create_all(GpugbGroupBy *gb)
 
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_a));
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_b));
-	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->group_counter, 8, "group counter"));
+	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->group_counter, GPUGB_GROUP_COUNTER_BYTES, "group counter"));
 	GPUGB_TRY(gpugb_dev_alloc(&gb->acct, &gb->probe_scalar, 24, "largest group"));
 	GPUGB_TRY(gpugb_host_alloc(&gb->acct, &gb->scalar_host, 24, "staging"));
 	for (int s = 0; s < GPUGB_N_SETS; s++)
@@ -335,7 +335,7 @@ create_all(GpugbGroupBy *gb)
 		   capacity > GPUGB_MIN_SLOTS)
 		capacity /= 2;
 	GPUGB_TRY(st);
-	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(gb->group_counter.ptr, 0, 8, stream)));
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(gb->group_counter.ptr, 0, GPUGB_GROUP_COUNTER_BYTES, stream)));
 	/* The other set's stream must see an initialised table. */
 	return gpugb_sync_stream(gb, stream);
 }

@@ -174,6 +174,8 @@ struct GpugbAggParams
 	int32_t		pad2_;
 	int64_t		max_groups;
 	unsigned long long *group_counter;
+	/* Set once a claim found no id left (gpugb_claim_slot); its own line. */
+	unsigned int *groups_exhausted;
 	int64_t    *group_keys;
 	uint32_t   *group_nulls;
 	unsigned long long *counts;

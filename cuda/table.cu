@@ -182,6 +182,7 @@ gpugb_table_params(const GpugbGroupBy *gb, GpugbAggParams *p)
 	p->slot_format = t->slot_format;
 	p->max_groups = t->max_groups;
 	p->group_counter = (unsigned long long *) gb->group_counter.ptr;
+	p->groups_exhausted = (unsigned int *) ((char *) gb->group_counter.ptr + GPUGB_GROUPS_EXHAUSTED_OFFSET);
 	p->group_keys = (int64_t *) t->keys.ptr;
 	p->group_nulls = (uint32_t *) t->nulls.ptr;
 	p->counts = (unsigned long long *) t->counts.ptr;
@@ -270,6 +271,8 @@ table_grow(GpugbGroupBy *gb, int64_t pending, cudaStream_t stream)
 		(st = gpugb_launch_rehash(nt, gb->spec.n_keys, used, stream)) != GPUGB_OK ||
 		(st = GPUGB_CUDA(cudaMemcpyAsync(gb->group_counter.ptr, h, 8, cudaMemcpyHostToDevice,
 										 stream))) != GPUGB_OK ||
+		(st = GPUGB_CUDA(cudaMemsetAsync((char *) gb->group_counter.ptr + GPUGB_GROUPS_EXHAUSTED_OFFSET,
+										 0, 4, stream))) != GPUGB_OK ||
 		(st = GPUGB_CUDA(cudaEventRecord(gb->ev_b, stream))) != GPUGB_OK ||
 		(st = gpugb_sync_stream(gb, stream)) != GPUGB_OK)
 	{
