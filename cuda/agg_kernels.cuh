@@ -688,7 +688,7 @@ gpugb_sorted_agg_kernel(const GpugbAggParams p)
 
 /*
  * out[0] = max(col[0..n)), out[1] and out[2] = how many are 1 and 2 (the
- * groups seen once and twice, for spec.observed_chao1); out must start at 0.
+ * groups seen once and twice, for Chao1's estimate); out must start at 0.
  */
 __global__ void
 gpugb_count_summary_kernel(const unsigned long long *col, int64_t n, unsigned long long *out)

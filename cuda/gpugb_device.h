@@ -271,27 +271,32 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_sort_probe;
 	/*
-	 * An experiment (session 38, off by default): PARTITION's lean launches
-	 * stop at their first lookup that walks GPUGB_PROBE_OVERFLOW_STEPS slots
-	 * or finds no group id left, and send their remaining rows to the retry
+	 * An experiment (the default before session 39): PARTITION's lean
+	 * launches walk their lookups without a bound.  By default they stop at
+	 * their first lookup that walks GPUGB_PROBE_OVERFLOW_STEPS slots or
+	 * finds no group id left, and send their remaining rows to the retry
 	 * list (GpugbAggParams.overflow).  Forced PARTITION with 0.08x the
-	 * groups planned (Zipf 1.0, 2^22 groups, 2^28 rows) ran over 70 s: its
-	 * partitions, taken in home-slot order, held more keys than their
-	 * slices of the table, and linear probing made one run of them that
-	 * every lookup walked.  For the kernel benchmark
-	 * (--partition-overflow-abort) and the self-test, never set by the
-	 * executor.
+	 * groups planned (Zipf 1.0, 2^22 groups, 2^28 rows) ran over 70 s
+	 * unbounded and 44-62 ms bounded; at the right estimate the bound costs
+	 * 0-6 % (H200, session 39, calls 2-3).  Its partitions, taken in
+	 * home-slot order, held more keys than their slices of the table, and
+	 * linear probing made one run of them that every lookup walked.  For
+	 * the kernel benchmark (--partition-overflow-abort off) and the
+	 * self-test (--partition-probe-unbounded), never set by the executor.
 	 */
-	bool		partition_overflow_abort;
+	bool		partition_probe_unbounded;
 	/*
-	 * An experiment (session 38, off by default): the run-time check's
-	 * estimate of the groups is at least Chao1's, from the groups its sample
-	 * saw once and twice (src/heuristics.c, gpugb_workload_observed), not
-	 * only the evenly-drawn model's, which read a Zipf 1.0 sample of 4.18e6
-	 * groups as 3.3e5.  For the kernel benchmark (--observed-chao1) and the
-	 * self-test, never set by the executor.
+	 * An experiment (the default before session 39): the run-time check's
+	 * estimate of the groups is the evenly-drawn model's alone.  By default
+	 * it is at least Chao1's, from the groups its sample saw once and twice
+	 * (src/heuristics.c, gpugb_workload_observed): the evenly-drawn model
+	 * read a Zipf 1.0 sample of 4.18e6 groups as 3.3e5.  Chao1 changed auto
+	 * by 0.96-1.04x at the right estimate and 74-83 -> 59-64 ms at 1e-5x
+	 * (Zipf 1.0, 2^22; H200, session 39, call 2).  For the kernel benchmark
+	 * (--observed-chao1 off) and the self-test (--observed-uniform-only),
+	 * never set by the executor.
 	 */
-	bool		observed_chao1;
+	bool		observed_uniform_only;
 	/*
 	 * An experiment (session 34): PARTITION's lean kernel applies from this
 	 * many rows a key expected in a launch instead of
@@ -443,7 +448,8 @@ typedef struct GpugbStats
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
-	int64_t		partition_overflow_aborts;	/* lean launches that overflowed and retried their rest (spec.partition_overflow_abort) */
+	int64_t		partition_generic_launches;	/* PARTITION launches that took the generic kernel (cuda/partition_kernels.cuh) */
+	int64_t		partition_overflow_aborts;	/* lean or generic launches that overflowed and retried their rest (GpugbAggParams.overflow) */
 } GpugbStats;
 
 typedef struct GpugbUsage

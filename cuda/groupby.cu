@@ -143,7 +143,7 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 
 	/*
 	 * Skew: the rows of the largest group (count column 0) so far; and the
-	 * groups seen once and twice, for spec.observed_chao1.
+	 * groups seen once and twice, for Chao1's estimate.
 	 */
 	unsigned long long *summary = (unsigned long long *) gb->scalar_host.ptr;
 	cudaStream_t stream = set->stream;

@@ -186,8 +186,8 @@ struct GpugbAggParams
 	uint32_t   *retry_out;
 	unsigned int *retry_count;
 	/*
-	 * NULL but for PARTITION's lean launches under
-	 * spec.partition_overflow_abort: a lookup that walks more than
+	 * NULL but for PARTITION's lean launches (none under
+	 * spec.partition_probe_unbounded): a lookup that walks more than
 	 * GPUGB_PROBE_OVERFLOW_STEPS slots or finds no group id left sets it and
 	 * sends its row to the retry list (gpugb_probe), and the kernel then
 	 * sends the rest of its rows there unread (gpugb_lean_fast_rows).

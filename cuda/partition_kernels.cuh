@@ -109,6 +109,24 @@ gpugb_partition_bounds_kernel(const uint32_t *sorted, int64_t n, uint32_t *bound
 }
 
 /*
+ * The global lookup of a row's key (-1: the row goes to the retry list).
+ * Where the launch has an overflow flag (GpugbAggParams.overflow) and a
+ * lookup raised it, the rest give up at once: partitions go in home-slot
+ * order, so a partition with more keys than its slice of the table (a
+ * group estimate far too low) piles its keys into one run that each new
+ * key walks to its end (gpugb_probe bounds that walk, and raises the flag).
+ * The flag's line (the retry count's) is written only as rows go to the
+ * retry list, so it is read through L1; a stale 0 only costs that walk.
+ */
+__device__ __forceinline__ int64_t
+gpugb_partition_global_find(const GpugbAggParams &p, uint32_t row)
+{
+	if (p.overflow != nullptr && __ldca(p.overflow) != 0u)
+		return -1;
+	return gpugb_find_or_insert(p, row);
+}
+
+/*
  * The slot of the row's key in the block's key table (claiming one, and
  * looking the key up in the global table, if the key is new to the
  * partition), or -1 when the table is full.  *gid is the key's global group
@@ -145,7 +163,7 @@ gpugb_partition_slot(const GpugbAggParams &p, unsigned long long *local_hash, in
 				/* At most slots / 2 claims (the reservation above): `used` holds them all. */
 				used[atomicAdd(n_used, 1u)] = idx;
 
-				int64_t		g = gpugb_find_or_insert(p, row);
+				int64_t		g = gpugb_partition_global_find(p, row);
 
 				/* gid < max_groups < 2^31: it fits an int. */
 				state.store(g >= 0 ? (int) g : GPUGB_PART_NO_ID, cuda::memory_order_release);
@@ -328,7 +346,7 @@ gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64
 												claimed, used, n_used, slots, row,
 												gpugb_hash_row(p, row, &mask), &gid);
 				if (slot < 0)
-					gid = gpugb_find_or_insert(p, row);
+					gid = gpugb_partition_global_find(p, row);
 				if (gid < 0)
 				{
 					/* No group id left: the host grows the table and re-runs the row. */

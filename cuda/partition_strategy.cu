@@ -67,6 +67,30 @@ lean_slots_for(const GpugbGroupBy *gb, const GpugbAggParams &p)
 	return gpugb_partition_lean_slots(p);
 }
 
+/*
+ * The launch's overflow flag (GpugbAggParams.overflow): the word after the
+ * retry count, which groupby.cu zeroes with it and reads back with it.  The
+ * retries run without it.  NULL under spec.partition_probe_unbounded.
+ */
+static unsigned int *
+overflow_flag(const GpugbGroupBy *gb, const GpugbAggParams &p)
+{
+	return gb->spec.partition_probe_unbounded ? nullptr : p.retry_count + 1;
+}
+
+/* The generic partition kernel (partition_kernels.cuh), with the overflow flag. */
+static GpugbStatus
+launch_generic(GpugbGroupBy *gb, const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
+			   int64_t n_parts, cudaStream_t stream)
+{
+	GpugbAggParams generic = p;
+
+	generic.overflow = overflow_flag(gb, p);
+	gb->stats.partition_generic_launches++;
+	return gpugb_launch_partitioned(generic, sorted_parts, bounds, n_parts, gb->partition_slots,
+									gb->n_counts + gb->n_values + gb->n_his, stream);
+}
+
 GpugbStatus
 gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 {
@@ -139,9 +163,7 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			GpugbAggParams lean = moved;
 
 			gb->stats.partition_lean_launches++;
-			/* The flag after the retry count (groupby.cu zeroes both); the retries run without it. */
-			if (gb->spec.partition_overflow_abort)
-				lean.overflow = p.retry_count + 1;
+			lean.overflow = overflow_flag(gb, p);
 			/* Scattered rows come with their bounds; sorted ones with their sorted partitions. */
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
 													packed.bounds_ready ? nullptr : keys_out, bounds, n_parts,
@@ -152,8 +174,7 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			gb->stats.partition_packed_launches++;
 			return gpugb_partition_unpack_for_retries(packed, p.retry_count, stream);
 		}
-		return gpugb_launch_partitioned(moved, keys_out, bounds, n_parts, gb->partition_slots,
-										gb->n_counts + gb->n_values + gb->n_his, stream);
+		return launch_generic(gb, moved, keys_out, bounds, n_parts, stream);
 	}
 	/*
 	 * The row numbers' sort (nothing moved: the launch does not qualify, or
@@ -181,6 +202,5 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		(const uint32_t *) perm_in, perm_out, n, 0, bits, stream)));
 
 	p.row_list = perm_out;
-	return gpugb_launch_partitioned(p, keys_out, bounds, n_parts, gb->partition_slots,
-									gb->n_counts + gb->n_values + gb->n_his, stream);
+	return launch_generic(gb, p, keys_out, bounds, n_parts, stream);
 }

@@ -145,6 +145,14 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_scattered_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Scattered Rows", NULL,
 							   st->stats.partition_scattered_launches, es);
+	/*
+	 * Launches whose lookups outran their slice of the table (a group
+	 * estimate far too low) and sent the rest of their rows to the retries
+	 * (GpugbAggParams.overflow)
+	 */
+	if (st->stats.partition_overflow_aborts > 0)
+		ExplainPropertyInteger("Partition Launches Overflowed", NULL,
+							   st->stats.partition_overflow_aborts, es);
 	if (es->timing)
 	{
 		/* Wall time of the three phases, then where the ingest's went. */

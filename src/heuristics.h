@@ -50,7 +50,7 @@ typedef struct GpugbWorkload
 	/*
 	 * The run-time check's sample: its groups seen exactly once and twice,
 	 * for Chao1's estimate (gpugb_workload_observed; 0: not counted, or
-	 * spec.observed_chao1 off).
+	 * spec.observed_uniform_only).
 	 */
 	double		sample_once;
 	double		sample_twice;

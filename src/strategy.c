@@ -138,7 +138,7 @@ gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen, double groups
 
 	gpugb_spec_workload(spec, &planned);
 	planned.hot_share = hot_share;	/* the sample's skew: gpugb_workload_observed reads it */
-	if (spec->observed_chao1)
+	if (!spec->observed_uniform_only)
 	{
 		planned.sample_once = seen_once;
 		planned.sample_twice = seen_twice;

@@ -50,7 +50,7 @@ extern void gpugb_spec_choose(const GpugbGroupBySpec *spec, int forced,
  * device saw rows_seen rows forming groups_seen groups
  * (gpugb_workload_observed of the planned workload), the largest of them
  * holding hot_share of the rows (0: unknown), seen_once and seen_twice of
- * them seen once and twice (read under spec->observed_chao1, an
+ * them seen once and twice (ignored under spec->observed_uniform_only, an
  * experiment).  The device re-decides
  * once, before the third stride (never at finish), and only when
  * spec->allow_switch and the query has GROUP BY keys.

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--sort-probe] [--partition-overflow-abort] [--observed-chao1] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -57,11 +57,11 @@ static int	partition_unpacked_option = 0;
 static int	partition_cub_sort_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static int	sort_probe_option = 0;
-/* --partition-overflow-abort: every case with spec.partition_overflow_abort (session 38's experiment). */
-static int	overflow_abort_option = 0;
+/* --partition-probe-unbounded: every case with spec.partition_probe_unbounded (PARTITION's lookups without a bound, as before session 39). */
+static int	probe_unbounded_option = 0;
 static int	n_overflowed_cases = 0;
-/* --observed-chao1: every case with spec.observed_chao1 (session 38's experiment). */
-static int	observed_chao1_option = 0;
+/* --observed-uniform-only: every case with spec.observed_uniform_only (the check's evenly-drawn model alone, as before session 39). */
+static int	observed_uniform_only_option = 0;
 /* Cases with a PARTITION launch whose rows were scattered (cuda/partition_scatter.cuh), for the summary. */
 static int	n_scattered_cases = 0;
 
@@ -791,8 +791,8 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
-	spec.partition_overflow_abort = overflow_abort_option != 0;
-	spec.observed_chao1 = observed_chao1_option != 0;
+	spec.partition_probe_unbounded = probe_unbounded_option != 0;
+	spec.observed_uniform_only = observed_uniform_only_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
 	if ((cs->narrow_in0 && (spec.inputs_fit_int32 & 1) == 0) ||
@@ -1163,16 +1163,17 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_scattered_launches > 0)
 			n_scattered_cases++;
-		/* Only lean launches overflow so, and only under the experiment. */
-		if (ok && (stats.partition_overflow_aborts > stats.partition_lean_launches ||
-				   (!overflow_abort_option && stats.partition_overflow_aborts > 0)))
+		/* Only lean and generic partition launches overflow so, and never without the bound. */
+		if (ok && (stats.partition_overflow_aborts > stats.partition_lean_launches + stats.partition_generic_launches ||
+				   (probe_unbounded_option && stats.partition_overflow_aborts > 0)))
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "%lld overflowed partition launches, %lld lean%s",
+			snprintf(fail_msg, sizeof(fail_msg), "%lld overflowed partition launches, %lld lean, %lld generic%s",
 					 (long long) stats.partition_overflow_aborts, (long long) stats.partition_lean_launches,
-					 overflow_abort_option ? "" : " without --partition-overflow-abort");
+					 (long long) stats.partition_generic_launches,
+					 probe_unbounded_option ? " under --partition-probe-unbounded" : "");
 		}
-		if (ok && !EMULATOR && cs->expect_overflow && overflow_abort_option &&
+		if (ok && !EMULATOR && cs->expect_overflow && !probe_unbounded_option &&
 			case_strategy == GPUGB_STRATEGY_PARTITION && stats.partition_overflow_aborts == 0)
 		{
 			ok = 0;
@@ -1534,10 +1535,10 @@ main(int argc, char **argv)
 			partition_cub_sort_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
 			sort_probe_option = 1;
-		else if (strcmp(argv[i], "--partition-overflow-abort") == 0)
-			overflow_abort_option = 1;
-		else if (strcmp(argv[i], "--observed-chao1") == 0)
-			observed_chao1_option = 1;
+		else if (strcmp(argv[i], "--partition-probe-unbounded") == 0)
+			probe_unbounded_option = 1;
+		else if (strcmp(argv[i], "--observed-uniform-only") == 0)
+			observed_uniform_only_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
 			only_cases = argv[++i];
 		else if (strcmp(argv[i], "--strategy") == 0 && i + 1 < argc &&
@@ -1548,7 +1549,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-overflow-abort] [--observed-chao1] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1827,8 +1828,8 @@ main(int argc, char **argv)
 		 * A partition's keys beyond its slice of the table (session 38: forced PARTITION at
 		 * 0.08x the groups, Zipf 1.0, ran over 70 s on 2^28 rows): partitions sized for 3e5
 		 * keys (2^7) that meet over a million, whose run of keys in linear probing crosses
-		 * the slices being worked on; under --partition-overflow-abort a launch must stop and
-		 * retry its rest.
+		 * the slices being worked on; a launch must stop and retry its rest (but under
+		 * --partition-probe-unbounded).
 		 */
 		{"partition lean: int32 keys, one narrow sum, zipf 1.0 over 4e6, estimate 3e5, one 8e6-row launch (grow+retry)",
 		 123, 8000000, 1, 4000000, 1.0, 0, .est_groups = 300000, .stride_rows = 8000000, .expect_grow = 1,

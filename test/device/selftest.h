@@ -122,7 +122,7 @@ typedef struct CaseSpec
 	 * one scatter (cuda/partition_scatter.cuh): the case is shaped for it.
 	 */
 	int			expect_scatter;
-	int			expect_overflow;	/* device, PARTITION forced, --partition-overflow-abort: a lean launch must overflow and retry its rest */
+	int			expect_overflow;	/* device, PARTITION forced, not --partition-probe-unbounded: a lean launch must overflow and retry its rest */
 	/*
 	 * 1: with PARTITION forced on the device, the case first runs with the
 	 * rows' move off (spec.partition_rows_only) to measure its peak device

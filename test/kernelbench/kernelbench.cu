@@ -153,14 +153,16 @@ usage(FILE *f)
 			"  --partition-probe on|off on (default): where auto plans PARTITION, its\n"
 			"                       probe launch runs PARTITION; off: SORT, as before\n"
 			"                       session 38 (spec.partition_sort_probe)\n"
-			"  --partition-overflow-abort on|off on: PARTITION's lean launches stop at\n"
-			"                       their first lookup past GPUGB_PROBE_OVERFLOW_STEPS\n"
-			"                       slots or without an id left, and retry the rest\n"
-			"                       (spec.partition_overflow_abort, an experiment); off\n"
-			"                       (default)\n"
-			"  --observed-chao1 on|off on: the run-time check's group estimate is at\n"
-			"                       least Chao1's (spec.observed_chao1, an experiment);\n"
-			"                       off (default)\n"
+			"  --partition-overflow-abort on|off on (default): PARTITION's lean launches\n"
+			"                       stop at their first lookup past\n"
+			"                       GPUGB_PROBE_OVERFLOW_STEPS slots or without an id\n"
+			"                       left, and retry the rest; off: they walk without a\n"
+			"                       bound, as before session 39\n"
+			"                       (spec.partition_probe_unbounded)\n"
+			"  --observed-chao1 on|off on (default): the run-time check's group estimate\n"
+			"                       is at least Chao1's; off: the evenly-drawn model's\n"
+			"                       alone, as before session 39\n"
+			"                       (spec.observed_uniform_only)\n"
 			"  --partition-lean-rows N  PARTITION's lean kernel from N rows a key\n"
 			"                       expected in a launch (spec.partition_lean_rows_per_key,\n"
 			"                       an experiment); 0 (default): the heuristic's (%d)\n"
@@ -337,10 +339,10 @@ static bool partition_scatter_option = true;
 static double estimate_scale_option = 1.0;
 /* --partition-probe off: spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static bool partition_probe_option = true;
-/* --partition-overflow-abort: spec.partition_overflow_abort (an experiment of session 38). */
-static bool partition_overflow_abort_option = false;
-/* --observed-chao1: spec.observed_chao1 (an experiment of session 38). */
-static bool observed_chao1_option = false;
+/* --partition-overflow-abort off: spec.partition_probe_unbounded (the default before session 39). */
+static bool partition_overflow_abort_option = true;
+/* --observed-chao1 off: spec.observed_uniform_only (the default before session 39). */
+static bool observed_chao1_option = true;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
 static int	partition_lean_rows_option = 0;
 /* --alloc-trace: gpugb_device_set_alloc_trace over the first rep's timed part (AllocTrace). */
@@ -520,8 +522,8 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_cub_sort = !partition_scatter_option;
 	spec.partition_sort_probe = !partition_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
-	spec.partition_overflow_abort = partition_overflow_abort_option;
-	spec.observed_chao1 = observed_chao1_option;
+	spec.partition_probe_unbounded = !partition_overflow_abort_option;
+	spec.observed_uniform_only = !observed_chao1_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
 }

@@ -891,7 +891,7 @@ test_observed(void)
 		  seen.groups < 6.5e5,
 		  "half distinct: 5e5 groups in 1M rows -> the uniform-draw estimate (%.0f)", seen.groups);
 	/*
-	 * Chao1 from the groups seen once and twice (spec.observed_chao1): a
+	 * Chao1 from the groups seen once and twice (but under spec.observed_uniform_only): a
 	 * Zipf 1.0 sample of 2^20 rows over 2^22 keys (simulated: 303,611
 	 * groups, 237,777 once, 32,870 twice) reads as about 1.16e6, where the
 	 * evenly-drawn model alone reads 3.15e5; a uniform one (927,778
@@ -1461,16 +1461,17 @@ test_spec_workload(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH, "... 3 seen in the first stride: shared_hash, "
 		  "counts and sums only (%s)", gpugb_strategy_name(c.strategy));
 	/*
-	 * Groups seen once and twice count only under spec.observed_chao1: 100
-	 * groups, 90 of them seen once, read as 100 without it and as at least
-	 * Chao1's d + f1 (f1 - 1) / 2 = 4105 with it (c.groups is the estimate).
+	 * Groups seen once and twice count but under spec.observed_uniform_only:
+	 * 100 groups, 90 of them seen once, read as at least Chao1's
+	 * d + f1 (f1 - 1) / 2 = 4105, and as 100 under it (c.groups is the
+	 * estimate).
 	 */
 	gpugb_spec_recheck(&spec, 1 << 20, 100, 0, 90, 0, &c);
-	CHECK(c.groups < 101, "... 90 of 100 seen once, no spec.observed_chao1: %.0f groups", c.groups);
-	spec.observed_chao1 = true;
+	CHECK(c.groups >= 4105, "... 90 of 100 seen once: Chao1's %.0f groups", c.groups);
+	spec.observed_uniform_only = true;
 	gpugb_spec_recheck(&spec, 1 << 20, 100, 0, 90, 0, &c);
-	CHECK(c.groups >= 4105, "... under spec.observed_chao1: %.0f groups", c.groups);
-	spec.observed_chao1 = false;
+	CHECK(c.groups < 101, "... under spec.observed_uniform_only: %.0f groups", c.groups);
+	spec.observed_uniform_only = false;
 	{
 		static const GpugbAggSpec with_min[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_MIN_INT, 0}};
 		GpugbGroupBySpec min_spec = spec_of(1, 2, with_min);
