@@ -75,5 +75,30 @@ RESET gpugb.stride_rows;
 SELECT pg_temp.check_strides($$SELECT i % 5 AS k, count(*) AS n FROM nostats GROUP BY 1$$, 1,
                              'default stride_rows: at least one stride');
 
+-- 4. One group planned, ~1e5 in one launch, with PARTITION: its partitions are sized for the one
+-- group, so its lookups find no group id left (or walk past their slice of the table), and the
+-- launch sends the rest of its rows to the retries (session 39: PARTITION's lookup bound,
+-- GpugbAggParams.overflow; unbounded, forced PARTITION at 0.08x the groups ran over 60 s on 2^28
+-- rows). The result everywhere; on the device with partition forced, the overflowed launch.
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s FROM grows GROUP BY k$$,
+                   'estimate 1 group, ~1e5 actual, default strides');
+CREATE OR REPLACE FUNCTION pg_temp.check_partition_overflowed(query text, description text)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    n bigint;
+BEGIN
+    IF NOT (current_setting('gpugb_test.expect', true) = 'gpu' AND
+            current_setting('gpugb.emulate_device') = 'off' AND
+            current_setting('gpugb.strategy') = 'partition') THEN
+        RETURN pass(description || ' (not this run: partition forced on a device only)');
+    END IF;
+    n := coalesce((pg_temp.gpugb_node(query) ->> 'Partition Launches Overflowed')::bigint, 0);
+    RETURN ok(n > 0, description || format(' (Partition Launches Overflowed: %s)', n));
+END
+$$;
+SELECT pg_temp.check_partition_overflowed(
+    $$SELECT k, count(*) AS n, sum(v) AS s FROM grows GROUP BY k$$,
+    'partition forced on the device, one group planned: a launch overflowed and retried its rest');
+
 SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
 SELECT * FROM finish();
