@@ -186,11 +186,14 @@ struct GpugbAggParams
 	uint32_t   *retry_out;
 	unsigned int *retry_count;
 	/*
-	 * NULL but for PARTITION's lean launches (none under
+	 * NULL but for PARTITION's lean and generic launches (none under
 	 * spec.partition_probe_unbounded): a lookup that walks more than
 	 * GPUGB_PROBE_OVERFLOW_STEPS slots or finds no group id left sets it and
-	 * sends its row to the retry list (gpugb_probe), and the kernel then
-	 * sends the rest of its rows there unread (gpugb_lean_fast_rows).
+	 * sends its row to the retry list (gpugb_probe).  The lean kernel then
+	 * sends the rest of its rows there unread (gpugb_lean_fast_rows); the
+	 * generic kernel's global lookups give up at once
+	 * (gpugb_partition_global_find), so the rows of every key new to a
+	 * block go there.
 	 */
 	unsigned int *overflow;
 

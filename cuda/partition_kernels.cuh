@@ -27,7 +27,7 @@
  *
  * Slot protocol (block scope, in shared memory, the global table's in
  * small):  FREE --CAS--> LOCKED --release--> gid >= 0, or NO_ID (the global
- * table had no group id left).  The claimer writes hash and row before it
+ * lookup failed: no group id left, or the launch's overflow flag is up).  The claimer writes hash and row before it
  * publishes; readers that see LOCKED spin (the claimer only waits on the
  * global table, whose lock holders never wait).  At most slots/2 slots are
  * claimed (a reservation counter, as in shared_kernel.cuh), so probing
@@ -45,7 +45,8 @@
  * Invariants (as agg_kernels.cuh): every launch row is aggregated exactly
  * once (into a slot, whose states are flushed exactly once, or into the
  * global states) or appended exactly once to the retry list (its key has no
- * group id: NO_ID, or the global lookup failed); whole warps run the row
+ * group id: NO_ID, or the global lookup failed, the overflow flag
+ * included); whole warps run the row
  * loop together (its bound is warp-uniform); the tile and partition loops'
  * bounds are block-uniform, so their __syncthreads are reached by every
  * thread.

@@ -305,16 +305,18 @@ table_grow(GpugbGroupBy *gb, int64_t pending, cudaStream_t stream)
  * GPUGB_MAX_GROW_FACTOR at once); where memory refuses it, the retries grow
  * the table as before.
  *
- * Only past RESERVE_SLACK times the table's groups: a table sized for the
- * planner's estimate holds exactly that many, and where the estimate was
- * right, the check's reads it a few per mille either side (uniform keys).
- * Doubling then costs every launch to come its locality: 2^20 groups
- * planned right, read as about 1.05e6, took GLOBAL_HASH 9.7 -> 12.1 ms and
- * at 2^22 PARTITION 17.2 -> 19.5 ms (2^28 rows; H200, session 39, grid of
- * call 6).  Growth by overflow costs a grow and the retries of the rows of
- * the keys past the table, which are few where the estimate is close.
+ * Only past RESERVE_SLACK times the table's groups, the noise of the check's
+ * estimate: a table can hold exactly the groups the planner expected, and
+ * where that was right the check reads them a few per mille either side
+ * (uniform keys, a sample of 2^20 rows).  Doubling then costs every launch
+ * to come its locality: 2^20 groups planned right, read as 1.0002 times
+ * that, took GLOBAL_HASH 9.7 -> 12.1 ms and at 2^22 PARTITION 17.2 ->
+ * 19.5 ms (2^28 rows; H200, session 39, grid of call 6).  No more than the
+ * noise: a table that then runs out of group ids sends GLOBAL_HASH's rows
+ * of the keys past it to the retries, but a lean PARTITION launch stops
+ * there and sends all the rest of its rows (gpugb_probe's overflow flag).
  */
-#define RESERVE_SLACK 1.1
+#define RESERVE_SLACK 1.01
 
 GpugbStatus
 gpugb_table_reserve(GpugbGroupBy *gb, int64_t groups, cudaStream_t stream)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 40, call 1 (under 600 s): what session 39 committed after its last GPU call (da3fffe):
-#  - 6af25a9, gpugb_table_reserve grows only past 1.1x the table's groups (RESERVE_SLACK): session 39's
+#  - 6af25a9, gpugb_table_reserve grows only past 1.01x the table's groups (RESERVE_SLACK): session 39's
 #    grid (call 6) had auto at uniform 2^20, one payload, 12.07 ms against GLOBAL_HASH's 9.74 after
 #    the check doubled a table sized right;
 #  - test/pgtap/05_estimates.sql section 4: forced PARTITION with one group planned must overflow.
