@@ -286,6 +286,17 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_probe_unbounded;
 	/*
+	 * An experiment (session 39, off by default): a PARTITION launch's
+	 * lookup that finds no group id left sends only its row to the retry
+	 * list, and does not stop the launch (GpugbAggParams.
+	 * overflow_on_walks_only); only a walk past GPUGB_PROBE_OVERFLOW_STEPS
+	 * does.  By default both stop it, so a table short by a few groups costs
+	 * a lean launch the retries of all the rest of its rows.  For the kernel
+	 * benchmark (--partition-overflow-no-id off) and the self-test
+	 * (--overflow-walks-only), never set by the executor.
+	 */
+	bool		partition_overflow_walks_only;
+	/*
 	 * An experiment (the default before session 39): the run-time check's
 	 * estimate of the groups is the evenly-drawn model's alone.  By default
 	 * it is at least Chao1's, from the groups its sample saw once and twice

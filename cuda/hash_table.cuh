@@ -299,6 +299,17 @@ gpugb_probe_overflowed(const GpugbAggParams &p)
 }
 
 /*
+ * No group id left for the row: -1, the row to the retry list, and the
+ * launch marked overflowed (but under p.overflow_on_walks_only, where only
+ * the rows of keys with no id retry).
+ */
+__device__ __forceinline__ int64_t
+gpugb_probe_no_id(const GpugbAggParams &p)
+{
+	return p.overflow_on_walks_only ? -1 : gpugb_probe_overflowed(p);
+}
+
+/*
  * The probe loop of every slot format: from the row's home slot `idx`,
  * claim an EMPTY slot or wait out a LOCKED one, and return the group id of
  * the first published slot that holds the row's key (-1: no id left, or
@@ -327,7 +338,7 @@ gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, 
 		if (s == GPUGB_SLOT_EMPTY &&
 			gpugb_claim_slot<COALESCED, WORD>(p, slot, row, mask, word,
 							 [&f, idx](unsigned long long id) { f.publish(idx, id); }, &s, &gid))
-			return gid >= 0 ? gid : gpugb_probe_overflowed(p);
+			return gid >= 0 ? gid : gpugb_probe_no_id(p);
 		while (s == GPUGB_SLOT_LOCKED)
 			s = f.reload(slot);
 
@@ -339,7 +350,7 @@ gpugb_probe(const GpugbAggParams &p, uint32_t row, uint32_t mask, uint64_t idx, 
 		 * time, for every row of a new key in a full table.
 		 */
 		if (s == GPUGB_SLOT_EMPTY)
-			return gpugb_probe_overflowed(p);
+			return gpugb_probe_no_id(p);
 		if (f.match(idx, s, &gid))
 			return gid;
 		idx = (idx + 1) & p.slot_mask;

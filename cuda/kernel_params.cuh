@@ -171,7 +171,12 @@ struct GpugbAggParams
 	uint64_t	slot_mask;		/* capacity - 1 */
 	/* GPUGB_SLOTS_*: what a slot holds (hash_table.cuh). */
 	int32_t		slot_format;
-	int32_t		pad2_;
+	/*
+	 * Nonzero: a lookup that finds no group id left does not raise
+	 * `overflow` (below); only a walk past GPUGB_PROBE_OVERFLOW_STEPS does
+	 * (spec.partition_overflow_walks_only, an experiment).
+	 */
+	int32_t		overflow_on_walks_only;
 	int64_t		max_groups;
 	unsigned long long *group_counter;
 	/* Set once a claim found no id left (gpugb_claim_slot); its own line. */

@@ -68,14 +68,19 @@ lean_slots_for(const GpugbGroupBy *gb, const GpugbAggParams &p)
 }
 
 /*
- * The launch's overflow flag (GpugbAggParams.overflow): the word after the
- * retry count, which groupby.cu zeroes with it and reads back with it.  The
- * retries run without it.  NULL under spec.partition_probe_unbounded.
+ * `p` with the launch's overflow flag (GpugbAggParams.overflow): the word
+ * after the retry count, which groupby.cu zeroes with it and reads back
+ * with it.  The retries run on `p`, without it.  None under
+ * spec.partition_probe_unbounded.
  */
-static unsigned int *
-overflow_flag(const GpugbGroupBy *gb, const GpugbAggParams &p)
+static GpugbAggParams
+with_overflow_flag(const GpugbGroupBy *gb, const GpugbAggParams &p)
 {
-	return gb->spec.partition_probe_unbounded ? nullptr : p.retry_count + 1;
+	GpugbAggParams q = p;
+
+	q.overflow = gb->spec.partition_probe_unbounded ? nullptr : p.retry_count + 1;
+	q.overflow_on_walks_only = gb->spec.partition_overflow_walks_only ? 1 : 0;
+	return q;
 }
 
 /* The generic partition kernel (partition_kernels.cuh), with the overflow flag. */
@@ -83,9 +88,8 @@ static GpugbStatus
 launch_generic(GpugbGroupBy *gb, const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
 			   int64_t n_parts, cudaStream_t stream)
 {
-	GpugbAggParams generic = p;
+	GpugbAggParams generic = with_overflow_flag(gb, p);
 
-	generic.overflow = overflow_flag(gb, p);
 	gb->stats.partition_generic_launches++;
 	return gpugb_launch_partitioned(generic, sorted_parts, bounds, n_parts, gb->partition_slots,
 									gb->n_counts + gb->n_values + gb->n_his, stream);
@@ -160,10 +164,9 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		/* Rows of two sums or more move only packed (partition_move.cu); the check keeps that so. */
 		if (lean_slots > 0 && (packed.rows != nullptr || moved.n_values <= 1))
 		{
-			GpugbAggParams lean = moved;
+			GpugbAggParams lean = with_overflow_flag(gb, moved);
 
 			gb->stats.partition_lean_launches++;
-			lean.overflow = overflow_flag(gb, p);
 			/* Scattered rows come with their bounds; sorted ones with their sorted partitions. */
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
 													packed.bounds_ready ? nullptr : keys_out, bounds, n_parts,

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -59,6 +59,8 @@ static int	partition_cub_sort_option = 0;
 static int	sort_probe_option = 0;
 /* --partition-probe-unbounded: every case with spec.partition_probe_unbounded (PARTITION's lookups without a bound, as before session 39). */
 static int	probe_unbounded_option = 0;
+/* --overflow-walks-only: every case with spec.partition_overflow_walks_only (session 39's experiment; no case must overflow). */
+static int	walks_only_option = 0;
 static int	n_overflowed_cases = 0;
 /* --observed-uniform-only: every case with spec.observed_uniform_only (the check's evenly-drawn model alone, as before session 39). */
 static int	observed_uniform_only_option = 0;
@@ -792,6 +794,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
+	spec.partition_overflow_walks_only = walks_only_option != 0;
 	spec.observed_uniform_only = observed_uniform_only_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
@@ -1173,7 +1176,7 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.partition_generic_launches,
 					 probe_unbounded_option ? " under --partition-probe-unbounded" : "");
 		}
-		if (ok && !EMULATOR && cs->expect_overflow && !probe_unbounded_option &&
+		if (ok && !EMULATOR && cs->expect_overflow && !probe_unbounded_option && !walks_only_option &&
 			case_strategy == GPUGB_STRATEGY_PARTITION && stats.partition_overflow_aborts == 0)
 		{
 			ok = 0;
@@ -1537,6 +1540,8 @@ main(int argc, char **argv)
 			sort_probe_option = 1;
 		else if (strcmp(argv[i], "--partition-probe-unbounded") == 0)
 			probe_unbounded_option = 1;
+		else if (strcmp(argv[i], "--overflow-walks-only") == 0)
+			walks_only_option = 1;
 		else if (strcmp(argv[i], "--observed-uniform-only") == 0)
 			observed_uniform_only_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
@@ -1549,7 +1554,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;

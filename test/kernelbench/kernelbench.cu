@@ -159,6 +159,11 @@ usage(FILE *f)
 			"                       left, and retry the rest; off: they walk without a\n"
 			"                       bound, as before session 39\n"
 			"                       (spec.partition_probe_unbounded)\n"
+			"  --partition-overflow-no-id on|off on (default): a PARTITION lookup with no\n"
+			"                       group id left stops the launch too; off: only a walk\n"
+			"                       past the bound does, and rows of keys with no id\n"
+			"                       retry alone (spec.partition_overflow_walks_only, an\n"
+			"                       experiment)\n"
 			"  --observed-chao1 on|off on (default): the run-time check's group estimate\n"
 			"                       is at least Chao1's; off: the evenly-drawn model's\n"
 			"                       alone, as before session 39\n"
@@ -341,6 +346,8 @@ static double estimate_scale_option = 1.0;
 static bool partition_probe_option = true;
 /* --partition-overflow-abort off: spec.partition_probe_unbounded (the default before session 39). */
 static bool partition_overflow_abort_option = true;
+/* --partition-overflow-no-id off: spec.partition_overflow_walks_only (an experiment of session 39). */
+static bool partition_overflow_no_id_option = true;
 /* --observed-chao1 off: spec.observed_uniform_only (the default before session 39). */
 static bool observed_chao1_option = true;
 /* --partition-lean-rows: spec.partition_lean_rows_per_key (an experiment of session 34; 0: the heuristic's). */
@@ -436,6 +443,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			observed_chao1_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-overflow-abort") == 0)
 			partition_overflow_abort_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-overflow-no-id") == 0)
+			partition_overflow_no_id_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean-rows") == 0)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
@@ -523,6 +532,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_sort_probe = !partition_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_probe_unbounded = !partition_overflow_abort_option;
+	spec.partition_overflow_walks_only = !partition_overflow_no_id_option;
 	spec.observed_uniform_only = !observed_chao1_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
