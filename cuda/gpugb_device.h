@@ -297,6 +297,18 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_overflow_walks_only;
 	/*
+	 * An experiment (session 39, off by default): a retry round of half a
+	 * PARTITION launch's rows or more (an overflowed launch sends nearly
+	 * all of them) runs as a PARTITION launch of its own over the retried
+	 * rows, gathered into columns, rather than as GLOBAL_HASH over the retry
+	 * list (gpugb_partition_retry_round).  Forced PARTITION at 0.08x the
+	 * groups took 57 ms, 39 of them in that one GLOBAL_HASH round over
+	 * 2^28 rows, where the right estimate takes 13 (H200, session 39).  For
+	 * the kernel benchmark (--partition-retry-repartition on) and the
+	 * self-test (--retry-repartition), never set by the executor.
+	 */
+	bool		partition_retry_repartition;
+	/*
 	 * An experiment (the default before session 39): the run-time check's
 	 * estimate of the groups is the evenly-drawn model's alone.  By default
 	 * it is at least Chao1's, from the groups its sample saw once and twice
@@ -441,6 +453,7 @@ typedef struct GpugbStats
 	int			table_grows;	/* times the table was doubled */
 	int64_t		retried_rows;	/* rows re-run after a grow */
 	int			retry_rounds;	/* launches over a retry list (gpugb_run_retries) */
+	int			retry_partition_rounds;	/* of those, PARTITION launches over the gathered rows (spec.partition_retry_repartition) */
 	double		retry_ms;		/* their kernels' time, within kernel_ms */
 	double		grow_ms;		/* the table's growth kernels' time (rehash, init), within kernel_ms */
 	int64_t		peak_device_bytes;

@@ -365,6 +365,9 @@ gpugb_strategy_uses_scratch(GpugbStrategy s)
 
 /* partition_strategy.cu: partitions the launch, aggregates partition by partition. */
 GpugbStatus gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p);
+/* partition_strategy.cu: a retry round as a PARTITION launch (spec.partition_retry_repartition). */
+GpugbStatus gpugb_partition_retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAggParams &p,
+										DevBuf *gathered, bool *ran);
 
 /*
  * order.cu: with spec.n_order > 0, sorts groups [0, n_groups) and permutes

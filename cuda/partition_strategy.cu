@@ -95,6 +95,87 @@ launch_generic(GpugbGroupBy *gb, const GpugbAggParams &p, const uint32_t *sorted
 									gb->n_counts + gb->n_values + gb->n_his, stream);
 }
 
+/* The smallest retry round that gpugb_partition_retry_round takes (fewer rows: GLOBAL_HASH). */
+#define RETRY_PARTITION_MIN_ROWS 65536
+
+/*
+ * A retry round `p` (the retry list over set->params' columns) as a
+ * PARTITION launch of its own, under spec.partition_retry_repartition:
+ * where PARTITION ran the launch and the round holds half its rows or more
+ * (an overflowed launch sends nearly all of them), gather the retried rows'
+ * key and value columns (8-byte words, as every launch's) into `gathered`
+ * and partition those, with the grown table.  Only launches whose rows
+ * PARTITION moves qualify (one key, no NULLs, no run heads); they are the
+ * ones whose lean launches stop on overflow.  set->params becomes the
+ * round's columns, so the next round's retries read what this round's
+ * retry list numbers (gpugb_launch_partition sets its own where its sort
+ * moves them).  The caller frees `gathered` once no round reads it.
+ * *ran false: the round does not qualify, or there was no memory for the
+ * columns; the caller runs it as before.
+ */
+GpugbStatus
+gpugb_partition_retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAggParams &p,
+							DevBuf *gathered, bool *ran)
+{
+	const int64_t *in[1 + GPUGB_MAX_AGGS];
+	int			col_of[GPUGB_MAX_AGGS];
+	int			n_cols = 0;
+	int64_t		n = p.nrows;
+
+	*ran = false;
+	if (!gb->spec.partition_retry_repartition || gb->strategy != GPUGB_STRATEGY_PARTITION ||
+		n < RETRY_PARTITION_MIN_ROWS || 2 * n < set->params.nrows || p.row_list == nullptr ||
+		p.n_keys != 1 || p.key_nulls[0] != nullptr || p.run_gid != nullptr)
+		return GPUGB_OK;
+	for (int k = 1; k < p.n_counts; k++)
+		if (p.count_nulls[k] != nullptr)
+			return GPUGB_OK;
+	in[n_cols++] = p.key_values[0];
+	for (int a = 0; a < p.n_values; a++)
+	{
+		if (p.vals[a].nulls != nullptr)
+			return GPUGB_OK;
+		col_of[a] = -1;
+		for (int m = 1; m < n_cols; m++)
+			if (in[m] == p.vals[a].values)
+				col_of[a] = m;
+		if (col_of[a] < 0)
+		{
+			col_of[a] = n_cols;
+			in[n_cols++] = p.vals[a].values;
+		}
+	}
+
+	GpugbStatus st = gpugb_dev_alloc(&gb->acct, gathered, (size_t) n_cols * (size_t) n * 8,
+									 "re-partitioned retries");
+
+	if (st == GPUGB_OUT_OF_MEMORY)
+		return GPUGB_OK;
+	GPUGB_TRY(st);
+
+	int64_t    *cols = (int64_t *) gathered->ptr;
+	GpugbAggParams q = p;
+
+	for (int m = 0; m < n_cols; m++)
+		GPUGB_TRY(gpugb_launch_gather<int64_t>(in[m], p.row_list, n, cols + (size_t) m * (size_t) n,
+											   set->stream));
+	q.row_list = nullptr;
+	q.key_values[0] = cols;
+	for (int a = 0; a < p.n_values; a++)
+		q.vals[a].values = cols + (size_t) col_of[a] * (size_t) n;
+	/*
+	 * The table grew for these rows (gpugb_run_retries): plan the
+	 * partitions for the groups it holds now, not for the estimate that
+	 * overflowed it.
+	 */
+	if (gb->groups_hint < (double) gb->table.max_groups)
+		gb->groups_hint = (double) gb->table.max_groups;
+	set->params = q;
+	gb->stats.retry_partition_rounds++;
+	*ran = true;
+	return gpugb_launch_partition(gb, set, q);
+}
+
 GpugbStatus
 gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 {

@@ -337,41 +337,82 @@ gpugb_table_reserve(GpugbGroupBy *gb, int64_t groups, cudaStream_t stream)
 	return st;
 }
 
+/*
+ * One retry round: the rows of the retry list, after growth, as GLOBAL_HASH
+ * (or, under spec.partition_retry_repartition, as a PARTITION launch over
+ * them gathered into `gathered`: gpugb_partition_retry_round).  Those that
+ * overflow again land in the spare list; *n_again says how many.
+ */
+static GpugbStatus
+retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry, DevBuf *gathered, uint32_t *n_again)
+{
+	uint32_t   *h_count = (uint32_t *) set->retry_count_host.ptr;
+	GpugbAggParams p = set->params;
+	bool		partitioned = false;
+
+	gb->stats.retried_rows += n_retry;
+	GPUGB_TRY(table_grow(gb, n_retry, set->stream));
+	gpugb_table_params(gb, &p);
+	p.nrows = n_retry;
+	p.row_list = (const uint32_t *) set->retry_list.ptr;
+	p.run_start = nullptr;	/* retries look every row up (GLOBAL_HASH) */
+	p.run_gid = nullptr;
+	p.retry_out = (uint32_t *) gb->spare_retry.ptr;
+	p.retry_count = (unsigned int *) set->retry_count.ptr;
+	p.overflow = nullptr;
+	/* The count and the overflow flag after it (a PARTITION round's launch may raise it). */
+	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 8, set->stream)));
+	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_a, set->stream)));
+	GPUGB_TRY(gpugb_partition_retry_round(gb, set, p, gathered, &partitioned));
+	if (!partitioned)
+		GPUGB_TRY(gpugb_launch_agg(p, set->stream));
+	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_b, set->stream)));
+	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(h_count, set->retry_count.ptr, 8,
+										 cudaMemcpyDeviceToHost, set->stream)));
+	GPUGB_TRY(gpugb_sync_stream(gb, set->stream));
+	double		retry_ms = gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
+
+	gb->stats.kernel_ms += retry_ms;
+	gb->stats.retry_ms += retry_ms;
+	gb->stats.retry_rounds++;
+	gb->stats.bytes_from_device += 8;
+	if (h_count[1] != 0)
+		gb->stats.partition_overflow_aborts++;
+	*n_again = h_count[0];
+	return GPUGB_OK;
+}
+
 GpugbStatus
 gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry)
 {
-	uint32_t   *h_count = (uint32_t *) set->retry_count_host.ptr;
+	/* The columns of the last PARTITION round, which the next round's retries read. */
+	DevBuf		gathered = {};
+	GpugbStatus st = GPUGB_OK;
 
-	while (n_retry > 0)
+	while (n_retry > 0 && st == GPUGB_OK)
 	{
-		gb->stats.retried_rows += n_retry;
-		GPUGB_TRY(table_grow(gb, n_retry, set->stream));
+		DevBuf		round_cols = {};
+		uint32_t	n_again = 0;
 
-		GpugbAggParams p = set->params;
-
-		gpugb_table_params(gb, &p);
-		p.nrows = n_retry;
-		p.row_list = (const uint32_t *) set->retry_list.ptr;
-		p.run_start = nullptr;	/* retries look every row up (GLOBAL_HASH) */
-		p.run_gid = nullptr;
-		p.retry_out = (uint32_t *) gb->spare_retry.ptr;
-		p.retry_count = (unsigned int *) set->retry_count.ptr;
-		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 4, set->stream)));
-		GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_a, set->stream)));
-		GPUGB_TRY(gpugb_launch_agg(p, set->stream));
-		GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_b, set->stream)));
-		GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(h_count, set->retry_count.ptr, 4,
-											 cudaMemcpyDeviceToHost, set->stream)));
-		GPUGB_TRY(gpugb_sync_stream(gb, set->stream));
-		double		retry_ms = gpugb_elapsed_ms(gb->ev_a, gb->ev_b);
-
-		gb->stats.kernel_ms += retry_ms;
-		gb->stats.retry_ms += retry_ms;
-		gb->stats.retry_rounds++;
-		gb->stats.bytes_from_device += 4;
+		st = retry_round(gb, set, n_retry, &round_cols, &n_again);
+		if (st != GPUGB_OK)
+		{
+			/* Wait before freeing what queued work may still read. */
+			(void) cudaStreamSynchronize(set->stream);
+			(void) cudaGetLastError();
+			gpugb_dev_free(&gb->acct, &round_cols);
+			break;
+		}
+		/* This round is done with the last one's columns; its own are the next round's. */
+		if (round_cols.ptr != nullptr)
+		{
+			gpugb_dev_free(&gb->acct, &gathered);
+			gathered = round_cols;
+		}
 		/* Rows that overflowed again are in the spare list: it becomes ours. */
 		std::swap(set->retry_list, gb->spare_retry);
-		n_retry = *h_count;
+		n_retry = n_again;
 	}
-	return GPUGB_OK;
+	gpugb_dev_free(&gb->acct, &gathered);
+	return st;
 }

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -61,6 +61,9 @@ static int	sort_probe_option = 0;
 static int	probe_unbounded_option = 0;
 /* --overflow-walks-only: every case with spec.partition_overflow_walks_only (session 39's experiment; no case must overflow). */
 static int	walks_only_option = 0;
+/* --retry-repartition: every case with spec.partition_retry_repartition (session 39's experiment). */
+static int	retry_repartition_option = 0;
+static int	n_repartitioned_cases = 0;
 static int	n_overflowed_cases = 0;
 /* --observed-uniform-only: every case with spec.observed_uniform_only (the check's evenly-drawn model alone, as before session 39). */
 static int	observed_uniform_only_option = 0;
@@ -795,6 +798,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
 	spec.partition_overflow_walks_only = walks_only_option != 0;
+	spec.partition_retry_repartition = retry_repartition_option != 0;
 	spec.observed_uniform_only = observed_uniform_only_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
@@ -1185,6 +1189,20 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_overflow_aborts > 0)
 			n_overflowed_cases++;
+		/* Only the experiment runs a retry round as PARTITION; an overflowed case must, under it. */
+		if (ok && (stats.retry_partition_rounds > stats.retry_rounds ||
+				   (!retry_repartition_option && stats.retry_partition_rounds > 0) ||
+				   (retry_repartition_option && !EMULATOR && cs->expect_overflow &&
+					case_strategy == GPUGB_STRATEGY_PARTITION && stats.partition_overflow_aborts > 0 &&
+					stats.retry_partition_rounds == 0)))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%d of %d retry rounds partitioned%s",
+					 stats.retry_partition_rounds, stats.retry_rounds,
+					 retry_repartition_option ? " under --retry-repartition" : "");
+		}
+		if (ok && stats.retry_partition_rounds > 0)
+			n_repartitioned_cases++;
 		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
 		{
 			ok = 0;
@@ -1542,6 +1560,8 @@ main(int argc, char **argv)
 			probe_unbounded_option = 1;
 		else if (strcmp(argv[i], "--overflow-walks-only") == 0)
 			walks_only_option = 1;
+		else if (strcmp(argv[i], "--retry-repartition") == 0)
+			retry_repartition_option = 1;
 		else if (strcmp(argv[i], "--observed-uniform-only") == 0)
 			observed_uniform_only_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
@@ -1554,7 +1574,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1922,6 +1942,7 @@ main(int argc, char **argv)
 	/* The one-pass scatter's share of the run: none under --partition-cub-sort, where it is checked. */
 	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
+	printf("cases with partitioned retry rounds: %d\n", n_repartitioned_cases);
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;
 }

@@ -164,6 +164,10 @@ usage(FILE *f)
 			"                       past the bound does, and rows of keys with no id\n"
 			"                       retry alone (spec.partition_overflow_walks_only, an\n"
 			"                       experiment)\n"
+			"  --partition-retry-repartition on|off on: a retry round of half a PARTITION\n"
+			"                       launch's rows or more runs as a PARTITION launch of\n"
+			"                       the gathered rows (spec.partition_retry_repartition,\n"
+			"                       an experiment); off (default): GLOBAL_HASH\n"
 			"  --observed-chao1 on|off on (default): the run-time check's group estimate\n"
 			"                       is at least Chao1's; off: the evenly-drawn model's\n"
 			"                       alone, as before session 39\n"
@@ -346,6 +350,8 @@ static double estimate_scale_option = 1.0;
 static bool partition_probe_option = true;
 /* --partition-overflow-abort off: spec.partition_probe_unbounded (the default before session 39). */
 static bool partition_overflow_abort_option = true;
+/* --partition-retry-repartition on: spec.partition_retry_repartition (an experiment of session 39). */
+static bool partition_retry_repartition_option = false;
 /* --partition-overflow-no-id off: spec.partition_overflow_walks_only (an experiment of session 39). */
 static bool partition_overflow_no_id_option = true;
 /* --observed-chao1 off: spec.observed_uniform_only (the default before session 39). */
@@ -445,6 +451,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_overflow_abort_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-overflow-no-id") == 0)
 			partition_overflow_no_id_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-retry-repartition") == 0)
+			partition_retry_repartition_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean-rows") == 0)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
@@ -533,6 +541,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_probe_unbounded = !partition_overflow_abort_option;
 	spec.partition_overflow_walks_only = !partition_overflow_no_id_option;
+	spec.partition_retry_repartition = partition_retry_repartition_option;
 	spec.observed_uniform_only = !observed_chao1_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
@@ -801,6 +810,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->table_grows = stats.table_grows;
 		m->retried_rows = stats.retried_rows;
 		m->retry_rounds = stats.retry_rounds;
+		m->retry_partition_rounds = stats.retry_partition_rounds;
 		m->kernel_ms = stats.kernel_ms;
 		m->grow_ms = stats.grow_ms;
 		m->retry_ms = stats.retry_ms;
@@ -900,9 +910,9 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 	 * repetition), so that a slow point shows which part took the time.
 	 */
 	if (m.method != KB_THRUST && (m.table_grows > 0 || m.retried_rows > 0))
-		fprintf(stderr, "  %d grow(s) %.1f ms, %lld rows retried in %d round(s) %.1f ms, kernels %.1f ms",
-				m.table_grows, m.grow_ms, (long long) m.retried_rows, m.retry_rounds, m.retry_ms,
-				m.kernel_ms);
+		fprintf(stderr, "  %d grow(s) %.1f ms, %lld rows retried in %d round(s) (%d partitioned) %.1f ms, kernels %.1f ms",
+				m.table_grows, m.grow_ms, (long long) m.retried_rows, m.retry_rounds,
+				m.retry_partition_rounds, m.retry_ms, m.kernel_ms);
 	/* Host time in cudaMalloc and cudaFree within the timed part (first repetition). */
 	if (m.method != KB_THRUST && m.alloc_s > 0)
 		fprintf(stderr, "  alloc %.2f ms", m.alloc_s * 1e3);

@@ -150,6 +150,7 @@ struct KbMeasure
 	int			table_grows = 0;
 	int64_t		retried_rows = 0;	/* stats.retried_rows, and where the time went (first repetition) */
 	int			retry_rounds = 0;
+	int			retry_partition_rounds = 0;	/* of those, PARTITION launches (--partition-retry-repartition) */
 	double		kernel_ms = 0,
 				grow_ms = 0,
 				retry_ms = 0;
