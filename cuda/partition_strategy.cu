@@ -109,9 +109,14 @@ launch_generic(GpugbGroupBy *gb, const GpugbAggParams &p, const uint32_t *sorted
  * ones whose lean launches stop on overflow.  set->params becomes the
  * round's columns, so the next round's retries read what this round's
  * retry list numbers (gpugb_launch_partition sets its own where its sort
- * moves them).  The caller frees `gathered` once no round reads it.
+ * moves them).  The caller frees `gathered` once no round reads it, and
+ * runs at most one such round a launch: the round's own PARTITION launch
+ * carries the overflow flag, and a round after it that overflowed again
+ * runs as GLOBAL_HASH, without a bound, so that repeated overflow cannot
+ * keep growing the table (review of session 39).
  * *ran false: the round does not qualify, or there was no memory for the
- * columns; the caller runs it as before.
+ * columns; the caller runs it as before.  *ran true with no PARTITION
+ * kernel launched (no scratch: gpugb_launch_agg) counts no partitioned round.
  */
 GpugbStatus
 gpugb_partition_retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAggParams &p,
@@ -164,16 +169,23 @@ gpugb_partition_retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAg
 	for (int a = 0; a < p.n_values; a++)
 		q.vals[a].values = cols + (size_t) col_of[a] * (size_t) n;
 	/*
-	 * The table grew for these rows (gpugb_run_retries): plan the
+	 * The table grew for these rows (gpugb_run_retries): plan this round's
 	 * partitions for the groups it holds now, not for the estimate that
-	 * overflowed it.
+	 * overflowed it (the plan is made on the host, within the call).  Later
+	 * launches keep the estimate.
 	 */
+	double		hint = gb->groups_hint;
+	int64_t		kernels = gb->stats.partition_lean_launches + gb->stats.partition_generic_launches;
+
 	if (gb->groups_hint < (double) gb->table.max_groups)
 		gb->groups_hint = (double) gb->table.max_groups;
 	set->params = q;
-	gb->stats.retry_partition_rounds++;
 	*ran = true;
-	return gpugb_launch_partition(gb, set, q);
+	st = gpugb_launch_partition(gb, set, q);
+	gb->groups_hint = hint;
+	if (gb->stats.partition_lean_launches + gb->stats.partition_generic_launches > kernels)
+		gb->stats.retry_partition_rounds++;
+	return st;
 }
 
 GpugbStatus

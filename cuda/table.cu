@@ -340,16 +340,18 @@ gpugb_table_reserve(GpugbGroupBy *gb, int64_t groups, cudaStream_t stream)
 /*
  * One retry round: the rows of the retry list, after growth, as GLOBAL_HASH
  * (or, under spec.partition_retry_repartition, as a PARTITION launch over
- * them gathered into `gathered`: gpugb_partition_retry_round).  Those that
+ * them gathered into `gathered`: gpugb_partition_retry_round, where
+ * may_partition; *partitioned says whether it took that).  Those that
  * overflow again land in the spare list; *n_again says how many.
  */
 static GpugbStatus
-retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry, DevBuf *gathered, uint32_t *n_again)
+retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry, bool may_partition, DevBuf *gathered,
+			bool *partitioned, uint32_t *n_again)
 {
 	uint32_t   *h_count = (uint32_t *) set->retry_count_host.ptr;
 	GpugbAggParams p = set->params;
-	bool		partitioned = false;
 
+	*partitioned = false;
 	gb->stats.retried_rows += n_retry;
 	GPUGB_TRY(table_grow(gb, n_retry, set->stream));
 	gpugb_table_params(gb, &p);
@@ -363,8 +365,9 @@ retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry, DevBuf *gat
 	/* The count and the overflow flag after it (a PARTITION round's launch may raise it). */
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 8, set->stream)));
 	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_a, set->stream)));
-	GPUGB_TRY(gpugb_partition_retry_round(gb, set, p, gathered, &partitioned));
-	if (!partitioned)
+	if (may_partition)
+		GPUGB_TRY(gpugb_partition_retry_round(gb, set, p, gathered, partitioned));
+	if (!*partitioned)
 		GPUGB_TRY(gpugb_launch_agg(p, set->stream));
 	GPUGB_TRY(GPUGB_CUDA(cudaEventRecord(gb->ev_b, set->stream)));
 	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(h_count, set->retry_count.ptr, 8,
@@ -385,34 +388,41 @@ retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry, DevBuf *gat
 GpugbStatus
 gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry)
 {
-	/* The columns of the last PARTITION round, which the next round's retries read. */
+	/*
+	 * The columns of the PARTITION round (gpugb_partition_retry_round; one
+	 * a launch at most), while set->params reads them: later rounds' retry
+	 * lists number rows of them.
+	 */
 	DevBuf		gathered = {};
+	bool		partitioned_once = false;
 	GpugbStatus st = GPUGB_OK;
 
-	while (n_retry > 0 && st == GPUGB_OK)
+	while (n_retry > 0)
 	{
-		DevBuf		round_cols = {};
 		uint32_t	n_again = 0;
+		bool		partitioned = false;
 
-		st = retry_round(gb, set, n_retry, &round_cols, &n_again);
+		st = retry_round(gb, set, n_retry, !partitioned_once, &gathered, &partitioned, &n_again);
+		partitioned_once = partitioned_once || partitioned;
 		if (st != GPUGB_OK)
 		{
 			/* Wait before freeing what queued work may still read. */
 			(void) cudaStreamSynchronize(set->stream);
 			(void) cudaGetLastError();
-			gpugb_dev_free(&gb->acct, &round_cols);
 			break;
 		}
-		/* This round is done with the last one's columns; its own are the next round's. */
-		if (round_cols.ptr != nullptr)
-		{
+		/* Where the round's sort moved its rows, set->params reads the moved columns instead. */
+		if (gathered.ptr != nullptr && set->params.key_values[0] != (const int64_t *) gathered.ptr)
 			gpugb_dev_free(&gb->acct, &gathered);
-			gathered = round_cols;
-		}
 		/* Rows that overflowed again are in the spare list: it becomes ours. */
 		std::swap(set->retry_list, gb->spare_retry);
 		n_retry = n_again;
 	}
-	gpugb_dev_free(&gb->acct, &gathered);
+	if (gathered.ptr != nullptr)
+	{
+		/* No launch is left to read them: set->params must not name them either. */
+		memset(&set->params, 0, sizeof(set->params));
+		gpugb_dev_free(&gb->acct, &gathered);
+	}
 	return st;
 }
