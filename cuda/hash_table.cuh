@@ -285,7 +285,9 @@ gpugb_claim_slot(const GpugbAggParams &p, gpugb_slot_ref &slot, uint32_t row, ui
  * groups, 2^28 rows) ran over 70 s (H200, session 38).  A table at most
  * 83 % full (table.cu) has runs this long with odds of about e^-66 a key.
  * Stopping early is always correct: the row has not been added, and the
- * retries (no p.overflow) look it up after growth without a bound.
+ * retries look it up after growth, without a bound by the last round (a
+ * retry round runs as PARTITION, with p.overflow, at most once a launch:
+ * spec.partition_retry_repartition, gpugb_run_retries).
  */
 #define GPUGB_PROBE_OVERFLOW_STEPS 4096
 
