@@ -27,9 +27,10 @@
  *
  * Slot protocol (block scope, in shared memory, the global table's in
  * small):  FREE --CAS--> LOCKED --release--> gid >= 0, or NO_ID (the global
- * lookup failed: no group id left, or the launch's overflow flag is up).  The claimer writes hash and row before it
- * publishes; readers that see LOCKED spin (the claimer only waits on the
- * global table, whose lock holders never wait).  At most slots/2 slots are
+ * lookup failed: no group id left, or the launch's overflow flag is up).
+ * The claimer writes hash and row before it publishes; readers that see
+ * LOCKED spin (the claimer only waits on the global table, whose lock
+ * holders never wait).  At most slots/2 slots are
  * claimed (a reservation counter, as in shared_kernel.cuh), so probing
  * always ends at a FREE slot; when a partition holds more keys than that,
  * the rest look themselves up in the global table and update the global
@@ -46,10 +47,9 @@
  * once (into a slot, whose states are flushed exactly once, or into the
  * global states) or appended exactly once to the retry list (its key has no
  * group id: NO_ID, or the global lookup failed, the overflow flag
- * included); whole warps run the row
- * loop together (its bound is warp-uniform); the tile and partition loops'
- * bounds are block-uniform, so their __syncthreads are reached by every
- * thread.
+ * included); whole warps run the row loop together (its bound is
+ * warp-uniform); the tile and partition loops' bounds are block-uniform, so
+ * their __syncthreads are reached by every thread.
  */
 #ifndef GPUGB_PARTITION_KERNELS_CUH
 #define GPUGB_PARTITION_KERNELS_CUH
