@@ -309,19 +309,6 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_retry_repartition;
 	/*
-	 * An experiment (session 40, off by default): SORT sorts a launch's rows
-	 * by their home slots in the table (the hash's low bits, then its top
-	 * bits), not by the key itself (one int32 key, no NULL) or the hash's
-	 * top bits, so that its run heads look their groups up in slot order
-	 * rather than at random.  At 2^26 groups (H200, session 40, call 4,
-	 * Nsight Compute) those lookups (gpugb_run_groups_kernel) took 20.9 of
-	 * SORT's 49.9 ms, where Thrust's whole sort-and-reduce took 36.7.  An
-	 * int32 key gives up its exact sort for it, so the run test compares
-	 * keys.  For the kernel benchmark (--sort-slot-order on) and the
-	 * self-test (--sort-slot-order), never set by the executor.
-	 */
-	bool		sort_slot_order;
-	/*
 	 * An experiment (the default before session 39): the run-time check's
 	 * estimate of the groups is the evenly-drawn model's alone.  By default
 	 * it is at least Chao1's, from the groups its sample saw once and twice
@@ -487,7 +474,6 @@ typedef struct GpugbStats
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
 	int64_t		partition_generic_launches;	/* PARTITION launches that took the generic kernel (cuda/partition_kernels.cuh) */
 	int64_t		partition_overflow_aborts;	/* lean or generic launches that overflowed and retried their rest (GpugbAggParams.overflow) */
-	int64_t		sort_slot_order_launches;	/* SORT launches sorted by home slot (spec.sort_slot_order) */
 } GpugbStats;
 
 typedef struct GpugbUsage

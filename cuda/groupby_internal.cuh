@@ -223,13 +223,9 @@ GpugbStatus gpugb_launch_fill(void *base, int64_t pitch, int ncols, int64_t from
 GpugbStatus gpugb_launch_remap(int64_t *col, int64_t n, const int64_t *map, int64_t map_len,
 							   cudaStream_t stream);
 
-/*
- * exact_int32: sort by the one int32 key itself (sort_kernels.cuh), else by
- * 64 - shift bits of hash: its top bits, or with slot_bits >= 0 (the
- * table's, spec.sort_slot_order) the home slot's first.
- */
+/* exact_int32: sort by the one int32 key itself (sort_kernels.cuh), else by a hash prefix. */
 GpugbStatus gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm,
-								   int shift, bool exact_int32, int slot_bits, cudaStream_t stream);
+								   int shift, bool exact_int32, cudaStream_t stream);
 /* head_pos, and the heads appended to heads (*n_heads, zeroed here). */
 GpugbStatus gpugb_launch_run_heads(const GpugbAggParams &p, const uint32_t *sort_keys,
 								   const uint32_t *perm, uint32_t *head_pos, uint32_t *heads,

@@ -708,10 +708,10 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 
 GpugbStatus
 gpugb_launch_sort_keys(const GpugbAggParams &p, uint32_t *sort_keys, uint32_t *perm, int shift,
-					   bool exact_int32, int slot_bits, cudaStream_t stream)
+					   bool exact_int32, cudaStream_t stream)
 {
 	gpugb_sort_key_kernel<<<gpugb_grid_for(p.nrows, 256), 256, 0, stream>>>(p, sort_keys, perm, shift,
-																	  exact_int32, slot_bits);
+																	  exact_int32);
 	return GPUGB_LAUNCHED("gpugb_sort_key_kernel");
 }
 

@@ -48,36 +48,13 @@ gpugb_rows_equal(const GpugbAggParams &p, uint32_t a, uint32_t b)
 }
 
 /*
- * The sort key of hash h in home-slot order (spec.sort_slot_order): the
- * first `bits` bits of the home slot's slot_bits (h's low bits, as every
- * probe starts: hash_table.cuh) followed by h's top bits.  Sorted runs then
- * look their groups up in the table's slot order, a warp's heads in a few
- * lines, where a key's or a hash prefix's order sends each to a random
- * slot.  Equal keys have equal hashes, hence equal sort keys, which is all
- * the run test needs; keys that share one only split into more runs.
- */
-__device__ __forceinline__ uint32_t
-gpugb_slot_order_key(uint64_t h, uint64_t slot_mask, int slot_bits, int bits)
-{
-	uint64_t	slot = h & slot_mask;
-
-	if (bits <= slot_bits)
-		return (uint32_t) (slot >> (slot_bits - bits));
-
-	int			extra = bits - slot_bits;
-
-	return (uint32_t) ((slot << extra) | (h >> (64 - extra)));
-}
-
-/*
- * sort_keys[i] = hash prefix of row i (64 - shift bits, shift >= 32): its
- * top bits, or with slot_bits >= 0 (the table's, spec.sort_slot_order) in
- * home-slot order; or with exact_int32 its key's int32 value with the sign
- * bit flipped (ascending order, for no reason but a tidy one); perm[i] = i.
+ * sort_keys[i] = hash prefix of row i (shift >= 32), or with exact_int32 its
+ * key's int32 value with the sign bit flipped (ascending order, for no
+ * reason but a tidy one); perm[i] = i.
  */
 __global__ void
 gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *perm, int shift,
-					  bool exact_int32, int slot_bits)
+					  bool exact_int32)
 {
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < p.nrows;
 		 i += (int64_t) gridDim.x * blockDim.x)
@@ -89,12 +66,7 @@ gpugb_sort_key_kernel(const GpugbAggParams p, uint32_t *sort_keys, uint32_t *per
 		if (exact_int32)
 			sort_keys[i] = (uint32_t) gpugb_row_key_int32(p, (uint32_t) i, &null) ^ 0x80000000u;
 		else
-		{
-			uint64_t	h = gpugb_hash_row(p, (uint32_t) i, &mask);
-
-			sort_keys[i] = slot_bits >= 0 ? gpugb_slot_order_key(h, p.slot_mask, slot_bits, 64 - shift) :
-				(uint32_t) (h >> shift);
-		}
+			sort_keys[i] = (uint32_t) (gpugb_hash_row(p, (uint32_t) i, &mask) >> shift);
 		perm[i] = (uint32_t) i;
 	}
 }

@@ -191,16 +191,9 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	}
 	GPUGB_TRY(st);
 
-	/*
-	 * One int32 key and no NULL: sort by the key itself (sort_kernels.cuh
-	 * says why), but under spec.sort_slot_order, which sorts every launch
-	 * by its rows' home slots (slot_bits: the table's).
-	 */
-	bool		slot_order = gb->spec.sort_slot_order;
-	bool		exact_int32 = !slot_order && p.n_keys == 1 && gb->spec.key_fits_int32 &&
-		p.key_nulls[0] == nullptr;
+	/* One int32 key and no NULL: sort by the key itself (sort_kernels.cuh says why). */
+	bool		exact_int32 = p.n_keys == 1 && gb->spec.key_fits_int32 && p.key_nulls[0] == nullptr;
 	int			bits = exact_int32 ? 32 : prefix_bits(gb->groups_hint, n);
-	int			slot_bits = slot_order ? __builtin_popcountll((unsigned long long) p.slot_mask) : -1;
 	uint32_t   *keys_in = (uint32_t *) b->keys_in.ptr,
 			   *keys_out = (uint32_t *) b->keys_out.ptr,
 			   *perm_in = (uint32_t *) b->perm_in.ptr,
@@ -211,9 +204,7 @@ gpugb_launch_sorted(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	unsigned long long *n_heads = (unsigned long long *) b->n_heads.ptr;
 	size_t		temp_bytes = b->temp_bytes;
 
-	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, exact_int32, slot_bits, stream));
-	if (slot_order)
-		gb->stats.sort_slot_order_launches++;
+	GPUGB_TRY(gpugb_launch_sort_keys(p, keys_in, perm_in, 64 - bits, exact_int32, stream));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
 		b->temp.ptr, temp_bytes, (const uint32_t *) keys_in, keys_out,
 		(const uint32_t *) perm_in, perm_out, n, 0, bits, stream)));

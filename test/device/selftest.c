@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--sort-slot-order] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -64,9 +64,6 @@ static int	walks_only_option = 0;
 /* --retry-repartition: every case with spec.partition_retry_repartition (session 39's experiment). */
 static int	retry_repartition_option = 0;
 static int	n_repartitioned_cases = 0;
-/* --sort-slot-order: every case with spec.sort_slot_order (session 40's experiment). */
-static int	sort_slot_order_option = 0;
-static int	n_slot_ordered_cases = 0;
 static int	n_overflowed_cases = 0;
 /* --observed-uniform-only: every case with spec.observed_uniform_only (the check's evenly-drawn model alone, as before session 39). */
 static int	observed_uniform_only_option = 0;
@@ -802,7 +799,6 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
 	spec.partition_overflow_walks_only = walks_only_option != 0;
 	spec.partition_retry_repartition = retry_repartition_option != 0;
-	spec.sort_slot_order = sort_slot_order_option != 0;
 	spec.observed_uniform_only = observed_uniform_only_option != 0;
 	spec.key_fits_int32 = keys_fit_int32(d);
 	spec.inputs_fit_int32 = inputs_fit_int32(d);
@@ -1215,15 +1211,6 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.retry_partition_rounds > 0)
 			n_repartitioned_cases++;
-		/* Only the experiment sorts by home slot; the count says how many cases it reached. */
-		if (ok && !sort_slot_order_option && stats.sort_slot_order_launches > 0)
-		{
-			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "%lld SORT launches sorted by home slot without --sort-slot-order",
-					 (long long) stats.sort_slot_order_launches);
-		}
-		if (ok && stats.sort_slot_order_launches > 0)
-			n_slot_ordered_cases++;
 		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
 		{
 			ok = 0;
@@ -1583,8 +1570,6 @@ main(int argc, char **argv)
 			walks_only_option = 1;
 		else if (strcmp(argv[i], "--retry-repartition") == 0)
 			retry_repartition_option = 1;
-		else if (strcmp(argv[i], "--sort-slot-order") == 0)
-			sort_slot_order_option = 1;
 		else if (strcmp(argv[i], "--observed-uniform-only") == 0)
 			observed_uniform_only_option = 1;
 		else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
@@ -1597,7 +1582,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--sort-slot-order] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1966,7 +1951,6 @@ main(int argc, char **argv)
 	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
 	printf("cases with partitioned retry rounds: %d\n", n_repartitioned_cases);
-	printf("cases with SORT launches sorted by home slot: %d\n", n_slot_ordered_cases);
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;
 }

@@ -168,9 +168,6 @@ usage(FILE *f)
 			"                       launch's rows or more runs as a PARTITION launch of\n"
 			"                       the gathered rows (spec.partition_retry_repartition,\n"
 			"                       an experiment); off (default): GLOBAL_HASH\n"
-			"  --sort-slot-order on|off on: SORT sorts rows by their home slots in the\n"
-			"                       table (spec.sort_slot_order, an experiment); off\n"
-			"                       (default): by the int32 key or a hash prefix\n"
 			"  --observed-chao1 on|off on (default): the run-time check's group estimate\n"
 			"                       is at least Chao1's; off: the evenly-drawn model's\n"
 			"                       alone, as before session 39\n"
@@ -355,8 +352,6 @@ static bool partition_probe_option = true;
 static bool partition_overflow_abort_option = true;
 /* --partition-retry-repartition on: spec.partition_retry_repartition (an experiment of session 39). */
 static bool partition_retry_repartition_option = false;
-/* --sort-slot-order on: spec.sort_slot_order (an experiment of session 40). */
-static bool sort_slot_order_option = false;
 /* --partition-overflow-no-id off: spec.partition_overflow_walks_only (an experiment of session 39). */
 static bool partition_overflow_no_id_option = true;
 /* --observed-chao1 off: spec.observed_uniform_only (the default before session 39). */
@@ -458,8 +453,6 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_overflow_no_id_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-retry-repartition") == 0)
 			partition_retry_repartition_option = parse_on_off(val, opt);
-		else if (strcmp(opt, "--sort-slot-order") == 0)
-			sort_slot_order_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-lean-rows") == 0)
 			partition_lean_rows_option = (int) parse_long(val, 0, 1 << 20, opt);
 		else if (strcmp(opt, "--partition-tight") == 0)
@@ -549,7 +542,6 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_probe_unbounded = !partition_overflow_abort_option;
 	spec.partition_overflow_walks_only = !partition_overflow_no_id_option;
 	spec.partition_retry_repartition = partition_retry_repartition_option;
-	spec.sort_slot_order = sort_slot_order_option;
 	spec.observed_uniform_only = !observed_chao1_option;
 	spec.partition_move_padded = !partition_tight_option;
 	return spec;
@@ -827,7 +819,6 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->one_block_partial_launches = stats.one_block_partial_lean_launches;
 		m->fast_key_launches = stats.fast_key_lean_launches;
 		m->fast_kernel_launches = stats.fast_lean_kernel_launches;
-		m->sort_slot_order_launches = stats.sort_slot_order_launches;
 		m->partition_launches[0] = stats.partition_moved_launches;
 		m->partition_launches[1] = stats.partition_lean_launches;
 		m->partition_launches[2] = stats.partition_packed_launches;
@@ -904,8 +895,6 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (lean fast key)");
 	if (m.fast_kernel_launches > 0)
 		fprintf(stderr, " (fast lean kernel)");
-	if (m.sort_slot_order_launches > 0)
-		fprintf(stderr, " (sorted by home slot)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
 		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed)",
