@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Session 41, call 1 (about 5 minutes), from a checkout of the branch s41-remove-walks-only:
+#  1. the self-test's PARTITION cases with the walks-only experiment removed (24 overflowed cases
+#     expected, as in session 40's call 1), then the whole self-test if time allows;
+#  2. where PARTITION's time goes at the nearest 3x-Thrust misses (session 40's grid: 4-byte keys,
+#     one payload, 2^22, 2.86x uniform and 2.70x Zipf 0.5; four payloads at 2^20, 2.35-2.49x):
+#     every gpugb kernel's duration (Nsight Compute), summed by kernel.
+#   git checkout s41-remove-walks-only
+#   make -s -j2 -C test/device CUDA_ARCHS=90 && make -s -j2 -C test/kernelbench CUDA_ARCHS=90 all
+#   tar cJf .gpu-box/bins.tar.xz test/bin/kernelbench test/bin/device_selftest; git rev-parse HEAD > .gpu-box/HEAD
+#   run(command="bash docs/session40-2026-11-30/next/s41-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"], timeout_s=600)
+cd "$(dirname "$0")/../../.." || exit 1
+export PATH=/usr/local/cuda/bin:$PATH
+O=${OUT:-/tmp/gpugb-s41-call1}; mkdir -p "$O"
+T0=$(date +%s); left() { echo $(( 580 - ($(date +%s) - T0) )); }
+echo "HEAD $(cat .gpu-box/HEAD)"
+tar xJf .gpu-box/bins.tar.xz || exit 1
+t0=$(date +%s)
+timeout 150 test/bin/device_selftest --require-gpu --quick --strategy partition > "$O/selftest-partition.log" 2>&1
+echo "selftest --strategy partition rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition.log" | cut -c1-160)"
+grep -E "^cases with" "$O/selftest-partition.log"
+grep -E "^FAIL" "$O/selftest-partition.log" | head -8 | cut -c1-400
+summarize() {
+  python3 - "$1" <<'PY'
+import collections, csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+if not rows:
+    sys.exit("  no ncu rows")
+h = rows[0]
+n, m, v, u = (h.index(x) for x in ("Kernel Name", "Metric Name", "Metric Value", "Metric Unit"))
+scale = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0}
+tot, cnt = collections.Counter(), collections.Counter()
+for r in rows[1:]:
+    if r[m] == "gpu__time_duration.sum":
+        k = r[n].split("(")[0].split("<")[0].split("::")[-1].replace("void ", "").strip()
+        tot[k] += float(r[v].replace(",", "")) * scale.get(r[u], 1.0)
+        cnt[k] += 1
+for k, t in tot.most_common(12):
+    print(f"  {t:10.3f} ms {cnt[k]:4d}x  {k}")
+PY
+}
+# Two gpugb launches a point (the warm-up's and the measured run's): halve the sums for one.
+for spec in "4 1 uniform 22" "4 1 zipf0.5 22" "4 4 uniform 20" "8 1 uniform 22"; do
+  set -- $spec
+  [ "$(left)" -gt 40 ] || { echo "ncu $spec skipped (time)"; continue; }
+  name=k$1-p$2-$3-g$4 t0=$(date +%s)
+  CUDA_MODULE_LOADING=EAGER timeout 90 ncu --metrics gpu__time_duration.sum --csv -k "regex:gpugb_|DeviceRadixSort" \
+    test/bin/kernelbench --keys $1 --payloads $2 --dists $3 --log2-groups $4 --methods partition --reps 1 \
+    --bw-gib 1 --max-seconds 60 --md /dev/null > "$O/ncu-$name.csv" 2> "$O/ncu-$name.err"
+  echo "== ncu partition $name rc=$? ($(( $(date +%s) - t0 )) s); DeviceRadixSort includes Thrust's"
+  summarize "$O/ncu-$name.csv"
+done
+if [ "$(left)" -gt 260 ]; then
+  t0=$(date +%s)
+  timeout $(( $(left) - 20 )) test/bin/device_selftest --require-gpu --quick > "$O/selftest-all.log" 2>&1
+  echo "selftest (all) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-all.log" | cut -c1-160)"
+  grep -E "^FAIL" "$O/selftest-all.log" | head -8 | cut -c1-400
+fi
+gzip -9 "$O"/*.log "$O"/*.csv "$O"/*.err 2>/dev/null
+cd "$O" && tar czf s41-call1.tgz ./*.gz 2>/dev/null; rm -f ./*.gz
+echo "total $(( $(date +%s) - T0 )) s"
