@@ -3,8 +3,9 @@
 # sits on s41-remove-walks-only (both not run on a GPU):
 #  1. the self-test's PARTITION cases with the walks-only experiment removed (24 overflowed cases
 #     expected, as in session 40's call 1);
-#  2. the experiment spec.sort_coalesced_claims: the self-test's SORT cases with it, and SORT with
-#     and without it at 2^16-2^26 (session 40's call 5 ran the same points for the sort by home slot);
+#  2. the experiments spec.sort_coalesced_claims and spec.partition_coalesced_claims: the
+#     self-test's SORT and PARTITION cases with them, and SORT and PARTITION with and without them at
+#     2^16-2^26 (session 40's call 5 ran the same points for the sort by home slot);
 #  3. where PARTITION's time goes at the nearest 3x-Thrust misses (session 40's grid: 4-byte keys,
 #     one payload, 2^22, 2.86x uniform and 2.70x Zipf 0.5; four payloads at 2^20, 2.35-2.49x):
 #     every gpugb kernel's duration (Nsight Compute), summed by kernel;
@@ -25,17 +26,23 @@ echo "selftest --strategy partition rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1
 grep -E "^cases with" "$O/selftest-partition.log"
 grep -E "^FAIL" "$O/selftest-partition.log" | head -8 | cut -c1-400
 t0=$(date +%s)
-timeout 90 test/bin/device_selftest --require-gpu --quick --strategy sort --sort-coalesced-claims > "$O/selftest-sort-coalesced.log" 2>&1
+timeout 150 test/bin/device_selftest --require-gpu --quick --strategy sort --sort-coalesced-claims > "$O/selftest-sort-coalesced.log" 2>&1
 echo "selftest --strategy sort --sort-coalesced-claims rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-sort-coalesced.log" | cut -c1-160)"
-grep -E "^cases with SORT" "$O/selftest-sort-coalesced.log"
+grep -E "^cases with (SORT|generic)" "$O/selftest-sort-coalesced.log"
 grep -E "^FAIL" "$O/selftest-sort-coalesced.log" | head -6 | cut -c1-400
+t0=$(date +%s)
+timeout 150 test/bin/device_selftest --require-gpu --quick --strategy partition --partition-coalesced-claims > "$O/selftest-partition-coalesced.log" 2>&1
+echo "selftest --strategy partition --partition-coalesced-claims rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition-coalesced.log" | cut -c1-160)"
+grep -E "^cases with (SORT|generic)" "$O/selftest-partition-coalesced.log"
+grep -E "^FAIL" "$O/selftest-partition-coalesced.log" | head -6 | cut -c1-400
 for v in off on; do
   t0=$(date +%s)
-  CUDA_MODULE_LOADING=EAGER timeout 60 test/bin/kernelbench --bw-gib 1 --reps 1 --max-seconds 50 \
-    --log2-groups 16:26:2 --dists uniform,zipf1.0 --methods sort --sort-coalesced-claims $v \
+  CUDA_MODULE_LOADING=EAGER timeout 100 test/bin/kernelbench --bw-gib 1 --reps 1 --max-seconds 90 \
+    --log2-groups 16:26:2 --dists uniform,zipf1.0 --methods sort,partition \
+    --sort-coalesced-claims $v --partition-coalesced-claims $v \
     --csv "$O/coalesced-$v.csv" --md "$O/coalesced-$v.md" > "$O/coalesced-$v.log" 2>&1
   echo "kernelbench coalesced-$v rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/coalesced-$v.md")"
-  grep -c "coalesced run-head claims" "$O/coalesced-$v.log" | sed 's/^/  runs with coalesced claims: /'
+  grep -c "coalesced claims" "$O/coalesced-$v.log" | sed 's/^/  runs with coalesced claims: /'
 done
 [ -f "$O/coalesced-on.csv" ] && python3 test/kernelbench/ab_table.py "$O/coalesced-off.csv" "$O/coalesced-on.csv" | grep -E "^\|"
 summarize() {
