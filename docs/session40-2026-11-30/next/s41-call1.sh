@@ -6,6 +6,9 @@
 #  2. the experiments spec.sort_coalesced_claims and spec.partition_coalesced_claims: the
 #     self-test's SORT and PARTITION cases with them, and SORT and PARTITION with and without them at
 #     2^16-2^26 (session 40's call 5 ran the same points for the sort by home slot);
+#     Also spec.partition_overflow_check_steps: PARTITION's lean launches read their overflow flag
+#     every 8 warp steps instead of every step, at 2^18-2^24 (the self-test's PARTITION cases run
+#     with it and the coalesced claims together);
 #  3. where PARTITION's time goes at the nearest 3x-Thrust misses (session 40's grid: 4-byte keys,
 #     one payload, 2^22, 2.86x uniform and 2.70x Zipf 0.5; four payloads at 2^20, 2.35-2.49x):
 #     every gpugb kernel's duration (Nsight Compute), summed by kernel;
@@ -31,8 +34,9 @@ echo "selftest --strategy sort --sort-coalesced-claims rc=$? ($(( $(date +%s) - 
 grep -E "^cases with (SORT|generic)" "$O/selftest-sort-coalesced.log"
 grep -E "^FAIL" "$O/selftest-sort-coalesced.log" | head -6 | cut -c1-400
 t0=$(date +%s)
-timeout 150 test/bin/device_selftest --require-gpu --quick --strategy partition --partition-coalesced-claims > "$O/selftest-partition-coalesced.log" 2>&1
-echo "selftest --strategy partition --partition-coalesced-claims rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition-coalesced.log" | cut -c1-160)"
+timeout 150 test/bin/device_selftest --require-gpu --quick --strategy partition --partition-coalesced-claims \
+  --partition-overflow-check-steps 8 > "$O/selftest-partition-coalesced.log" 2>&1
+echo "selftest --strategy partition --partition-coalesced-claims --partition-overflow-check-steps 8 rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition-coalesced.log" | cut -c1-160)"
 grep -E "^cases with (SORT|generic)" "$O/selftest-partition-coalesced.log"
 grep -E "^FAIL" "$O/selftest-partition-coalesced.log" | head -6 | cut -c1-400
 for v in off on; do
@@ -45,6 +49,14 @@ for v in off on; do
   grep -c "coalesced claims" "$O/coalesced-$v.log" | sed 's/^/  runs with coalesced claims: /'
 done
 [ -f "$O/coalesced-on.csv" ] && python3 test/kernelbench/ab_table.py "$O/coalesced-off.csv" "$O/coalesced-on.csv" | grep -E "^\|"
+for n in 1 8; do
+  t0=$(date +%s)
+  CUDA_MODULE_LOADING=EAGER timeout 80 test/bin/kernelbench --bw-gib 1 --reps 1 --max-seconds 70 \
+    --log2-groups 18:24:2 --dists uniform,zipf0.5 --methods partition --partition-overflow-check-steps $n \
+    --csv "$O/checksteps-$n.csv" --md "$O/checksteps-$n.md" > "$O/checksteps-$n.log" 2>&1
+  echo "kernelbench checksteps-$n rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/checksteps-$n.md")"
+done
+[ -f "$O/checksteps-8.csv" ] && python3 test/kernelbench/ab_table.py "$O/checksteps-1.csv" "$O/checksteps-8.csv" | grep -E "^\|"
 summarize() {
   python3 - "$1" <<'PY'
 import collections, csv, sys
