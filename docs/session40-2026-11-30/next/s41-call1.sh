@@ -1,21 +1,19 @@
 #!/usr/bin/env bash
-# Session 41, call 1 (under 600 s), from a checkout of the branch s41-run-groups-coalesced, which
-# sits on s41-remove-walks-only (both not run on a GPU):
-#  1. the self-test's PARTITION cases with the walks-only experiment removed (24 overflowed cases
-#     expected, as in session 40's call 1);
-#  2. the experiments spec.sort_coalesced_claims and spec.partition_coalesced_claims: the
-#     self-test's SORT and PARTITION cases with them, and SORT and PARTITION with and without them at
-#     2^16-2^26 (session 40's call 5 ran the same points for the sort by home slot);
-#     Also spec.partition_overflow_check_steps: PARTITION's lean launches read their overflow flag
-#     every 8 warp steps instead of every step, at 2^18-2^24 (the self-test's PARTITION cases run
-#     with it and the coalesced claims together);
-#  3. where PARTITION's time goes at the nearest 3x-Thrust misses (session 40's grid: 4-byte keys,
-#     one payload, 2^22, 2.86x uniform and 2.70x Zipf 0.5; four payloads at 2^20, 2.35-2.49x):
-#     every gpugb kernel's duration (Nsight Compute), summed by kernel;
-#  4. the whole self-test, if time allows.
-#   git checkout s41-run-groups-coalesced
-#   make -s -j2 -C test/device CUDA_ARCHS=90 && make -s -j2 -C test/kernelbench CUDA_ARCHS=90 all
-#   tar cJf .gpu-box/bins.tar.xz test/bin/kernelbench test/bin/device_selftest; git rev-parse HEAD > .gpu-box/HEAD
+# Session 41, call 1 (under 600 s): the branch s41-run-groups-coalesced (none of it run on a GPU),
+# which sits on main as: the removal of spec.partition_overflow_walks_only, the experiments
+# spec.sort_coalesced_claims and spec.partition_coalesced_claims, and the build option
+# GPUGB_OVERFLOW_CHECK_STEPS.  Binaries (built on the dev machine, see pending/next-steps.md):
+#   test/bin/kernelbench, test/bin/device_selftest   the branch
+#   test/bin/kernelbench-main                         main, for the branch's effect on the default path
+#   test/bin/kernelbench-steps8                       the branch with -DGPUGB_OVERFLOW_CHECK_STEPS=8
+#  1. the self-test's PARTITION cases (the removal; 24 overflowed cases expected, as in session 40's
+#     call 1), and the SORT and PARTITION cases with the coalesced claims;
+#  2. the default path, main's build against the branch's: ptxas gives the branch's gpugb_agg_kernel
+#     (GLOBAL_HASH's generic kernel) 20 bytes of spills where main's has none (the removal restores
+#     da3fffe's code, which spilled the same), and the generic partition kernel 4/8 where main's has
+#     12/12;
+#  3. SORT and PARTITION with and without the coalesced claims at 2^16-2^26;
+#  4. PARTITION, the flag read every 8 steps against every step, at 2^18-2^24.
 #   run(command="bash docs/session40-2026-11-30/next/s41-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"], timeout_s=600)
 cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
@@ -23,76 +21,42 @@ O=${OUT:-/tmp/gpugb-s41-call1}; mkdir -p "$O"
 T0=$(date +%s); left() { echo $(( 580 - ($(date +%s) - T0) )); }
 echo "HEAD $(cat .gpu-box/HEAD)"
 tar xJf .gpu-box/bins.tar.xz || exit 1
-t0=$(date +%s)
-timeout 150 test/bin/device_selftest --require-gpu --quick --strategy partition > "$O/selftest-partition.log" 2>&1
-echo "selftest --strategy partition rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition.log" | cut -c1-160)"
-grep -E "^cases with" "$O/selftest-partition.log"
-grep -E "^FAIL" "$O/selftest-partition.log" | head -8 | cut -c1-400
-t0=$(date +%s)
-timeout 150 test/bin/device_selftest --require-gpu --quick --strategy sort --sort-coalesced-claims > "$O/selftest-sort-coalesced.log" 2>&1
-echo "selftest --strategy sort --sort-coalesced-claims rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-sort-coalesced.log" | cut -c1-160)"
-grep -E "^cases with (SORT|generic)" "$O/selftest-sort-coalesced.log"
-grep -E "^FAIL" "$O/selftest-sort-coalesced.log" | head -6 | cut -c1-400
-t0=$(date +%s)
-timeout 150 test/bin/device_selftest --require-gpu --quick --strategy partition --partition-coalesced-claims \
-  --partition-overflow-check-steps 8 > "$O/selftest-partition-coalesced.log" 2>&1
-echo "selftest --strategy partition --partition-coalesced-claims --partition-overflow-check-steps 8 rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition-coalesced.log" | cut -c1-160)"
-grep -E "^cases with (SORT|generic)" "$O/selftest-partition-coalesced.log"
-grep -E "^FAIL" "$O/selftest-partition-coalesced.log" | head -6 | cut -c1-400
-for v in off on; do
-  t0=$(date +%s)
-  CUDA_MODULE_LOADING=EAGER timeout 100 test/bin/kernelbench --bw-gib 1 --reps 1 --max-seconds 90 \
-    --log2-groups 16:26:2 --dists uniform,zipf1.0 --methods sort,partition \
-    --sort-coalesced-claims $v --partition-coalesced-claims $v \
-    --csv "$O/coalesced-$v.csv" --md "$O/coalesced-$v.md" > "$O/coalesced-$v.log" 2>&1
-  echo "kernelbench coalesced-$v rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/coalesced-$v.md")"
-  grep -c "coalesced claims" "$O/coalesced-$v.log" | sed 's/^/  runs with coalesced claims: /'
-done
-[ -f "$O/coalesced-on.csv" ] && python3 test/kernelbench/ab_table.py "$O/coalesced-off.csv" "$O/coalesced-on.csv" | grep -E "^\|"
-for n in 1 8; do
-  t0=$(date +%s)
-  CUDA_MODULE_LOADING=EAGER timeout 80 test/bin/kernelbench --bw-gib 1 --reps 1 --max-seconds 70 \
-    --log2-groups 18:24:2 --dists uniform,zipf0.5 --methods partition --partition-overflow-check-steps $n \
-    --csv "$O/checksteps-$n.csv" --md "$O/checksteps-$n.md" > "$O/checksteps-$n.log" 2>&1
-  echo "kernelbench checksteps-$n rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/checksteps-$n.md")"
-done
-[ -f "$O/checksteps-8.csv" ] && python3 test/kernelbench/ab_table.py "$O/checksteps-1.csv" "$O/checksteps-8.csv" | grep -E "^\|"
-summarize() {
-  python3 - "$1" <<'PY'
-import collections, csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-if not rows:
-    sys.exit("  no ncu rows")
-h = rows[0]
-n, m, v, u = (h.index(x) for x in ("Kernel Name", "Metric Name", "Metric Value", "Metric Unit"))
-scale = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0}
-tot, cnt = collections.Counter(), collections.Counter()
-for r in rows[1:]:
-    if r[m] == "gpu__time_duration.sum":
-        k = r[n].split("(")[0].split("<")[0].split("::")[-1].replace("void ", "").strip()
-        tot[k] += float(r[v].replace(",", "")) * scale.get(r[u], 1.0)
-        cnt[k] += 1
-for k, t in tot.most_common(12):
-    print(f"  {t:10.3f} ms {cnt[k]:4d}x  {k}")
-PY
+st() {	# name, options...
+  local name=$1 t0=$(date +%s); shift
+  timeout 150 test/bin/device_selftest --require-gpu --quick "$@" > "$O/selftest-$name.log" 2>&1
+  echo "selftest $* rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-$name.log" | cut -c1-160)"
+  grep -E "^cases with" "$O/selftest-$name.log"
+  grep -E "^FAIL" "$O/selftest-$name.log" | head -6 | cut -c1-400
 }
-# Two gpugb launches a point (the warm-up's and the measured run's): halve the sums for one.
-for spec in "4 1 uniform 22" "4 1 zipf0.5 22" "4 4 uniform 20" "8 1 uniform 22"; do
-  set -- $spec
-  [ "$(left)" -gt 40 ] || { echo "ncu $spec skipped (time)"; continue; }
-  name=k$1-p$2-$3-g$4 t0=$(date +%s)
-  CUDA_MODULE_LOADING=EAGER timeout 90 ncu --metrics gpu__time_duration.sum --csv -k "regex:gpugb_|DeviceRadixSort" \
-    test/bin/kernelbench --keys $1 --payloads $2 --dists $3 --log2-groups $4 --methods partition --reps 1 \
-    --bw-gib 1 --max-seconds 60 --md /dev/null > "$O/ncu-$name.csv" 2> "$O/ncu-$name.err"
-  echo "== ncu partition $name rc=$? ($(( $(date +%s) - t0 )) s); DeviceRadixSort includes Thrust's"
-  summarize "$O/ncu-$name.csv"
+kb() {	# name, binary, limit, options...
+  local name=$1 bin=$2 limit=$3 t0=$(date +%s); shift 3
+  [ "$(left)" -gt $(( limit + 10 )) ] || { echo "kernelbench $name skipped (time)"; return; }
+  CUDA_MODULE_LOADING=EAGER timeout "$limit" "$bin" --bw-gib 1 --reps 1 --max-seconds $(( limit - 10 )) \
+    --csv "$O/$name.csv" --md "$O/$name.md" "$@" > "$O/$name.log" 2>&1
+  echo "kernelbench $name rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/$name.md")"
+}
+ab() { [ -f "$O/$1.csv" ] && [ -f "$O/$2.csv" ] && python3 test/kernelbench/ab_table.py "$O/$1.csv" "$O/$2.csv" | grep -E "^\|"; }
+st partition --strategy partition
+st sort-coalesced --strategy sort --sort-coalesced-claims
+st partition-coalesced --strategy partition --partition-coalesced-claims
+# 2. main against the branch, the default path (no option): the methods whose kernels ptxas changed
+for side in main branch; do
+  bin=test/bin/kernelbench; [ $side = main ] && bin=test/bin/kernelbench-main
+  kb default-$side $bin 70 --log2-groups 10,14,18,22 --dists uniform,zipf1.0 --payloads 1 \
+    --methods global_hash,partition,sort
 done
-if [ "$(left)" -gt 260 ]; then
-  t0=$(date +%s)
-  timeout $(( $(left) - 20 )) test/bin/device_selftest --require-gpu --quick > "$O/selftest-all.log" 2>&1
-  echo "selftest (all) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-all.log" | cut -c1-160)"
-  grep -E "^FAIL" "$O/selftest-all.log" | head -8 | cut -c1-400
-fi
-gzip -9 "$O"/*.log "$O"/*.csv "$O"/*.err 2>/dev/null
+ab default-main default-branch
+# 3. the coalesced claims
+for v in off on; do
+  kb coalesced-$v test/bin/kernelbench 90 --log2-groups 16:26:2 --dists uniform,zipf1.0 --methods sort,partition \
+    --sort-coalesced-claims $v --partition-coalesced-claims $v
+  grep -c "coalesced claims" "$O/coalesced-$v.log" 2>/dev/null | sed 's/^/  runs with coalesced claims: /'
+done
+ab coalesced-off coalesced-on
+# 4. the flag every 8 steps
+kb steps1 test/bin/kernelbench 60 --log2-groups 18:24:2 --dists uniform,zipf0.5 --methods partition
+kb steps8 test/bin/kernelbench-steps8 60 --log2-groups 18:24:2 --dists uniform,zipf0.5 --methods partition
+ab steps1 steps8
+gzip -9 "$O"/*.log "$O"/*.csv 2>/dev/null
 cd "$O" && tar czf s41-call1.tgz ./*.gz ./*.md 2>/dev/null; rm -f ./*.gz ./*.md
 echo "total $(( $(date +%s) - T0 )) s"
