@@ -1196,13 +1196,11 @@ run_case(const CaseSpec *cs)
 		 * its 8e6 rows retried (session 40, call 3), since Zipf's hot groups took their ids
 		 * before the table ran out.
 		 */
-		int64_t		launch_rows = cs->nrows < spec_stride_rows(cs) ? cs->nrows : spec_stride_rows(cs);
-
 		if (ok && (stats.retry_partition_rounds > stats.retry_rounds ||
 				   (!retry_repartition_option && stats.retry_partition_rounds > 0) ||
 				   (retry_repartition_option && !EMULATOR && cs->expect_overflow &&
 					case_strategy == GPUGB_STRATEGY_PARTITION && stats.partition_overflow_aborts > 0 &&
-					2 * stats.retried_rows >= launch_rows && stats.retry_partition_rounds == 0)))
+					2 * stats.retried_rows >= first_launch_rows && stats.retry_partition_rounds == 0)))
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "%d of %d retry rounds partitioned%s",
