@@ -8,6 +8,9 @@ so kernel names alone cannot tell their sorts apart: this walks the launch order
 launch runs from gpugb_sort_key_kernel to gpugb_sorted_agg_kernel (or gpugb_agg_kernel before
 session 19); Thrust's pipeline from its tabulate (for_each) to its reduce_by_key, before the
 checksums.  Every phase is the mean over the launches found (the benchmark's warm-up and timed runs).
+
+ncu_phases.py --by-kernel NCU.csv — any such run (any method): every kernel's time summed over the
+run, the 14 largest, with how many launches each.
 """
 import collections
 import csv
@@ -50,7 +53,19 @@ def thrust_phase(name):
     return "other (" + name + ")"
 
 
+def by_kernel(path):
+    total, launches = collections.Counter(), collections.Counter()
+    for name, ms in kernels(path):
+        total[name] += ms
+        launches[name] += 1
+    for name, ms in total.most_common(14):
+        print(f"  {ms:10.3f} ms {launches[name]:4d}x  {name}")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--by-kernel":
+        by_kernel(sys.argv[2])
+        return
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     ours, thrust = collections.OrderedDict(), collections.OrderedDict()

@@ -11,25 +11,6 @@ O=${OUT:-/tmp/gpugb-s41-call2}; mkdir -p "$O"
 T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD)"
 tar xJf .gpu-box/bins.tar.xz || exit 1
-summarize() {
-  python3 - "$1" <<'PY'
-import collections, csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-if not rows:
-    sys.exit("  no ncu rows")
-h = rows[0]
-n, m, v, u = (h.index(x) for x in ("Kernel Name", "Metric Name", "Metric Value", "Metric Unit"))
-scale = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0}
-tot, cnt = collections.Counter(), collections.Counter()
-for r in rows[1:]:
-    if r[m] == "gpu__time_duration.sum":
-        k = r[n].split("(")[0].split("<")[0].split("::")[-1].replace("void ", "").strip()
-        tot[k] += float(r[v].replace(",", "")) * scale.get(r[u], 1.0)
-        cnt[k] += 1
-for k, t in tot.most_common(12):
-    print(f"  {t:10.3f} ms {cnt[k]:4d}x  {k}")
-PY
-}
 for spec in "4 1 uniform 22" "4 1 zipf0.5 22" "4 4 uniform 20" "8 1 uniform 22"; do
   set -- $spec
   name=k$1-p$2-$3-g$4 t0=$(date +%s)
@@ -37,7 +18,7 @@ for spec in "4 1 uniform 22" "4 1 zipf0.5 22" "4 4 uniform 20" "8 1 uniform 22";
     test/bin/kernelbench --keys $1 --payloads $2 --dists $3 --log2-groups $4 --methods partition --reps 1 \
     --bw-gib 1 --max-seconds 60 --md /dev/null > "$O/ncu-$name.csv" 2> "$O/ncu-$name.err"
   echo "== ncu partition $name rc=$? ($(( $(date +%s) - t0 )) s); DeviceRadixSort includes Thrust's"
-  summarize "$O/ncu-$name.csv"
+  python3 test/kernelbench/ncu_phases.py --by-kernel "$O/ncu-$name.csv"
 done
 gzip -9 "$O"/*.csv "$O"/*.err 2>/dev/null
 cd "$O" && tar czf s41-call2.tgz ./*.gz 2>/dev/null; rm -f ./*.gz
