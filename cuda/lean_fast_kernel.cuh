@@ -453,6 +453,21 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 }
 
 /*
+ * An experiment (session 40), a build option, not a spec field, so that the
+ * default build's kernels stay exactly as they were: PARTITION's lean
+ * launches read their overflow flag every this many warp steps
+ * (gpugb_lean_fast_rows' CHECK_STEPS).  Every warp of every SM reads that
+ * one word a step ahead, 2^23 reads for 2^28 rows; session 39 measured the
+ * flag's cost at 0.96-1.02x at 2^22-2^24 groups, and PARTITION was 0.95x
+ * session 37's time at 2^18-2^26 in session 40's grid.  The kernel
+ * benchmark builds with it as make -C test/kernelbench BIN=DIR
+ * KB_DEFINES=-DGPUGB_OVERFLOW_CHECK_STEPS=8.
+ */
+#ifndef GPUGB_OVERFLOW_CHECK_STEPS
+#define GPUGB_OVERFLOW_CHECK_STEPS 1
+#endif
+
+/*
  * The launch's overflow flag (p.overflow; 0 where it has none): a volatile
  * read, every lane the same word.  Only the AHEAD loop reads it: p.overflow
  * is set only for PARTITION's lean launches, whose blocks are all AHEAD.
@@ -495,9 +510,11 @@ gpugb_retry_warp_rest(const GpugbAggParams &p, int64_t base, int64_t end, int64_
  * for blocks of 1024 threads (64 registers a thread): under the 256-thread
  * fast kernel's 48, the inputs held across a step spilled (ptxas, CUDA 13).
  * PACKED: the inputs come from `packed` (gpugb_lean_packed_load, rows of a
- * key of KW words), not the columns.
+ * key of KW words), not the columns.  CHECK_STEPS: the overflow flag is read
+ * every GPUGB_OVERFLOW_CHECK_STEPS steps (PARTITION's lean kernel; the
+ * others' code stays as it was).
  */
-template <int NV, bool AHEAD, bool PACKED = false, int KW = 1>
+template <int NV, bool AHEAD, bool PACKED = false, int KW = 1, bool CHECK_STEPS = false>
 __device__ __forceinline__ void
 gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
 					 const void *packed, int64_t base, int64_t end, int64_t step, unsigned lane)
@@ -515,8 +532,17 @@ gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const
 			return;
 
 		GpugbLeanRowInputs<NV> next = load(base + lane);
-		/* Read a step ahead, as the inputs are: its load's latency overlaps the step's work. */
+		/*
+		 * Read a step ahead, as the inputs are: its load's latency overlaps
+		 * the step's work.  Under CHECK_STEPS only every
+		 * GPUGB_OVERFLOW_CHECK_STEPS steps: an overflowed launch then adds a
+		 * few steps' rows more, which is as correct as adding them before the
+		 * flag went up.  A call reads it on entry, and PARTITION calls once a
+		 * stretch (about 16 steps at 2^22 groups), so intervals beyond a
+		 * stretch change little.
+		 */
 		unsigned	overflowed = gpugb_launch_overflow_flag(p);
+		[[maybe_unused]] int since_check = 0;
 
 		for (; base < end; base += step)
 		{
@@ -527,7 +553,16 @@ gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const
 				gpugb_retry_warp_rest(p, base, end, step, lane);
 				return;
 			}
-			overflowed = gpugb_launch_overflow_flag(p);
+			if constexpr (CHECK_STEPS && GPUGB_OVERFLOW_CHECK_STEPS > 1)
+			{
+				if (++since_check >= GPUGB_OVERFLOW_CHECK_STEPS)
+				{
+					since_check = 0;
+					overflowed = gpugb_launch_overflow_flag(p);
+				}
+			}
+			else
+				overflowed = gpugb_launch_overflow_flag(p);
 			if (base + step < end)
 				next = load(base + step + lane);
 			gpugb_lean_fast_warp_rows<NV, PACKED, KW>(p, table, cur, base + lane, end, lane);
