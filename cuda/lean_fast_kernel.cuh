@@ -453,18 +453,18 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 }
 
 /*
- * An experiment (session 40), a build option, not a spec field, so that the
- * default build's kernels stay exactly as they were: PARTITION's lean
- * launches read their overflow flag every this many warp steps
- * (gpugb_lean_fast_rows' CHECK_STEPS).  Every warp of every SM reads that
- * one word a step ahead, 2^23 reads for 2^28 rows; session 39 measured the
- * flag's cost at 0.96-1.02x at 2^22-2^24 groups, and PARTITION was 0.95x
- * session 37's time at 2^18-2^26 in session 40's grid.  The kernel
- * benchmark builds with it as make -C test/kernelbench BIN=DIR
- * KB_DEFINES=-DGPUGB_OVERFLOW_CHECK_STEPS=8.
+ * PARTITION's lean launches read their overflow flag every this many warp
+ * steps (gpugb_lean_fast_rows' CHECK_STEPS), not every step: every warp of
+ * every SM reads that one word, 2^23 reads for 2^28 rows.  Every 8 steps
+ * against every step: forced PARTITION 1.02-1.07x faster at 2^18-2^22
+ * groups, 4- and 8-byte keys, one and four payloads, uniform and Zipf 0.5
+ * (H200, 2^28 rows, session 41, call 1; 0.89-1.04x at 2^24).  A build
+ * option, so that a build with 1 has the kernels of before (the kernel
+ * benchmark: make -C test/kernelbench BIN=DIR
+ * KB_DEFINES=-DGPUGB_OVERFLOW_CHECK_STEPS=1).
  */
 #ifndef GPUGB_OVERFLOW_CHECK_STEPS
-#define GPUGB_OVERFLOW_CHECK_STEPS 1
+#define GPUGB_OVERFLOW_CHECK_STEPS 8
 #endif
 
 /*

@@ -144,6 +144,10 @@ scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int b
 			 props.shared_bytes_per_block) &&
 			cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) dynamic_bytes) ==
 			cudaSuccess;
+		/* More than a block an SM wants the most shared memory (GpugbScatterShape's experiment). */
+		if (opt_in_ok && GpugbScatterShape<Packer::W>::min_blocks > 1)
+			opt_in_ok = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+											 cudaSharedmemCarveoutMaxShared) == cudaSuccess;
 		(void) cudaGetLastError();
 	});
 	if (!opt_in_ok)

@@ -53,12 +53,33 @@
  * Which launches scatter is gpugb_partition_scatter_pays' (src/
  * heuristics.c): at least four rows of a tile a partition, so at most
  * 2^11 partitions, which the shared memory is sized for.
+ *
+ * An experiment (session 41), build options so that the default build's
+ * kernels stay as they were: the scatter moved rows at 1.1 TB/s of DRAM
+ * traffic with one block an SM (registers and shared memory each allow
+ * one): 50 % occupancy with 8-byte rows, 25 % with 24-byte ones, 111
+ * registers a thread (H200, Nsight Compute, session 41 call 3), and a
+ * block's phases wait on each other at every barrier.  For rows wider than
+ * 8 bytes: GPUGB_SCATTER_WIDE_MIN_BLOCKS, the blocks an SM the launch
+ * bounds ask registers for (2: 64 registers for 512 threads; ptxas spills
+ * 20-72 bytes), with the kernel's shared memory carve-out set to the most
+ * so that two tiles fit; GPUGB_SCATTER_WIDE_ROWS, rows a thread (4: 1024
+ * threads a tile, 64 registers).  8-byte rows have no such room: two
+ * blocks an SM would leave them 32 registers, and ptxas spills 180 bytes.
  */
+#ifndef GPUGB_SCATTER_WIDE_MIN_BLOCKS
+#define GPUGB_SCATTER_WIDE_MIN_BLOCKS 1
+#endif
+#ifndef GPUGB_SCATTER_WIDE_ROWS
+#define GPUGB_SCATTER_WIDE_ROWS GPUGB_SCATTER_ROWS_PER_THREAD
+#endif
 template <int W>
 struct GpugbScatterShape
 {
 	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
-	static constexpr int threads = tile_rows / GPUGB_SCATTER_ROWS_PER_THREAD;
+	static constexpr int rows_per_thread = W <= 2 ? GPUGB_SCATTER_ROWS_PER_THREAD : GPUGB_SCATTER_WIDE_ROWS;
+	static constexpr int threads = tile_rows / rows_per_thread;
+	static constexpr int min_blocks = W <= 2 ? 1 : GPUGB_SCATTER_WIDE_MIN_BLOCKS;
 };
 
 static_assert((GpugbScatterShape<2>::tile_rows >> GPUGB_SCATTER_MAX_BITS) >= 4,
@@ -98,14 +119,14 @@ gpugb_scatter_count_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t
  * exclusive scan of the count kernel's counts (the same tiles).
  */
 template <class Packer>
-__global__ void __launch_bounds__(GpugbScatterShape<Packer::W>::threads)
+__global__ void __launch_bounds__(GpugbScatterShape<Packer::W>::threads, GpugbScatterShape<Packer::W>::min_blocks)
 gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t n_parts, const uint32_t *offsets,
 						  typename Packer::Row *out)
 {
 	typedef typename Packer::Row Row;
 	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
 	constexpr int THREADS = GpugbScatterShape<Packer::W>::threads;
-	constexpr int R = GPUGB_SCATTER_ROWS_PER_THREAD;
+	constexpr int R = GpugbScatterShape<Packer::W>::rows_per_thread;
 	/* Partitions a thread scans: its run of the at most 2^GPUGB_SCATTER_MAX_BITS. */
 	constexpr int PER = ((1 << GPUGB_SCATTER_MAX_BITS) + THREADS - 1) / THREADS;
 	typedef cub::BlockScan<uint32_t, THREADS> Scan;

@@ -11,7 +11,7 @@ O=${OUT:-/tmp/gpugb-s41-call2}; mkdir -p "$O"
 T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD)"
 tar xJf .gpu-box/bins.tar.xz || exit 1
-for spec in "4 1 uniform 22" "4 1 zipf0.5 22" "4 4 uniform 20" "8 1 uniform 22"; do
+for spec in "4 1 uniform 22" "4 1 zipf0.5 22" "4 4 uniform 20" "8 1 uniform 22" "4 1 uniform 24" "4 1 uniform 26"; do
   set -- $spec
   name=k$1-p$2-$3-g$4 t0=$(date +%s)
   CUDA_MODULE_LOADING=EAGER timeout 90 ncu --metrics gpu__time_duration.sum --csv -k "regex:gpugb_|DeviceRadixSort" \
