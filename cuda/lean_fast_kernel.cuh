@@ -453,18 +453,19 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 }
 
 /*
- * PARTITION's lean launches read their overflow flag every this many warp
- * steps (gpugb_lean_fast_rows' CHECK_STEPS), not every step: every warp of
- * every SM reads that one word, 2^23 reads for 2^28 rows.  Every 8 steps
- * against every step: forced PARTITION 1.02-1.07x faster at 2^18-2^22
- * groups, 4- and 8-byte keys, one and four payloads, uniform and Zipf 0.5
- * (H200, 2^28 rows, session 41, call 1; 0.89-1.04x at 2^24).  A build
- * option, so that a build with 1 has the kernels of before (the kernel
- * benchmark: make -C test/kernelbench BIN=DIR
- * KB_DEFINES=-DGPUGB_OVERFLOW_CHECK_STEPS=1).
+ * An experiment (sessions 40-41), a build option so that the default
+ * build's kernels stay as they were: PARTITION's lean launches read their
+ * overflow flag every this many warp steps (gpugb_lean_fast_rows'
+ * CHECK_STEPS) instead of every step, where every warp of every SM reads
+ * that one word.  Every 8 steps: forced PARTITION 1.02-1.07x at 2^18-2^22
+ * groups (call 1, one rep), but 0.97-1.00x at 2^24 in three reps (call 4),
+ * and 4-byte keys with one payload, uniform, at 2^24 slower in both calls
+ * (min 19.0 against 16.8 ms; H200, 2^28 rows, session 41).  Not worth the
+ * default.  The kernel benchmark builds with it as make -C test/kernelbench
+ * BIN=DIR KB_DEFINES=-DGPUGB_OVERFLOW_CHECK_STEPS=8.
  */
 #ifndef GPUGB_OVERFLOW_CHECK_STEPS
-#define GPUGB_OVERFLOW_CHECK_STEPS 8
+#define GPUGB_OVERFLOW_CHECK_STEPS 1
 #endif
 
 /*

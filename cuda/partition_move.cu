@@ -144,10 +144,13 @@ scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int b
 			 props.shared_bytes_per_block) &&
 			cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) dynamic_bytes) ==
 			cudaSuccess;
-		/* More than a block an SM wants the most shared memory (GpugbScatterShape's experiment). */
+		/*
+		 * Two blocks an SM (GpugbScatterShape) need the most shared memory;
+		 * a preference only: without it the kernel is as correct, in one.
+		 */
 		if (opt_in_ok && GpugbScatterShape<Packer::W>::min_blocks > 1)
-			opt_in_ok = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-											 cudaSharedmemCarveoutMaxShared) == cudaSuccess;
+			(void) cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+										cudaSharedmemCarveoutMaxShared);
 		(void) cudaGetLastError();
 	});
 	if (!opt_in_ok)

@@ -49,37 +49,31 @@
  * Tile rows for rows of W words: 8192 for 8-byte rows, 4096 beyond, so a
  * tile's staged rows take at most 96 KB of shared memory, and a thread's
  * eight rows fit its registers: 1024 threads get 64 registers each, where
- * 12-byte rows spilled 108 bytes a thread (ptxas, sm_90); 512 get 128.
+ * 12-byte rows spilled 108 bytes a thread (ptxas, sm_90); 512 get 64
+ * (two blocks an SM, below).
  * Which launches scatter is gpugb_partition_scatter_pays' (src/
  * heuristics.c): at least four rows of a tile a partition, so at most
  * 2^11 partitions, which the shared memory is sized for.
  *
- * An experiment (session 41), build options so that the default build's
- * kernels stay as they were: the scatter moved rows at 1.1 TB/s of DRAM
- * traffic with one block an SM (registers and shared memory each allow
- * one): 50 % occupancy with 8-byte rows, 25 % with 24-byte ones, 111
- * registers a thread (H200, Nsight Compute, session 41 call 3), and a
- * block's phases wait on each other at every barrier.  For rows wider than
- * 8 bytes: GPUGB_SCATTER_WIDE_MIN_BLOCKS, the blocks an SM the launch
- * bounds ask registers for (2: 64 registers for 512 threads; ptxas spills
- * 20-72 bytes), with the kernel's shared memory carve-out set to the most
- * so that two tiles fit; GPUGB_SCATTER_WIDE_ROWS, rows a thread (4: 1024
- * threads a tile, 64 registers).  8-byte rows have no such room: two
- * blocks an SM would leave them 32 registers, and ptxas spills 180 bytes.
+ * Rows wider than 8 bytes scatter in two blocks an SM: the launch bounds
+ * ask for 64 registers (512 threads; ptxas spills 20-72 bytes, where 111
+ * registers held eight 24-byte rows) and the kernel takes the most shared
+ * memory (partition_move.cu), so that two tiles fit.  With one block an SM
+ * (25 % occupancy) a block's phases waited on each other at every barrier
+ * and the rows moved at 1.1 TB/s of DRAM traffic (H200, Nsight Compute,
+ * session 41 call 3); two were 1.18-1.28x faster at the scattered points
+ * (2^16-2^20 groups with 8-byte keys and one payload, 2^20 with four
+ * payloads), and 1024 threads of four rows 0.89-1.19x (session 41, call 4).
+ * 8-byte rows have no such room: two blocks an SM would leave them 32
+ * registers, and ptxas spills 180 bytes.
  */
-#ifndef GPUGB_SCATTER_WIDE_MIN_BLOCKS
-#define GPUGB_SCATTER_WIDE_MIN_BLOCKS 1
-#endif
-#ifndef GPUGB_SCATTER_WIDE_ROWS
-#define GPUGB_SCATTER_WIDE_ROWS GPUGB_SCATTER_ROWS_PER_THREAD
-#endif
 template <int W>
 struct GpugbScatterShape
 {
 	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
-	static constexpr int rows_per_thread = W <= 2 ? GPUGB_SCATTER_ROWS_PER_THREAD : GPUGB_SCATTER_WIDE_ROWS;
+	static constexpr int rows_per_thread = GPUGB_SCATTER_ROWS_PER_THREAD;
 	static constexpr int threads = tile_rows / rows_per_thread;
-	static constexpr int min_blocks = W <= 2 ? 1 : GPUGB_SCATTER_WIDE_MIN_BLOCKS;
+	static constexpr int min_blocks = W <= 2 ? 1 : 2;
 };
 
 static_assert((GpugbScatterShape<2>::tile_rows >> GPUGB_SCATTER_MAX_BITS) >= 4,
