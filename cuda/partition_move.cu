@@ -188,19 +188,9 @@ scatter_rows(GpugbSortBufs *b, const Packer &pk, int64_t n, int bits, cudaStream
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_scatter_count_kernel"));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::ExclusiveSum(b->moved_temp.ptr, scan_bytes, (const uint32_t *) counts,
 														offsets, (int64_t) n_parts * n_tiles, stream)));
-	if (GPUGB_SCATTER_DIRECT)
-	{
-		gpugb_scatter_direct_kernel<Packer><<<(unsigned) n_tiles, THREADS, gpugb_scatter_direct_smem_bytes(n_parts),
-											   stream>>>(pk, n, n_tiles, n_parts, offsets,
-														 (typename Packer::Row *) b->moved_out.ptr);
-		GPUGB_TRY(GPUGB_LAUNCHED("gpugb_scatter_direct_kernel"));
-	}
-	else
-	{
-		kernel<<<(unsigned) n_tiles, THREADS, gpugb_scatter_smem_bytes<Packer::W>(n_parts), stream>>>(
-			pk, n, n_tiles, n_parts, offsets, (typename Packer::Row *) b->moved_out.ptr);
-		GPUGB_TRY(GPUGB_LAUNCHED("gpugb_scatter_rows_kernel"));
-	}
+	kernel<<<(unsigned) n_tiles, THREADS, gpugb_scatter_smem_bytes<Packer::W>(n_parts), stream>>>(
+		pk, n, n_tiles, n_parts, offsets, (typename Packer::Row *) b->moved_out.ptr);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_scatter_rows_kernel"));
 	/* The counts are spent: the bounds take their place (partition_strategy.cu reads them there). */
 	gpugb_scatter_bounds_kernel<<<gpugb_grid_for((int64_t) n_parts + 1, 256), 256, 0, stream>>>(
 		offsets, n_tiles, n_parts, n, counts);

@@ -25,7 +25,12 @@
  * among the tile's rows of its partition), and writes each partition's run
  * of them to its place: consecutive threads write consecutive rows, so the
  * writes are whole sectors where a tile has a few rows a partition, which
- * gpugb_partition_scatter_pays keeps so (at least four on average).
+ * gpugb_partition_scatter_pays keeps so (at least four on average).  Rows
+ * written straight from the threads that read them, without the staging
+ * (32 registers, two 1024-thread blocks an SM, one barrier), were
+ * 0.52-0.84x as fast wherever launches scattered (H200, 2^28 rows, forced
+ * PARTITION at 2^16-2^22 groups, session 41 call 7: the experiment
+ * GPUGB_SCATTER_DIRECT at 5d3c61e, removed).
  *
  * Rows of a partition come out in no fixed order (the shared atomics'):
  * the lean kernel's integer sums and counts do not depend on it, and the
@@ -206,73 +211,6 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 	__syncthreads();
 	for (int j = threadIdx.x; j < count; j += THREADS)
 		out[base[stage_part[j]] + (uint32_t) j] = stage[j];
-}
-
-/*
- * An experiment (session 41), a build option so that the default build's
- * kernels stay as they were: GPUGB_SCATTER_DIRECT=1 moves the rows with
- * gpugb_scatter_direct_kernel instead of gpugb_scatter_rows_kernel.  It
- * writes each row straight to its place, without staging the tile in
- * shared memory: no scan, one barrier, 8 bytes of shared memory a
- * partition, and no row held across a barrier, so two 1024-thread blocks
- * an SM where the staged kernel fits one.  The writes are no longer whole
- * runs a warp: each lane's row goes to its own partition, and the sectors
- * fill in L2 from the tile's neighbours, which run at the same time.
- */
-#ifndef GPUGB_SCATTER_DIRECT
-#define GPUGB_SCATTER_DIRECT 0
-#endif
-
-/* Dynamic shared memory of the direct scatter kernel: a rank counter and a start a partition. */
-__host__ __device__ constexpr size_t
-gpugb_scatter_direct_smem_bytes(int64_t n_parts)
-{
-	return (size_t) n_parts * 8;
-}
-
-/*
- * Writes the tile's rows to out in partition order, as
- * gpugb_scatter_rows_kernel (the same offsets, the same places), each row
- * straight from the thread that read it: its place is the tile's first
- * position in its partition plus its rank among the tile's rows of it (a
- * shared atomic).
- */
-template <class Packer>
-__global__ void __launch_bounds__(GpugbScatterShape<Packer::W>::threads,
-								  2048 / GpugbScatterShape<Packer::W>::threads)
-gpugb_scatter_direct_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t n_parts, const uint32_t *offsets,
-							typename Packer::Row *out)
-{
-	typedef typename Packer::Row Row;
-	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
-	constexpr int THREADS = GpugbScatterShape<Packer::W>::threads;
-	constexpr int R = GpugbScatterShape<Packer::W>::rows_per_thread;
-	extern __shared__ uint32_t gpugb_scatter_direct_smem[];
-	uint32_t   *ranked = gpugb_scatter_direct_smem;	/* n_parts: the tile's rows of each ranked so far */
-	uint32_t   *start = ranked + n_parts;	/* n_parts: the tile's first position in each */
-	const int64_t tile = blockIdx.x;
-	const int64_t begin = tile * TILE;
-	const int	count = n - begin < TILE ? (int) (n - begin) : TILE;
-
-	for (uint32_t b = threadIdx.x; b < n_parts; b += THREADS)
-	{
-		ranked[b] = 0;
-		start[b] = offsets[(int64_t) b * n_tiles + tile];
-	}
-	__syncthreads();
-#pragma unroll
-	for (int k = 0; k < R; k++)
-	{
-		int			j = k * THREADS + threadIdx.x;
-
-		if (j < count)
-		{
-			uint32_t	part = pk.partition(begin + j);
-			Row			r = pk.row(begin + j);
-
-			out[start[part] + atomicAdd(&ranked[part], 1u)] = r;
-		}
-	}
 }
 
 /*
