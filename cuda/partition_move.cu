@@ -123,8 +123,7 @@ scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int b
 	static std::once_flag opted_in;
 	static bool	opt_in_ok = false;
 
-	if (gb->spec.partition_cub_sort ||
-		!gpugb_partition_scatter_pays(Packer::W * 4, bits, GpugbScatterShape<Packer::W>::rule_tile_rows) ||
+	if (gb->spec.partition_cub_sort || !gpugb_partition_scatter_pays(Packer::W * 4, bits, TILE) ||
 		bits > GPUGB_SCATTER_MAX_BITS || n_parts * n_tiles > b->rows)
 		return false;
 

@@ -70,31 +70,21 @@
  * (2^16-2^20 groups with 8-byte keys and one payload, 2^20 with four
  * payloads), and 1024 threads of four rows 0.89-1.19x (session 41, call 4).
  * 8-byte rows have no such room: two blocks an SM would leave them 32
- * registers, and ptxas spills 180 bytes.
+ * registers, and ptxas spills 180 bytes.  In 4096-row tiles of 512 threads
+ * they ran two blocks an SM without spills, but at 2^11 partitions (two
+ * rows of a tile a partition) 0.83-0.87x as fast, 2^22 groups (session 41
+ * call 8: the experiment GPUGB_SCATTER_NARROW_TILE at dc91ecb, removed).
  */
-/*
- * An experiment (session 41), a build option so that the default build's
- * kernels stay as they were: GPUGB_SCATTER_NARROW_TILE=4096 scatters 8-byte
- * rows in 4096-row tiles of 512 threads, two blocks an SM (64 registers,
- * 49 KB), where 8192-row tiles of 1024 threads fit one.  The launches that
- * scatter stay the same: gpugb_partition_scatter_pays is asked with
- * rule_tile_rows, the 8192 it was measured with, though at 2^11 partitions
- * a 4096-row tile has two rows a partition.
- */
-#ifndef GPUGB_SCATTER_NARROW_TILE
-#define GPUGB_SCATTER_NARROW_TILE 8192
-#endif
 template <int W>
 struct GpugbScatterShape
 {
-	static constexpr int tile_rows = W <= 2 ? GPUGB_SCATTER_NARROW_TILE : 4096;
-	static constexpr int rule_tile_rows = W <= 2 ? 8192 : 4096;
+	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
 	static constexpr int rows_per_thread = GPUGB_SCATTER_ROWS_PER_THREAD;
 	static constexpr int threads = tile_rows / rows_per_thread;
-	static constexpr int min_blocks = W <= 2 ? 8192 / GPUGB_SCATTER_NARROW_TILE : 2;
+	static constexpr int min_blocks = W <= 2 ? 1 : 2;
 };
 
-static_assert((GpugbScatterShape<2>::rule_tile_rows >> GPUGB_SCATTER_MAX_BITS) >= 4,
+static_assert((GpugbScatterShape<2>::tile_rows >> GPUGB_SCATTER_MAX_BITS) >= 4,
 			  "the most partitions four rows of a tile each allow fit the shared memory");
 
 /* Dynamic shared memory of the scatter kernel for rows of W words and n_parts partitions. */
