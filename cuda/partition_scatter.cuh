@@ -75,13 +75,25 @@
  * rows of a tile a partition) 0.83-0.87x as fast, 2^22 groups (session 41
  * call 8: the experiment GPUGB_SCATTER_NARROW_TILE at dc91ecb, removed).
  */
+/*
+ * Two tiles of wide rows take up to 2 x 112 KB: sm_90's 228 KB of shared
+ * memory an SM hold them, sm_80's 164 KB do not, and there the cap of 64
+ * registers would only add spills.  Measured on sm_90 only, so sm_80 keeps
+ * the shape it had.
+ */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GPUGB_SCATTER_WIDE_BLOCKS_PER_SM 1
+#else
+#define GPUGB_SCATTER_WIDE_BLOCKS_PER_SM 2
+#endif
+
 template <int W>
 struct GpugbScatterShape
 {
 	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
 	static constexpr int rows_per_thread = GPUGB_SCATTER_ROWS_PER_THREAD;
 	static constexpr int threads = tile_rows / rows_per_thread;
-	static constexpr int min_blocks = W <= 2 ? 1 : 2;
+	static constexpr int min_blocks = W <= 2 ? 1 : GPUGB_SCATTER_WIDE_BLOCKS_PER_SM;
 };
 
 static_assert((GpugbScatterShape<2>::tile_rows >> GPUGB_SCATTER_MAX_BITS) >= 4,
