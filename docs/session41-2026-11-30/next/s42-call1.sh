@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Session 42, call 1 (about 4 minutes), from the branch s42-packer-hash (not run on a GPU): PARTITION's
-# row packer hashes the launch's one non-NULL key directly (cuda/move_row.cuh), not through
-# gpugb_hash_row's loop and NULL checks; the scatter's count kernel drops from 334 PTX instructions
-# to 85.  Binaries (.gpu-box/bins.tar.xz, built on the dev machine; see pending/next-steps.md):
-#   test/bin/kernelbench, test/bin/device_selftest   the branch
-#   test/bin/kernelbench-main                         main (3185bf9's code)
+# Session 42, call 1 (about 4 minutes), from the branch s42-packer-hash (two commits on main, not run on a
+# GPU): (a) PARTITION's row packer hashes the launch's one non-NULL key directly (cuda/move_row.cuh), not
+# through gpugb_hash_row's loop and NULL checks (the scatter's count kernel: 334 PTX instructions to 85);
+# (b) the count kernel unrolls a thread's rows so that their loads are in flight at once.
+# Binaries (.gpu-box/bins.tar.xz, built on the dev machine; see pending/next-steps.md section 0):
+#   test/bin/kernelbench, test/bin/device_selftest   the branch, (a) and (b)
+#   test/bin/kernelbench-hash                         (a) only
+#   test/bin/kernelbench-main                         main (3185bf9's sm_90 code)
 #  1. the self-test's PARTITION cases with the branch (138 cases; 7 scattered, 24 overflowed);
-#  2. forced PARTITION, main against the branch, 2^16-2^24, both key widths, one and four payloads,
-#     uniform and Zipf 0.5;
+#  2. forced PARTITION, main against (a) and against (a)+(b), 2^16-2^24, both key widths, one and four
+#     payloads, uniform and Zipf 0.5;
 #  3. Nsight Compute, every kernel's time, at the nearest 3x miss (4-byte keys, one payload, 2^22);
 #  4. auto's allocations against forced PARTITION's at four payloads, 2^20 (main's build):
 #     --alloc-trace names the buffers auto's check launch and main launch allocate.
@@ -29,11 +31,12 @@ kb() {	# name, binary, options...
     --csv "$O/$name.csv" --md "$O/$name.md" "$@" > "$O/$name.log" 2>&1
   echo "kernelbench $name rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/$name.md")"
 }
-for side in main branch; do
-  bin=test/bin/kernelbench; [ $side = main ] && bin=test/bin/kernelbench-main
+for side in main hash branch; do
+  bin=test/bin/kernelbench; [ $side = branch ] || bin=test/bin/kernelbench-$side
   kb partition-$side $bin --reps 1 --log2-groups 16:24:2 --dists uniform,zipf0.5 --methods partition
 done
-python3 test/kernelbench/ab_table.py "$O/partition-main.csv" "$O/partition-branch.csv" | grep -E "^\|"
+echo "== main -> (a) the hash"; python3 test/kernelbench/ab_table.py "$O/partition-main.csv" "$O/partition-hash.csv" | grep -E "^\|"
+echo "== main -> (a)+(b) the branch"; python3 test/kernelbench/ab_table.py "$O/partition-main.csv" "$O/partition-branch.csv" | grep -E "^\|"
 t0=$(date +%s)
 CUDA_MODULE_LOADING=EAGER timeout 90 ncu --metrics gpu__time_duration.sum --csv -k "regex:gpugb_|DeviceRadixSort" \
   test/bin/kernelbench --keys 4 --payloads 1 --dists uniform --log2-groups 22 --methods partition --reps 1 \
