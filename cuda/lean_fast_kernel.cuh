@@ -453,25 +453,12 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 }
 
 /*
- * An experiment (sessions 40-41), a build option so that the default
- * build's kernels stay as they were: PARTITION's lean launches read their
- * overflow flag every this many warp steps (gpugb_lean_fast_rows'
- * CHECK_STEPS) instead of every step, where every warp of every SM reads
- * that one word.  Every 8 steps: forced PARTITION 1.02-1.07x at 2^18-2^22
- * groups (call 1, one rep), but 0.97-1.00x at 2^24 in three reps (call 4),
- * and 4-byte keys with one payload, uniform, at 2^24 slower in both calls
- * (min 19.0 against 16.8 ms; H200, 2^28 rows, session 41).  Not worth the
- * default.  The kernel benchmark builds with it as make -C test/kernelbench
- * BIN=DIR KB_DEFINES=-DGPUGB_OVERFLOW_CHECK_STEPS=8.
- */
-#ifndef GPUGB_OVERFLOW_CHECK_STEPS
-#define GPUGB_OVERFLOW_CHECK_STEPS 1
-#endif
-
-/*
  * The launch's overflow flag (p.overflow; 0 where it has none): a volatile
  * read, every lane the same word.  Only the AHEAD loop reads it: p.overflow
  * is set only for PARTITION's lean launches, whose blocks are all AHEAD.
+ * Read every step: every 8 steps was 1.02-1.07x at 2^18-2^22 groups but
+ * 0.97-1.00x at 2^24 (H200, forced PARTITION, session 41 calls 1 and 4),
+ * so it is not worth the kernel's extra state.
  */
 __device__ __forceinline__ unsigned
 gpugb_launch_overflow_flag(const GpugbAggParams &p)
@@ -511,11 +498,9 @@ gpugb_retry_warp_rest(const GpugbAggParams &p, int64_t base, int64_t end, int64_
  * for blocks of 1024 threads (64 registers a thread): under the 256-thread
  * fast kernel's 48, the inputs held across a step spilled (ptxas, CUDA 13).
  * PACKED: the inputs come from `packed` (gpugb_lean_packed_load, rows of a
- * key of KW words), not the columns.  CHECK_STEPS: the overflow flag is read
- * every GPUGB_OVERFLOW_CHECK_STEPS steps (PARTITION's lean kernel; the
- * others' code stays as it was).
+ * key of KW words), not the columns.
  */
-template <int NV, bool AHEAD, bool PACKED = false, int KW = 1, bool CHECK_STEPS = false>
+template <int NV, bool AHEAD, bool PACKED = false, int KW = 1>
 __device__ __forceinline__ void
 gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const long long *key_words,
 					 const void *packed, int64_t base, int64_t end, int64_t step, unsigned lane)
@@ -533,17 +518,8 @@ gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const
 			return;
 
 		GpugbLeanRowInputs<NV> next = load(base + lane);
-		/*
-		 * Read a step ahead, as the inputs are: its load's latency overlaps
-		 * the step's work.  Under CHECK_STEPS only every
-		 * GPUGB_OVERFLOW_CHECK_STEPS steps: an overflowed launch then adds a
-		 * few steps' rows more, which is as correct as adding them before the
-		 * flag went up.  A call reads it on entry, and PARTITION calls once a
-		 * stretch (about 16 steps at 2^22 groups), so intervals beyond a
-		 * stretch change little.
-		 */
+		/* Read a step ahead, as the inputs are: its load's latency overlaps the step's work. */
 		unsigned	overflowed = gpugb_launch_overflow_flag(p);
-		[[maybe_unused]] int since_check = 0;
 
 		for (; base < end; base += step)
 		{
@@ -554,16 +530,7 @@ gpugb_lean_fast_rows(const GpugbAggParams &p, const GpugbLeanTable &table, const
 				gpugb_retry_warp_rest(p, base, end, step, lane);
 				return;
 			}
-			if constexpr (CHECK_STEPS && GPUGB_OVERFLOW_CHECK_STEPS > 1)
-			{
-				if (++since_check >= GPUGB_OVERFLOW_CHECK_STEPS)
-				{
-					since_check = 0;
-					overflowed = gpugb_launch_overflow_flag(p);
-				}
-			}
-			else
-				overflowed = gpugb_launch_overflow_flag(p);
+			overflowed = gpugb_launch_overflow_flag(p);
 			if (base + step < end)
 				next = load(base + step + lane);
 			gpugb_lean_fast_warp_rows<NV, PACKED, KW>(p, table, cur, base + lane, end, lane);

@@ -69,8 +69,8 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 
 	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 									 [&](int64_t begin, int64_t end) {
-		gpugb_lean_fast_rows<NV, true, PACKED, KW, true>(p, table, key_words, packed, begin + (threadIdx.x & ~31u),
-														 end, blockDim.x, lane);
+		gpugb_lean_fast_rows<NV, true, PACKED, KW>(p, table, key_words, packed, begin + (threadIdx.x & ~31u), end,
+												   blockDim.x, lane);
 		__syncthreads();
 		gpugb_lean_table_flush_reset<NV>(p, gpugb_global_states(p), table);
 		__syncthreads();

@@ -91,8 +91,7 @@ template <int W>
 struct GpugbScatterShape
 {
 	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
-	static constexpr int rows_per_thread = GPUGB_SCATTER_ROWS_PER_THREAD;
-	static constexpr int threads = tile_rows / rows_per_thread;
+	static constexpr int threads = tile_rows / GPUGB_SCATTER_ROWS_PER_THREAD;
 	static constexpr int min_blocks = W <= 2 ? 1 : GPUGB_SCATTER_WIDE_BLOCKS_PER_SM;
 };
 
@@ -140,7 +139,7 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 	typedef typename Packer::Row Row;
 	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
 	constexpr int THREADS = GpugbScatterShape<Packer::W>::threads;
-	constexpr int R = GpugbScatterShape<Packer::W>::rows_per_thread;
+	constexpr int R = GPUGB_SCATTER_ROWS_PER_THREAD;
 	/* Partitions a thread scans: its run of the at most 2^GPUGB_SCATTER_MAX_BITS. */
 	constexpr int PER = ((1 << GPUGB_SCATTER_MAX_BITS) + THREADS - 1) / THREADS;
 	typedef cub::BlockScan<uint32_t, THREADS> Scan;
