@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 42, call 2 (about 4 minutes): main at 2d73d2d (the packer's direct hash, taken after call 1)
+# Session 42, call 2 (about 4 minutes): main at 39a63a1 (the packer's direct hash, taken after call 1)
 # against the branch s42-wide-scatter, whose gpugb_partition_scatter_pays lets rows wider than 8 bytes
 # scatter with two rows of a tile a partition (2^11 partitions in 4096-row tiles), where they took CUB's
 # two-pass sort: at 2^22 groups with four payloads, and with 8-byte keys and one payload.  Session 37
