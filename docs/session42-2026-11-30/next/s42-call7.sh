@@ -1,36 +1,45 @@
 #!/usr/bin/env bash
-# Session 42, call 7 (about 2 minutes, the session's last 246 s of device time): s42-deferred-gids after
-# call 6's failure (static shared memory broke the launch's opt-in; the block words are in the table now):
-# 1. the self-test's PARTITION cases with the branch's build;
-# 2. forced PARTITION and auto, main (39a63a1) against the branch, 4-byte keys, one payload, 2^16-2^24,
-#    uniform and Zipf 1.0, one rep;
-# 3. the branch at a group estimate 100 times too low (the retry path), verified (call 6 has main's).
-#   run(command="bash docs/session42-2026-11-30/next/s42-call7.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"], timeout_s=170)
+# Session 43's first call (about 3 minutes; written in session 42, whose device time ran out): the branch
+# s42-deferred-gids, PARTITION's lean kernel with group ids looked up at the flush
+# (cuda/partition_deferred.cuh), in two versions, neither run yet:
+#   v1 (a81ac96): test/bin/deferred/       two barriers a 4096-row chunk, no load-ahead
+#   v2 (c0bd7f8): test/bin/deferred2/      one barrier a chunk, each warp's next row loaded a step ahead
+# against main (39a63a1): test/bin/kernelbench-a.  (Session 42's call 6 ran v0, which failed at launch: static
+# shared memory made the lean launch's opt-in invalid; v1 fixed that.)
+# 1. the self-test's PARTITION cases with v1 and v2;
+# 2. forced PARTITION and auto, main against v1 and v2, 4-byte keys, one payload (the rows it changes),
+#    2^16-2^24, uniform and Zipf 1.0, one rep;
+# 3. v2 at a group estimate 100 times too low (the retry path; call 6 has main's times), verified.
+#   run(command="bash docs/session42-2026-11-30/next/s42-call7.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"], timeout_s=300)
 cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
 O=${OUT:-/tmp/gpugb-s42-call7}; mkdir -p "$O"
 T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD)"
 tar xJf .gpu-box/bins.tar.xz || exit 1
-t0=$(date +%s)
-timeout 70 test/bin/deferred/device_selftest --require-gpu --quick --strategy partition > "$O/selftest-partition.log" 2>&1
-echo "selftest --strategy partition (branch) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition.log" | cut -c1-160)"
-grep -E "^cases with" "$O/selftest-partition.log"
-grep -E "^FAIL" "$O/selftest-partition.log" | head -6 | cut -c1-300
+for v in deferred deferred2; do
+  t0=$(date +%s)
+  timeout 90 test/bin/$v/device_selftest --require-gpu --quick --strategy partition > "$O/selftest-partition-$v.log" 2>&1
+  echo "selftest --strategy partition ($v) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition-$v.log" | cut -c1-160)"
+  grep -E "^cases with" "$O/selftest-partition-$v.log"
+  grep -E "^FAIL" "$O/selftest-partition-$v.log" | head -6 | cut -c1-300
+done
 kb() {	# name, binary, options...
   local name=$1 bin=$2 t0=$(date +%s); shift 2
-  CUDA_MODULE_LOADING=EAGER timeout 30 "$bin" --bw-gib 1 --max-seconds 25 \
+  CUDA_MODULE_LOADING=EAGER timeout 40 "$bin" --bw-gib 1 --max-seconds 35 \
     --csv "$O/$name.csv" --md "$O/$name.md" "$@" > "$O/$name.log" 2>&1
   echo "kernelbench $name rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/$name.md")"
 }
-for side in main deferred; do
-  bin=test/bin/kernelbench-a; [ $side = deferred ] && bin=test/bin/deferred/kernelbench
+for side in main deferred deferred2; do
+  bin=test/bin/kernelbench-a; [ $side != main ] && bin=test/bin/$side/kernelbench
   kb $side $bin --reps 1 --keys 4 --payloads 1 --log2-groups 16:24:2 --dists uniform,zipf1.0 --methods partition,auto
 done
-echo "== main -> deferred"; python3 test/kernelbench/ab_table.py "$O/main.csv" "$O/deferred.csv" | grep -E "^\|"
-kb low-deferred test/bin/deferred/kernelbench --reps 1 --keys 4 --payloads 1 --log2-groups 20,22 --dists uniform,zipf1.0 \
-  --methods partition --estimate-scale 0.01
-grep -E "^    partition" "$O/low-deferred.log" | cut -c1-200
+for v in deferred deferred2; do
+  echo "== main -> $v"; python3 test/kernelbench/ab_table.py "$O/main.csv" "$O/$v.csv" | grep -E "^\|"
+done
+kb low-deferred2 test/bin/deferred2/kernelbench --reps 1 --keys 4 --payloads 1 --log2-groups 20,22 \
+  --dists uniform,zipf1.0 --methods partition --estimate-scale 0.01
+grep -E "^    partition" "$O/low-deferred2.log" | cut -c1-220
 gzip -9 "$O"/*.log "$O"/*.csv 2>/dev/null
 cd "$O" && tar czf s42-call7.tgz ./*.gz ./*.md 2>/dev/null; rm -f ./*.gz ./*.md
 echo "total $(( $(date +%s) - T0 )) s"
