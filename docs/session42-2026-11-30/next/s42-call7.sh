@@ -3,7 +3,7 @@
 # s42-deferred-gids, PARTITION's lean kernel with group ids looked up at the flush
 # (cuda/partition_deferred.cuh), in two versions, neither run yet:
 #   v1 (a81ac96): test/bin/deferred/       two barriers a 4096-row chunk, no load-ahead
-#   v2 (c0bd7f8): test/bin/deferred2/      one barrier a chunk, each warp's next row loaded a step ahead
+#   v2 (99687e5): test/bin/deferred2/      one barrier a chunk, each warp's next row loaded a step ahead
 # against main (39a63a1): test/bin/kernelbench-a.  (Session 42's call 6 ran v0, which failed at launch: static
 # shared memory made the lean launch's opt-in invalid; v1 fixed that.)
 # 1. the self-test's PARTITION cases with v1 and v2;
