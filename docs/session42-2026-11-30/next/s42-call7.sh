@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 43's first call (about 3 minutes; written in session 42, whose device time ran out): the branch
+# Session 43's first call (about 4 minutes; written in session 42, whose device time ran out): the branch
 # s42-deferred-gids, PARTITION's lean kernel with group ids looked up at the flush
 # (cuda/partition_deferred.cuh), in two versions, neither run yet:
 #   v1 (a81ac96): test/bin/deferred/       two barriers a 4096-row chunk, no load-ahead
@@ -9,7 +9,8 @@
 # 1. the self-test's PARTITION cases with v1 and v2;
 # 2. forced PARTITION and auto, main against v1 and v2, 4-byte keys, one payload (the rows it changes),
 #    2^16-2^24, uniform and Zipf 1.0, one rep;
-# 3. v2 at a group estimate 100 times too low (the retry path; call 6 has main's times), verified.
+# 3. v2 at a group estimate 100 times too low (the retry path; call 6 has main's times), verified;
+# 4. main and v2 with the lean kernel from 2 rows a key at 2^24-2^26 (--partition-lean-rows 2).
 #   run(command="bash docs/session42-2026-11-30/next/s42-call7.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"], timeout_s=300)
 cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
@@ -37,6 +38,15 @@ done
 for v in deferred deferred2; do
   echo "== main -> $v"; python3 test/kernelbench/ab_table.py "$O/main.csv" "$O/$v.csv" | grep -E "^\|"
 done
+# 4. the lean kernel at 4 rows a key (2^26), where forced PARTITION takes the generic kernel (48.9 ms of
+#    about 63, call 5): --partition-lean-rows 2 lets the lean kernel run there, main's and v2's.
+for side in main deferred2; do
+  bin=test/bin/kernelbench-a; [ $side != main ] && bin=test/bin/$side/kernelbench
+  kb lean26-$side $bin --reps 1 --keys 4 --payloads 1 --log2-groups 24,26 --dists uniform,zipf1.0 \
+    --methods partition --partition-lean-rows 2
+  grep -E "^    partition" "$O/lean26-$side.log" | cut -c1-200
+done
+echo "== main -> v2, lean from 2 rows a key"; python3 test/kernelbench/ab_table.py "$O/lean26-main.csv" "$O/lean26-deferred2.csv" | grep -E "^\|"
 kb low-deferred2 test/bin/deferred2/kernelbench --reps 1 --keys 4 --payloads 1 --log2-groups 20,22 \
   --dists uniform,zipf1.0 --methods partition --estimate-scale 0.01
 grep -E "^    partition" "$O/low-deferred2.log" | cut -c1-220
