@@ -124,6 +124,17 @@ gpugb_hash_row(const GpugbAggParams &p, uint32_t row, uint32_t *nullmask_out)
 }
 
 /*
+ * gpugb_hash_row's hash of a row whose one key, never NULL, is `key`:
+ * PARTITION's packed rows (gpugb_find_or_insert_word) and its row packer's
+ * partitions (move_row.cuh), which must agree with each other and with it.
+ */
+__device__ __forceinline__ uint64_t
+gpugb_hash_word(int64_t key)
+{
+	return gpugb_hash_finish(gpugb_hash_step(GPUGB_HASH_SEED, (uint64_t) key), 0);
+}
+
+/*
  * Group data is read through L2 (ld.global.cg): the line may have been
  * cached in this SM's L1 before another SM wrote a neighbouring group.
  */
@@ -514,7 +525,7 @@ template <bool COALESCED = false, bool PAIR = false>
 __device__ __forceinline__ int64_t
 gpugb_find_or_insert_word(const GpugbAggParams &p, int64_t key)
 {
-	uint64_t	h = gpugb_hash_finish(gpugb_hash_step(GPUGB_HASH_SEED, (uint64_t) key), 0);
+	uint64_t	h = gpugb_hash_word(key);
 
 	/* The host packs only such launches (partition_move.cu). */
 	if (p.n_keys != 1 || p.slot_format != (PAIR ? GPUGB_SLOTS_PAIR : GPUGB_SLOTS_KEYED32))

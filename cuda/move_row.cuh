@@ -58,18 +58,16 @@ struct GpugbRowPacker
 	int			shift;
 
 	/*
-	 * gpugb_hash_row's hash of a row whose one key is never NULL (move_rows
-	 * moves only such launches), as gpugb_find_or_insert_word hashes a
-	 * word: without gpugb_hash_row's loop over p.n_keys and its NULL
-	 * checks, which the scatter's count kernel ran for every row with its
-	 * issue slots 50 % busy (H200, Nsight Compute, session 41 call 3).
+	 * The row's key hashed by gpugb_hash_word (move_rows moves only
+	 * launches of one key without NULLs): without gpugb_hash_row's loop
+	 * over p.n_keys and its NULL checks, which the scatter's count kernel
+	 * ran for every row with its issue slots 50 % busy (H200, Nsight
+	 * Compute, session 41 call 3).
 	 */
 	__device__ __forceinline__ uint32_t
 	partition(int64_t i) const
 	{
-		uint64_t	h = gpugb_hash_finish(gpugb_hash_step(GPUGB_HASH_SEED, (uint64_t) p.key_values[0][i]), 0);
-
-		return (uint32_t) ((h & p.slot_mask) >> shift);
+		return (uint32_t) ((gpugb_hash_word(p.key_values[0][i]) & p.slot_mask) >> shift);
 	}
 
 	__device__ __forceinline__ Row
