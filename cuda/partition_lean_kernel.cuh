@@ -54,6 +54,14 @@
 #include "lean_fast_kernel.cuh"
 #include "partition_kernels.cuh"
 
+/* The experiment of partition_deferred.cuh (off by default): group ids looked up at the flush. */
+#ifndef GPUGB_PARTITION_DEFERRED_GIDS
+#define GPUGB_PARTITION_DEFERRED_GIDS 0
+#endif
+#if GPUGB_PARTITION_DEFERRED_GIDS
+#include "partition_deferred.cuh"
+#endif
+
 template <int NV, bool PACKED, int KW = 1>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
 gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void *packed, const uint32_t *bounds,
@@ -61,6 +69,34 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 {
 	const GpugbLeanTable table = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
 
+#if GPUGB_PARTITION_DEFERRED_GIDS
+	if constexpr (PACKED && KW == 1 && NV <= 1)
+	{
+		if (gpugb_deferred_fits(slots))
+		{
+			__shared__ unsigned deferred_words[3];	/* claimed, failed, decision */
+
+			for (int s = threadIdx.x; s < slots; s += blockDim.x)
+			{
+				table.cache.keys[s] = GPUGB_DEFERRED_EMPTY;
+				table.cache.gids[s] = 0;
+				table.counts[s] = 0;
+#pragma unroll
+				for (int a = 0; a < 2 * NV; a++)
+					table.sums[(size_t) a * slots + s] = 0;
+			}
+			if (threadIdx.x < 3)
+				deferred_words[threadIdx.x] = 0u;
+			__syncthreads();
+			gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
+											 [&](int64_t begin, int64_t end) {
+				gpugb_deferred_stretch<NV>(p, table, packed, begin, end, &deferred_words[0], &deferred_words[1],
+										   &deferred_words[2]);
+			});
+			return;
+		}
+	}
+#endif
 	gpugb_lean_table_reset<NV>(table);
 	__syncthreads();
 
