@@ -1,6 +1,5 @@
 /*
  * partition_deferred.cuh
- *    The experiment GPUGB_PARTITION_DEFERRED_GIDS (off by default):
  *    PARTITION's lean kernel over packed rows of an int32 key and at most
  *    one sum, with the block table keyed by the key word alone and every
  *    group id looked up at the flush, not when a key first comes.
@@ -246,7 +245,12 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 	{
 		const int64_t chunk_end = min(chunk + GPUGB_DEFERRED_CHUNK_ROWS, end);
 
-		/* Block-uniform: thread 0 reads the room and the overflow flag between two barriers. */
+		/*
+		 * Block-uniform: thread 0 reads the room and the overflow flag after
+		 * the chunk before (its closing barrier), every thread the decision
+		 * after this barrier; thread 0 writes the next one only after the
+		 * next chunk's closing barrier, which every thread reaches after its read.
+		 */
 		if (threadIdx.x == 0)
 			*decision = (*(volatile unsigned *) claimed > threshold ? 1u : 0u) |
 				(gpugb_launch_overflow_flag(p) != 0u ? 2u : 0u);
@@ -254,7 +258,6 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 
 		const unsigned d = *(volatile unsigned *) decision;
 
-		__syncthreads();
 		if (d != 0u && first < chunk)
 		{
 			gpugb_deferred_flush<NV>(p, t, packed, first, chunk, (d & 2u) != 0u, claimed, failed, lane);
@@ -263,6 +266,7 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 		if (d & 2u)
 		{
 			gpugb_deferred_retry_rows(p, chunk, end, lane);
+			__syncthreads();	/* every thread has read d before thread 0 writes the next stretch's */
 			return;
 		}
 		for (int64_t base = chunk + (threadIdx.x & ~31u); base < chunk_end; base += blockDim.x)

@@ -54,9 +54,13 @@
 #include "lean_fast_kernel.cuh"
 #include "partition_kernels.cuh"
 
-/* The experiment of partition_deferred.cuh (off by default): group ids looked up at the flush. */
+/*
+ * Group ids looked up at the flush (partition_deferred.cuh), for packed
+ * rows of an int32 key and at most one sum; -DGPUGB_PARTITION_DEFERRED_GIDS=0
+ * builds the key cache's way, for A/B runs.
+ */
 #ifndef GPUGB_PARTITION_DEFERRED_GIDS
-#define GPUGB_PARTITION_DEFERRED_GIDS 0
+#define GPUGB_PARTITION_DEFERRED_GIDS 1
 #endif
 #if GPUGB_PARTITION_DEFERRED_GIDS
 #include "partition_deferred.cuh"
