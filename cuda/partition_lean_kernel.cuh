@@ -78,7 +78,14 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 	{
 		if (gpugb_deferred_fits(slots))
 		{
-			__shared__ unsigned deferred_words[3];	/* claimed, failed, decision */
+			/*
+			 * claimed, failed, decision: in the key cache's mask column, which
+			 * this table does not use.  Not static shared memory: the launch
+			 * opts in to the most dynamic memory a block may have (launch.cu,
+			 * opt_in_shared), and 16 static bytes made that opt-in invalid
+			 * (H200, session 42 call 6).
+			 */
+			unsigned   *deferred_words = (unsigned *) table.cache.masks;
 
 			for (int s = threadIdx.x; s < slots; s += blockDim.x)
 			{
@@ -89,6 +96,7 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 				for (int a = 0; a < 2 * NV; a++)
 					table.sums[(size_t) a * slots + s] = 0;
 			}
+			__syncthreads();	/* the masks' words are slots' too: zeroed after the loop */
 			if (threadIdx.x < 3)
 				deferred_words[threadIdx.x] = 0u;
 			__syncthreads();
