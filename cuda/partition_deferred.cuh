@@ -30,10 +30,14 @@
  *    probes find them), and the rows of FAILED slots go to the retry list
  *    by position.  Their states are dropped with the slot: nothing of those
  *    rows reached the global states, and the retries add them once.
- *  - Once the launch is overflowed (p.overflow), the table's keys get no
- *    lookup (all FAILED, as the lean kernel lists a warp's remaining rows,
- *    gpugb_retry_warp_rest), and the rest of the stretch goes to the retry
- *    list unadded.
+ *  - Once the launch is overflowed (p.overflow, seen at a chunk's end),
+ *    the table's keys get no lookup (all FAILED, as the lean kernel lists a
+ *    warp's remaining rows, gpugb_retry_warp_rest), and the rest of the
+ *    stretch goes to the retry list unadded.
+ *  - Every barrier is reached by every thread: the chunks, the flushes and
+ *    the early return follow from the stretch's bounds and from values
+ *    every thread reads alike after a barrier (GpugbDeferredCount,
+ *    __syncthreads_or).
  */
 #ifndef GPUGB_PARTITION_DEFERRED_CUH
 #define GPUGB_PARTITION_DEFERRED_CUH
@@ -48,9 +52,11 @@
 #define GPUGB_DEFERRED_CHUNK_ROWS 4096
 
 /*
- * Whether a table of `slots` slots has room for the chunks: a stretch's
- * partition is sized for a quarter of the slots (partition_strategy.cu),
- * which must stay below the flush threshold.
+ * Whether a table of `slots` slots takes the chunks: the flush threshold
+ * (7/8 of the slots less a chunk) must be at least 0, so that probes end,
+ * and, for speed, at least the quarter of the slots a stretch's partition
+ * is sized for (partition_strategy.cu), so that a stretch whose keys were
+ * estimated right is flushed once.
  */
 __host__ __device__ __forceinline__ bool
 gpugb_deferred_fits(int slots)
@@ -58,12 +64,16 @@ gpugb_deferred_fits(int slots)
 	return (int64_t) slots * 7 / 8 - GPUGB_DEFERRED_CHUNK_ROWS >= slots / 4;
 }
 
-/* The slot holding `key`, claiming an EMPTY one on the way (room is the caller's: see above). */
+/*
+ * The slot holding `key`, claiming an EMPTY one on the way (room is the
+ * caller's: see above); *won: this call claimed it.
+ */
 __device__ __forceinline__ int
-gpugb_deferred_slot(const GpugbLeanTable &t, long long key, unsigned *claimed)
+gpugb_deferred_slot(const GpugbLeanTable &t, long long key, bool *won)
 {
 	unsigned	idx = gpugb_key_cache_home(t.cache, gpugb_key_cache_hash_step(GPUGB_KEY_CACHE_SEED, key), 0);
 
+	*won = false;
 	for (;;)
 	{
 		long long	k = *(volatile long long *) &t.cache.keys[idx];
@@ -76,7 +86,7 @@ gpugb_deferred_slot(const GpugbLeanTable &t, long long key, unsigned *claimed)
 									  (unsigned long long) GPUGB_DEFERRED_EMPTY, (unsigned long long) key);
 			if (k == GPUGB_DEFERRED_EMPTY)
 			{
-				atomicAdd(claimed, 1u);
+				*won = true;
 				return (int) idx;
 			}
 			if (k == key)
@@ -111,8 +121,13 @@ gpugb_deferred_warp_rows(const GpugbLeanTable &t, const GpugbLeanRowInputs<NV> &
 						 unsigned *claimed, unsigned lane)
 {
 	bool		valid = i < end;
-	int			slot = valid ? gpugb_deferred_slot(t, in.key, claimed) : -1;
+	bool		won = false;
+	int			slot = valid ? gpugb_deferred_slot(t, in.key, &won) : -1;
 	int			slot0 = __shfl_sync(GPUGB_FULL_MASK, slot, 0);
+	unsigned	claims = __ballot_sync(GPUGB_FULL_MASK, won);
+
+	if (lane == 0 && claims != 0u)
+		atomicAdd(claimed, (unsigned) __popc(claims));	/* one atomic a warp step */
 	int			v[NV > 0 ? NV : 1];
 
 #pragma unroll
@@ -157,15 +172,16 @@ gpugb_deferred_retry_rows(const GpugbAggParams &p, int64_t begin, int64_t end, u
  * Adds every claimed slot's states to its group (looked up now), then
  * empties the table; where a lookup got no group id, first lists the rows
  * of [first, end) whose slot it was (the file comment).  `overflowed`:
- * the launch was, so no lookups.  Block-collective, after __syncthreads,
- * with `failed` 0; leaves the table empty, `claimed` and `failed` 0.
+ * the launch was, so no lookups (any thread's view: each slot is one
+ * thread's).  Block-collective, after __syncthreads; leaves the table empty.
  */
 template <int NV>
 __device__ __forceinline__ void
 gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const void *packed, int64_t first,
-					 int64_t end, bool overflowed, unsigned *claimed, unsigned *failed, unsigned lane)
+					 int64_t end, bool overflowed, unsigned lane)
 {
 	const GpugbStates global = gpugb_global_states(p);
+	bool		failed = false;
 
 	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
 	{
@@ -182,11 +198,10 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 		else
 		{
 			t.cache.gids[s] = GPUGB_DEFERRED_FAILED;
-			*(volatile unsigned *) failed = 1u;
+			failed = true;
 		}
 	}
-	__syncthreads();
-	if (*(volatile unsigned *) failed != 0u)
+	if (__syncthreads_or(failed))
 	{
 		for (int64_t base = first + (threadIdx.x & ~31u); base < end; base += blockDim.x)
 		{
@@ -220,22 +235,37 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 		for (int a = 0; a < 2 * NV; a++)
 			t.sums[(size_t) a * t.slots + s] = 0;
 	}
-	if (threadIdx.x == 0)
-	{
-		*claimed = 0u;
-		*failed = 0u;
-	}
 	__syncthreads();
 }
 
 /*
+ * The block's claim counting across chunks, the same in every thread:
+ * claims of chunk c go to counters[c & 1], which only grow; after the
+ * barrier that ends chunk c every thread reads counters[c & 1], which
+ * nobody adds to again before the barrier that ends chunk c + 1 (chunk
+ * c + 2 adds to it only after that).  So one barrier a chunk, where a
+ * decision word written by thread 0 between two barriers took two.
+ */
+struct GpugbDeferredCount
+{
+	unsigned   *counters;		/* two words in the table's mask column */
+	unsigned	chunk;			/* chunks taken by the block */
+	unsigned	seen[2];		/* counters[] when last read */
+	unsigned	held;			/* keys claimed since the table was emptied */
+};
+
+/*
  * One partition's stretch [begin, end) of packed rows, in chunks, with the
- * table empty before and after.  Block-collective.
+ * table empty before and after.  Each warp loads its next row a step ahead,
+ * as the lean kernel's AHEAD loop does (gpugb_lean_fast_rows).  Thread 0
+ * loads the launch's overflow flag as a chunk starts, and the chunk's
+ * closing barrier (__syncthreads_or) hands it to every thread.
+ * Block-collective.
  */
 template <int NV>
 __device__ __forceinline__ void
 gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const void *packed, int64_t begin,
-					   int64_t end, unsigned *claimed, unsigned *failed, unsigned *decision)
+					   int64_t end, GpugbDeferredCount &count)
 {
 	const unsigned lane = threadIdx.x & 31u;
 	const unsigned threshold = (unsigned) ((int64_t) t.slots * 7 / 8 - GPUGB_DEFERRED_CHUNK_ROWS);
@@ -244,39 +274,46 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 	for (int64_t chunk = begin; chunk < end; chunk += GPUGB_DEFERRED_CHUNK_ROWS)
 	{
 		const int64_t chunk_end = min(chunk + GPUGB_DEFERRED_CHUNK_ROWS, end);
+		const unsigned parity = count.chunk & 1u;
+		unsigned	flag = threadIdx.x == 0 ? gpugb_launch_overflow_flag(p) : 0u;
+		int64_t		base = chunk + (threadIdx.x & ~31u);
 
-		/*
-		 * Block-uniform: thread 0 reads the room and the overflow flag after
-		 * the chunk before (its closing barrier), every thread the decision
-		 * after this barrier; thread 0 writes the next one only after the
-		 * next chunk's closing barrier, which every thread reaches after its read.
-		 */
-		if (threadIdx.x == 0)
-			*decision = (*(volatile unsigned *) claimed > threshold ? 1u : 0u) |
-				(gpugb_launch_overflow_flag(p) != 0u ? 2u : 0u);
-		__syncthreads();
-
-		const unsigned d = *(volatile unsigned *) decision;
-
-		if (d != 0u && first < chunk)
+		if (base < chunk_end)
 		{
-			gpugb_deferred_flush<NV>(p, t, packed, first, chunk, (d & 2u) != 0u, claimed, failed, lane);
-			first = chunk;
+			GpugbLeanRowInputs<NV> next = gpugb_lean_packed_load<NV, 1>(packed, base + lane, chunk_end);
+
+			for (; base < chunk_end; base += blockDim.x)
+			{
+				const GpugbLeanRowInputs<NV> cur = next;
+
+				if (base + blockDim.x < chunk_end)
+					next = gpugb_lean_packed_load<NV, 1>(packed, base + blockDim.x + lane, chunk_end);
+				gpugb_deferred_warp_rows<NV>(t, cur, base + lane, chunk_end, &count.counters[parity], lane);
+			}
 		}
-		if (d & 2u)
+
+		const bool	overflowed = __syncthreads_or(flag != 0u) != 0;
+		const unsigned now = *(volatile unsigned *) &count.counters[parity];
+
+		count.held += now - count.seen[parity];
+		count.seen[parity] = now;
+		count.chunk++;
+		if (overflowed)
 		{
-			gpugb_deferred_retry_rows(p, chunk, end, lane);
-			__syncthreads();	/* every thread has read d before thread 0 writes the next stretch's */
+			gpugb_deferred_flush<NV>(p, t, packed, first, chunk_end, true, lane);
+			count.held = 0;
+			gpugb_deferred_retry_rows(p, chunk_end, end, lane);
 			return;
 		}
-		for (int64_t base = chunk + (threadIdx.x & ~31u); base < chunk_end; base += blockDim.x)
-			gpugb_deferred_warp_rows<NV>(t, gpugb_lean_packed_load<NV, 1>(packed, base + lane, chunk_end),
-										 base + lane, chunk_end, claimed, lane);
-		__syncthreads();
+		if (count.held > threshold && chunk_end < end)
+		{
+			gpugb_deferred_flush<NV>(p, t, packed, first, chunk_end, false, lane);
+			count.held = 0;
+			first = chunk_end;
+		}
 	}
-	if (first < end)
-		gpugb_deferred_flush<NV>(p, t, packed, first, end, gpugb_launch_overflow_flag(p) != 0u, claimed,
-									  failed, lane);
+	gpugb_deferred_flush<NV>(p, t, packed, first, end, gpugb_launch_overflow_flag(p) != 0u, lane);
+	count.held = 0;
 }
 
 #endif							/* GPUGB_PARTITION_DEFERRED_CUH */

@@ -79,13 +79,13 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 		if (gpugb_deferred_fits(slots))
 		{
 			/*
-			 * claimed, failed, decision: in the key cache's mask column, which
-			 * this table does not use.  Not static shared memory: the launch
-			 * opts in to the most dynamic memory a block may have (launch.cu,
+			 * The claim counters in the key cache's mask column, which this
+			 * table does not use.  Not static shared memory: the launch opts
+			 * in to the most dynamic memory a block may have (launch.cu,
 			 * opt_in_shared), and 16 static bytes made that opt-in invalid
 			 * (H200, session 42 call 6).
 			 */
-			unsigned   *deferred_words = (unsigned *) table.cache.masks;
+			GpugbDeferredCount count = {(unsigned *) table.cache.masks, 0u, {0u, 0u}, 0u};
 
 			for (int s = threadIdx.x; s < slots; s += blockDim.x)
 			{
@@ -96,14 +96,12 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 				for (int a = 0; a < 2 * NV; a++)
 					table.sums[(size_t) a * slots + s] = 0;
 			}
-			__syncthreads();	/* the masks' words are slots' too: zeroed after the loop */
-			if (threadIdx.x < 3)
-				deferred_words[threadIdx.x] = 0u;
+			if (threadIdx.x < 2)
+				count.counters[threadIdx.x] = 0u;
 			__syncthreads();
 			gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 											 [&](int64_t begin, int64_t end) {
-				gpugb_deferred_stretch<NV>(p, table, packed, begin, end, &deferred_words[0], &deferred_words[1],
-										   &deferred_words[2]);
+				gpugb_deferred_stretch<NV>(p, table, packed, begin, end, count);
 			});
 			return;
 		}
