@@ -33,7 +33,8 @@
  *  - Once the launch is overflowed (p.overflow, seen at a chunk's end),
  *    the table's keys get no lookup (all FAILED, as the lean kernel lists a
  *    warp's remaining rows, gpugb_retry_warp_rest), and the rest of the
- *    stretch goes to the retry list unadded.
+ *    stretch, and every later stretch of the block, goes to the retry list
+ *    unadded.
  *  - Every barrier is reached by every thread: the chunks, the flushes and
  *    the early return follow from the stretch's bounds and from values
  *    every thread reads alike after a barrier (GpugbDeferredCount,
@@ -250,8 +251,10 @@ struct GpugbDeferredCount
 {
 	unsigned   *counters;		/* two words in the table's mask column */
 	unsigned	chunk;			/* chunks taken by the block */
-	unsigned	seen[2];		/* counters[] when last read */
+	unsigned	seen0,			/* counters[0] and [1] when last read (scalars: */
+				seen1;			/* an array indexed by parity sat in local memory) */
 	unsigned	held;			/* keys claimed since the table was emptied */
+	bool		overflowed;		/* the block saw the launch overflowed (it stays so) */
 };
 
 /*
@@ -271,6 +274,12 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 	const unsigned threshold = (unsigned) ((int64_t) t.slots * 7 / 8 - GPUGB_DEFERRED_CHUNK_ROWS);
 	int64_t		first = begin;		/* the first row the table holds */
 
+	/* Once overflowed, the rest goes to the retry list unadded (no shared memory, no barrier). */
+	if (count.overflowed)
+	{
+		gpugb_deferred_retry_rows(p, begin, end, lane);
+		return;
+	}
 	for (int64_t chunk = begin; chunk < end; chunk += GPUGB_DEFERRED_CHUNK_ROWS)
 	{
 		const int64_t chunk_end = min(chunk + GPUGB_DEFERRED_CHUNK_ROWS, end);
@@ -295,11 +304,15 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 		const bool	overflowed = __syncthreads_or(flag != 0u) != 0;
 		const unsigned now = *(volatile unsigned *) &count.counters[parity];
 
-		count.held += now - count.seen[parity];
-		count.seen[parity] = now;
+		count.held += now - (parity ? count.seen1 : count.seen0);
+		if (parity)
+			count.seen1 = now;
+		else
+			count.seen0 = now;
 		count.chunk++;
 		if (overflowed)
 		{
+			count.overflowed = true;
 			gpugb_deferred_flush<NV>(p, t, packed, first, chunk_end, true, lane);
 			count.held = 0;
 			gpugb_deferred_retry_rows(p, chunk_end, end, lane);

@@ -85,7 +85,7 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 			 * opt_in_shared), and 16 static bytes made that opt-in invalid
 			 * (H200, session 42 call 6).
 			 */
-			GpugbDeferredCount count = {(unsigned *) table.cache.masks, 0u, {0u, 0u}, 0u};
+			GpugbDeferredCount count = {(unsigned *) table.cache.masks, 0u, 0u, 0u, 0u, false};
 
 			for (int s = threadIdx.x; s < slots; s += blockDim.x)
 			{
