@@ -382,6 +382,43 @@ gpugb_lean_packed_load(const void *rows, int64_t i, int64_t end)
 }
 
 /*
+ * A warp step's rows added to their block-table slots: lane's row where
+ * `add` (`slot`, int32 values v).  When all 32 rows are in one slot (a hot
+ * key, or tiny g), one warp reduction and one atomic a state, not 32.
+ * Warp-collective (all lanes call it).
+ */
+template <int NV>
+__device__ __forceinline__ void
+gpugb_lean_add_warp_rows(const GpugbLeanTable &table, const int (&v)[NV > 0 ? NV : 1], bool add, int slot,
+						 unsigned lane)
+{
+	int			slot0 = __shfl_sync(GPUGB_FULL_MASK, slot, 0);
+
+	if (__all_sync(GPUGB_FULL_MASK, add && slot == slot0))
+	{
+		long long	total[NV > 0 ? NV : 1];
+
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			total[a] = gpugb_warp_sum_int32(v[a]);
+		if (lane == 0)
+		{
+			atomicAdd(&table.counts[slot0], 32u);
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				gpugb_lean_add_sum(table.sums, table.slots, a, slot0, total[a]);
+		}
+	}
+	else if (add)
+	{
+		atomicAdd(&table.counts[slot], 1u);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			gpugb_lean_add_sum(table.sums, table.slots, a, slot, v[a]);
+	}
+}
+
+/*
  * The fast kernel's work for one warp's rows (lane's row i, valid below
  * `end`, its inputs `in`): probe the block's cache by the key word
  * (gpugb_key_cache_hit_word) and add a hit with the lean kernel's atomics;
@@ -415,31 +452,8 @@ gpugb_lean_fast_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &table, 
 	}
 
 	bool		local = slot >= 0 && narrow;
-	int			slot0 = __shfl_sync(GPUGB_FULL_MASK, slot, 0);
 
-	if (__all_sync(GPUGB_FULL_MASK, local && slot == slot0))
-	{
-		/* The warp's 32 rows in one slot (tiny g): one warp reduction and one atomic a state. */
-		long long	total[NV > 0 ? NV : 1];
-
-#pragma unroll
-		for (int a = 0; a < NV; a++)
-			total[a] = gpugb_warp_sum_int32(v[a]);
-		if (lane == 0)
-		{
-			atomicAdd(&table.counts[slot0], 32u);
-#pragma unroll
-			for (int a = 0; a < NV; a++)
-				gpugb_lean_add_sum(table.sums, slots, a, slot0, total[a]);
-		}
-	}
-	else if (local)
-	{
-		atomicAdd(&table.counts[slot], 1u);
-#pragma unroll
-		for (int a = 0; a < NV; a++)
-			gpugb_lean_add_sum(table.sums, slots, a, slot, v[a]);
-	}
+	gpugb_lean_add_warp_rows<NV>(table, v, local, slot, lane);
 
 	bool		slow = valid && !local;
 

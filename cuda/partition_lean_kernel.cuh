@@ -54,6 +54,18 @@
 #include "lean_fast_kernel.cuh"
 #include "partition_kernels.cuh"
 
+/*
+ * Group ids looked up at the flush (partition_deferred.cuh), for packed
+ * rows of an int32 key and at most one sum; -DGPUGB_PARTITION_DEFERRED_GIDS=0
+ * builds the key cache's way, for A/B runs.
+ */
+#ifndef GPUGB_PARTITION_DEFERRED_GIDS
+#define GPUGB_PARTITION_DEFERRED_GIDS 1
+#endif
+#if GPUGB_PARTITION_DEFERRED_GIDS
+#include "partition_deferred.cuh"
+#endif
+
 template <int NV, bool PACKED, int KW = 1>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
 gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void *packed, const uint32_t *bounds,
@@ -61,6 +73,40 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 {
 	const GpugbLeanTable table = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
 
+#if GPUGB_PARTITION_DEFERRED_GIDS
+	if constexpr (PACKED && KW == 1 && NV <= 1)
+	{
+		if (gpugb_deferred_fits(slots))
+		{
+			/*
+			 * The claim counters in the key cache's mask column, which this
+			 * table does not use.  Not static shared memory: the launch opts
+			 * in to the most dynamic memory a block may have (launch.cu,
+			 * opt_in_shared), and 16 static bytes made that opt-in invalid
+			 * (H200, session 42 call 6).
+			 */
+			GpugbDeferredCount count = {(unsigned *) table.cache.masks, 0u, 0u, 0u, 0u, false};
+
+			for (int s = threadIdx.x; s < slots; s += blockDim.x)
+			{
+				table.cache.keys[s] = GPUGB_DEFERRED_EMPTY;
+				table.cache.gids[s] = 0;
+				table.counts[s] = 0;
+#pragma unroll
+				for (int a = 0; a < 2 * NV; a++)
+					table.sums[(size_t) a * slots + s] = 0;
+			}
+			if (threadIdx.x < 2)
+				count.counters[threadIdx.x] = 0u;
+			__syncthreads();
+			gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
+											 [&](int64_t begin, int64_t end) {
+				gpugb_deferred_stretch<NV>(p, table, packed, begin, end, count);
+			});
+			return;
+		}
+	}
+#endif
 	gpugb_lean_table_reset<NV>(table);
 	__syncthreads();
 
