@@ -438,6 +438,15 @@ typedef struct GpugbGroupResults
  * to be read packed (GPUGB_MOVE_MAX_VALUE_INPUTS says why).
  */
 #define GPUGB_PARTITION_LEAN_MAX_SUMS 4
+/*
+ * The key word of an empty slot in the lean partition kernel's block table
+ * when it looks group ids up at the flush (cuda/partition_deferred.cuh).
+ * Outside int32, so no int32 key is it; an 8-byte key may be, and the rows
+ * of that one key go to the retry list unadded.  So it is a value real keys
+ * seldom hold: not 0, -1 or either extreme, which they often do.  The
+ * device self-test puts it among its 8-byte keys.
+ */
+#define GPUGB_DEFERRED_EMPTY_KEY ((long long) 0xA5F0C3E1B7D2968Bull)
 
 typedef struct GpugbStats
 {
@@ -472,6 +481,7 @@ typedef struct GpugbStats
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
+	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		partition_generic_launches;	/* PARTITION launches that took the generic kernel (cuda/partition_kernels.cuh) */
 	int64_t		partition_overflow_aborts;	/* lean or generic launches that overflowed and retried their rest (GpugbAggParams.overflow) */
 } GpugbStats;

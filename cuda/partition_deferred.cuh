@@ -1,8 +1,8 @@
 /*
  * partition_deferred.cuh
- *    PARTITION's lean kernel over packed rows of an int32 key and at most
- *    one sum, with the block table keyed by the key word alone and every
- *    group id looked up at the flush, not when a key first comes.
+ *    PARTITION's lean kernel over packed rows, with the block table keyed
+ *    by the key word alone and every group id looked up at the flush, not
+ *    when a key first comes.  Where it applies: partition_deferred_rule.cuh.
  *
  * Why: the lean kernel's key cache (key_cache.cuh) publishes a key only
  * with its group id, so a key's first row in a stretch looks the key up in
@@ -19,11 +19,20 @@
  * below), looks each claimed key up (gpugb_find_or_insert_word) and adds
  * the slot's states to its group, all lanes busy.
  *
+ * Measured (H200, 2^28 rows, one payload, 4-byte keys, forced PARTITION
+ * against the key cache's way, session 43 call 1): Zipf 1.0 1.05-1.45x
+ * at 2^16-2^24 groups, uniform 0.97-1.02x.  First written for an int32
+ * key and one sum (session 42); 8-byte keys and two to four sums since
+ * session 43.
+ *
  * Invariants:
  *  - Room: the table takes the stretch's rows in chunks of at most
- *    GPUGB_DEFERRED_CHUNK_ROWS; before a chunk whose new keys could take
- *    the table past 7/8 of its slots it is flushed and emptied.  So a
+ *    gpugb_deferred_chunk_rows(slots); before a chunk whose new keys could
+ *    take the table past 7/8 of its slots it is flushed and emptied.  So a
  *    probe always meets an EMPTY slot, and no row ever lacks a slot.
+ *  - An 8-byte key equal to GPUGB_DEFERRED_EMPTY has no slot: its rows go
+ *    to the retry list as they come, unadded, and the rescan below skips
+ *    them, so each is listed once.
  *  - A lookup that gets no group id (a full global table) leaves its slot
  *    FAILED; then every row added to the table since it was last emptied
  *    is looked for in it again (the keys stay in place until then, so the
@@ -44,26 +53,10 @@
 #define GPUGB_PARTITION_DEFERRED_CUH
 
 #include "lean_fast_kernel.cuh"
+#include "partition_deferred_rule.cuh"
 
-/* An empty slot's key word: below every int32 key (so never an 8-byte key's table: KW 1 only). */
-#define GPUGB_DEFERRED_EMPTY (-0x7FFFFFFFFFFFFFFFll - 1)
 /* A slot whose lookup got no group id (in the table's gid word; 0 otherwise). */
 #define GPUGB_DEFERRED_FAILED 1
-/* Rows a block adds between two checks of the table's room (four steps of 1024). */
-#define GPUGB_DEFERRED_CHUNK_ROWS 4096
-
-/*
- * Whether a table of `slots` slots takes the chunks: the flush threshold
- * (7/8 of the slots less a chunk) must be at least 0, so that probes end,
- * and, for speed, at least the quarter of the slots a stretch's partition
- * is sized for (partition_strategy.cu), so that a stretch whose keys were
- * estimated right is flushed once.
- */
-__host__ __device__ __forceinline__ bool
-gpugb_deferred_fits(int slots)
-{
-	return (int64_t) slots * 7 / 8 - GPUGB_DEFERRED_CHUNK_ROWS >= slots / 4;
-}
 
 /*
  * The slot holding `key`, claiming an EMPTY one on the way (room is the
@@ -115,13 +108,42 @@ gpugb_deferred_find(const GpugbLeanTable &t, long long key)
 	}
 }
 
-/* One warp step's rows (lane's row i below `end`) added to their slots. Warp-collective. */
-template <int NV>
+/* Lane's row i to the retry list where `list`: one atomic a warp.  Warp-collective. */
 __device__ __forceinline__ void
-gpugb_deferred_warp_rows(const GpugbLeanTable &t, const GpugbLeanRowInputs<NV> &in, int64_t i, int64_t end,
-						 unsigned *claimed, unsigned lane)
+gpugb_deferred_list_rows(const GpugbAggParams &p, bool list, int64_t i, unsigned lane)
+{
+	unsigned	mask = __ballot_sync(GPUGB_FULL_MASK, list);
+	unsigned	at = 0;
+
+	if (mask == 0u)
+		return;
+	if (lane == 0)
+		at = atomicAdd(p.retry_count, (unsigned) __popc(mask));
+	at = __shfl_sync(GPUGB_FULL_MASK, at, 0);
+	if (list)
+		p.retry_out[at + __popc(mask & ((1u << lane) - 1u))] = (uint32_t) i;
+}
+
+/*
+ * One warp step's rows (lane's row i below `end`) added to their slots; a
+ * row of the key GPUGB_DEFERRED_EMPTY (8-byte keys only) listed for retry
+ * instead.  Warp-collective.
+ */
+template <int NV, int KW>
+__device__ __forceinline__ void
+gpugb_deferred_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbLeanRowInputs<NV> &in,
+						 int64_t i, int64_t end, unsigned *claimed, unsigned lane)
 {
 	bool		valid = i < end;
+
+	if constexpr (KW == 2)
+	{
+		bool		unkeyed = valid && in.key == GPUGB_DEFERRED_EMPTY;
+
+		gpugb_deferred_list_rows(p, unkeyed, i, lane);
+		valid = valid && !unkeyed;
+	}
+
 	bool		won = false;
 	int			slot = valid ? gpugb_deferred_slot(t, in.key, &won) : -1;
 	unsigned	claims = __ballot_sync(GPUGB_FULL_MASK, won);
@@ -153,7 +175,7 @@ gpugb_deferred_retry_rows(const GpugbAggParams &p, int64_t begin, int64_t end, u
  * the launch was, so no lookups (any thread's view: each slot is one
  * thread's).  Block-collective, after __syncthreads; leaves the table empty.
  */
-template <int NV>
+template <int NV, int KW>
 __device__ __forceinline__ void
 gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const void *packed, int64_t first,
 					 int64_t end, bool overflowed, unsigned lane)
@@ -169,7 +191,7 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 			continue;
 
 		/* Coalesced claims: the lanes with a key here are any of the warp's. */
-		int64_t		gid = overflowed ? -1 : gpugb_find_or_insert_word<true, false>(p, (int64_t) key);
+		int64_t		gid = overflowed ? -1 : gpugb_find_or_insert_word<true, KW == 2>(p, (int64_t) key);
 
 		if (gid >= 0)
 			gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) gid);
@@ -188,19 +210,13 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 
 			if (i < end)
 			{
-				GpugbLeanRowInputs<NV> in = gpugb_lean_packed_load<NV, 1>(packed, i, end);
+				GpugbLeanRowInputs<NV> in = gpugb_lean_packed_load<NV, KW>(packed, i, end);
 
-				retry = t.cache.gids[gpugb_deferred_find(t, in.key)] == GPUGB_DEFERRED_FAILED;
+				/* A row of the EMPTY key was listed when it came. */
+				retry = (KW == 1 || in.key != GPUGB_DEFERRED_EMPTY) &&
+					t.cache.gids[gpugb_deferred_find(t, in.key)] == GPUGB_DEFERRED_FAILED;
 			}
-
-			unsigned	mask = __ballot_sync(GPUGB_FULL_MASK, retry);
-			unsigned	at = 0;
-
-			if (lane == 0 && mask != 0u)
-				at = atomicAdd(p.retry_count, (unsigned) __popc(mask));
-			at = __shfl_sync(GPUGB_FULL_MASK, at, 0);
-			if (retry)
-				p.retry_out[at + __popc(mask & ((1u << lane) - 1u))] = (uint32_t) i;
+			gpugb_deferred_list_rows(p, retry, i, lane);
 		}
 		__syncthreads();
 	}
@@ -242,13 +258,14 @@ struct GpugbDeferredCount
  * closing barrier (__syncthreads_or) hands it to every thread.
  * Block-collective.
  */
-template <int NV>
+template <int NV, int KW>
 __device__ __forceinline__ void
 gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const void *packed, int64_t begin,
 					   int64_t end, GpugbDeferredCount &count)
 {
 	const unsigned lane = threadIdx.x & 31u;
-	const unsigned threshold = (unsigned) ((int64_t) t.slots * 7 / 8 - GPUGB_DEFERRED_CHUNK_ROWS);
+	const int	chunk_rows = gpugb_deferred_chunk_rows(t.slots);
+	const unsigned threshold = (unsigned) ((int64_t) t.slots * 7 / 8 - chunk_rows);
 	int64_t		first = begin;		/* the first row the table holds */
 
 	/* Once overflowed, the rest goes to the retry list unadded (no shared memory, no barrier). */
@@ -257,24 +274,24 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 		gpugb_deferred_retry_rows(p, begin, end, lane);
 		return;
 	}
-	for (int64_t chunk = begin; chunk < end; chunk += GPUGB_DEFERRED_CHUNK_ROWS)
+	for (int64_t chunk = begin; chunk < end; chunk += chunk_rows)
 	{
-		const int64_t chunk_end = min(chunk + GPUGB_DEFERRED_CHUNK_ROWS, end);
+		const int64_t chunk_end = min(chunk + chunk_rows, end);
 		const unsigned parity = count.chunk & 1u;
 		unsigned	flag = threadIdx.x == 0 ? gpugb_launch_overflow_flag(p) : 0u;
 		int64_t		base = chunk + (threadIdx.x & ~31u);
 
 		if (base < chunk_end)
 		{
-			GpugbLeanRowInputs<NV> next = gpugb_lean_packed_load<NV, 1>(packed, base + lane, chunk_end);
+			GpugbLeanRowInputs<NV> next = gpugb_lean_packed_load<NV, KW>(packed, base + lane, chunk_end);
 
 			for (; base < chunk_end; base += blockDim.x)
 			{
 				const GpugbLeanRowInputs<NV> cur = next;
 
 				if (base + blockDim.x < chunk_end)
-					next = gpugb_lean_packed_load<NV, 1>(packed, base + blockDim.x + lane, chunk_end);
-				gpugb_deferred_warp_rows<NV>(t, cur, base + lane, chunk_end, &count.counters[parity], lane);
+					next = gpugb_lean_packed_load<NV, KW>(packed, base + blockDim.x + lane, chunk_end);
+				gpugb_deferred_warp_rows<NV, KW>(p, t, cur, base + lane, chunk_end, &count.counters[parity], lane);
 			}
 		}
 
@@ -290,19 +307,19 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 		if (overflowed)
 		{
 			count.overflowed = true;
-			gpugb_deferred_flush<NV>(p, t, packed, first, chunk_end, true, lane);
+			gpugb_deferred_flush<NV, KW>(p, t, packed, first, chunk_end, true, lane);
 			count.held = 0;
 			gpugb_deferred_retry_rows(p, chunk_end, end, lane);
 			return;
 		}
 		if (count.held > threshold && chunk_end < end)
 		{
-			gpugb_deferred_flush<NV>(p, t, packed, first, chunk_end, false, lane);
+			gpugb_deferred_flush<NV, KW>(p, t, packed, first, chunk_end, false, lane);
 			count.held = 0;
 			first = chunk_end;
 		}
 	}
-	gpugb_deferred_flush<NV>(p, t, packed, first, end, gpugb_launch_overflow_flag(p) != 0u, lane);
+	gpugb_deferred_flush<NV, KW>(p, t, packed, first, end, gpugb_launch_overflow_flag(p) != 0u, lane);
 	count.held = 0;
 }
 

@@ -54,17 +54,8 @@
 #include "lean_fast_kernel.cuh"
 #include "partition_kernels.cuh"
 
-/*
- * Group ids looked up at the flush (partition_deferred.cuh), for packed
- * rows of an int32 key and at most one sum; -DGPUGB_PARTITION_DEFERRED_GIDS=0
- * builds the key cache's way, for A/B runs.
- */
-#ifndef GPUGB_PARTITION_DEFERRED_GIDS
-#define GPUGB_PARTITION_DEFERRED_GIDS 1
-#endif
-#if GPUGB_PARTITION_DEFERRED_GIDS
+/* Group ids looked up at the flush, over packed rows (partition_deferred_rule.cuh says where). */
 #include "partition_deferred.cuh"
-#endif
 
 template <int NV, bool PACKED, int KW = 1>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
@@ -73,10 +64,9 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 {
 	const GpugbLeanTable table = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
 
-#if GPUGB_PARTITION_DEFERRED_GIDS
-	if constexpr (PACKED && KW == 1 && NV <= 1)
+	if constexpr (PACKED && GPUGB_PARTITION_DEFERRED_GIDS)
 	{
-		if (gpugb_deferred_fits(slots))
+		if (gpugb_partition_deferred_applies(NV, KW, slots))
 		{
 			/*
 			 * The claim counters in the key cache's mask column, which this
@@ -101,12 +91,11 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 			__syncthreads();
 			gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 											 [&](int64_t begin, int64_t end) {
-				gpugb_deferred_stretch<NV>(p, table, packed, begin, end, count);
+				gpugb_deferred_stretch<NV, KW>(p, table, packed, begin, end, count);
 			});
 			return;
 		}
 	}
-#endif
 	gpugb_lean_table_reset<NV>(table);
 	__syncthreads();
 

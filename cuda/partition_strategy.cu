@@ -28,6 +28,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "groupby_internal.cuh"
+#include "partition_deferred_rule.cuh"	/* gpugb_partition_deferred_applies */
 #include "../src/heuristics.h"	/* gpugb_partition_bits, gpugb_partition_lean_rows_pay */
 
 /* log2 of the table's capacity (a power of two, >= GPUGB_MIN_SLOTS). */
@@ -268,6 +269,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 				return GPUGB_OK;
 			/* Rows left packed: the columns only for retries, which read them. */
 			gb->stats.partition_packed_launches++;
+			if (gpugb_partition_deferred_applies(lean.n_values, packed.key_words, (int) lean_slots))
+				gb->stats.partition_deferred_launches++;
 			return gpugb_partition_unpack_for_retries(packed, p.retry_count, stream);
 		}
 		return launch_generic(gb, moved, keys_out, bounds, n_parts, stream);

@@ -145,6 +145,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_scattered_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Scattered Rows", NULL,
 							   st->stats.partition_scattered_launches, es);
+	/* ...of which the lean kernel looked group ids up at the flush (cuda/partition_deferred.cuh) */
+	if (st->stats.partition_deferred_launches > 0)
+		ExplainPropertyInteger("Partition Launches With Deferred Lookups", NULL,
+							   st->stats.partition_deferred_launches, es);
 	/*
 	 * Launches whose lookups outran their slice of the table (a group
 	 * estimate far too low) and sent the rest of their rows to the retries
@@ -153,6 +157,9 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_overflow_aborts > 0)
 		ExplainPropertyInteger("Partition Launches Overflowed", NULL,
 							   st->stats.partition_overflow_aborts, es);
+	/* Rows that found no group id in their launch and were added again in a retry round */
+	if (st->stats.retried_rows > 0)
+		ExplainPropertyInteger("Rows Retried", NULL, st->stats.retried_rows, es);
 	if (es->timing)
 	{
 		/* Wall time of the three phases, then where the ingest's went. */

@@ -111,6 +111,9 @@ key_of(int n_keys, int k, int64_t j, int int32_keys)
 		if (j == 4)				/* the key an unwritten pair-slot key word stands for
 								 * (GPUGB_PAIR_KEY_SALT, cuda/kernel_params.cuh) */
 			return (int64_t) 0x9E3779B97F4A7C15ull;
+		if (j == 5)				/* the key word of an empty slot in PARTITION's deferred
+								 * block table, whose rows are retried */
+			return (int64_t) GPUGB_DEFERRED_EMPTY_KEY;
 		return (int64_t) ((uint64_t) j * 0xD1B54A32D192ED03ull);
 	}
 	if (n_keys <= 3)

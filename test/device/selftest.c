@@ -69,6 +69,8 @@ static int	n_overflowed_cases = 0;
 static int	observed_uniform_only_option = 0;
 /* Cases with a PARTITION launch whose rows were scattered (cuda/partition_scatter.cuh), for the summary. */
 static int	n_scattered_cases = 0;
+static int	n_deferred_cases = 0;	/* cases whose lean partition launches looked group ids up at the flush */
+static int	n_deferred_wide_cases = 0;	/* ...over 8-byte keys, among them GPUGB_DEFERRED_EMPTY_KEY (reference.c) */
 
 /* ------------------------------------------------------------ comparison */
 
@@ -1170,6 +1172,19 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_scattered_launches > 0)
 			n_scattered_cases++;
+		/* Deferred lookups are a packed launch's (cuda/partition_deferred_rule.cuh). */
+		if (ok && stats.partition_deferred_launches > stats.partition_packed_launches)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld deferred partition launches, %lld packed",
+					 (long long) stats.partition_deferred_launches, (long long) stats.partition_packed_launches);
+		}
+		if (ok && stats.partition_deferred_launches > 0)
+		{
+			n_deferred_cases++;
+			if (!cs->int32_keys && cs->n_keys == 1 && cs->g > 5)
+				n_deferred_wide_cases++;
+		}
 		/* Only lean and generic partition launches overflow so, and never without the bound. */
 		if (ok && (stats.partition_overflow_aborts > stats.partition_lean_launches + stats.partition_generic_launches ||
 				   (probe_unbounded_option && stats.partition_overflow_aborts > 0)))
@@ -1948,6 +1963,8 @@ main(int argc, char **argv)
 	/* The one-pass scatter's share of the run: none under --partition-cub-sort, where it is checked. */
 	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
+	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",
+		   n_deferred_cases, n_deferred_wide_cases);
 	printf("cases with partitioned retry rounds: %d\n", n_repartitioned_cases);
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;

@@ -39,8 +39,9 @@ typedef struct CaseSpec
 	 * One key of int32 values, INT32_MIN, INT32_MAX, -1 and 0 among them: the
 	 * spec declares key_fits_int32 and the table keeps keys in its slots
 	 * (cuda/hash_table.cuh); the other one-key cases' keys are int64-wide
-	 * (INT64_MIN, INT64_MAX, -1, 0 and the pair slots' salt among them), and
-	 * their tables keep keys in 16-byte pair slots.
+	 * (INT64_MIN, INT64_MAX, -1, 0, the pair slots' salt and, from 6 groups,
+	 * GPUGB_DEFERRED_EMPTY_KEY among them), and their tables keep keys in
+	 * 16-byte pair slots.
 	 */
 	int			int32_keys;
 	/*

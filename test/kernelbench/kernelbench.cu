@@ -824,6 +824,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_launches[2] = stats.partition_packed_launches;
 		m->partition_launches[3] = stats.partition_scattered_launches;
 		m->partition_launches[4] = stats.partition_overflow_aborts;
+		m->partition_launches[5] = stats.partition_deferred_launches;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -897,10 +898,10 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (fast lean kernel)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
-		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed)",
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred)",
 				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
 				(long long) m.partition_launches[2], (long long) m.partition_launches[3],
-				(long long) m.partition_launches[4]);
+				(long long) m.partition_launches[4], (long long) m.partition_launches[5]);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);

@@ -8,7 +8,9 @@ SELECT no_plan();
 SELECT (100000 * :scale)::bigint AS n_rows \gset
 CREATE TEMP TABLE f AS
 SELECT i AS id, (i % 1000)::int AS k, (i % 7)::int AS k7, i % 7 AS k7l, (hashint8(i) % 10000)::int AS v,
-       gpugb_rand(i, 1) * 100 AS x, date '2024-01-01' + (i % 366)::int AS d
+       gpugb_rand(i, 1) * 100 AS x, date '2024-01-01' + (i % 366)::int AS d,
+       -- k7l with 3 as the deferred block table's empty word (GPUGB_DEFERRED_EMPTY_KEY, cuda/gpugb_device.h)
+       CASE WHEN i % 7 = 3 THEN -6489471688821795189 ELSE i % 7 END AS k7x
   FROM generate_series(1::bigint, :n_rows) i;
 CREATE TEMP TABLE dim AS
 SELECT k, 'name ' || k AS name, (k % 10)::int AS region, k % 3 = 0 AS flag
@@ -163,6 +165,23 @@ SELECT gpugb_check($$SELECT k7l, count(*) AS n, sum(v) AS s FROM f GROUP BY k7l$
 SELECT pg_temp.ok_partition_launches($$SELECT k7l, count(*) AS n, sum(v) AS s FROM f GROUP BY k7l$$,
                                      'Partition Launches With Scattered Rows',
                                      'partition forced on the device: a bigint key and one int4 sum scatter their rows');
+-- ...and the lean kernel looks group ids up at the flush (session 43, cuda/partition_deferred.cuh), over
+-- packed rows of either key width and up to four sums.
+SELECT pg_temp.ok_partition_launches($$SELECT k7, count(*) AS n, sum(v) AS s FROM f GROUP BY k7$$,
+                                     'Partition Launches With Deferred Lookups',
+                                     'partition forced on the device: an int4 key and one sum look group ids up at the flush');
+SELECT pg_temp.ok_partition_launches($$SELECT k7l, count(*) AS n, sum(v) AS s, sum(k) AS sk, sum(k7) AS s7 FROM f GROUP BY k7l$$,
+                                     'Partition Launches With Deferred Lookups',
+                                     'partition forced on the device: a bigint key and three sums look group ids up at the flush');
+-- A bigint key equal to that table's empty-slot word has no slot there: its rows are retried, not lost.
+SELECT gpugb_check($$SELECT k7x, count(*) AS n, sum(v) AS s FROM f GROUP BY k7x$$,
+                   'a bigint key equal to the deferred block table''s empty word');
+SELECT pg_temp.ok_partition_launches($$SELECT k7x, count(*) AS n, sum(v) AS s FROM f GROUP BY k7x$$,
+                                     'Partition Launches With Deferred Lookups',
+                                     'partition forced on the device: the empty word''s key takes the deferred path');
+SELECT pg_temp.ok_partition_launches($$SELECT k7x, count(*) AS n, sum(v) AS s FROM f GROUP BY k7x$$,
+                                     'Rows Retried',
+                                     'partition forced on the device: the empty word''s rows were retried');
 -- ...and MIN and MAX are not the lean kernel's: the same rows move, the generic kernel runs.
 SELECT pg_temp.ok_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY k7$$,
                                      'Partition Launches With Moved Rows',

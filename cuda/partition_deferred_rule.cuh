@@ -1,0 +1,61 @@
+/*
+ * partition_deferred_rule.cuh
+ *    Where PARTITION's lean kernel looks group ids up at the flush
+ *    (partition_deferred.cuh): the rule, shared by the kernel, which takes
+ *    that path, and the host, which counts its launches
+ *    (GpugbStats.partition_deferred_launches).
+ *
+ * The path takes packed rows (partition_move.cu) of either key width and
+ * any number of sums the lean kernel takes (GPUGB_PARTITION_LEAN_MAX_SUMS),
+ * where the block table is large enough for its chunks (below).
+ * -DGPUGB_PARTITION_DEFERRED_GIDS=0 builds the key cache's way everywhere,
+ * for A/B runs.
+ */
+#ifndef GPUGB_PARTITION_DEFERRED_RULE_CUH
+#define GPUGB_PARTITION_DEFERRED_RULE_CUH
+
+#include <stdint.h>
+
+#include "gpugb_device.h"		/* GPUGB_DEFERRED_EMPTY_KEY */
+
+#ifndef GPUGB_PARTITION_DEFERRED_GIDS
+#define GPUGB_PARTITION_DEFERRED_GIDS 1
+#endif
+
+/* An empty slot's key word (gpugb_device.h says why this one). */
+#define GPUGB_DEFERRED_EMPTY GPUGB_DEFERRED_EMPTY_KEY
+
+/*
+ * Rows a block adds between two checks of the table's room, for a table
+ * of `slots` slots (0: the table is too small for the path).  The table is
+ * flushed once it holds more than 7/8 of its slots less a chunk, so a
+ * probe always meets an empty slot; that threshold must be at least the
+ * quarter of the slots a partition is sized for (partition_strategy.cu),
+ * so that a partition whose keys were estimated right is flushed once.
+ * 4096 rows (four steps of 1024 threads, one barrier) where the table
+ * allows, as with one sum (8192 slots on the H200); fewer, down to one
+ * step, for the 4096 slots of two to four sums.
+ */
+static inline __host__ __device__ int
+gpugb_deferred_chunk_rows(int slots)
+{
+	for (int rows = 4096; rows >= 1024; rows /= 2)
+		if ((int64_t) slots * 7 / 8 - rows >= slots / 4)
+			return rows;
+	return 0;
+}
+
+/*
+ * Whether a packed launch of `n_values` sums over a key of `key_words`
+ * words (1: int32, 2: 8 bytes) whose lean table has `slots` slots takes
+ * the path.  The kernel's instances know n_values and key_words at
+ * compile time.
+ */
+static inline __host__ __device__ bool
+gpugb_partition_deferred_applies(int n_values, int key_words, int slots)
+{
+	return GPUGB_PARTITION_DEFERRED_GIDS && n_values <= GPUGB_PARTITION_LEAN_MAX_SUMS &&
+		(key_words == 1 || key_words == 2) && gpugb_deferred_chunk_rows(slots) > 0;
+}
+
+#endif							/* GPUGB_PARTITION_DEFERRED_RULE_CUH */
