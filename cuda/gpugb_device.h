@@ -430,7 +430,7 @@ typedef struct GpugbGroupResults
  * this many times the distinct keys expected (src/heuristics.c,
  * gpugb_partition_lean_rows_pay, says why).
  */
-#define GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY 8
+#define GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY 3
 /*
  * ...and at most this many integer SUMs (its kernel's instances).  More
  * than one sum only over packed rows: an int32 key and int32 words in

@@ -13,7 +13,7 @@
  * ("transformed relation"; partition_move.cu); those of COUNT and at most
  * one integer SUM (up to four of int32 words, packed; an int32 key since
  * session 35, an 8-byte one since session 36) whose keys repeat enough
- * (8 rows a key) then take the lean partition kernel
+ * (3 rows a key since session 43) then take the lean partition kernel
  * (partition_lean_kernel.cuh).  Others move only the 4-byte
  * row numbers, and the kernel gathers the columns through them, as SORT
  * does: a stride's columns are read from L2, and a key is read again only

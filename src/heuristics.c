@@ -158,19 +158,18 @@
 #define LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE 0.2
 /*
  * Auto takes PARTITION's lean kernel from this many rows a key expected in
- * a launch, more than the launch's own GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
- * (gpugb_partition_lean_rows_pay: with PARTITION forced, the lean kernel
- * beats the generic one from fewer): Zipf 1.0 over 2^26 (29.8 million
- * groups, 9 rows a key; session 36, call 2) sort 33.1 ms against
- * PARTITION's 37.4 (4-byte keys, one payload), 57.8 against 66.8 (four),
- * 39.3 against 42.5 and 62.1 against 68.8 (8-byte keys); at 16 rows a key
- * (2^24 groups, uniform) PARTITION 18.0 against sort's 27.9 (one payload)
- * and 42.4 against 55 (four).  12 lies between, below 16 so that a
- * run-time estimate a little over 2^24 groups keeps PARTITION there.
- * At least the launch's line, so that auto never plans the lean kernel
- * for launches that would not run it.
+ * a launch, at least the launch's own GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY,
+ * so that auto never plans the lean kernel for launches that would not run
+ * it.  Until session 43 it was 12: Zipf 1.0 over 2^26 (29.8 million
+ * groups, 9 rows a key; session 36, call 2) had sort at 33.1 ms against
+ * PARTITION's 37.4 (4-byte keys, one payload).  With group ids looked up at
+ * the flush (cuda/partition_deferred.cuh) PARTITION took 25.6 there, and
+ * auto's sort 34.9 missed the best by more than 20 % (session 43, call 3's
+ * grid, and 8-byte keys: 41.1 against 29.9); at 4 rows a key (2^26 groups,
+ * uniform) the lean kernel beats sort too (gpugb_partition_lean_rows_pay
+ * has the numbers).  So the launch's line.
  */
-#define LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY 12
+#define LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY 3
 #if LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY < GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
 #error "auto's rows-a-key line for the lean partition is below the launch's"
 #endif
@@ -603,9 +602,18 @@ gpugb_partition_scatter_pays(int row_bytes, int bits, int64_t tile_rows)
  * rule says 8, not 16: at 2^24 groups the launches hold 16 rows a key, and
  * at 16 the run-time check's estimate of a few more groups than 2^24 left
  * auto on sort (uniform) or PARTITION's generic kernel (Zipf 0.5), 1.7x
- * slower than the lean kernel (session 34, call 4).  8 rows a key (2^25
- * groups) was not measured; it lies between the 1.08-1.57x at 16 and the
- * 1.03-1.08x at 4.
+ * slower than the lean kernel (session 34, call 4).
+ *
+ * Since the kernel looks group ids up at the flush (session 43,
+ * cuda/partition_deferred.cuh), a key's first row costs no more than the
+ * others, and the lean kernel beats both the generic kernel and sort at 4
+ * rows a key: 2^26 groups, 2^28 rows, H200, --partition-lean-rows 2 (session
+ * 43, call 3), 4-byte keys, one payload, uniform 42.3 ms against sort's 50.7
+ * and the generic kernel's 58.8 (call 3's grid); four payloads 78.8 against
+ * 89.3; 8-byte keys 47.4 against 58.9 (one) and 80.3 against 97.1 (four);
+ * Zipf 1.0 (9 rows a key) 25.5 against 37.3.  So the line is 3: below the
+ * measured 4, so that a run-time estimate a little over 2^26 groups keeps
+ * the lean kernel; 2 rows a key (2^27 groups) was not measured.
  */
 bool
 gpugb_partition_lean_rows_pay(double rows, double distinct)
@@ -740,8 +748,8 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * does not know: with NULLs the rows do not move, and PARTITION runs its
  * generic kernel, about even with sort at 2^22 groups, so the caller also
  * wants the generic kernel's block table to fit).  Auto asks for more rows
- * a key than the launch does (LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY against
- * gpugb_partition_lean_rows_pay's 8).  H200, 2^28 rows,
+ * a key as the launch does (LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY, and
+ * gpugb_partition_lean_rows_pay's line).  H200, 2^28 rows,
  * one payload, 2^22 groups (64 rows a group; session 32, call 2): 4-byte
  * keys 16.3 ms uniform and 19.2 Zipf 1.0 against sort's 23.7 and 23.7;
  * 8-byte keys 20.9 and 23.7 against 31.0 and 31.4.  At 2^24 (16 rows a
