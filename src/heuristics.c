@@ -167,10 +167,18 @@
  * auto's sort 34.9 missed the best by more than 20 % (session 43, call 3's
  * grid, and 8-byte keys: 41.1 against 29.9); at 4 rows a key (2^26 groups,
  * uniform) the lean kernel beats sort too (gpugb_partition_lean_rows_pay
- * has the numbers).  So the launch's line.
+ * has the numbers).  So the launch's line, for launches whose rows stay
+ * packed (partition_lean_pays).
  */
 #define LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY 3
-#if LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY < GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
+/*
+ * ...where the rows do not stay packed (a sum of words wider than int32:
+ * the key cache's kernel, cuda/partition_lean_kernel.cuh, over the moved
+ * columns), the line of sessions 36-42, and its measurements above.
+ */
+#define LEAN_PARTITION_UNPACKED_AUTO_MIN_ROWS_PER_KEY 12
+#if LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY < GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY || \
+	LEAN_PARTITION_UNPACKED_AUTO_MIN_ROWS_PER_KEY < GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
 #error "auto's rows-a-key line for the lean partition is below the launch's"
 #endif
 /*
@@ -756,7 +764,11 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * group; session 34, call 3, the lean kernel there): 4-byte keys 17.5 ms
  * uniform and 23.1 Zipf 1.0 against sort's 30.1 and 28.2, counts only 15.7
  * and 18.0 against 20.5 and 20.0; 8-byte keys 25.5 and 30.8 against 37.2
- * and 35.4.  At 2^26 (4 rows a group) sort stays.  Two to four sums only
+ * and 35.4.  At 2^26 (4 rows a group) sort stayed until session 43, when
+ * the kernel over packed rows began to look group ids up at the flush
+ * (LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY); a sum of wider words does not
+ * pack, and its launch keeps the key cache's kernel, so the line of
+ * LEAN_PARTITION_UNPACKED_AUTO_MIN_ROWS_PER_KEY.  Two to four sums only
  * over packed rows, int32 words in every summed input (cuda/
  * partition_move.cu; an int32 key since session 35, an 8-byte one since
  * session 36): the same rows-a-key rule, with the L2 line of
@@ -766,10 +778,14 @@ static bool
 partition_lean_pays(const GpugbWorkload *w, double groups)
 {
 	int			sums = w->lean_columns - 1;
+	/* Counts only, or int32 words in every sum: the rows stay packed for the deferred lookups. */
+	bool		packed = sums == 0 || w->sums_fit_int32;
+	int			min_rows_per_key = packed ? LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY :
+		LEAN_PARTITION_UNPACKED_AUTO_MIN_ROWS_PER_KEY;
 
 	return w->lean_aggs && w->key_words == 1 &&
 		(sums <= 1 || (sums <= GPUGB_PARTITION_LEAN_MAX_SUMS && w->sums_fit_int32)) &&
-		w->rows_per_launch >= LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY * groups;
+		w->rows_per_launch >= min_rows_per_key * groups;
 }
 
 /*

@@ -534,8 +534,10 @@ test_partition(void)
 	 * partition kernel, 4-byte keys too (session 32, call 2: 16.3 ms
 	 * against sort's 23.7 at 2^22, uniform); 16 rows a group (2^24) too
 	 * since session 34 (call 3: 17.5 against 30.1); 4 rows a group (2^26)
-	 * too since session 43 (call 3: 42.3 against 50.7), also when the
-	 * run-time estimate comes out 0.4 % high.
+	 * too since session 43 where the sum's words are int32 and the rows stay
+	 * packed for the deferred lookups (call 3: 42.3 against 50.7), also
+	 * when the run-time estimate comes out 0.4 % high; a sum of wider words
+	 * keeps the key cache's kernel, and sort there.
 	 */
 	c = choose(workload_lean(4194304.0, 1, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
@@ -545,16 +547,24 @@ test_partition(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
 		  "2^24 groups, COUNT and one sum, 16 rows per group -> partition, lean (got %s: %s)",
 		  gpugb_strategy_name(c.strategy), c.reason);
-	c = choose(workload_lean(67108864.0, 1, 0.0));
+	c = choose(workload_packed(67108864.0, 1, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
-		  "2^26 groups, COUNT and one sum, 4 rows per group -> partition, lean (got %s: %s)",
+		  "2^26 groups, COUNT and one int32 sum, 4 rows per group -> partition, lean (got %s: %s)",
 		  gpugb_strategy_name(c.strategy), c.reason);
-	c = choose(workload_lean(67108864.0 * 1.004, 1, 0.0));
+	c = choose(workload_packed(67108864.0 * 1.004, 1, 0.0));
 	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
-		  "2^26 groups estimated 0.4 %% high, COUNT and one sum -> partition, lean (got %s: %s)",
+		  "2^26 groups estimated 0.4 %% high, COUNT and one int32 sum -> partition, lean (got %s: %s)",
+		  gpugb_strategy_name(c.strategy), c.reason);
+	c = choose(workload_packed(67108864.0, 0, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+		  "2^26 groups, COUNT only, 4 rows per group -> partition, lean (got %s: %s)",
+		  gpugb_strategy_name(c.strategy), c.reason);
+	c = choose(workload_lean(67108864.0, 1, 0.0));
+	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+		  "2^26 groups, COUNT and one sum of wider words, 4 rows per group -> sort (got %s: %s)",
 		  gpugb_strategy_name(c.strategy), c.reason);
 	/* ...but not at 2 rows a group (2^27, not measured). */
-	c = choose(workload_lean(134217728.0, 1, 0.0));
+	c = choose(workload_packed(134217728.0, 1, 0.0));
 	CHECK(c.strategy != GPUGB_STRATEGY_PARTITION,
 		  "2^27 groups, COUNT and one sum, 2 rows per group -> not partition (got %s)",
 		  gpugb_strategy_name(c.strategy));
@@ -746,12 +756,15 @@ test_partition(void)
 		 * 9 rows a key (Zipf 1.0 over 2^26: 29.8 million groups): the lean
 		 * partition since session 43, whose kernel looks group ids up at the
 		 * flush (call 3: 25.5 ms against sort's 37.3 with one payload, 51.2
-		 * against 66.0 with four, 29.3 against 41.7 with 8-byte keys).  It
-		 * was sort until then (session 36, call 2: 33.1 against 37.4).
+		 * against 66.0 with four, 29.3 against 41.7 with 8-byte keys), where
+		 * the sums' words are int32 and the rows stay packed.  It was sort
+		 * until then (session 36, call 2: 33.1 against 37.4), and it still is
+		 * for a sum of wider words (the key cache's kernel).
 		 */
-		GpugbWorkload nine1 = workload_lean(29776660.0, 1, 0.03);
+		GpugbWorkload nine1 = workload_packed(29776660.0, 1, 0.03);
 		GpugbWorkload nine4 = workload_packed(29776660.0, 4, 0.03);
-		GpugbWorkload nine1_wide = wide_key(workload_lean(29776660.0, 1, 0.03));
+		GpugbWorkload nine1_wide = wide_key(workload_packed(29776660.0, 1, 0.03));
+		GpugbWorkload nine1_unpacked = workload_lean(29776660.0, 1, 0.03);
 
 		c = choose(nine1);
 		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION, "9 rows a key, one sum, int32 key -> partition (got %s: %s)",
@@ -761,6 +774,10 @@ test_partition(void)
 			  gpugb_strategy_name(c.strategy), c.reason);
 		c = choose(nine1_wide);
 		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION, "9 rows a key, one sum, 8-byte key -> partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(nine1_unpacked);
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT,
+			  "9 rows a key, one sum of wider words (not packed: the key cache's kernel) -> sort (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
 		CHECK(gpugb_partition_lean_rows_pay(268435456.0, 29776660.0),
 			  "a launch of 9 rows a key still takes the lean kernel where PARTITION runs");
@@ -1116,12 +1133,6 @@ test_skew(void)
 	for (int payloads = 1; payloads <= 4; payloads += 3)
 	{
 		double		groups[] = {4096, 65536, 1048576, 67108864};
-		/*
-		 * Beyond L2 at 4 rows a key with 11 % hot: one sum takes PARTITION's
-		 * lean kernel (session 43: a hot key's rows are one warp reduction a
-		 * warp step); four sums not of int32 words, sort.
-		 */
-		GpugbStrategy beyond = payloads == 1 ? GPUGB_STRATEGY_PARTITION : GPUGB_STRATEGY_SORT;
 
 		for (int g = 0; g < 4; g++)
 		{
@@ -1130,9 +1141,9 @@ test_skew(void)
 				  "lean, %d payload(s), %.0f groups, 38 %% hot: shared_hash (%s)",
 				  payloads, groups[g], gpugb_strategy_name(c.strategy));
 			c = choose(workload_lean(groups[g], payloads, 0.11));
-			CHECK(c.strategy == (g < 3 ? GPUGB_STRATEGY_SHARED_HASH : beyond),
+			CHECK(c.strategy == (g < 3 ? GPUGB_STRATEGY_SHARED_HASH : GPUGB_STRATEGY_SORT),
 				  "lean, %d payload(s), %.0f groups, 11 %% hot: %s (%s)", payloads, groups[g],
-				  g < 3 ? "shared_hash" : gpugb_strategy_name(beyond), gpugb_strategy_name(c.strategy));
+				  g < 3 ? "shared_hash" : "sort (beyond L2)", gpugb_strategy_name(c.strategy));
 		}
 		/*
 		 * Zipf 1.0 beyond L2: the partial table up to 12 x L2 (2^22 groups, 6.3 %: 4.2 x L2
