@@ -19,11 +19,14 @@
  * below), looks each claimed key up (gpugb_find_or_insert_word) and adds
  * the slot's states to its group, all lanes busy.
  *
- * Measured (H200, 2^28 rows, one payload, 4-byte keys, forced PARTITION
- * against the key cache's way, session 43 call 1): Zipf 1.0 1.05-1.45x
- * at 2^16-2^24 groups, uniform 0.97-1.02x.  First written for an int32
- * key and one sum (session 42); 8-byte keys and two to four sums since
- * session 43.
+ * Measured (H200, 2^28 rows, forced PARTITION against the key cache's way,
+ * 2^16-2^24 groups, session 43 calls 1 and 2): 4-byte keys, one payload,
+ * Zipf 1.0 1.05-1.45x, uniform 0.97-1.02x; four payloads up to 1.28x
+ * (Zipf 1.0) and 1.05-1.11x (uniform); 8-byte keys 1.02-1.36x.  At 4 rows
+ * a key (2^26 groups) it beats sort by 1.13-1.46x (call 3), so the lean
+ * kernel runs from 3 rows a key (GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY).
+ * First written for an int32 key and one sum (session 42); 8-byte keys and
+ * two to four sums since session 43.
  *
  * Invariants:
  *  - Room: the table takes the stretch's rows in chunks of at most
