@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
-# Session 44's first call (about 4 minutes; written in session 43, whose device time ran out): the branch
-# s43-flush-prefetch, the deferred flush asking L2 for its keys' home slots before it looks them up:
-#   test/bin/new/        main's code at 1b0733a (kernelbench)
-#   test/bin/prefetch/   the branch at 2d3dd92 (kernelbench, device_selftest)
-# 1. the self-test's PARTITION cases with the branch;
+# Session 44's first call (about 5 minutes; written in session 43, whose device time ran out), two branches:
+# s43-flush-prefetch, the deferred flush asking L2 for its keys' home slots before it looks them up, and
+# s43-retry-room, a retry round that grows the table only where it lacks ids (self-test case 124):
+#   test/bin/new/               main's kernel code at 1b0733a (kernelbench)
+#   test/bin/prefetch/          s43-flush-prefetch at 2d3dd92 (kernelbench, device_selftest)
+#   test/bin/retry/             s43-retry-room at 8fb68c7 (device_selftest)
+#   test/bin/retry-test-only/   the same less its cuda/table.cu change (device_selftest: case 124 must fail)
+# 0. case 124 with and without the retry-room fix, then the branch's PARTITION self-test;
+# 1. the self-test's PARTITION cases with the prefetch branch;
 # 2. forced PARTITION and auto, main against the branch, both key widths and payload counts, uniform and
 #    Zipf 1.0, 2^16-2^26, one rep;
 # 3. Nsight Compute of the branch's lean kernel at 2^24, uniform (main: 10.40 ms, 18.0 lanes, session 43 call 7).
-#   run(command="bash docs/session43-2026-11-30/next/s44-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"], timeout_s=360)
+#   run(command="bash docs/session43-2026-11-30/next/s44-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins.tar.xz"], timeout_s=420)
 cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
 O=${OUT:-/tmp/gpugb-s44-call1}; mkdir -p "$O"
 T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD)"
 tar xJf .gpu-box/bins.tar.xz || exit 1
+for v in retry-test-only retry; do
+  timeout 60 test/bin/$v/device_selftest --require-gpu --quick --strategy partition --only "empty word" > "$O/case124-$v.log" 2>&1
+  echo "case 124 ($v) rc=$?: $(grep -E '^(ok|FAIL)' "$O/case124-$v.log" | head -2 | cut -c1-300)"
+done
+t0=$(date +%s)
+timeout 150 test/bin/retry/device_selftest --require-gpu --quick --strategy partition > "$O/selftest-partition-retry.log" 2>&1
+echo "selftest --strategy partition (retry) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition-retry.log" | cut -c1-160)"
+grep -E "^FAIL" "$O/selftest-partition-retry.log" | head -8 | cut -c1-400
 t0=$(date +%s)
 timeout 150 test/bin/prefetch/device_selftest --require-gpu --quick --strategy partition > "$O/selftest-partition.log" 2>&1
 echo "selftest --strategy partition rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-partition.log" | cut -c1-160)"
