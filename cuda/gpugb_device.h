@@ -182,6 +182,12 @@ typedef struct GpugbGroupBySpec
 	 */
 	double		estimated_hot_share;
 	/*
+	 * The planner's statistics show NULLs in a key or an aggregate input
+	 * (src/skew_estimate.c): the planned strategy does not count on
+	 * PARTITION's lean kernel, which such launches do not take.
+	 */
+	bool		estimated_nulls;
+	/*
 	 * Rows arrive only through gpugb_groupby_aggregate_device (kernel
 	 * benchmark): no pinned stride buffers are allocated.
 	 */

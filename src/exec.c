@@ -454,6 +454,7 @@ build_device_spec(GpugbScanState *st)
 	 */
 	spec->estimated_rows = Max(0.0, info->estimated_rows);
 	spec->estimated_hot_share = Min(Max(info->estimated_hot_share, 0.0), 1.0);
+	spec->estimated_nulls = info->estimated_nulls;
 	st->strategy_forced = gpugb_strategy;
 	gpugb_spec_choose(spec, st->strategy_forced, &st->strategy_choice);
 	spec->strategy = st->strategy_choice.strategy;

@@ -98,6 +98,9 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (es->costs && st->info.estimated_hot_share > 0)
 		ExplainPropertyFloat("Estimated Largest Group Share", "%",
 							 100.0 * st->info.estimated_hot_share, 1, es);
+	/* ...and NULLs in a key or an input, which keep the planned strategy off PARTITION's lean kernel */
+	if (es->costs && st->info.estimated_nulls)
+		ExplainPropertyBool("Estimated Nulls", true, es);
 
 	if (!es->analyze || st->runs == 0)
 		return;

@@ -94,6 +94,7 @@ extern void gpugb_planner_init(void);
 
 /* skew_estimate.c */
 extern double gpugb_estimate_hot_share(PlannerInfo *root, List *group_exprs, int n_query_keys);
+extern bool gpugb_estimate_nulls(PlannerInfo *root, List *group_exprs, List *inputs);
 
 /* plan.c */
 extern const CustomPathMethods gpugb_path_methods;
@@ -116,8 +117,10 @@ typedef enum GpugbPathPrivate
 								 * NIL: no order */
 	GPUGB_PATH_N_QUERY_KEYS,	/* Integer: keys of the query's GROUP BY; the
 								 * rest depend on them (a primary key's columns) */
-	GPUGB_PATH_HOT_SHARE		/* String: estimated largest group's share of the
+	GPUGB_PATH_HOT_SHARE,		/* String: estimated largest group's share of the
 								 * rows (skew_estimate.c); 0 = unknown */
+	GPUGB_PATH_NULLS			/* Integer: 1 = the statistics show NULLs in a key
+								 * or an aggregate input (skew_estimate.c) */
 } GpugbPathPrivate;
 
 /* The fields of one key of GPUGB_PATH_ORDER, and its sources. */
@@ -162,6 +165,7 @@ typedef struct GpugbPlanInfo
 	double		estimated_groups;
 	double		estimated_rows;	/* input rows, all participants together */
 	double		estimated_hot_share;	/* largest group's share of the rows; 0 = unknown */
+	bool		estimated_nulls;	/* the statistics show NULLs in a key or an input */
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
 	/* ordered output (the path's pathkeys), most significant key first */
 	int			n_order;

@@ -752,10 +752,12 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * take the workload's launches, and beat sort: one key word, COUNT and at
  * most one integer sum (or up to four, below), and at least GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY
  * rows a group in a launch (the executor's launch takes the lean kernel by
- * the same rule; it also needs no NULL key or input, which the workload
- * does not know: with NULLs the rows do not move, and PARTITION runs its
- * generic kernel, about even with sort at 2^22 groups, so the caller also
- * wants the generic kernel's block table to fit).  Auto asks for more rows
+ * the same rule; it also needs no NULL key or input: with NULLs the rows
+ * do not move, and PARTITION runs its generic kernel, about even with sort
+ * at 2^22 groups and, with fewer rows a key, behind it.  So not where the
+ * planner's statistics show NULLs (nulls_expected, since session 43); where
+ * they do not know, the caller also wants the generic kernel's block table
+ * to fit).  Auto asks for more rows
  * a key as the launch does (LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY, and
  * gpugb_partition_lean_rows_pay's line).  H200, 2^28 rows,
  * one payload, 2^22 groups (64 rows a group; session 32, call 2): 4-byte
@@ -783,7 +785,7 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
 	int			min_rows_per_key = packed ? LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY :
 		LEAN_PARTITION_UNPACKED_AUTO_MIN_ROWS_PER_KEY;
 
-	return w->lean_aggs && w->key_words == 1 &&
+	return w->lean_aggs && w->key_words == 1 && !w->nulls_expected &&
 		(sums <= 1 || (sums <= GPUGB_PARTITION_LEAN_MAX_SUMS && w->sums_fit_int32)) &&
 		w->rows_per_launch >= min_rows_per_key * groups;
 }

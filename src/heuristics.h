@@ -48,6 +48,12 @@ typedef struct GpugbWorkload
 	 */
 	bool		sums_fit_int32;
 	/*
+	 * NULLs expected in a key or an aggregate input (the planner's
+	 * statistics): a launch with some does not move its rows, and PARTITION
+	 * runs its generic kernel, not the lean one.
+	 */
+	bool		nulls_expected;
+	/*
 	 * The run-time check's sample: its groups seen exactly once and twice,
 	 * for Chao1's estimate (gpugb_workload_observed; 0: not counted, or
 	 * spec.observed_uniform_only).

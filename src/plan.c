@@ -50,7 +50,8 @@ enum
 	GPUGB_PRIVATE_N_QUERY_KEYS,	/* Integer: the GROUP BY's keys; the rest depend on them */
 	GPUGB_PRIVATE_KEY_PROGRAMS,	/* List per key: NIL, or the program the filler
 								 * computes it with from the child columns */
-	GPUGB_PRIVATE_HOT_SHARE		/* String: as GPUGB_PATH_HOT_SHARE */
+	GPUGB_PRIVATE_HOT_SHARE,	/* String: as GPUGB_PATH_HOT_SHARE */
+	GPUGB_PRIVATE_NULLS			/* Integer: as GPUGB_PATH_NULLS */
 };
 
 static const CustomScanMethods gpugb_scan_methods;
@@ -191,6 +192,8 @@ gpugb_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_private = lappend(cscan->custom_private, key_programs);
 	cscan->custom_private = lappend(cscan->custom_private,
 									copyObject(list_nth(priv, GPUGB_PATH_HOT_SHARE)));
+	cscan->custom_private = lappend(cscan->custom_private,
+									copyObject(list_nth(priv, GPUGB_PATH_NULLS)));
 	cscan->methods = &gpugb_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -218,6 +221,7 @@ gpugb_plan_info_decode(CustomScan *cscan, GpugbPlanInfo *info)
 	info->estimated_groups = atof(strVal(list_nth(priv, GPUGB_PRIVATE_GROUPS)));
 	info->estimated_rows = atof(strVal(list_nth(priv, GPUGB_PRIVATE_ROWS)));
 	info->estimated_hot_share = atof(strVal(list_nth(priv, GPUGB_PRIVATE_HOT_SHARE)));
+	info->estimated_nulls = intVal(list_nth(priv, GPUGB_PRIVATE_NULLS)) != 0;
 	info->parallel = intVal(list_nth(priv, GPUGB_PRIVATE_PARALLEL)) != 0;
 	info->n_aggs = list_length(agg_inputs);
 	order = list_nth(priv, GPUGB_PRIVATE_ORDER);

@@ -81,6 +81,7 @@ typedef struct GroupingShape
 	const char *reject;			/* why not offloaded, or NULL */
 	double		hot_share;		/* the largest group's estimated share of the rows
 								 * (skew_estimate.c); 0 = unknown */
+	bool		nulls;			/* the statistics show NULLs in a key or an input */
 } GroupingShape;
 
 #define DECLINE(reason) \
@@ -727,6 +728,7 @@ make_gpu_path(PlannerInfo *root, RelOptInfo *input_rel, Path *input_path,
 									makeInteger(list_length(root->parse->groupClause)));
 	cpath->custom_private = lappend(cpath->custom_private,
 									makeString(psprintf("%.6f", shape->hot_share)));
+	cpath->custom_private = lappend(cpath->custom_private, makeInteger(shape->nulls ? 1 : 0));
 	cpath->methods = &gpugb_path_methods;
 
 	ereport(DEBUG1,
@@ -878,6 +880,7 @@ try_add_gpu_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	/* once for the query: every path below carries it */
 	shape.hot_share = gpugb_estimate_hot_share(root, shape.group_exprs,
 											   list_length(parse->groupClause));
+	shape.nulls = gpugb_estimate_nulls(root, shape.group_exprs, shape.inputs);
 	if (input_rel->cheapest_total_path == NULL)
 		DECLINE("the input has no path");
 	fallback = copy_fallback_path(grouped_rel, false);

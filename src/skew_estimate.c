@@ -168,3 +168,39 @@ gpugb_estimate_hot_share(PlannerInfo *root, List *group_exprs, int n_query_keys)
 	}
 	return Min(Max(share, 0.0), 1.0);
 }
+
+/* Whether expr's statistics show NULLs (stanullfrac above 0); no statistics: false. */
+static bool
+expr_has_nulls(PlannerInfo *root, Node *expr)
+{
+	VariableStatData vardata;
+	bool		nulls = false;
+
+	examine_variable(root, expr, 0, &vardata);
+	if (HeapTupleIsValid(vardata.statsTuple))
+		nulls = ((Form_pg_statistic) GETSTRUCT(vardata.statsTuple))->stanullfrac > 0;
+	ReleaseVariableStats(vardata);
+	return nulls;
+}
+
+/*
+ * Whether the statistics show NULLs in a GROUP BY key or an aggregate's
+ * input.  A launch with NULLs there does not move its rows, so PARTITION
+ * runs its generic kernel, not the lean one (cuda/partition_strategy.cu):
+ * the planned strategy must not count on the lean kernel
+ * (src/heuristics.c, partition_lean_pays).  Without statistics, false, as
+ * before session 43.
+ */
+bool
+gpugb_estimate_nulls(PlannerInfo *root, List *group_exprs, List *inputs)
+{
+	ListCell   *lc;
+
+	foreach(lc, group_exprs)
+		if (expr_has_nulls(root, (Node *) lfirst(lc)))
+			return true;
+	foreach(lc, inputs)
+		if (expr_has_nulls(root, (Node *) lfirst(lc)))
+			return true;
+	return false;
+}

@@ -563,6 +563,28 @@ test_partition(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_SORT,
 		  "2^26 groups, COUNT and one sum of wider words, 4 rows per group -> sort (got %s: %s)",
 		  gpugb_strategy_name(c.strategy), c.reason);
+	{
+		/*
+		 * NULLs in a key or an input, by the statistics: the launches do not
+		 * move their rows, so not the lean partition but sort (4-byte key),
+		 * or PARTITION's generic kernel where a wide key has many rows a group.
+		 */
+		GpugbWorkload nulls26 = workload_packed(67108864.0, 1, 0.0);
+		GpugbWorkload nulls24 = workload_packed(16777216.0, 1, 0.0);
+		GpugbWorkload nulls22_wide = wide_key(workload_packed(4194304.0, 1, 0.0));
+
+		nulls26.nulls_expected = nulls24.nulls_expected = nulls22_wide.nulls_expected = true;
+		c = choose(nulls26);
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT, "2^26 groups, one int32 sum, NULLs expected -> sort (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(nulls24);
+		CHECK(c.strategy == GPUGB_STRATEGY_SORT, "2^24 groups, one int32 sum, NULLs expected -> sort (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(nulls22_wide);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean") == NULL,
+			  "2^22 groups, 8-byte key, NULLs expected -> partition, not lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
 	/* ...but not at 2 rows a group (2^27, not measured). */
 	c = choose(workload_packed(134217728.0, 1, 0.0));
 	CHECK(c.strategy != GPUGB_STRATEGY_PARTITION,
@@ -1367,6 +1389,11 @@ test_spec_workload(void)
 		  w.rows, w.rows_per_launch, w.groups, w.key_words, w.state_columns);
 	CHECK(w.lean_aggs && w.lean_columns == 2, "count(*) and an integer sum over 2 keys: lean, 2 columns (%d)",
 		  w.lean_columns);
+	CHECK(!w.nulls_expected, "no NULLs in the statistics: none expected");
+	spec.estimated_nulls = true;
+	gpugb_spec_workload(&spec, &w);
+	CHECK(w.nulls_expected, "NULLs in the statistics (spec.estimated_nulls): expected");
+	spec.estimated_nulls = false;
 	{
 		static const GpugbAggSpec not_lean[] = {{GPUGB_AGG_COUNT_STAR, -1}, {GPUGB_AGG_SUM_INT, 0},
 		{GPUGB_AGG_MIN_INT, 0}};
