@@ -5,12 +5,13 @@
 \ir setup.sql
 SELECT no_plan();
 
--- Properties of the (first) GpuGroupAgg node of EXPLAIN ANALYZE.
-CREATE OR REPLACE FUNCTION pg_temp.gpugb_node(query text) RETURNS jsonb LANGUAGE plpgsql AS $$
+-- Properties of the (first) GpuGroupAgg node of EXPLAIN ANALYZE (or, with_analyze => false, of the plan).
+CREATE OR REPLACE FUNCTION pg_temp.gpugb_node(query text, with_analyze boolean DEFAULT true) RETURNS jsonb
+LANGUAGE plpgsql AS $$
 DECLARE
     plan jsonb;
 BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, COSTS ON, TIMING OFF, FORMAT JSON) ' || query INTO plan;
+    EXECUTE format($f$EXPLAIN (ANALYZE %s, COSTS ON, TIMING false, FORMAT JSON) $f$, with_analyze::text) || query INTO plan;
     RETURN jsonb_path_query_first(plan, 'strict $.**?(@."Custom Plan Provider" == "GpuGroupAgg")');
 END
 $$;
@@ -103,24 +104,16 @@ SELECT pg_temp.check_partition_overflowed(
 -- NULLs in the statistics of a key or an aggregate input (session 43): launches with NULLs do not
 -- move their rows, so the planned strategy must not count on PARTITION's lean kernel; EXPLAIN says
 -- so (Estimated Nulls), and the results stay right.
-CREATE OR REPLACE FUNCTION pg_temp.gpugb_plan_node(query text) RETURNS jsonb LANGUAGE plpgsql AS $$
-DECLARE
-    plan jsonb;
-BEGIN
-    EXECUTE 'EXPLAIN (COSTS ON, FORMAT JSON) ' || query INTO plan;
-    RETURN jsonb_path_query_first(plan, 'strict $.**?(@."Custom Plan Provider" == "GpuGroupAgg")');
-END
-$$;
 CREATE TEMP TABLE withnulls AS
 SELECT (i % 5000)::int AS k, CASE WHEN i % 10 = 0 THEN NULL ELSE (i % 100)::int END AS v,
        (i % 100)::int AS w
   FROM generate_series(1::bigint, :n_rows) i;
 ANALYZE withnulls;
-SELECT is(pg_temp.gpugb_plan_node($$SELECT k, count(*) AS n, sum(v) AS s FROM withnulls GROUP BY k$$)
+SELECT is(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(v) AS s FROM withnulls GROUP BY k$$, false)
           ->> 'Estimated Nulls', 'true', 'NULLs in a summed input''s statistics: Estimated Nulls');
-SELECT is(pg_temp.gpugb_plan_node($$SELECT v, count(*) AS n FROM withnulls GROUP BY v$$)
+SELECT is(pg_temp.gpugb_node($$SELECT v, count(*) AS n FROM withnulls GROUP BY v$$, false)
           ->> 'Estimated Nulls', 'true', 'NULLs in the key''s statistics: Estimated Nulls');
-SELECT is(pg_temp.gpugb_plan_node($$SELECT k, count(*) AS n, sum(w) AS s FROM withnulls GROUP BY k$$)
+SELECT is(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(w) AS s FROM withnulls GROUP BY k$$, false)
           ->> 'Estimated Nulls', NULL, 'no NULLs in the key''s or the input''s statistics: no Estimated Nulls');
 SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, count(v) AS nv FROM withnulls GROUP BY k$$,
                    'NULL inputs the statistics expect');
