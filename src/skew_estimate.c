@@ -32,6 +32,8 @@
 #include "catalog/pg_statistic_ext.h"
 #include "miscadmin.h"
 #include "nodes/bitmapset.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
 #include "statistics/statistics.h"
 #include "utils/acl.h"
@@ -169,9 +171,9 @@ gpugb_estimate_hot_share(PlannerInfo *root, List *group_exprs, int n_query_keys)
 	return Min(Max(share, 0.0), 1.0);
 }
 
-/* Whether expr's statistics show NULLs (stanullfrac above 0); no statistics: false. */
+/* Whether expr's own statistics show NULLs (stanullfrac above 0); no statistics: false. */
 static bool
-expr_has_nulls(PlannerInfo *root, Node *expr)
+stats_show_nulls(PlannerInfo *root, Node *expr)
 {
 	VariableStatData vardata;
 	bool		nulls = false;
@@ -184,12 +186,65 @@ expr_has_nulls(PlannerInfo *root, Node *expr)
 }
 
 /*
- * Whether the statistics show NULLs in a GROUP BY key or an aggregate's
- * input.  A launch with NULLs there does not move its rows, so PARTITION
- * runs its generic kernel, not the lean one (cuda/partition_strategy.cu):
- * the planned strategy must not count on the lean kernel
- * (src/heuristics.c, partition_lean_pays).  Without statistics, false, as
- * before session 43.
+ * expression_tree_walker callback: a NULLIF, or a CASE with no ELSE or a
+ * NULL one, which gives NULL for some rows whatever its inputs (an
+ * aggregate's FILTER folds into such a CASE: gpugb_aggref_input).
+ */
+static bool
+makes_nulls_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, NullIfExpr))
+		return true;
+	if (IsA(node, CaseExpr))
+	{
+		Expr	   *otherwise = ((CaseExpr *) node)->defresult;
+
+		if (otherwise == NULL || (IsA(otherwise, Const) && ((Const *) otherwise)->constisnull))
+			return true;
+	}
+	return expression_tree_walker(node, makes_nulls_walker, context);
+}
+
+/*
+ * Whether expr may be NULL in some rows, as far as the plan can tell: it
+ * reads a relation an outer join can null (root->nullable_baserels); it
+ * makes NULLs itself (makes_nulls_walker); or the statistics show NULLs in
+ * it or in a column it reads.  Without statistics a column counts as
+ * without NULLs, as before session 43.  Errs towards NULLs: COALESCE(x, 0)
+ * of a column x with some counts as having them, which costs only the lean
+ * kernel's speed.
+ */
+static bool
+expr_may_be_null(PlannerInfo *root, Node *expr)
+{
+	List	   *vars;
+	ListCell   *lc;
+	bool		nulls = false;
+
+	if (bms_overlap(pull_varnos(root, expr), root->nullable_baserels) ||
+		makes_nulls_walker(expr, NULL) || stats_show_nulls(root, expr))
+		return true;
+	vars = pull_var_clause(expr, PVC_RECURSE_AGGREGATES | PVC_RECURSE_WINDOWFUNCS | PVC_RECURSE_PLACEHOLDERS);
+	foreach(lc, vars)
+	{
+		if (!equal(lfirst(lc), expr) && stats_show_nulls(root, (Node *) lfirst(lc)))
+		{
+			nulls = true;
+			break;
+		}
+	}
+	list_free(vars);
+	return nulls;
+}
+
+/*
+ * Whether a GROUP BY key or an aggregate's input may be NULL
+ * (expr_may_be_null).  A launch with NULLs there does not move its rows,
+ * so PARTITION runs its generic kernel, not the lean one
+ * (cuda/partition_strategy.cu): the planned strategy must not count on the
+ * lean kernel (src/heuristics.c, partition_lean_pays).
  */
 bool
 gpugb_estimate_nulls(PlannerInfo *root, List *group_exprs, List *inputs)
@@ -197,10 +252,10 @@ gpugb_estimate_nulls(PlannerInfo *root, List *group_exprs, List *inputs)
 	ListCell   *lc;
 
 	foreach(lc, group_exprs)
-		if (expr_has_nulls(root, (Node *) lfirst(lc)))
+		if (expr_may_be_null(root, (Node *) lfirst(lc)))
 			return true;
 	foreach(lc, inputs)
-		if (expr_has_nulls(root, (Node *) lfirst(lc)))
+		if (expr_may_be_null(root, (Node *) lfirst(lc)))
 			return true;
 	return false;
 }

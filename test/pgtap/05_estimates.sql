@@ -113,10 +113,43 @@ SELECT is(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(v) AS s FROM withnul
           ->> 'Estimated Nulls', 'true', 'NULLs in a summed input''s statistics: Estimated Nulls');
 SELECT is(pg_temp.gpugb_node($$SELECT v, count(*) AS n FROM withnulls GROUP BY v$$, false)
           ->> 'Estimated Nulls', 'true', 'NULLs in the key''s statistics: Estimated Nulls');
-SELECT is(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(w) AS s FROM withnulls GROUP BY k$$, false)
-          ->> 'Estimated Nulls', NULL, 'no NULLs in the key''s or the input''s statistics: no Estimated Nulls');
+SELECT ok(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(w) AS s FROM withnulls GROUP BY k$$, false)
+          ->> 'Estimated Nulls' IS NULL AND
+          pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(w) AS s FROM withnulls GROUP BY k$$, false) IS NOT NULL,
+          'no NULLs in the key''s or the input''s statistics: a GpuGroupAgg node without Estimated Nulls');
+-- ...and NULLs the plan makes: a FILTER (a CASE without ELSE), an expression over a column with
+-- NULLs, and an outer join's side.
+CREATE TEMP TABLE few AS SELECT j, j * 10 AS w FROM generate_series(0, 99) j;
+ANALYZE few;
+SELECT is(pg_temp.gpugb_node($$SELECT k, sum(w) FILTER (WHERE w > 5) AS s FROM withnulls GROUP BY k$$, false)
+          ->> 'Estimated Nulls', 'true', 'a FILTER clause: Estimated Nulls');
+SELECT is(pg_temp.gpugb_node($$SELECT k, sum(v + 1) AS s FROM withnulls GROUP BY k$$, false)
+          ->> 'Estimated Nulls', 'true', 'an expression over a column with NULLs: Estimated Nulls');
+SELECT is(pg_temp.gpugb_node($$SELECT t.k, sum(f.w) AS s FROM withnulls t LEFT JOIN few f ON f.j = t.k
+                                GROUP BY t.k$$, false)
+          ->> 'Estimated Nulls', 'true', 'an outer join''s nullable side: Estimated Nulls');
 SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, count(v) AS nv FROM withnulls GROUP BY k$$,
                    'NULL inputs the statistics expect');
+-- The planned strategy follows: statistics faked to 2^28 rows in 2^22 groups, launches of 2^26
+-- rows (16 rows a key), where auto plans PARTITION's lean kernel for sum(w) and not for sum(v).
+-- Required where the run expects the GPU path (the emulator's and the H200's device properties);
+-- elsewhere (no device: the fallback run) only where auto plans the lean partition at all.
+CREATE TEMP TABLE big AS SELECT * FROM withnulls;
+ALTER TABLE big ALTER COLUMN k SET (n_distinct = 4194304);
+ANALYZE big;
+UPDATE pg_class SET reltuples = 268435456 WHERE oid = 'big'::regclass;
+SET gpugb.stride_rows = 67108864;
+SELECT coalesce(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(w) AS s FROM big GROUP BY k$$, false)
+                ->> 'Strategy Reason', 'no GpuGroupAgg node') AS lean_reason,
+       coalesce(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(v) AS s FROM big GROUP BY k$$, false)
+                ->> 'Strategy Reason', 'no GpuGroupAgg node') AS nulls_reason \gset
+SELECT CASE WHEN coalesce(nullif(current_setting('gpugb_test.expect', true), ''), 'any') = 'gpu' OR
+                 :'lean_reason' LIKE '%lean block table%'
+            THEN ok(:'lean_reason' LIKE '%lean block table%' AND :'nulls_reason' NOT LIKE '%lean%',
+                    'NULLs expected: the planned strategy does not count on the lean partition (without: ' ||
+                    :'lean_reason' || '; with: ' || :'nulls_reason' || ')')
+            ELSE skip('auto plans no lean partition here (' || :'lean_reason' || ')', 1) END;
+RESET gpugb.stride_rows;
 
 SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
 SELECT * FROM finish();
