@@ -182,9 +182,10 @@ typedef struct GpugbGroupBySpec
 	 */
 	double		estimated_hot_share;
 	/*
-	 * The planner's statistics show NULLs in a key or an aggregate input
-	 * (src/skew_estimate.c): the planned strategy does not count on
-	 * PARTITION's lean kernel, which such launches do not take.
+	 * The planner expects NULLs in a key or an aggregate input (statistics,
+	 * FILTER or NULLIF, outer joins: src/skew_estimate.c): the planned
+	 * strategy does not count on PARTITION's lean kernel, which such
+	 * launches do not take.
 	 */
 	bool		estimated_nulls;
 	/*

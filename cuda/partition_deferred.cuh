@@ -33,7 +33,7 @@
  *    gpugb_deferred_chunk_rows(slots); before a chunk whose new keys could
  *    take the table past 7/8 of its slots it is flushed and emptied.  So a
  *    probe always meets an EMPTY slot, and no row ever lacks a slot.
- *  - An 8-byte key equal to GPUGB_DEFERRED_EMPTY has no slot: its rows go
+ *  - An 8-byte key equal to GPUGB_DEFERRED_EMPTY_KEY has no slot: its rows go
  *    to the retry list as they come, unadded, and the rescan below skips
  *    them, so each is listed once.
  *  - A lookup that gets no group id (a full global table) leaves its slot
@@ -77,11 +77,11 @@ gpugb_deferred_slot(const GpugbLeanTable &t, long long key, bool *won)
 
 		if (k == key)
 			return (int) idx;
-		if (k == GPUGB_DEFERRED_EMPTY)
+		if (k == GPUGB_DEFERRED_EMPTY_KEY)
 		{
 			k = (long long) atomicCAS((unsigned long long *) &t.cache.keys[idx],
-									  (unsigned long long) GPUGB_DEFERRED_EMPTY, (unsigned long long) key);
-			if (k == GPUGB_DEFERRED_EMPTY)
+									  (unsigned long long) GPUGB_DEFERRED_EMPTY_KEY, (unsigned long long) key);
+			if (k == GPUGB_DEFERRED_EMPTY_KEY)
 			{
 				*won = true;
 				return (int) idx;
@@ -105,7 +105,7 @@ gpugb_deferred_find(const GpugbLeanTable &t, long long key)
 
 		if (k == key)
 			return (int) idx;
-		if (k == GPUGB_DEFERRED_EMPTY)
+		if (k == GPUGB_DEFERRED_EMPTY_KEY)
 			__trap();			/* a row added to the table without its key: a bug */
 		idx = (idx + 1) & (unsigned) (t.slots - 1);
 	}
@@ -129,7 +129,7 @@ gpugb_deferred_list_rows(const GpugbAggParams &p, bool list, int64_t i, unsigned
 
 /*
  * One warp step's rows (lane's row i below `end`) added to their slots; a
- * row of the key GPUGB_DEFERRED_EMPTY (8-byte keys only) listed for retry
+ * row of the key GPUGB_DEFERRED_EMPTY_KEY (8-byte keys only) listed for retry
  * instead.  Warp-collective.
  */
 template <int NV, int KW>
@@ -141,7 +141,7 @@ gpugb_deferred_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &t, const
 
 	if constexpr (KW == 2)
 	{
-		bool		unkeyed = valid && in.key == GPUGB_DEFERRED_EMPTY;
+		bool		unkeyed = valid && in.key == GPUGB_DEFERRED_EMPTY_KEY;
 
 		gpugb_deferred_list_rows(p, unkeyed, i, lane);
 		valid = valid && !unkeyed;
@@ -190,7 +190,7 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 	{
 		long long	key = t.cache.keys[s];
 
-		if (key == GPUGB_DEFERRED_EMPTY)
+		if (key == GPUGB_DEFERRED_EMPTY_KEY)
 			continue;
 
 		/* Coalesced claims: the lanes with a key here are any of the warp's. */
@@ -216,7 +216,7 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 				GpugbLeanRowInputs<NV> in = gpugb_lean_packed_load<NV, KW>(packed, i, end);
 
 				/* A row of the EMPTY key was listed when it came. */
-				retry = (KW == 1 || in.key != GPUGB_DEFERRED_EMPTY) &&
+				retry = (KW == 1 || in.key != GPUGB_DEFERRED_EMPTY_KEY) &&
 					t.cache.gids[gpugb_deferred_find(t, in.key)] == GPUGB_DEFERRED_FAILED;
 			}
 			gpugb_deferred_list_rows(p, retry, i, lane);
@@ -225,7 +225,7 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 	}
 	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
 	{
-		t.cache.keys[s] = GPUGB_DEFERRED_EMPTY;
+		t.cache.keys[s] = GPUGB_DEFERRED_EMPTY_KEY;
 		t.cache.gids[s] = 0;
 		t.counts[s] = 0;
 #pragma unroll

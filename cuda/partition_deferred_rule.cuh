@@ -22,9 +22,6 @@
 #define GPUGB_PARTITION_DEFERRED_GIDS 1
 #endif
 
-/* An empty slot's key word (gpugb_device.h says why this one). */
-#define GPUGB_DEFERRED_EMPTY GPUGB_DEFERRED_EMPTY_KEY
-
 /*
  * Rows a block adds between two checks of the table's room, for a table
  * of `slots` slots (0: the table is too small for the path).  The table is

@@ -79,7 +79,7 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 
 			for (int s = threadIdx.x; s < slots; s += blockDim.x)
 			{
-				table.cache.keys[s] = GPUGB_DEFERRED_EMPTY;
+				table.cache.keys[s] = GPUGB_DEFERRED_EMPTY_KEY;
 				table.cache.gids[s] = 0;
 				table.counts[s] = 0;
 #pragma unroll

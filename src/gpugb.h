@@ -119,8 +119,8 @@ typedef enum GpugbPathPrivate
 								 * rest depend on them (a primary key's columns) */
 	GPUGB_PATH_HOT_SHARE,		/* String: estimated largest group's share of the
 								 * rows (skew_estimate.c); 0 = unknown */
-	GPUGB_PATH_NULLS			/* Integer: 1 = the statistics show NULLs in a key
-								 * or an aggregate input (skew_estimate.c) */
+	GPUGB_PATH_NULLS			/* Integer: 1 = a key or an aggregate input may be
+								 * NULL (skew_estimate.c, gpugb_estimate_nulls) */
 } GpugbPathPrivate;
 
 /* The fields of one key of GPUGB_PATH_ORDER, and its sources. */
@@ -165,7 +165,7 @@ typedef struct GpugbPlanInfo
 	double		estimated_groups;
 	double		estimated_rows;	/* input rows, all participants together */
 	double		estimated_hot_share;	/* largest group's share of the rows; 0 = unknown */
-	bool		estimated_nulls;	/* the statistics show NULLs in a key or an input */
+	bool		estimated_nulls;	/* a key or an input may be NULL (gpugb_estimate_nulls) */
 	bool		parallel;		/* parallel ingest: workers fill strides in DSM */
 	/* ordered output (the path's pathkeys), most significant key first */
 	int			n_order;

@@ -755,11 +755,10 @@ hot_share_for_shared(double groups, int64_t shared_slots)
  * the same rule; it also needs no NULL key or input: with NULLs the rows
  * do not move, and PARTITION runs its generic kernel, about even with sort
  * at 2^22 groups and, with fewer rows a key, behind it.  So not where the
- * planner's statistics show NULLs (nulls_expected, since session 43); where
- * they do not know, the caller also wants the generic kernel's block table
- * to fit).  Auto asks for more rows
- * a key as the launch does (LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY, and
- * gpugb_partition_lean_rows_pay's line).  H200, 2^28 rows,
+ * planner expects NULLs (nulls_expected, since session 43); where it cannot
+ * tell, the caller also wants the generic kernel's block table to fit).
+ * Auto asks for as many rows a key as the launch does where the rows stay
+ * packed (LEAN_PARTITION_AUTO_MIN_ROWS_PER_KEY), more where they do not.  H200, 2^28 rows,
  * one payload, 2^22 groups (64 rows a group; session 32, call 2): 4-byte
  * keys 16.3 ms uniform and 19.2 Zipf 1.0 against sort's 23.7 and 23.7;
  * 8-byte keys 20.9 and 23.7 against 31.0 and 31.4.  At 2^24 (16 rows a

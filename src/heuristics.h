@@ -49,8 +49,8 @@ typedef struct GpugbWorkload
 	bool		sums_fit_int32;
 	/*
 	 * NULLs expected in a key or an aggregate input (the planner's
-	 * statistics): a launch with some does not move its rows, and PARTITION
-	 * runs its generic kernel, not the lean one.
+	 * gpugb_estimate_nulls): a launch with some does not move its rows, and
+	 * PARTITION runs its generic kernel, not the lean one.
 	 */
 	bool		nulls_expected;
 	/*

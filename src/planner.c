@@ -81,7 +81,7 @@ typedef struct GroupingShape
 	const char *reject;			/* why not offloaded, or NULL */
 	double		hot_share;		/* the largest group's estimated share of the rows
 								 * (skew_estimate.c); 0 = unknown */
-	bool		nulls;			/* the statistics show NULLs in a key or an input */
+	bool		nulls;			/* a key or an input may be NULL (skew_estimate.c) */
 } GroupingShape;
 
 #define DECLINE(reason) \
