@@ -338,6 +338,32 @@ gpugb_table_reserve(GpugbGroupBy *gb, int64_t groups, cudaStream_t stream)
 }
 
 /*
+ * Grows the table for a retry round of n_retry rows, unless the launch did
+ * not overflow (`overflowed`: GpugbAggParams.overflow, raised where a
+ * lookup walked too far or found no id) and the table has ids for every
+ * retried row.  Rows come to the retry list with room to spare only from
+ * PARTITION's deferred lookups, whose 8-byte key equal to the block table's
+ * empty word (GPUGB_DEFERRED_EMPTY_KEY) they retry; growing for them
+ * doubled the table at every launch that held that key, until the device
+ * ran out of memory.  A table out of ids gives its whole max_groups
+ * (gpugb_group_count), so it still grows; and rows that find no id in the
+ * round come back for another, which grows.
+ */
+static GpugbStatus
+grow_for_retries(GpugbGroupBy *gb, int64_t n_retry, bool overflowed, cudaStream_t stream)
+{
+	int64_t		used;
+
+	if (!overflowed)
+	{
+		GPUGB_TRY(gpugb_group_count(gb, stream, &used));
+		if (used + n_retry <= gb->table.max_groups)
+			return GPUGB_OK;
+	}
+	return table_grow(gb, n_retry, stream);
+}
+
+/*
  * One retry round: the rows of the retry list, after growth, as GLOBAL_HASH
  * (or, under spec.partition_retry_repartition, as a PARTITION launch over
  * them gathered into `gathered`: gpugb_partition_retry_round, where
@@ -353,7 +379,8 @@ retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry, bool may_pa
 
 	*partitioned = false;
 	gb->stats.retried_rows += n_retry;
-	GPUGB_TRY(table_grow(gb, n_retry, set->stream));
+	/* h_count: the count and overflow flag of the launch, or of the last round, that listed these rows */
+	GPUGB_TRY(grow_for_retries(gb, n_retry, h_count[1] != 0, set->stream));
 	gpugb_table_params(gb, &p);
 	p.nrows = n_retry;
 	p.row_list = (const uint32_t *) set->retry_list.ptr;

@@ -134,6 +134,12 @@ typedef struct CaseSpec
 	 */
 	int			refuse_move;
 	int			rows_only;
+	/*
+	 * 1: with PARTITION forced on the device, the table must not grow: rows
+	 * retried with room to spare in it (an 8-byte key equal to the deferred
+	 * block table's empty word, GPUGB_DEFERRED_EMPTY_KEY) are no reason to.
+	 */
+	int			expect_no_grow;
 } CaseSpec;
 
 #define N_INPUTS 4
