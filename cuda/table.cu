@@ -340,14 +340,21 @@ gpugb_table_reserve(GpugbGroupBy *gb, int64_t groups, cudaStream_t stream)
 /*
  * Grows the table for a retry round of n_retry rows, unless the launch did
  * not overflow (`overflowed`: GpugbAggParams.overflow, raised where a
- * lookup walked too far or found no id) and the table has ids for every
- * retried row.  Rows come to the retry list with room to spare only from
- * PARTITION's deferred lookups, whose 8-byte key equal to the block table's
- * empty word (GPUGB_DEFERRED_EMPTY_KEY) they retry; growing for them
- * doubled the table at every launch that held that key, until the device
- * ran out of memory.  A table out of ids gives its whole max_groups
- * (gpugb_group_count), so it still grows; and rows that find no id in the
- * round come back for another, which grows.
+ * lookup walked too far or, outside p.overflow_on_walks_only, found no id)
+ * and the table still has an id to give.  Rows come to the retry list
+ * without that flag in two ways only:
+ *  - no id was left (p.overflow_on_walks_only, or a launch without
+ *    p.overflow): then gpugb_group_count gives the table's whole
+ *    max_groups, and the table grows;
+ *  - PARTITION's deferred lookups list the rows of the one 8-byte key equal
+ *    to the block table's empty word (GPUGB_DEFERRED_EMPTY_KEY): one key,
+ *    so one id is all the round needs.
+ * Growing for the second doubled the table at every launch that held that
+ * key, until the device ran out of memory (session 43's review).  Counting
+ * its rows as new groups (used + n_retry) still grew it once where the
+ * table was planned close to the groups (self-test case 124, H200, session
+ * 44 call 1).  Rows that find no id in the round come back for another,
+ * which sees the table full and grows, so the retries still end.
  */
 static GpugbStatus
 grow_for_retries(GpugbGroupBy *gb, int64_t n_retry, bool overflowed, cudaStream_t stream)
@@ -357,7 +364,7 @@ grow_for_retries(GpugbGroupBy *gb, int64_t n_retry, bool overflowed, cudaStream_
 	if (!overflowed)
 	{
 		GPUGB_TRY(gpugb_group_count(gb, stream, &used));
-		if (used + n_retry <= gb->table.max_groups)
+		if (used < gb->table.max_groups)
 			return GPUGB_OK;
 	}
 	return table_grow(gb, n_retry, stream);
