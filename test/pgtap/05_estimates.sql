@@ -139,6 +139,9 @@ ALTER TABLE big ALTER COLUMN k SET (n_distinct = 4194304);
 ANALYZE big;
 UPDATE pg_class SET reltuples = 268435456 WHERE oid = 'big'::regclass;
 SET gpugb.stride_rows = 67108864;
+-- Auto's plan is the subject, also where the run forces a strategy (test/gpu-box.sh strategies:
+-- the reason would read 'forced by gpugb.strategy (auto would choose ...)').
+SET gpugb.strategy = auto;
 SELECT coalesce(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(w) AS s FROM big GROUP BY k$$, false)
                 ->> 'Strategy Reason', 'no GpuGroupAgg node') AS lean_reason,
        coalesce(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(v) AS s FROM big GROUP BY k$$, false)
@@ -150,6 +153,7 @@ SELECT CASE WHEN coalesce(nullif(current_setting('gpugb_test.expect', true), '')
                     :'lean_reason' || '; with: ' || :'nulls_reason' || ')')
             ELSE skip('auto plans no lean partition here (' || :'lean_reason' || ')', 1) END;
 RESET gpugb.stride_rows;
+RESET gpugb.strategy;
 
 SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
 SELECT * FROM finish();
