@@ -91,8 +91,15 @@ template <int W>
 struct GpugbScatterShape
 {
 	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
-	static constexpr int threads = tile_rows / GPUGB_SCATTER_ROWS_PER_THREAD;
+#ifdef GPUGB_SCATTER_RELOAD
+	static constexpr int rows_per_thread = W <= 2 ? 2 * GPUGB_SCATTER_ROWS_PER_THREAD : GPUGB_SCATTER_ROWS_PER_THREAD;
+	static constexpr int threads = tile_rows / rows_per_thread;
+	static constexpr int min_blocks = GPUGB_SCATTER_WIDE_BLOCKS_PER_SM;
+#else
+	static constexpr int rows_per_thread = GPUGB_SCATTER_ROWS_PER_THREAD;
+	static constexpr int threads = tile_rows / rows_per_thread;
 	static constexpr int min_blocks = W <= 2 ? 1 : GPUGB_SCATTER_WIDE_BLOCKS_PER_SM;
+#endif
 };
 
 static_assert((GpugbScatterShape<2>::tile_rows >> GPUGB_SCATTER_MAX_BITS) >= 4,
@@ -120,8 +127,26 @@ gpugb_scatter_count_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t
 	for (uint32_t b = threadIdx.x; b < n_parts; b += blockDim.x)
 		gpugb_scatter_hist[b] = 0;
 	__syncthreads();
+#ifdef GPUGB_SCATTER_COUNT_BATCH
+	/* Every key of the thread's rows loaded before the first atomic: all its loads in flight at once. */
+	constexpr int R = TILE / 1024;
+	uint32_t	part[R];
+
+#pragma unroll
+	for (int k = 0; k < R; k++)
+	{
+		int64_t		i = begin + k * 1024 + threadIdx.x;
+
+		part[k] = i < end ? pk.partition(i) : UINT32_MAX;
+	}
+#pragma unroll
+	for (int k = 0; k < R; k++)
+		if (part[k] != UINT32_MAX)
+			atomicAdd(&gpugb_scatter_hist[part[k]], 1u);
+#else
 	for (int64_t i = begin + threadIdx.x; i < end; i += blockDim.x)
 		atomicAdd(&gpugb_scatter_hist[pk.partition(i)], 1u);
+#endif
 	__syncthreads();
 	for (uint32_t b = threadIdx.x; b < n_parts; b += blockDim.x)
 		counts[(int64_t) b * n_tiles + tile] = gpugb_scatter_hist[b];
@@ -139,7 +164,7 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 	typedef typename Packer::Row Row;
 	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
 	constexpr int THREADS = GpugbScatterShape<Packer::W>::threads;
-	constexpr int R = GPUGB_SCATTER_ROWS_PER_THREAD;
+	constexpr int R = GpugbScatterShape<Packer::W>::rows_per_thread;
 	/* Partitions a thread scans: its run of the at most 2^GPUGB_SCATTER_MAX_BITS. */
 	constexpr int PER = ((1 << GPUGB_SCATTER_MAX_BITS) + THREADS - 1) / THREADS;
 	typedef cub::BlockScan<uint32_t, THREADS> Scan;
@@ -151,7 +176,9 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 	const int64_t tile = blockIdx.x;
 	const int64_t begin = tile * TILE;
 	const int	count = n - begin < TILE ? (int) (n - begin) : TILE;
+#ifndef GPUGB_SCATTER_RELOAD
 	Row			r[R];
+#endif
 	uint32_t	slot[R];		/* partition << 16 | rank among the tile's rows of it */
 
 	for (uint32_t b = threadIdx.x; b < n_parts; b += THREADS)
@@ -166,7 +193,9 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 		{
 			uint32_t	part = pk.partition(begin + j);
 
+#ifndef GPUGB_SCATTER_RELOAD
 			r[k] = pk.row(begin + j);
+#endif
 			slot[k] = part << 16 | atomicAdd(&base[part], 1u);
 		}
 	}
@@ -209,7 +238,11 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 			uint32_t	part = slot[k] >> 16;
 			uint32_t	pos = base[part] + (slot[k] & 0xFFFFu);
 
+#ifdef GPUGB_SCATTER_RELOAD
+			stage[pos] = pk.row(begin + j);	/* the tile was just read: mostly L2 hits */
+#else
 			stage[pos] = r[k];
+#endif
 			stage_part[pos] = (uint16_t) part;
 		}
 	}
