@@ -47,52 +47,56 @@
 
 /* The most partition bits any scatter takes (gpugb_partition_scatter_pays allows no more): shared memory for 2048 partitions. */
 #define GPUGB_SCATTER_MAX_BITS 11
-/* Rows each scatter thread holds in registers between counting and staging. */
-#define GPUGB_SCATTER_ROWS_PER_THREAD 8
-
 /*
  * Tile rows for rows of W words: 8192 for 8-byte rows, 4096 beyond, so a
- * tile's staged rows take at most 96 KB of shared memory, and a thread's
- * eight rows fit its registers: 1024 threads get 64 registers each, where
- * 12-byte rows spilled 108 bytes a thread (ptxas, sm_90); 512 get 64
- * (two blocks an SM, below).
- * Which launches scatter is gpugb_partition_scatter_pays' (src/
- * heuristics.c): at least four rows of a tile a partition, so at most
- * 2^11 partitions, which the shared memory is sized for.
+ * tile's staged rows take at most 96 KB of shared memory.  Which launches
+ * scatter is gpugb_partition_scatter_pays' (src/heuristics.c): at least
+ * four rows of a tile a partition, so at most 2^11 partitions, which the
+ * shared memory is sized for.
  *
- * Rows wider than 8 bytes scatter in two blocks an SM: the launch bounds
- * ask for 64 registers (512 threads; ptxas spills 20-72 bytes, where 111
- * registers held eight 24-byte rows) and the kernel takes the most shared
- * memory (partition_move.cu), so that two tiles fit.  With one block an SM
- * (25 % occupancy) a block's phases waited on each other at every barrier
- * and the rows moved at 1.1 TB/s of DRAM traffic (H200, Nsight Compute,
- * session 41 call 3); two were 1.18-1.28x faster at the scattered points
- * (2^16-2^20 groups with 8-byte keys and one payload, 2^20 with four
- * payloads), and 1024 threads of four rows 0.89-1.19x (session 41, call 4).
- * 8-byte rows have no such room: two blocks an SM would leave them 32
- * registers, and ptxas spills 180 bytes.  In 4096-row tiles of 512 threads
- * they ran two blocks an SM without spills, but at 2^11 partitions (two
- * rows of a tile a partition) 0.83-0.87x as fast, 2^22 groups (session 41
- * call 8: the experiment GPUGB_SCATTER_NARROW_TILE at dc91ecb, removed).
+ * A thread keeps only its rows' partitions and ranks between counting and
+ * staging, and reads each row again to stage it: the tile was read just
+ * before, so the second read mostly hits L2, and no registers hold rows
+ * across the scan.  So every width scatters in two blocks an SM of 512
+ * threads (16 rows a thread for 8-byte rows, 8 beyond) within 64
+ * registers, without spills (ptxas, sm_90).
+ *  - Why two blocks: with one block an SM a block's phases wait on each
+ *    other at every barrier.  Wide rows moved at 1.1 TB/s of DRAM traffic
+ *    that way (H200, Nsight Compute, session 41 call 3), and two blocks were
+ *    1.18-1.28x faster (session 41, call 4).
+ *  - Why the second read: rows held in registers spilled 20-72 bytes a
+ *    thread for wide rows, and left 8-byte rows in one block of 1024
+ *    threads an SM (two would have 32 registers, and spilled 180 bytes).
+ *    Reading them again, the scatter kernel took 5.07 ms against 5.76 at
+ *    2^22 groups (4-byte keys, one payload, uniform; Nsight Compute, base
+ *    clocks), and forced PARTITION was 0.97-1.08x as fast, 1.03-1.06x at
+ *    2^20-2^22 with one payload (H200, 2^28 rows, 3 reps, 2^18-2^22 groups,
+ *    uniform and Zipf 1.0; session 44 call 4, the experiment
+ *    GPUGB_SCATTER_RELOAD).
+ *  - Why not smaller tiles: 8-byte rows in 4096-row tiles of 512 threads
+ *    ran two blocks an SM too, but at 2^11 partitions (two rows of a tile a
+ *    partition) 0.83-0.87x as fast, 2^22 groups (session 41 call 8: the
+ *    experiment GPUGB_SCATTER_NARROW_TILE at dc91ecb, removed).
  */
 /*
- * Two tiles of wide rows take up to 2 x 112 KB: sm_90's 228 KB of shared
- * memory an SM hold them, sm_80's 164 KB do not, and there the cap of 64
- * registers would only add spills.  Measured on sm_90 only, so sm_80 keeps
- * the shape it had.
+ * Two tiles take up to 2 x 112 KB: sm_90's 228 KB of shared memory an SM
+ * hold them, sm_80's 164 KB do not, and there the cap of 64 registers
+ * would only add spills.  Measured on sm_90 only.
  */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define GPUGB_SCATTER_WIDE_BLOCKS_PER_SM 1
+#define GPUGB_SCATTER_BLOCKS_PER_SM 1
 #else
-#define GPUGB_SCATTER_WIDE_BLOCKS_PER_SM 2
+#define GPUGB_SCATTER_BLOCKS_PER_SM 2
 #endif
 
+/* The scatter kernel's shape; threads must not depend on __CUDA_ARCH__ (the host launches with it). */
 template <int W>
 struct GpugbScatterShape
 {
 	static constexpr int tile_rows = W <= 2 ? 8192 : 4096;
-	static constexpr int threads = tile_rows / GPUGB_SCATTER_ROWS_PER_THREAD;
-	static constexpr int min_blocks = W <= 2 ? 1 : GPUGB_SCATTER_WIDE_BLOCKS_PER_SM;
+	static constexpr int rows_per_thread = W <= 2 ? 16 : 8;
+	static constexpr int threads = tile_rows / rows_per_thread;
+	static constexpr int min_blocks = GPUGB_SCATTER_BLOCKS_PER_SM;
 };
 
 static_assert((GpugbScatterShape<2>::tile_rows >> GPUGB_SCATTER_MAX_BITS) >= 4,
@@ -139,7 +143,7 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 	typedef typename Packer::Row Row;
 	constexpr int TILE = GpugbScatterShape<Packer::W>::tile_rows;
 	constexpr int THREADS = GpugbScatterShape<Packer::W>::threads;
-	constexpr int R = GPUGB_SCATTER_ROWS_PER_THREAD;
+	constexpr int R = GpugbScatterShape<Packer::W>::rows_per_thread;
 	/* Partitions a thread scans: its run of the at most 2^GPUGB_SCATTER_MAX_BITS. */
 	constexpr int PER = ((1 << GPUGB_SCATTER_MAX_BITS) + THREADS - 1) / THREADS;
 	typedef cub::BlockScan<uint32_t, THREADS> Scan;
@@ -151,7 +155,6 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 	const int64_t tile = blockIdx.x;
 	const int64_t begin = tile * TILE;
 	const int	count = n - begin < TILE ? (int) (n - begin) : TILE;
-	Row			r[R];
 	uint32_t	slot[R];		/* partition << 16 | rank among the tile's rows of it */
 
 	for (uint32_t b = threadIdx.x; b < n_parts; b += THREADS)
@@ -166,7 +169,6 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 		{
 			uint32_t	part = pk.partition(begin + j);
 
-			r[k] = pk.row(begin + j);
 			slot[k] = part << 16 | atomicAdd(&base[part], 1u);
 		}
 	}
@@ -209,7 +211,7 @@ gpugb_scatter_rows_kernel(const Packer pk, int64_t n, int64_t n_tiles, uint32_t 
 			uint32_t	part = slot[k] >> 16;
 			uint32_t	pos = base[part] + (slot[k] & 0xFFFFu);
 
-			stage[pos] = r[k];
+			stage[pos] = pk.row(begin + j);	/* read again: GpugbScatterShape's comment */
 			stage_part[pos] = (uint16_t) part;
 		}
 	}
