@@ -33,6 +33,7 @@
 #include "miscadmin.h"
 #include "nodes/bitmapset.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
 #include "statistics/statistics.h"
@@ -207,29 +208,114 @@ makes_nulls_walker(Node *node, void *context)
 	return expression_tree_walker(node, makes_nulls_walker, context);
 }
 
+/* A COALESCE with a non-NULL constant among its arguments: never NULL, whatever the others are. */
+static bool
+coalesce_never_null(CoalesceExpr *coalesce)
+{
+	ListCell   *lc;
+
+	foreach(lc, coalesce->args)
+	{
+		Node	   *arg = (Node *) lfirst(lc);
+
+		if (IsA(arg, Const) && !((Const *) arg)->constisnull)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * expression_tree_walker callback: the Vars of an expression whose NULLs
+ * can reach its value, into *vars: not those under a COALESCE that is never
+ * NULL (COALESCE(v, 0)).
+ */
+static bool
+null_source_vars_walker(Node *node, List **vars)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		*vars = lappend(*vars, node);
+		return false;
+	}
+	if (IsA(node, CoalesceExpr) && coalesce_never_null((CoalesceExpr *) node))
+		return false;
+	return expression_tree_walker(node, null_source_vars_walker, vars);
+}
+
+/*
+ * Whether the scan of var's relation keeps only rows where var is not NULL:
+ * one of the relation's restrictions is false or NULL where var is NULL
+ * (find_nonnullable_vars: WHERE v IS NOT NULL, WHERE v > 0).  A relation an
+ * outer join can null never gets here (expr_may_be_null).
+ */
+static bool
+quals_exclude_nulls(PlannerInfo *root, Var *var)
+{
+	RelOptInfo *rel;
+	ListCell   *lc;
+
+	if (var->varlevelsup != 0 || var->varno <= 0 || var->varno >= root->simple_rel_array_size)
+		return false;
+	rel = root->simple_rel_array[var->varno];
+	if (rel == NULL || rel->reloptkind != RELOPT_BASEREL)
+		return false;
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		List	   *nonnullable = find_nonnullable_vars((Node *) rinfo->clause);
+		bool		found = false;
+		ListCell   *vc;
+
+		foreach(vc, nonnullable)
+		{
+			Var		   *v = (Var *) lfirst(vc);
+
+			if (v->varno == var->varno && v->varattno == var->varattno && v->varlevelsup == 0)
+			{
+				found = true;
+				break;
+			}
+		}
+		list_free(nonnullable);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Whether expr may be NULL in some rows, as far as the plan can tell: it
  * reads a relation an outer join can null (root->nullable_baserels); it
  * makes NULLs itself (makes_nulls_walker); or the statistics show NULLs in
- * it or in a column it reads.  Without statistics a column counts as
- * without NULLs, as before session 43.  Errs towards NULLs: COALESCE(x, 0)
- * of a column x with some counts as having them, which costs only the lean
- * kernel's speed.
+ * it or in a column whose NULLs reach it (null_source_vars_walker) and that
+ * the relation's restrictions do not filter out (quals_exclude_nulls).
+ * Without statistics a column counts as without NULLs, as before session
+ * 43.  Errs towards NULLs otherwise (a function may return NULL for a
+ * column with some, and COALESCE(v, w) counts v's), which costs only the
+ * lean kernel's speed.
  */
 static bool
 expr_may_be_null(PlannerInfo *root, Node *expr)
 {
-	List	   *vars;
+	List	   *vars = NIL;
 	ListCell   *lc;
 	bool		nulls = false;
 
 	if (bms_overlap(pull_varnos(root, expr), root->nullable_baserels) ||
-		makes_nulls_walker(expr, NULL) || stats_show_nulls(root, expr))
+		makes_nulls_walker(expr, NULL))
 		return true;
-	vars = pull_var_clause(expr, PVC_RECURSE_AGGREGATES | PVC_RECURSE_WINDOWFUNCS | PVC_RECURSE_PLACEHOLDERS);
+	if (IsA(expr, Var))
+		return !quals_exclude_nulls(root, (Var *) expr) && stats_show_nulls(root, expr);
+	if (stats_show_nulls(root, expr))
+		return true;
+	(void) null_source_vars_walker(expr, &vars);
 	foreach(lc, vars)
 	{
-		if (!equal(lfirst(lc), expr) && stats_show_nulls(root, (Node *) lfirst(lc)))
+		Var		   *var = (Var *) lfirst(lc);
+
+		if (!quals_exclude_nulls(root, var) && stats_show_nulls(root, (Node *) var))
 		{
 			nulls = true;
 			break;

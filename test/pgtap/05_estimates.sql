@@ -130,6 +130,24 @@ SELECT is(pg_temp.gpugb_node($$SELECT t.k, sum(f.w) AS s FROM withnulls t LEFT J
           ->> 'Estimated Nulls', 'true', 'an outer join''s nullable side: Estimated Nulls');
 SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, count(v) AS nv FROM withnulls GROUP BY k$$,
                    'NULL inputs the statistics expect');
+-- ...but not the NULLs the query cannot see (session 44): a restriction that filters them out, and a
+-- COALESCE with a constant; where some still reach the value, Estimated Nulls stays.
+SELECT ok(pg_temp.gpugb_node($$SELECT k, count(*) AS n, sum(v) AS s FROM withnulls WHERE v IS NOT NULL
+                                GROUP BY k$$, false) ->> 'Estimated Nulls' IS NULL,
+          'WHERE v IS NOT NULL: no Estimated Nulls for sum(v)');
+SELECT ok(pg_temp.gpugb_node($$SELECT v, count(*) AS n FROM withnulls WHERE v > 5 GROUP BY v$$, false)
+          ->> 'Estimated Nulls' IS NULL,
+          'WHERE v > 5 (a strict operator): no Estimated Nulls for the key v');
+SELECT ok(pg_temp.gpugb_node($$SELECT k, sum(coalesce(v, 0)) AS s FROM withnulls GROUP BY k$$, false)
+          ->> 'Estimated Nulls' IS NULL,
+          'sum(coalesce(v, 0)): no Estimated Nulls');
+SELECT is(pg_temp.gpugb_node($$SELECT k, sum(coalesce(v, 0) + v) AS s FROM withnulls GROUP BY k$$, false)
+          ->> 'Estimated Nulls', 'true', 'sum(coalesce(v, 0) + v): v''s NULLs still reach it, Estimated Nulls');
+SELECT is(pg_temp.gpugb_node($$SELECT k, sum(v) AS s FROM withnulls WHERE w IS NOT NULL GROUP BY k$$, false)
+          ->> 'Estimated Nulls', 'true', 'WHERE w IS NOT NULL says nothing of v: Estimated Nulls');
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, sum(coalesce(v, 0)) AS c FROM withnulls
+                     WHERE v IS NOT NULL GROUP BY k$$,
+                   'a restriction that filters the NULLs out, and a COALESCE');
 -- The planned strategy follows: statistics faked to 2^28 rows in 2^22 groups, launches of 2^26
 -- rows (16 rows a key), where auto plans PARTITION's lean kernel for sum(w) and not for sum(v).
 -- Required where the run expects the GPU path (the emulator's and the H200's device properties);
