@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Session 45's first call (about 2 minutes; written in session 44, whose device time ran out): where auto's
+# 1.1-1.2 ms over forced PARTITION goes at 2^22 groups (4-byte keys, one payload: auto 11.92 ms against
+# 10.79, 2.94x Thrust against 3.25x; session 44 call 5). Auto runs a probe launch of 2^20 rows
+# (GPUGB_DEVICE_PROBE_ROWS, cuda/groupby.cu), the run-time check, then the rest in one launch.
+# test/bin/s44main is main at 4e78ec2 (.gpu-box/bins5.tar.xz; rebuild: make -C test/kernelbench CUDA_ARCHS=90
+# BIN=$PWD/test/bin/s44main, the same for test/device).
+# 1. the kernel benchmark with --alloc-trace on, auto and partition, 2^20 and 2^22, 3 reps;
+# 2. Nsight Compute, every kernel's time in launch order, auto and forced PARTITION at 2^22: the probe
+#    launch's kernels, and whether the main launch's kernels are slower after the probe.
+#   run(command="bash docs/session44-2026-11-30/next/s45-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins5.tar.xz"], timeout_s=300)
+cd "$(dirname "$0")/../../.." || exit 1
+export PATH=/usr/local/cuda/bin:$PATH
+O=${OUT:-/tmp/gpugb-s45-call1}; mkdir -p "$O"
+T0=$(date +%s)
+echo "HEAD $(cat .gpu-box/HEAD)"
+tar xJf .gpu-box/bins5.tar.xz || exit 1
+KB=test/bin/s44main/kernelbench
+t0=$(date +%s)
+CUDA_MODULE_LOADING=EAGER timeout 100 $KB --bw-gib 1 --max-seconds 95 --reps 3 --keys 4 --payloads 1 \
+  --log2-groups 20:22:2 --dists uniform --methods partition,auto --alloc-trace on \
+  --csv "$O/alloc.csv" --md "$O/alloc.md" > "$O/alloc.log" 2>&1
+echo "kernelbench --alloc-trace rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/alloc.md")"
+grep -iE "alloc|free|MB" "$O/alloc.log" | head -40 | cut -c1-200
+seq_py() {
+  python3 - "$1" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+h = rows[0]; n, m, v, u = (h.index(x) for x in ("Kernel Name", "Metric Name", "Metric Value", "Metric Unit"))
+sc = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0}
+seq = [(r[n].split("(")[0].split("<")[0].split("::")[-1].strip(), float(r[v].replace(",", "")) * sc[r[u]])
+       for r in rows[1:] if r[m] == "gpu__time_duration.sum"]
+out = []
+for k, t in seq:
+    if out and out[-1][0] == k:
+        out[-1][1] += 1; out[-1][2] += t
+    else:
+        out.append([k, 1, t])
+for k, c, t in out:
+    print(f"  {t:8.3f} ms {c:3d}x  {k}")
+print(f"  total {sum(t for _, t in seq):.3f} ms over {len(seq)} kernels")
+PY
+}
+for method in partition auto; do
+  t0=$(date +%s)
+  CUDA_MODULE_LOADING=EAGER timeout 90 ncu --metrics gpu__time_duration.sum --csv -k "regex:gpugb_|DeviceRadixSort|DeviceScan" \
+    $KB --keys 4 --payloads 1 --dists uniform --log2-groups 22 --methods $method --reps 1 \
+    --bw-gib 1 --max-seconds 60 --md /dev/null > "$O/ncu-$method-22.csv" 2> "$O/ncu-$method-22.err"
+  echo "== ncu $method 2^22 rc=$? ($(( $(date +%s) - t0 )) s): kernels in launch order (Thrust's sort first; warm-up, then the timed run)"
+  seq_py "$O/ncu-$method-22.csv"
+done
+gzip -9 "$O"/*.log "$O"/*.csv "$O"/*.err 2>/dev/null
+cd "$O" && tar czf s45-call1.tgz ./*.gz ./*.md 2>/dev/null; rm -f ./*.gz ./*.md
+echo "total $(( $(date +%s) - T0 )) s"
