@@ -264,6 +264,9 @@ quals_exclude_nulls(PlannerInfo *root, Var *var)
 	foreach(lc, rel->baserestrictinfo)
 	{
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+#if PG_VERSION_NUM >= 160000
+#error "find_nonnullable_vars returns a multibitmapset from PostgreSQL 16: read it with mbms_is_member"
+#endif
 		List	   *nonnullable = find_nonnullable_vars((Node *) rinfo->clause);
 		bool		found = false;
 		ListCell   *vc;
@@ -306,6 +309,9 @@ expr_may_be_null(PlannerInfo *root, Node *expr)
 	if (bms_overlap(pull_varnos(root, expr), root->nullable_baserels) ||
 		makes_nulls_walker(expr, NULL))
 		return true;
+	/* A column through a binary-compatible cast (varchar as text) is the column. */
+	while (IsA(expr, RelabelType))
+		expr = (Node *) ((RelabelType *) expr)->arg;
 	if (IsA(expr, Var))
 		return !quals_exclude_nulls(root, (Var *) expr) && stats_show_nulls(root, expr);
 	if (stats_show_nulls(root, expr))

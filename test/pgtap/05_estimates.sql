@@ -145,6 +145,15 @@ SELECT is(pg_temp.gpugb_node($$SELECT k, sum(coalesce(v, 0) + v) AS s FROM withn
           ->> 'Estimated Nulls', 'true', 'sum(coalesce(v, 0) + v): v''s NULLs still reach it, Estimated Nulls');
 SELECT is(pg_temp.gpugb_node($$SELECT k, sum(v) AS s FROM withnulls WHERE w IS NOT NULL GROUP BY k$$, false)
           ->> 'Estimated Nulls', 'true', 'WHERE w IS NOT NULL says nothing of v: Estimated Nulls');
+CREATE TEMP TABLE withnulls_vc AS SELECT k, v::varchar AS vc FROM withnulls;
+ANALYZE withnulls_vc;
+SELECT ok(pg_temp.gpugb_node($$SELECT vc::text AS t, count(*) AS n FROM withnulls_vc WHERE vc IS NOT NULL
+                                GROUP BY vc::text$$, false) ->> 'Estimated Nulls' IS NULL AND
+          pg_temp.gpugb_node($$SELECT vc::text AS t, count(*) AS n FROM withnulls_vc WHERE vc IS NOT NULL
+                                GROUP BY vc::text$$, false) IS NOT NULL,
+          'WHERE vc IS NOT NULL, GROUP BY vc::text (a binary-compatible cast): no Estimated Nulls');
+SELECT is(pg_temp.gpugb_node($$SELECT vc::text AS t, count(*) AS n FROM withnulls_vc GROUP BY vc::text$$, false)
+          ->> 'Estimated Nulls', 'true', 'GROUP BY vc::text with vc''s NULLs: Estimated Nulls');
 SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, sum(coalesce(v, 0)) AS c FROM withnulls
                      WHERE v IS NOT NULL GROUP BY k$$,
                    'a restriction that filters the NULLs out, and a COALESCE');
