@@ -1,21 +1,50 @@
 #!/usr/bin/env bash
-# Session 45's first call (about 2 minutes; written in session 44, whose device time ran out): where auto's
+# Session 45's first call (about 4 minutes; written in session 44, whose device time ran out): where auto's
 # 1.1-1.2 ms over forced PARTITION goes at 2^22 groups (4-byte keys, one payload: auto 11.92 ms against
 # 10.79, 2.94x Thrust against 3.25x; session 44 call 5). Auto runs a probe launch of 2^20 rows
 # (GPUGB_DEVICE_PROBE_ROWS, cuda/groupby.cu), the run-time check, then the rest in one launch.
-# test/bin/s44main is main at 4e78ec2 (.gpu-box/bins5.tar.xz; rebuild: make -C test/kernelbench CUDA_ARCHS=90
-# BIN=$PWD/test/bin/s44main, the same for test/device).
-# 1. the kernel benchmark with --alloc-trace on, auto and partition, 2^20 and 2^22, 3 reps;
-# 2. Nsight Compute, every kernel's time in launch order, auto and forced PARTITION at 2^22: the probe
+# .gpu-box/bins45.tar.xz holds two kernel benchmarks (rebuild: make -C test/kernelbench CUDA_ARCHS=90 BIN=...):
+#   test/bin/s44main/    main's kernel code at 4e78ec2 (what call 5 ran)
+#   test/bin/s45probe/   branch s44-hash-probe (6d81518): --partition-probe hash runs auto's probe as
+#                        GLOBAL_HASH where PARTITION is planned (spec.partition_hash_probe)
+# 1. A/B of auto's probe: PARTITION (main's), SORT (--partition-probe off), GLOBAL_HASH (the branch), with
+#    forced PARTITION beside them; both key widths and payload counts, uniform and Zipf 1.0, 2^20-2^24, 3 reps;
+# 2. the kernel benchmark with --alloc-trace on, auto and partition, 2^20 and 2^22;
+# 3. Nsight Compute, every kernel's time in launch order, auto and forced PARTITION at 2^22: the probe
 #    launch's kernels, and whether the main launch's kernels are slower after the probe.
-#   run(command="bash docs/session44-2026-11-30/next/s45-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins5.tar.xz"], timeout_s=300)
+# If the hash probe wins (auto nearer forced PARTITION, nothing slower), merge the branch with
+# partition_hash_probe as the default (src/strategy.c, gpugb_spec_first_runnable), then run the whole
+# self-test, pgTAP and qgen with auto, and the grid's 2^18-2^26 (next/call5.sh's shape).
+#   run(command="bash docs/session44-2026-11-30/next/s45-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins45.tar.xz"], timeout_s=420)
 cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
 O=${OUT:-/tmp/gpugb-s45-call1}; mkdir -p "$O"
 T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD)"
-tar xJf .gpu-box/bins5.tar.xz || exit 1
+tar xJf .gpu-box/bins45.tar.xz || exit 1
 KB=test/bin/s44main/kernelbench
+kb() {	# name, binary, options...
+  local name=$1 bin=$2 t0=$(date +%s); shift 2
+  CUDA_MODULE_LOADING=EAGER timeout 100 "$bin" --bw-gib 1 --max-seconds 95 --reps 3 --keys 4,8 --payloads 1,4 \
+    --log2-groups 20:24:2 --dists uniform,zipf1.0 --csv "$O/$name.csv" --md "$O/$name.md" "$@" > "$O/$name.log" 2>&1
+  echo "kernelbench $name rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/$name.md")"
+}
+kb probe-partition $KB --methods partition,auto
+kb probe-sort $KB --methods auto --partition-probe off
+kb probe-hash test/bin/s45probe/kernelbench --methods auto --partition-probe hash
+echo "== auto: PARTITION's probe -> SORT's"; python3 test/kernelbench/ab_table.py "$O/probe-partition.csv" "$O/probe-sort.csv" | grep -E "^\|"
+echo "== auto: PARTITION's probe -> GLOBAL_HASH's"; python3 test/kernelbench/ab_table.py "$O/probe-partition.csv" "$O/probe-hash.csv" | grep -E "^\|"
+python3 - "$O/probe-partition.csv" "$O/probe-hash.csv" <<'PY'
+import csv, sys
+pts = {}
+for tag, path in (("main", sys.argv[1]), ("hash", sys.argv[2])):
+    for r in csv.DictReader(open(path)):
+        pts.setdefault((r["key_bytes"], r["payloads"], r["dist"], r["log2_g"]), {})[(tag, r["method"])] = float(r["seconds"])
+print("| key bytes | payloads | dist | log2 g | partition ms | auto ms | auto (hash probe) ms | Thrust / auto (hash probe) |")
+for k, m in sorted(pts.items()):
+    print(f"| {' | '.join(k)} | {m[('main', 'partition')]*1e3:.2f} | {m[('main', 'auto')]*1e3:.2f} | "
+          f"{m[('hash', 'auto')]*1e3:.2f} | {m[('hash', 'thrust')] / m[('hash', 'auto')]:.2f}x |")
+PY
 t0=$(date +%s)
 CUDA_MODULE_LOADING=EAGER timeout 100 $KB --bw-gib 1 --max-seconds 95 --reps 3 --keys 4 --payloads 1 \
   --log2-groups 20:22:2 --dists uniform --methods partition,auto --alloc-trace on \
