@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Session 45's first call (about 4 minutes; written in session 44, whose device time ran out): where auto's
+# Session 45's first call (about 6 minutes; written in session 44, whose device time ran out): where auto's
 # 1.1-1.2 ms over forced PARTITION goes at 2^22 groups (4-byte keys, one payload: auto 11.92 ms against
 # 10.79, 2.94x Thrust against 3.25x; session 44 call 5). Auto runs a probe launch of 2^20 rows
 # (GPUGB_DEVICE_PROBE_ROWS, cuda/groupby.cu), the run-time check, then the rest in one launch.
 # .gpu-box/bins45.tar.xz holds two kernel benchmarks (rebuild: make -C test/kernelbench CUDA_ARCHS=90 BIN=...):
 #   test/bin/s44main/    main's kernel code at 4e78ec2 (what call 5 ran)
-#   test/bin/s45probe/   branch s44-hash-probe (6d81518): --partition-probe hash runs auto's probe as
+#   test/bin/s45probe/   branch s44-hash-probe: --partition-probe hash runs auto's probe as
 #                        GLOBAL_HASH where PARTITION is planned (spec.partition_hash_probe)
+#   test/bin/s45probe-st/ the branch's device_selftest with that probe always on
+#                        (CFLAGS with -DGPUGB_PARTITION_HASH_PROBE_DEFAULT)
+# 0. the self-test with auto (the hash probe always on): cases that name the probe's strategy may fail;
+#    a wrong result may not;
 # 1. A/B of auto's probe: PARTITION (main's), SORT (--partition-probe off), GLOBAL_HASH (the branch), with
 #    forced PARTITION beside them; both key widths and payload counts, uniform and Zipf 1.0, 2^20-2^24, 3 reps;
 # 2. the kernel benchmark with --alloc-trace on, auto and partition, 2^20 and 2^22;
@@ -23,6 +27,10 @@ T0=$(date +%s)
 echo "HEAD $(cat .gpu-box/HEAD)"
 tar xJf .gpu-box/bins45.tar.xz || exit 1
 KB=test/bin/s44main/kernelbench
+t0=$(date +%s)
+timeout 150 test/bin/s45probe-st/device_selftest --require-gpu --quick --strategy auto > "$O/selftest-auto-hash.log" 2>&1
+echo "selftest --strategy auto (hash probe) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-auto-hash.log" | cut -c1-160)"
+grep -E "^FAIL" "$O/selftest-auto-hash.log" | head -8 | cut -c1-400
 kb() {	# name, binary, options...
   local name=$1 bin=$2 t0=$(date +%s); shift 2
   CUDA_MODULE_LOADING=EAGER timeout 100 "$bin" --bw-gib 1 --max-seconds 95 --reps 3 --keys 4,8 --payloads 1,4 \
