@@ -15,7 +15,8 @@
 #    forced PARTITION beside them; both key widths and payload counts, uniform and Zipf 1.0, 2^20-2^24, 3 reps;
 # 2. the kernel benchmark with --alloc-trace on, auto and partition, 2^20 and 2^22;
 # 3. Nsight Compute, every kernel's time in launch order, auto and forced PARTITION at 2^22: the probe
-#    launch's kernels, and whether the main launch's kernels are slower after the probe.
+#    launch's kernels, and whether the main launch's kernels are slower after the probe;
+# 4. Nsight Compute's sections for the scatter's count kernel at 2^22.
 # If the hash probe wins (auto nearer forced PARTITION, nothing slower), merge the branch with
 # partition_hash_probe as the default (src/strategy.c, gpugb_spec_first_runnable), then run the whole
 # self-test, pgTAP and qgen with auto, and the grid's 2^18-2^26 (next/call5.sh's shape).
@@ -86,6 +87,15 @@ for method in partition auto; do
   echo "== ncu $method 2^22 rc=$? ($(( $(date +%s) - t0 )) s): kernels in launch order (Thrust's sort first; warm-up, then the timed run)"
   seq_py "$O/ncu-$method-22.csv"
 done
-gzip -9 "$O"/*.log "$O"/*.csv "$O"/*.err 2>/dev/null
+# 4. what bounds the scatter's count kernel (1.6 ms at 2^22 for 1 GiB of keys; session 44 call 4)
+t0=$(date +%s)
+CUDA_MODULE_LOADING=EAGER timeout 60 ncu -k "regex:gpugb_scatter_count_kernel" -c 1 --section SpeedOfLight \
+  --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
+  $KB --keys 4 --payloads 1 --dists uniform --log2-groups 22 --methods partition --reps 1 \
+  --bw-gib 1 --max-seconds 40 --md /dev/null > "$O/ncu-count-22.txt" 2> "$O/ncu-count-22.err"
+echo "== ncu sections, the scatter's count kernel at 2^22 rc=$? ($(( $(date +%s) - t0 )) s)"
+grep -E "Duration|DRAM Throughput|Memory Throughput|L2 Hit|Achieved Occupancy|Warp Cycles Per Issued|No Eligible|Block Limit" \
+  "$O/ncu-count-22.txt" | cut -c1-140
+gzip -9 "$O"/*.log "$O"/*.csv "$O"/*.err "$O"/*.txt 2>/dev/null
 cd "$O" && tar czf s45-call1.tgz ./*.gz ./*.md 2>/dev/null; rm -f ./*.gz ./*.md
 echo "total $(( $(date +%s) - T0 )) s"
