@@ -13,7 +13,14 @@
  *    as the kernel benchmark's keys are); the block first inserts the g
  *    keys into a table of 2g slots (linear probing, keys in 8-byte words,
  *    as the lean kernel's key cache at its half load), then each row hashes
- *    its key, probes until its key, and adds to that slot's states.
+ *    its key, probes until its key, and adds to that slot's states;
+ *  - global: the row carries a key, looked up (read-only) in a global table
+ *    of 2g slots (8-byte keys and their group ids, linear probing, built
+ *    before the timing), and the group id found indexes the dense block
+ *    table.  The design session 44 asked about for 2^13-2^14 groups, where
+ *    the lean kernel's key cache does not fit shared memory but a dense
+ *    table of 32-bit states does: how near the floor can a block table
+ *    indexed by group id come, with one global probe a row?
  *
  * dsmem_bound.cu found the dense block table at the device-memory floor
  * (0.94 ms for 2^28 rows of a group id and a payload, 8-byte words) where
@@ -25,6 +32,7 @@
  *
  *   nvcc -O3 -std=c++17 -arch=sm_90 test/kernelbench/shared_bound.cu -o test/bin/shared_bound
  *   test/bin/shared_bound [--log2-rows 28] > shared_bound.md
+ * (2^2-2^12 groups by 4, then 2^13 and 2^14: session 44's global mode.)
  */
 #include <cstring>
 
@@ -32,12 +40,15 @@
 #include "bound_common.cuh"
 
 #define THREADS 1024
+#define MAX_LOG2_G 14			/* 2^13-2^14: dense tables of one payload only fit (64-128 KB) */
 #define EMPTY_KEY 0xFFFFFFFFFFFFFFFFull	/* no scrambled key takes it (checked at start-up) */
 
 struct Args
 {
 	const uint64_t *gids;
 	const uint64_t *keys;
+	const unsigned long long *global_keys;	/* global: 2g slots, EMPTY_KEY where free */
+	const unsigned *global_gids;	/* global: each slot's group */
 	const long long *vals;		/* MAX_P columns of rows words */
 	unsigned long long *states; /* group-major, 1 + P words a group */
 	int64_t		rows;
@@ -51,13 +62,39 @@ home_slot(uint64_t key, int log2_slots)
 	return (unsigned) ((key * 0x9E3779B97F4A7C15ull) >> (64 - log2_slots));
 }
 
+/* How a row finds its state: its group id (DENSE), a block key table (HASH), a global key table (GLOBAL). */
+enum BoundMode
+{
+	DENSE,
+	HASH_MODE,
+	GLOBAL
+};
+
+/* Builds the global mode's table: every group's key at its probe position, and its group. */
+__global__ void
+global_table_build_kernel(unsigned long long *keys, unsigned *gids, int64_t groups, int log2_slots)
+{
+	const unsigned mask = (1u << log2_slots) - 1;
+
+	for (int64_t r = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; r < groups;
+		 r += (int64_t) gridDim.x * blockDim.x)
+	{
+		uint64_t	key = bound_key_of((uint64_t) r);
+		unsigned	s = home_slot(key, log2_slots);
+
+		while (atomicCAS(&keys[s], EMPTY_KEY, key) != EMPTY_KEY)
+			s = (s + 1) & mask;
+		gids[s] = (unsigned) r;
+	}
+}
+
 /*
  * HASH false: states of group g at [g * (1 + P)].  HASH true: the table's
  * keys (8-byte words) first, then the states of slot s at [s * (1 + P)] of
  * the words after them, and each slot's group in a third array, for the
- * flush.
+ * flush.  MODE GLOBAL: the dense layout, the group from the global table.
  */
-template <int P, bool HASH>
+template <int P, bool HASH, int MODE = HASH ? HASH_MODE : DENSE>
 __global__ void __launch_bounds__(THREADS, 1)
 block_table_kernel(const Args a)
 {
@@ -107,6 +144,16 @@ block_table_kernel(const Args a)
 			while (table_keys[s] != key)
 				s = (s + 1) & mask;
 		}
+		else if (MODE == GLOBAL)
+		{
+			uint64_t	key = __ldg((const unsigned long long *) &a.keys[i]);
+			const unsigned gmask = (1u << a.log2_slots) - 1;
+			unsigned	g = home_slot(key, a.log2_slots);
+
+			while (__ldg(&a.global_keys[g]) != key)
+				g = (g + 1) & gmask;
+			s = __ldg(&a.global_gids[g]);
+		}
 		else
 			s = (unsigned) __ldg((const unsigned long long *) &a.gids[i]);
 
@@ -130,14 +177,14 @@ block_table_kernel(const Args a)
 	}
 }
 
-/* Runs block_table_kernel<P, HASH> on as many blocks as fit at once; 0 ms where the table does not fit. */
-template <int P, bool HASH>
+/* Runs block_table_kernel<P, HASH, MODE> on as many blocks as fit at once; 0 ms where the table does not fit. */
+template <int P, bool HASH, int MODE = HASH ? HASH_MODE : DENSE>
 static float
 run_table(const Args &a, cudaEvent_t t0, cudaEvent_t t1, int *blocks_out)
 {
 	int64_t		slots = HASH ? 1ll << a.log2_slots : a.groups;
 	size_t		bytes = (size_t) slots * ((HASH ? 8 + 4 : 0) + 4 * (1 + P));
-	auto		kernel = block_table_kernel<P, HASH>;
+	auto		kernel = block_table_kernel<P, HASH, MODE>;
 	cudaDeviceProp prop;
 	int			per_sm = 0;
 
@@ -164,10 +211,13 @@ one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
 	int			failures = 0;
 
 	printf("| %d | 2^%d |", P, lg);
-	for (int hash = 0; hash < 2; hash++)
+	for (int mode = DENSE; mode <= GLOBAL; mode++)
 	{
+		static const char *const names[] = {"dense", "hash", "global"};
 		int			blocks = 0;
-		float		ms = hash ? run_table<P, true>(a, t0, t1, &blocks) : run_table<P, false>(a, t0, t1, &blocks);
+		float		ms = mode == HASH_MODE ? run_table<P, true>(a, t0, t1, &blocks) :
+			mode == GLOBAL ? run_table<P, false, GLOBAL>(a, t0, t1, &blocks) :
+			run_table<P, false>(a, t0, t1, &blocks);
 
 		if (ms <= 0)
 		{
@@ -177,7 +227,7 @@ one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
 		if (!bound_same_mod32(a.states, ref, P))
 		{
 			fprintf(stderr, "shared_bound: P=%d g=2^%d %s: states differ from the reference\n", P, lg,
-					hash ? "hash" : "dense");
+					names[mode]);
 			failures++;
 		}
 		printf(" %.2f (%d) |", ms, blocks);
@@ -192,7 +242,7 @@ main(int argc, char **argv)
 {
 	int			log2_rows = bound_log2_rows(argc, argv);
 
-	for (uint64_t r = 0; r < (1u << 12); r++)
+	for (uint64_t r = 0; r < (1u << MAX_LOG2_G); r++)
 		if (bound_key_of(r) == EMPTY_KEY)
 		{
 			fprintf(stderr, "shared_bound: a key is the empty marker\n");
@@ -200,12 +250,14 @@ main(int argc, char **argv)
 		}
 
 	int64_t		rows = 1ll << log2_rows;
-	int64_t		max_g = 1ll << 12;
+	int64_t		max_g = 1ll << MAX_LOG2_G;
 	cudaDeviceProp prop;
 	uint64_t   *gids,
 			   *keys;
 	long long  *vals;
-	unsigned long long *states;
+	unsigned long long *states,
+			   *global_keys;
+	unsigned   *global_gids;
 	cudaEvent_t t0,
 				t1;
 
@@ -214,21 +266,26 @@ main(int argc, char **argv)
 	CHECK_CUDA(cudaMalloc(&keys, rows * 8));
 	CHECK_CUDA(cudaMalloc(&vals, rows * 8 * MAX_P));
 	CHECK_CUDA(cudaMalloc(&states, max_g * 8 * (1 + MAX_P)));
+	CHECK_CUDA(cudaMalloc(&global_keys, 2 * max_g * 8));
+	CHECK_CUDA(cudaMalloc(&global_gids, 2 * max_g * 4));
 	CHECK_CUDA(cudaEventCreate(&t0));
 	CHECK_CUDA(cudaEventCreate(&t1));
 	printf("# A block table in shared memory: a group id given (dense) against a key looked up (hash)\n\n");
 	printf("%s, %d SMs; 2^%d rows, uniform groups; group ids, keys and payloads in 8-byte words; "
 		   "blocks of %d threads, as many as fit; ms, best of 3 after a warm-up; (blocks); "
 		   "-: the table does not fit.\n\n", prop.name, prop.multiProcessorCount, log2_rows, THREADS);
-	printf("| payloads | g | dense | hash (2g slots) |\n|---:|---:|---:|---:|\n");
+	printf("| payloads | g | dense | hash (2g slots) | global (2g slots, dense block table) |\n"
+		   "|---:|---:|---:|---:|---:|\n");
 
 	int			failures = 0;
 
-	for (int lg = 2; lg <= 12; lg += 2)
+	for (int lg = 2; lg <= MAX_LOG2_G; lg += lg < 12 ? 2 : 1)
 	{
-		Args		a = {gids, keys, vals, states, rows, 1ll << lg, lg + 1};
+		Args		a = {gids, keys, global_keys, global_gids, vals, states, rows, 1ll << lg, lg + 1};
 
 		bound_gen_kernel<<<prop.multiProcessorCount * 8, 256>>>(gids, keys, vals, rows, (uint64_t) a.groups);
+		CHECK_CUDA(cudaMemset(global_keys, 0xFF, (size_t) 2 * a.groups * 8));	/* EMPTY_KEY */
+		global_table_build_kernel<<<prop.multiProcessorCount * 8, 256>>>(global_keys, global_gids, a.groups, lg + 1);
 		CHECK_CUDA(cudaDeviceSynchronize());
 		failures += one_point<1>(a, t0, t1, lg);
 		failures += one_point<4>(a, t0, t1, lg);

@@ -7,6 +7,7 @@
 #   test/bin/s44main/    main's kernel code at 4e78ec2 (what call 5 ran)
 #   test/bin/s45probe/   branch s44-hash-probe: --partition-probe hash runs auto's probe as
 #                        GLOBAL_HASH where PARTITION is planned (spec.partition_hash_probe)
+#   test/bin/shared_bound  main's test/kernelbench/shared_bound.cu (step 5)
 #   test/bin/s45probe-st/ the branch's device_selftest with that probe always on
 #                        (CFLAGS with -DGPUGB_PARTITION_HASH_PROBE_DEFAULT)
 # 0. the self-test with auto (the hash probe always on): cases that name the probe's strategy may fail;
@@ -16,7 +17,10 @@
 # 2. the kernel benchmark with --alloc-trace on, auto and partition, 2^20 and 2^22;
 # 3. Nsight Compute, every kernel's time in launch order, auto and forced PARTITION at 2^22: the probe
 #    launch's kernels, and whether the main launch's kernels are slower after the probe;
-# 4. Nsight Compute's sections for the scatter's count kernel at 2^22.
+# 4. Nsight Compute's sections for the scatter's count kernel at 2^22;
+# 5. test/bin/shared_bound (test/kernelbench/shared_bound.cu, main): its new global mode, a dense block
+#    table indexed by the group id a global probe finds, at 2^13-2^14 groups, where the floor target
+#    misses (make -C test/kernelbench shared_bound CUDA_ARCHS=90).
 # If the hash probe wins (auto nearer forced PARTITION, nothing slower), merge the branch with
 # partition_hash_probe as the default (src/strategy.c, gpugb_spec_first_runnable), then run the whole
 # self-test, pgTAP and qgen with auto, and the grid's 2^18-2^26 (next/call5.sh's shape).
@@ -96,6 +100,10 @@ CUDA_MODULE_LOADING=EAGER timeout 60 ncu -k "regex:gpugb_scatter_count_kernel" -
 echo "== ncu sections, the scatter's count kernel at 2^22 rc=$? ($(( $(date +%s) - t0 )) s)"
 grep -E "Duration|DRAM Throughput|Memory Throughput|L2 Hit|Achieved Occupancy|Warp Cycles Per Issued|No Eligible|Block Limit" \
   "$O/ncu-count-22.txt" | cut -c1-140
+# 5. the floor at 2^13-2^14: a dense block table indexed by the group id that a global probe finds
+t0=$(date +%s)
+timeout 120 test/bin/shared_bound > "$O/shared_bound.md" 2> "$O/shared_bound.err"
+echo "== shared_bound rc=$? ($(( $(date +%s) - t0 )) s)"; grep -E "^\||every result|FAILURES" "$O/shared_bound.md"
 gzip -9 "$O"/*.log "$O"/*.csv "$O"/*.err "$O"/*.txt 2>/dev/null
 cd "$O" && tar czf s45-call1.tgz ./*.gz ./*.md 2>/dev/null; rm -f ./*.gz ./*.md
 echo "total $(( $(date +%s) - T0 )) s"
