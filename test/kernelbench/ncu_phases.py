@@ -11,6 +11,10 @@ checksums.  Every phase is the mean over the launches found (the benchmark's war
 
 ncu_phases.py --by-kernel NCU.csv — any such run (any method): every kernel's time summed over the
 run, the 14 largest, with how many launches each.
+
+ncu_phases.py --in-order NCU.csv — any such run: the kernels in launch order, consecutive launches
+of one kernel merged (time and count), and the total: where a probe launch's kernels stand apart
+from the main launch's (the GPU-box call scripts of sessions 42-45 each carried this as a copy).
 """
 import collections
 import csv
@@ -62,9 +66,26 @@ def by_kernel(path):
         print(f"  {ms:10.3f} ms {launches[name]:4d}x  {name}")
 
 
+def in_order(path):
+    runs, total, n = [], 0.0, 0
+    for name, ms in kernels(path):
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+            runs[-1][2] += ms
+        else:
+            runs.append([name, 1, ms])
+        total, n = total + ms, n + 1
+    for name, count, ms in runs:
+        print(f"  {ms:8.3f} ms {count:3d}x  {name}")
+    print(f"  total {total:.3f} ms over {n} kernels")
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--by-kernel":
         by_kernel(sys.argv[2])
+        return
+    if len(sys.argv) == 3 and sys.argv[1] == "--in-order":
+        in_order(sys.argv[2])
         return
     if len(sys.argv) != 2:
         sys.exit(__doc__)

@@ -64,32 +64,13 @@ CUDA_MODULE_LOADING=EAGER timeout 100 $KB --bw-gib 1 --max-seconds 95 --reps 3 -
   --csv "$O/alloc.csv" --md "$O/alloc.md" > "$O/alloc.log" 2>&1
 echo "kernelbench --alloc-trace rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/alloc.md")"
 grep -iE "alloc|free|MB" "$O/alloc.log" | head -40 | cut -c1-200
-seq_py() {
-  python3 - "$1" <<'PY'
-import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-h = rows[0]; n, m, v, u = (h.index(x) for x in ("Kernel Name", "Metric Name", "Metric Value", "Metric Unit"))
-sc = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0}
-seq = [(r[n].split("(")[0].split("<")[0].split("::")[-1].strip(), float(r[v].replace(",", "")) * sc[r[u]])
-       for r in rows[1:] if r[m] == "gpu__time_duration.sum"]
-out = []
-for k, t in seq:
-    if out and out[-1][0] == k:
-        out[-1][1] += 1; out[-1][2] += t
-    else:
-        out.append([k, 1, t])
-for k, c, t in out:
-    print(f"  {t:8.3f} ms {c:3d}x  {k}")
-print(f"  total {sum(t for _, t in seq):.3f} ms over {len(seq)} kernels")
-PY
-}
 for method in partition auto; do
   t0=$(date +%s)
   CUDA_MODULE_LOADING=EAGER timeout 90 ncu --metrics gpu__time_duration.sum --csv -k "regex:gpugb_|DeviceRadixSort|DeviceScan" \
     $KB --keys 4 --payloads 1 --dists uniform --log2-groups 22 --methods $method --reps 1 \
     --bw-gib 1 --max-seconds 60 --md /dev/null > "$O/ncu-$method-22.csv" 2> "$O/ncu-$method-22.err"
   echo "== ncu $method 2^22 rc=$? ($(( $(date +%s) - t0 )) s): kernels in launch order (Thrust's sort first; warm-up, then the timed run)"
-  seq_py "$O/ncu-$method-22.csv"
+  python3 test/kernelbench/ncu_phases.py --in-order "$O/ncu-$method-22.csv"
 done
 # 4. what bounds the scatter's count kernel (1.6 ms at 2^22 for 1 GiB of keys; session 44 call 4)
 t0=$(date +%s)
