@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
-# Session 45's first call (about 6 minutes; written in session 44, whose device time ran out): where auto's
-# 1.1-1.2 ms over forced PARTITION goes at 2^22 groups (4-byte keys, one payload: auto 11.92 ms against
+# Session 45's first call (about 4 minutes; written in session 44, whose device time ran out): where auto's
+# 1.1-1.2 ms over forced PARTITION at 2^22 groups can be won back (4-byte keys, one payload: auto 11.92 ms against
 # 10.79, 2.94x Thrust against 3.25x; session 44 call 5). Auto runs a probe launch of 2^20 rows
 # (GPUGB_DEVICE_PROBE_ROWS, cuda/groupby.cu), the run-time check, then the rest in one launch.
 # .gpu-box/bins45.tar.xz holds two kernel benchmarks (rebuild: make -C test/kernelbench CUDA_ARCHS=90 BIN=...):
 #   test/bin/s44main/    main's kernel code at 4e78ec2 (what call 5 ran)
 #   test/bin/s45probe/   branch s44-hash-probe: --partition-probe hash runs auto's probe as
 #                        GLOBAL_HASH where PARTITION is planned (spec.partition_hash_probe)
-#   test/bin/shared_bound  main's test/kernelbench/shared_bound.cu (step 5)
+#   test/bin/shared_bound  main's test/kernelbench/shared_bound.cu (step 3)
 #   test/bin/s45probe-st/ the branch's device_selftest with that probe always on
 #                        (CFLAGS with -DGPUGB_PARTITION_HASH_PROBE_DEFAULT)
 # 0. the self-test with auto (the hash probe always on): cases that name the probe's strategy may fail;
 #    a wrong result may not;
 # 1. A/B of auto's probe: PARTITION (main's), SORT (--partition-probe off), GLOBAL_HASH (the branch), with
 #    forced PARTITION beside them; both key widths and payload counts, uniform and Zipf 1.0, 2^20-2^24, 3 reps;
-# 2. the kernel benchmark with --alloc-trace on, auto and partition, 2^20 and 2^22;
-# 3. Nsight Compute, every kernel's time in launch order, auto and forced PARTITION at 2^22: the probe
-#    launch's kernels, and whether the main launch's kernels are slower after the probe;
-# 4. Nsight Compute's sections for the scatter's count kernel at 2^22;
-# 5. test/bin/shared_bound (test/kernelbench/shared_bound.cu, main): its new global mode, a dense block
+# (Where the gap goes was measured in session 42, call 2: the probe's kernels about 0.55 ms, mostly
+# the generic partition kernel over its 2^20 rows, and 1.0 ms of allocation, its small buffers
+# freed and allocated again at full size. Scratch for the whole call at the probe gained nothing
+# (session 42 call 1, GPUGB_PROBE_SCRATCH_WHOLE). A GLOBAL_HASH probe allocates no partition scratch.)
+# 2. Nsight Compute's sections for the scatter's count kernel at 2^22;
+# 3. test/bin/shared_bound (test/kernelbench/shared_bound.cu, main): its new global mode, a dense block
 #    table indexed by the group id a global probe finds, at 2^13-2^14 groups, where the floor target
 #    misses (make -C test/kernelbench shared_bound CUDA_ARCHS=90).
 # If the hash probe wins (auto nearer forced PARTITION, nothing slower), merge the branch with
@@ -58,21 +59,7 @@ for k, m in sorted(pts.items()):
     print(f"| {' | '.join(k)} | {m[('main', 'partition')]*1e3:.2f} | {m[('main', 'auto')]*1e3:.2f} | "
           f"{m[('hash', 'auto')]*1e3:.2f} | {m[('hash', 'thrust')] / m[('hash', 'auto')]:.2f}x |")
 PY
-t0=$(date +%s)
-CUDA_MODULE_LOADING=EAGER timeout 100 $KB --bw-gib 1 --max-seconds 95 --reps 3 --keys 4 --payloads 1 \
-  --log2-groups 20:22:2 --dists uniform --methods partition,auto --alloc-trace on \
-  --csv "$O/alloc.csv" --md "$O/alloc.md" > "$O/alloc.log" 2>&1
-echo "kernelbench --alloc-trace rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/alloc.md")"
-grep -iE "alloc|free|MB" "$O/alloc.log" | head -40 | cut -c1-200
-for method in partition auto; do
-  t0=$(date +%s)
-  CUDA_MODULE_LOADING=EAGER timeout 90 ncu --metrics gpu__time_duration.sum --csv -k "regex:gpugb_|DeviceRadixSort|DeviceScan" \
-    $KB --keys 4 --payloads 1 --dists uniform --log2-groups 22 --methods $method --reps 1 \
-    --bw-gib 1 --max-seconds 60 --md /dev/null > "$O/ncu-$method-22.csv" 2> "$O/ncu-$method-22.err"
-  echo "== ncu $method 2^22 rc=$? ($(( $(date +%s) - t0 )) s): kernels in launch order (Thrust's sort first; warm-up, then the timed run)"
-  python3 test/kernelbench/ncu_phases.py --in-order "$O/ncu-$method-22.csv"
-done
-# 4. what bounds the scatter's count kernel (1.6 ms at 2^22 for 1 GiB of keys; session 44 call 4)
+# 2. what bounds the scatter's count kernel (1.6 ms at 2^22 for 1 GiB of keys; session 44 call 4)
 t0=$(date +%s)
 CUDA_MODULE_LOADING=EAGER timeout 60 ncu -k "regex:gpugb_scatter_count_kernel" -c 1 --section SpeedOfLight \
   --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
@@ -81,7 +68,7 @@ CUDA_MODULE_LOADING=EAGER timeout 60 ncu -k "regex:gpugb_scatter_count_kernel" -
 echo "== ncu sections, the scatter's count kernel at 2^22 rc=$? ($(( $(date +%s) - t0 )) s)"
 grep -E "Duration|DRAM Throughput|Memory Throughput|L2 Hit|Achieved Occupancy|Warp Cycles Per Issued|No Eligible|Block Limit" \
   "$O/ncu-count-22.txt" | cut -c1-140
-# 5. the floor at 2^13-2^14: a dense block table indexed by the group id that a global probe finds
+# 3. the floor at 2^13-2^14: a dense block table indexed by the group id that a global probe finds
 t0=$(date +%s)
 timeout 120 test/bin/shared_bound > "$O/shared_bound.md" 2> "$O/shared_bound.err"
 echo "== shared_bound rc=$? ($(( $(date +%s) - t0 )) s)"; grep -E "^\||every result|FAILURES" "$O/shared_bound.md"
