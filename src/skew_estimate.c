@@ -312,9 +312,8 @@ expr_may_be_null(PlannerInfo *root, Node *expr)
 	/* A column through a binary-compatible cast (varchar as text) is the column. */
 	while (IsA(expr, RelabelType))
 		expr = (Node *) ((RelabelType *) expr)->arg;
-	if (IsA(expr, Var))
-		return !quals_exclude_nulls(root, (Var *) expr) && stats_show_nulls(root, expr);
-	if (stats_show_nulls(root, expr))
+	/* An expression's own statistics (an index on it); a column's are read below, with its quals. */
+	if (!IsA(expr, Var) && stats_show_nulls(root, expr))
 		return true;
 	(void) null_source_vars_walker(expr, &vars);
 	foreach(lc, vars)
