@@ -89,15 +89,17 @@ global_table_build_kernel(unsigned long long *keys, unsigned *gids, int64_t grou
 }
 
 /*
- * HASH false: states of group g at [g * (1 + P)].  HASH true: the table's
- * keys (8-byte words) first, then the states of slot s at [s * (1 + P)] of
- * the words after them, and each slot's group in a third array, for the
- * flush.  MODE GLOBAL: the dense layout, the group from the global table.
+ * DENSE and GLOBAL: states of group g at [g * (1 + P)].  HASH_MODE: the
+ * table's keys (8-byte words) first, then the states of slot s at
+ * [s * (1 + P)] of the words after them, and each slot's group in a third
+ * array, for the flush.
  */
-template <int P, bool HASH, int MODE = HASH ? HASH_MODE : DENSE>
+template <int P, int MODE>
 __global__ void __launch_bounds__(THREADS, 1)
 block_table_kernel(const Args a)
 {
+	constexpr bool HASH = MODE == HASH_MODE;
+
 	extern __shared__ unsigned long long smem64[];
 	const int	slots = HASH ? 1 << a.log2_slots : (int) a.groups;
 	const unsigned mask = (unsigned) slots - 1;
@@ -177,14 +179,16 @@ block_table_kernel(const Args a)
 	}
 }
 
-/* Runs block_table_kernel<P, HASH, MODE> on as many blocks as fit at once; 0 ms where the table does not fit. */
-template <int P, bool HASH, int MODE = HASH ? HASH_MODE : DENSE>
+/* Runs block_table_kernel<P, MODE> on as many blocks as fit at once; 0 ms where the table does not fit. */
+template <int P, int MODE>
 static float
 run_table(const Args &a, cudaEvent_t t0, cudaEvent_t t1, int *blocks_out)
 {
+	constexpr bool HASH = MODE == HASH_MODE;
+
 	int64_t		slots = HASH ? 1ll << a.log2_slots : a.groups;
 	size_t		bytes = (size_t) slots * ((HASH ? 8 + 4 : 0) + 4 * (1 + P));
-	auto		kernel = block_table_kernel<P, HASH, MODE>;
+	auto		kernel = block_table_kernel<P, MODE>;
 	cudaDeviceProp prop;
 	int			per_sm = 0;
 
@@ -215,9 +219,8 @@ one_point(Args a, cudaEvent_t t0, cudaEvent_t t1, int lg)
 	{
 		static const char *const names[] = {"dense", "hash", "global"};
 		int			blocks = 0;
-		float		ms = mode == HASH_MODE ? run_table<P, true>(a, t0, t1, &blocks) :
-			mode == GLOBAL ? run_table<P, false, GLOBAL>(a, t0, t1, &blocks) :
-			run_table<P, false>(a, t0, t1, &blocks);
+		float		ms = mode == HASH_MODE ? run_table<P, HASH_MODE>(a, t0, t1, &blocks) :
+			mode == GLOBAL ? run_table<P, GLOBAL>(a, t0, t1, &blocks) : run_table<P, DENSE>(a, t0, t1, &blocks);
 
 		if (ms <= 0)
 		{
