@@ -278,6 +278,16 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_sort_probe;
 	/*
+	 * An experiment (session 44, not yet run): as partition_sort_probe, but
+	 * the launches before the check run GLOBAL_HASH.  Where auto plans
+	 * PARTITION at 2^22 groups it was 1.1-1.2 ms slower than forced
+	 * PARTITION (H200, 2^28 rows, session 44 call 5), and its PARTITION
+	 * probe over 2^20 rows is the likeliest cause: a quarter of a row a key
+	 * is too few for the lean kernel, so the probe sorts.  For the kernel
+	 * benchmark (--partition-probe hash), never set by the executor.
+	 */
+	bool		partition_hash_probe;
+	/*
 	 * An experiment (the default before session 39): PARTITION's lean
 	 * launches walk their lookups without a bound.  By default they stop at
 	 * their first lookup that walks GPUGB_PROBE_OVERFLOW_STEPS slots or

@@ -179,5 +179,8 @@ gpugb_spec_first_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
 	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
 		spec->partition_sort_probe)
 		return GPUGB_STRATEGY_SORT;
+	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
+		spec->partition_hash_probe)
+		return GPUGB_STRATEGY_GLOBAL_HASH;
 	return runnable;
 }

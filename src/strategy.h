@@ -82,7 +82,7 @@ extern GpugbStrategy gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStra
  * fast at 20 of 24 points and 0.96-0.99x at four (H200, 2^28 rows, 2^20-2^24
  * groups, 4- and 8-byte keys, one and four payloads, uniform and Zipf 1.0;
  * session 38, call 1).  spec->partition_sort_probe (an experiment) keeps
- * SORT's probe.
+ * SORT's probe, spec->partition_hash_probe (another) runs GLOBAL_HASH's.
  */
 extern GpugbStrategy gpugb_spec_first_runnable(const GpugbGroupBySpec *spec,
 											   GpugbStrategy strategy);

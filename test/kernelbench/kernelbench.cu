@@ -150,9 +150,10 @@ usage(FILE *f)
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
 			"                       for a planner far off; 1 (default)\n"
-			"  --partition-probe on|off on (default): where auto plans PARTITION, its\n"
-			"                       probe launch runs PARTITION; off: SORT, as before\n"
-			"                       session 38 (spec.partition_sort_probe)\n"
+			"  --partition-probe on|off|hash on (default): where auto plans PARTITION,\n"
+			"                       its probe launch runs PARTITION; off: SORT, as before\n"
+			"                       session 38 (spec.partition_sort_probe); hash:\n"
+			"                       GLOBAL_HASH (spec.partition_hash_probe, session 44)\n"
 			"  --partition-overflow-abort on|off on (default): PARTITION's lean and\n"
 			"                       generic launches stop at their first lookup past\n"
 			"                       GPUGB_PROBE_OVERFLOW_STEPS slots or without an id\n"
@@ -348,6 +349,8 @@ static bool partition_scatter_option = true;
 static double estimate_scale_option = 1.0;
 /* --partition-probe off: spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static bool partition_probe_option = true;
+/* --partition-probe hash: spec.partition_hash_probe (GLOBAL_HASH as that probe; an experiment of session 44). */
+static bool partition_hash_probe_option = false;
 /* --partition-overflow-abort off: spec.partition_probe_unbounded (the default before session 39). */
 static bool partition_overflow_abort_option = true;
 /* --partition-retry-repartition on: spec.partition_retry_repartition (an experiment of session 39). */
@@ -444,7 +447,10 @@ parse_options(int argc, char **argv, KbOptions *o)
 		else if (strcmp(opt, "--estimate-scale") == 0)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--partition-probe") == 0)
-			partition_probe_option = parse_on_off(val, opt);
+		{
+			partition_hash_probe_option = strcmp(val, "hash") == 0;
+			partition_probe_option = partition_hash_probe_option || parse_on_off(val, opt);
+		}
 		else if (strcmp(opt, "--observed-chao1") == 0)
 			observed_chao1_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-overflow-abort") == 0)
@@ -538,6 +544,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_lean_unpacked = !partition_packed_option;
 	spec.partition_cub_sort = !partition_scatter_option;
 	spec.partition_sort_probe = !partition_probe_option;
+	spec.partition_hash_probe = partition_hash_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_probe_unbounded = !partition_overflow_abort_option;
 	spec.partition_overflow_walks_only = !partition_overflow_no_id_option;

@@ -1561,6 +1561,11 @@ test_spec_workload(void)
 	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_SORT,
 		  "auto under spec.partition_sort_probe: partition's first launches run as sort");
 	spec.partition_sort_probe = false;
+	spec.partition_hash_probe = true;
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_GLOBAL_HASH &&
+		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT,
+		  "auto under spec.partition_hash_probe: partition's first launches run as global_hash");
+	spec.partition_hash_probe = false;
 	spec.allow_switch = false;
 	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
 		  "forced partition (no check to come) runs as partition from the first launch");
