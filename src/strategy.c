@@ -179,6 +179,12 @@ gpugb_spec_first_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
 	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
 		spec->partition_sort_probe)
 		return GPUGB_STRATEGY_SORT;
+	/* -DGPUGB_PARTITION_HASH_PROBE_DEFAULT: a self-test build with the experiment always on */
+#ifdef GPUGB_PARTITION_HASH_PROBE_DEFAULT
+	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
+		!spec->partition_sort_probe)
+		return GPUGB_STRATEGY_GLOBAL_HASH;
+#endif
 	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
 		spec->partition_hash_probe)
 		return GPUGB_STRATEGY_GLOBAL_HASH;
