@@ -279,7 +279,10 @@ typedef struct GpugbGroupBySpec
 	bool		partition_sort_probe;
 	/*
 	 * An experiment (session 44, not yet run): as partition_sort_probe, but
-	 * the launches before the check run GLOBAL_HASH.  Where auto plans
+	 * the launches before the check run GLOBAL_HASH, which with the skew
+	 * unknown (the kernel benchmark's default) runs its lean partial-table
+	 * probe (groupby.cu, probes_with_lean): either way no partition scratch
+	 * is allocated before the main launch.  Where auto plans
 	 * PARTITION at 2^22 groups it was 1.1-1.2 ms slower than forced
 	 * PARTITION (H200, 2^28 rows, session 44 call 5), and its PARTITION
 	 * probe over 2^20 rows is the likeliest cause: a quarter of a row a key
