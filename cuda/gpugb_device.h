@@ -271,25 +271,20 @@ typedef struct GpugbGroupBySpec
 	/*
 	 * An experiment (before session 38, the default): where PARTITION is
 	 * planned and the run-time check is to come, the launches before it run
-	 * SORT, not PARTITION itself (src/strategy.c,
-	 * gpugb_spec_first_runnable, says why PARTITION runs now).  For the
+	 * SORT, not GLOBAL_HASH (src/strategy.c, gpugb_spec_first_runnable,
+	 * says why).  For the
 	 * kernel benchmark (--partition-probe off) and the self-test
 	 * (--sort-probe), never set by the executor.
 	 */
 	bool		partition_sort_probe;
 	/*
-	 * An experiment (session 44, not yet run): as partition_sort_probe, but
-	 * the launches before the check run GLOBAL_HASH, which with the skew
-	 * unknown (the kernel benchmark's default) runs its lean partial-table
-	 * probe (groupby.cu, probes_with_lean): either way no partition scratch
-	 * is allocated before the main launch.  Where auto plans
-	 * PARTITION at 2^22 groups it was 1.1-1.2 ms slower than forced
-	 * PARTITION (H200, 2^28 rows, session 44 call 5), and its PARTITION
-	 * probe over 2^20 rows is the likeliest cause: a quarter of a row a key
-	 * is too few for the lean kernel, so the probe sorts.  For the kernel
-	 * benchmark (--partition-probe hash), never set by the executor.
+	 * An experiment (the default of sessions 38-44): where PARTITION is
+	 * planned and the run-time check is to come, the launches before it run
+	 * PARTITION itself, not GLOBAL_HASH (src/strategy.c,
+	 * gpugb_spec_first_runnable, says why GLOBAL_HASH runs now).  For the
+	 * kernel benchmark (--partition-probe on), never set by the executor.
 	 */
-	bool		partition_hash_probe;
+	bool		partition_own_probe;
 	/*
 	 * An experiment (the default before session 39): PARTITION's lean
 	 * launches walk their lookups without a bound.  By default they stop at

@@ -176,21 +176,12 @@ gpugb_spec_first_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy)
 {
 	GpugbStrategy runnable = gpugb_spec_runnable(spec, strategy);
 
-	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
-		spec->partition_sort_probe)
-		return GPUGB_STRATEGY_SORT;
-	/*
-	 * -DGPUGB_PARTITION_HASH_PROBE_DEFAULT: a self-test build with the
-	 * experiment always on (the unit tests' check that partition's first
-	 * launches run as partition fails in such a build, as it should)
-	 */
-#ifdef GPUGB_PARTITION_HASH_PROBE_DEFAULT
-	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
-		!spec->partition_sort_probe)
-		return GPUGB_STRATEGY_GLOBAL_HASH;
-#endif
-	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0 &&
-		spec->partition_hash_probe)
-		return GPUGB_STRATEGY_GLOBAL_HASH;
+	if (runnable == GPUGB_STRATEGY_PARTITION && spec->allow_switch && spec->n_keys > 0)
+	{
+		if (spec->partition_sort_probe)
+			return GPUGB_STRATEGY_SORT;
+		if (!spec->partition_own_probe)
+			return GPUGB_STRATEGY_GLOBAL_HASH;
+	}
 	return runnable;
 }

@@ -70,19 +70,20 @@ extern void gpugb_spec_recheck(const GpugbGroupBySpec *spec, double rows_seen,
 extern GpugbStrategy gpugb_spec_runnable(const GpugbGroupBySpec *spec, GpugbStrategy strategy);
 
 /*
- * The strategy of the launches before the run-time check: the runnable one.
- * Until session 38 PARTITION waited for the check and SORT ran until then,
- * because a hot key costs PARTITION's generic kernel, one block a partition,
- * dearly (kernel benchmark, Zipf 1.5 over 2^22 groups: 2.5 s against sort's
- * 45 ms over 2^28 rows), and the skew is only known at the check.  But the
- * launches before the check are the probe's few (GPUGB_DEVICE_PROBE_ROWS
- * over resident rows, the executor's first strides), which bounds that cost
- * to their rows, and SORT's probe cost every PARTITION plan its own scratch
- * and groups claimed in key order: PARTITION's own probe was 1.00-1.08x as
- * fast at 20 of 24 points and 0.96-0.99x at four (H200, 2^28 rows, 2^20-2^24
- * groups, 4- and 8-byte keys, one and four payloads, uniform and Zipf 1.0;
- * session 38, call 1).  spec->partition_sort_probe (an experiment) keeps
- * SORT's probe, spec->partition_hash_probe (another) runs GLOBAL_HASH's.
+ * The strategy of the launches before the run-time check: the runnable one,
+ * except where PARTITION is planned.  Those launches are the probe's few
+ * (GPUGB_DEVICE_PROBE_ROWS over resident rows, the executor's first strides),
+ * and PARTITION's probe cost more than its rows are worth: a quarter of a row
+ * a key is too few for its lean kernel, so the probe sorted, and its scratch
+ * was allocated at the probe's size and again at full size.  Until session 38
+ * SORT was that probe (it too claims scratch); sessions 38-44 ran PARTITION
+ * itself; since session 45 GLOBAL_HASH runs it, which allocates no partition
+ * scratch and copes with a hot key (the skew is only known at the check).
+ * Auto with GLOBAL_HASH's probe was 0.99-1.19x as fast as with PARTITION's at
+ * all 24 points (H200, 2^28 rows, 2^20-2^24 groups, 4- and 8-byte keys, one
+ * and four payloads, uniform and Zipf 1.0, 3 reps; session 45, call 1:
+ * docs/session44-2026-11-30/next/s45-call1.sh).  spec->partition_sort_probe
+ * and spec->partition_own_probe (experiments) keep SORT's and PARTITION's.
  */
 extern GpugbStrategy gpugb_spec_first_runnable(const GpugbGroupBySpec *spec,
 											   GpugbStrategy strategy);

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -57,6 +57,8 @@ static int	partition_unpacked_option = 0;
 static int	partition_cub_sort_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static int	sort_probe_option = 0;
+/* --partition-own-probe: every case with spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
+static int	own_probe_option = 0;
 /* --partition-probe-unbounded: every case with spec.partition_probe_unbounded (PARTITION's lookups without a bound, as before session 39). */
 static int	probe_unbounded_option = 0;
 /* --overflow-walks-only: every case with spec.partition_overflow_walks_only (session 39's experiment; no case must overflow). */
@@ -798,6 +800,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
+	spec.partition_own_probe = own_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
 	spec.partition_overflow_walks_only = walks_only_option != 0;
 	spec.partition_retry_repartition = retry_repartition_option != 0;
@@ -1585,6 +1588,8 @@ main(int argc, char **argv)
 			partition_cub_sort_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
 			sort_probe_option = 1;
+		else if (strcmp(argv[i], "--partition-own-probe") == 0)
+			own_probe_option = 1;
 		else if (strcmp(argv[i], "--partition-probe-unbounded") == 0)
 			probe_unbounded_option = 1;
 		else if (strcmp(argv[i], "--overflow-walks-only") == 0)
@@ -1603,7 +1608,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;

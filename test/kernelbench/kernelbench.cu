@@ -150,10 +150,10 @@ usage(FILE *f)
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
 			"                       for a planner far off; 1 (default)\n"
-			"  --partition-probe on|off|hash on (default): where auto plans PARTITION,\n"
-			"                       its probe launch runs PARTITION; off: SORT, as before\n"
-			"                       session 38 (spec.partition_sort_probe); hash:\n"
-			"                       GLOBAL_HASH (spec.partition_hash_probe, session 44)\n"
+			"  --partition-probe hash|on|off hash (default): where auto plans PARTITION,\n"
+			"                       its probe launch runs GLOBAL_HASH; on: PARTITION, as\n"
+			"                       in sessions 38-44 (spec.partition_own_probe); off:\n"
+			"                       SORT, as before session 38 (spec.partition_sort_probe)\n"
 			"  --partition-overflow-abort on|off on (default): PARTITION's lean and\n"
 			"                       generic launches stop at their first lookup past\n"
 			"                       GPUGB_PROBE_OVERFLOW_STEPS slots or without an id\n"
@@ -348,9 +348,9 @@ static bool partition_scatter_option = true;
  */
 static double estimate_scale_option = 1.0;
 /* --partition-probe off: spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
-static bool partition_probe_option = true;
-/* --partition-probe hash: spec.partition_hash_probe (GLOBAL_HASH as that probe; an experiment of session 44). */
-static bool partition_hash_probe_option = false;
+static bool partition_sort_probe_option = false;
+/* --partition-probe on: spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
+static bool partition_own_probe_option = false;
 /* --partition-overflow-abort off: spec.partition_probe_unbounded (the default before session 39). */
 static bool partition_overflow_abort_option = true;
 /* --partition-retry-repartition on: spec.partition_retry_repartition (an experiment of session 39). */
@@ -448,8 +448,11 @@ parse_options(int argc, char **argv, KbOptions *o)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--partition-probe") == 0)
 		{
-			partition_hash_probe_option = strcmp(val, "hash") == 0;
-			partition_probe_option = partition_hash_probe_option || parse_on_off(val, opt);
+			bool		hash = strcmp(val, "hash") == 0;
+			bool		own = !hash && parse_on_off(val, opt);
+
+			partition_own_probe_option = own;
+			partition_sort_probe_option = !hash && !own;
 		}
 		else if (strcmp(opt, "--observed-chao1") == 0)
 			observed_chao1_option = parse_on_off(val, opt);
@@ -543,8 +546,8 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
 	spec.partition_cub_sort = !partition_scatter_option;
-	spec.partition_sort_probe = !partition_probe_option;
-	spec.partition_hash_probe = partition_hash_probe_option;
+	spec.partition_sort_probe = partition_sort_probe_option;
+	spec.partition_own_probe = partition_own_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
 	spec.partition_probe_unbounded = !partition_overflow_abort_option;
 	spec.partition_overflow_walks_only = !partition_overflow_no_id_option;

@@ -1551,21 +1551,22 @@ test_spec_workload(void)
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH &&
 		  gpugb_spec_runnable(&spec, GPUGB_STRATEGY_PRIVATE_HASH) == GPUGB_STRATEGY_PRIVATE_HASH,
 		  "with keys and few states every strategy runs");
-	/* before the run-time check every strategy runs as itself, partition too (session 38) */
+	/* before the run-time check partition runs as global_hash (session 45), the others as themselves */
 	spec.allow_switch = true;
-	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION &&
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_GLOBAL_HASH &&
 		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_GLOBAL_HASH) == GPUGB_STRATEGY_GLOBAL_HASH &&
+		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_SHARED_HASH) == GPUGB_STRATEGY_SHARED_HASH &&
 		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT,
-		  "auto: partition's first launches run as partition, the others as they are");
+		  "auto: partition's first launches run as global_hash, the others as they are");
 	spec.partition_sort_probe = true;
 	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_SORT,
 		  "auto under spec.partition_sort_probe: partition's first launches run as sort");
 	spec.partition_sort_probe = false;
-	spec.partition_hash_probe = true;
-	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_GLOBAL_HASH &&
+	spec.partition_own_probe = true;
+	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION &&
 		  gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_SORT) == GPUGB_STRATEGY_SORT,
-		  "auto under spec.partition_hash_probe: partition's first launches run as global_hash");
-	spec.partition_hash_probe = false;
+		  "auto under spec.partition_own_probe: partition's first launches run as partition");
+	spec.partition_own_probe = false;
 	spec.allow_switch = false;
 	CHECK(gpugb_spec_first_runnable(&spec, GPUGB_STRATEGY_PARTITION) == GPUGB_STRATEGY_PARTITION,
 		  "forced partition (no check to come) runs as partition from the first launch");
