@@ -128,21 +128,29 @@ scatter_applies(const GpugbGroupBy *gb, const GpugbSortBufs *b, int64_t n, int b
 		return false;
 
 	/*
-	 * More than 48 KB of dynamic shared memory needs the kernel's opt-in,
-	 * once; where the device cannot give it (with the kernel's static
-	 * shared memory), CUB's sort instead.
+	 * More than 48 KB of dynamic shared memory needs the kernels' opt-in
+	 * (the scatter's tile, the count kernel's GPUGB_SCATTER_COUNT_TILES
+	 * histograms), once; where the device cannot give it (with the kernel's
+	 * static shared memory), CUB's sort instead.
 	 */
 	std::call_once(opted_in, [&] {
 		auto		kernel = gpugb_scatter_rows_kernel<Packer>;
 		size_t		dynamic_bytes = gpugb_scatter_smem_bytes<Packer::W>(1 << GPUGB_SCATTER_MAX_BITS);
 		cudaFuncAttributes attr;
 
+		auto		count_kernel = gpugb_scatter_count_kernel<Packer>;
+		size_t		count_bytes = gpugb_scatter_count_smem_bytes(1 << GPUGB_SCATTER_MAX_BITS);
+		int64_t		room;
+
 		gpugb_device_properties(&props);
+		room = props.shared_bytes_per_block_optin > 0 ? props.shared_bytes_per_block_optin :
+			props.shared_bytes_per_block;
 		opt_in_ok = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess &&
-			(int64_t) (dynamic_bytes + attr.sharedSizeBytes) <=
-			(props.shared_bytes_per_block_optin > 0 ? props.shared_bytes_per_block_optin :
-			 props.shared_bytes_per_block) &&
+			(int64_t) (dynamic_bytes + attr.sharedSizeBytes) <= room &&
 			cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) dynamic_bytes) ==
+			cudaSuccess &&
+			(int64_t) count_bytes <= room &&
+			cudaFuncSetAttribute(count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) count_bytes) ==
 			cudaSuccess;
 		/*
 		 * Two blocks an SM (GpugbScatterShape) need the most shared memory;
@@ -183,8 +191,8 @@ scatter_rows(GpugbSortBufs *b, const Packer &pk, int64_t n, int bits, cudaStream
 			   *offsets = (uint32_t *) b->keys_out.ptr;
 	size_t		scan_bytes = b->moved_temp.bytes;
 
-	gpugb_scatter_count_kernel<Packer><<<(unsigned) n_tiles, 1024, n_parts * 4, stream>>>(pk, n, n_tiles, n_parts,
-																						  counts);
+	gpugb_scatter_count_kernel<Packer><<<(unsigned) ((n_tiles + GPUGB_SCATTER_COUNT_TILES - 1) / GPUGB_SCATTER_COUNT_TILES),
+		1024, gpugb_scatter_count_smem_bytes(n_parts), stream>>>(pk, n, n_tiles, n_parts, counts);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_scatter_count_kernel"));
 	GPUGB_TRY(GPUGB_CUDA(cub::DeviceScan::ExclusiveSum(b->moved_temp.ptr, scan_bytes, (const uint32_t *) counts,
 														offsets, (int64_t) n_parts * n_tiles, stream)));
