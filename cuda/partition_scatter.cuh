@@ -118,7 +118,11 @@ gpugb_scatter_smem_bytes(int64_t n_parts)
  * spent more time zeroing, waiting and writing than counting: the kernel
  * took 1.59 ms at 2^22 groups for 1 GiB of keys (4-byte keys, one payload,
  * uniform, 2^28 rows; Nsight Compute, base clocks: 32 % of DRAM
- * throughput, 54 % L2 hit rate; session 45 call 1).
+ * throughput, 54 % L2 hit rate; session 45 call 1).  Eight tiles a block
+ * took 0.97 ms (52 % of DRAM throughput), and forced PARTITION was
+ * 0.99-1.09x as fast at 2^18-2^24 groups, both key widths and payload
+ * counts, uniform and Zipf 1.0 (H200, 2^28 rows, 3 reps; session 45 call 2,
+ * docs/session45-2026-11-30/next/call2.sh).
  */
 #ifndef GPUGB_SCATTER_COUNT_TILES
 #define GPUGB_SCATTER_COUNT_TILES 8
