@@ -1,11 +1,11 @@
 /*
  * lean_gid_kernel.cuh
- *    An experiment (session 44, written without a GPU, not yet run):
  *    SHARED_HASH's block table indexed by the group id itself, for the
- *    groups between what the lean kernel's key cache holds in shared memory
- *    and what a table of 32-bit states does (2^13-2^14 groups with one sum).
+ *    groups between what the lean kernel's keyed tables hold in shared
+ *    memory and what a table of 32-bit states does (written in session 44,
+ *    planned since session 45: src/heuristics.c, gpugb_lean_gid_pays).
  *
- * Why: the floor target misses at 2^14-2^16 groups, where the lean table
+ * Why: the floor target misses at 2^12-2^16 groups, where the lean table
  * with its key cache (8-byte keys, ids and states: 24 bytes a slot with one
  * sum) no longer holds every group, and GLOBAL_HASH and PARTITION run at
  * 8-10x the floor (kernel benchmark, session 40's grid).  Group ids are
@@ -17,15 +17,17 @@
  * wider than int32, takes the generic warp update of the global states.
  * test/kernelbench/shared_bound.cu's global mode is this design's bound.
  *
- * Only where spec.lean_gid_table is set (the kernel benchmark's
- * --lean-gid-table on), for launches the lean kernel takes
- * (gpugb_lean_launch_ok) without NULL inputs, at any number of groups: a
- * review expects it slower than the lean kernels at 2^0-2^12 (no warp
- * reduction for a hot key, every block zeroes and flushes all its slots),
- * which a plan would gate on the groups expected.  Shared memory: per sum a
- * column of uint32 low words and one of int32 high words, then the count
- * column (uint32), `slots` entries each: gpugb_lean_table_at's layout
- * without the key cache.
+ * cuda/launch.cu (lean_gid_slots) takes it for launches the lean kernel
+ * takes (gpugb_lean_launch_ok) without NULL inputs, whose groups expected no
+ * keyed lean table holds and this one does, without a very hot group: at
+ * 2^14 groups and one sum it ran 3.2x as fast as the partial keyed table
+ * uniform, within 2 % of shared_bound's global mode (its design's bound,
+ * 4.1 ms for 2^28 rows); below 2^12 groups it is slower than the keyed
+ * tables (no warp reduction for a hot key, each block zeroes and flushes
+ * all its slots), and at Zipf 1.5 0.84-0.86x (H200, session 45 call 1).
+ * Shared memory: per sum a column of uint32 low words and one of int32
+ * high words, then the count column (uint32), `slots` entries each:
+ * gpugb_lean_table_at's layout without the key cache.
  */
 #ifndef GPUGB_LEAN_GID_KERNEL_CUH
 #define GPUGB_LEAN_GID_KERNEL_CUH
