@@ -1312,6 +1312,9 @@ test_lean_gid_table(void)
 			  "lean, one payload, %d groups, skew unknown: shared_hash indexed by group id (%s: %s)", g,
 			  gpugb_strategy_name(c.strategy), c.reason);
 	}
+	c = choose(workload_lean(16384, 1, 0));
+	CHECK(c.table_slots >= 64 * 16384, "16384 groups indexed by group id: an L2-sized global table (%lld slots)",
+		  (long long) c.table_slots);
 	c = choose(workload_lean(4096, 4, 0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "indexed by group id") != NULL,
 		  "lean, four payloads, 4096 groups: shared_hash indexed by group id (%s: %s)",
