@@ -1351,9 +1351,12 @@ run_case(const CaseSpec *cs)
 		 * table's one block (cuda/launch.cu, lean_fast_kernel_applies and
 		 * fast_wide_slots); no case with NULL inputs does.
 		 */
-		/* such a case forced to SHARED_HASH, with a whole table (not partial) */
+		/*
+		 * such a case forced to SHARED_HASH, with a whole table (not partial,
+		 * nor more groups than a keyed table holds: lean_gid)
+		 */
 		int			whole_fast_case = cs->lean && cs->n_keys == 1 && cs->key_null == 0 &&
-			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
+			cs->in_null == 0 && !cs->partial_lean && cs->lean_gid == 0 && cs->nrows > 0 &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH;
 
 		if (ok && !EMULATOR && cs->in_null > 0 && stats.fast_lean_kernel_launches != 0)
