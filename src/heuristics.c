@@ -512,14 +512,18 @@ gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
 /*
  * Whether a launch whose groups no keyed lean table holds (the caller's
  * test) takes the table indexed by group id: every group expected fits it
- * and no group has GPUGB_VERY_HOT_SHARE of the rows.  Against the partial
- * keyed table (H200, 2^28 rows, forced SHARED_HASH, 3 reps; session 45
- * call 1): one sum at 2^14 groups 3.2x as fast uniform, 1.9x at Zipf 1.0,
- * 0.84-0.86x at Zipf 1.5 (largest group about 38 %); four sums at 2^12
- * 1.4-1.5x uniform and Zipf 0.5, 1.0-1.1x at Zipf 1.0, 0.81-0.83x at Zipf
- * 1.5.  Beyond its groups the rows of ids past the table take the generic
- * update, and at Zipf 1.0 four sums over 2^14 groups took 45 ms against
- * 11: never planned there.  Counts only were not measured.
+ * and no group has GPUGB_VERY_HOT_SHARE of the rows.  Against the keyed
+ * tables, with the L2-sized global table its plan takes (H200, 2^28 rows,
+ * 3 reps, 4- and 8-byte keys; session 45 call 6,
+ * docs/session45-2026-11-30/next/call6.sh): auto 2.3-2.7x as fast at
+ * 2^13-2^14 groups with one payload, uniform and Zipf 0.5 (4.1-4.4 ms),
+ * 1.6-1.9x at Zipf 1.0; with four payloads 3.1-3.8x at 2^12, 1.9x at Zipf
+ * 1.0, 1.1-1.3x at 2^11, and 0.94-0.96x at 2^11 with Zipf 1.0.  A forced
+ * SHARED_HASH at Zipf 1.5 (largest group about 38 %, which auto sees at its
+ * check) took it at 0.78-0.90x.  Beyond its groups the rows of ids past the
+ * table take the generic update: at Zipf 1.0 four sums over 2^14 groups
+ * took 45 ms against 11 (call 1), so it is never planned there.  Counts
+ * only were not measured.
  */
 bool
 gpugb_lean_gid_pays(int n_sums, double groups_expected, double hot_share,
@@ -939,8 +943,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * Too many groups for a keyed lean table, but counts and one to four
 	 * integer sums of as many as a table indexed by group id holds, without
 	 * a very hot group (gpugb_lean_gid_pays) or NULLs expected (the launch
-	 * takes it only without NULL inputs): 4.1 ms at 2^14 groups with one
-	 * payload, uniform, where global_hash took 9.6 and partition 9.3.
+	 * takes it only without NULL inputs): 4.2 ms at 2^14 groups with one
+	 * payload, uniform, where auto took 9.8 before (global_hash), and 5.2 at
+	 * 2^12 with four, where it took 19.8 (session 45 call 6).
 	 */
 	if (w->lean_aggs && w->key_words > 0 && !w->lean_gid_off && !w->nulls_expected &&
 		gpugb_lean_gid_pays(w->lean_columns - 1, groups, w->hot_share, props))
