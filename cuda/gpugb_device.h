@@ -214,6 +214,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		lean_fast_key;
 	/*
+	 * An experiment (before session 45, the only way): SHARED_HASH never
+	 * takes its block table indexed by group id (cuda/lean_gid_kernel.cuh,
+	 * src/heuristics.c gpugb_lean_gid_pays), and auto never plans it.  For
+	 * the kernel benchmark (--lean-gid-table off) and the self-test
+	 * (--no-lean-gid-table), never set by the executor.
+	 */
+	bool		lean_gid_off;
+	/*
 	 * An experiment, off outside the kernel benchmark (--lean-fast-wide)
 	 * and the self-test (--lean-fast-wide): a whole lean table that runs
 	 * gpugb_lean_fast_kernel takes one 1024-thread block an SM with the most
@@ -492,6 +500,7 @@ typedef struct GpugbStats
 	int64_t		one_block_partial_lean_launches;	/* partial ones in one 1024-thread block (cuda/launch.cu) */
 	int64_t		fast_key_lean_launches;	/* those that looked keys up by one word under spec.lean_fast_key (either kernel) */
 	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
+	int64_t		gid_lean_launches;	/* those of the table indexed by group id (cuda/lean_gid_kernel.cuh) */
 	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */

@@ -455,6 +455,7 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 	p->n_values = gb->n_values;
 	p->lean_fast_key = gb->spec.lean_fast_key ? 1 : 0;
 	p->lean_fast_wide = gb->spec.lean_fast_wide ? 1 : 0;
+	p->lean_gid_off = gb->spec.lean_gid_off ? 1 : 0;
 	for (int c = 0; c < gb->n_counts; c++)
 	{
 		int			in = gb->count_input[c];
@@ -508,6 +509,7 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->one_block_partial_lean_launches += ran.one_block_partial ? 1 : 0;
 	stats->fast_key_lean_launches += ran.lean && ran.fast_key ? 1 : 0;
 	stats->fast_lean_kernel_launches += ran.lean && ran.fast_kernel ? 1 : 0;
+	stats->gid_lean_launches += ran.lean && ran.gid ? 1 : 0;
 }
 
 /* Queues the aggregation of launch p with the handle's current strategy. */

@@ -249,6 +249,7 @@ struct GpugbLeanLaunch
 	bool		one_block_partial;	/* a partial table in one block (launch.cu, one_block_partial_slots) */
 	bool		fast_key;		/* keys looked up by one word (lean_kernel.cuh, gpugb_lean_fast_key) */
 	bool		fast_kernel;	/* gpugb_lean_fast_kernel (launch.cu, lean_fast_kernel_applies) */
+	bool		gid;			/* the table indexed by group id (launch.cu, lean_gid_slots) */
 };
 
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,

@@ -156,6 +156,7 @@ struct GpugbAggParams
 	int32_t		n_values;
 	int32_t		lean_fast_key;	/* spec.lean_fast_key (the lean kernel's test: gpugb_lean_fast_key) */
 	int32_t		lean_fast_wide;	/* spec.lean_fast_wide (cuda/launch.cu, fast_kernel_wide_slots) */
+	int32_t		lean_gid_off;	/* spec.lean_gid_off (cuda/launch.cu, lean_gid_slots) */
 	const int64_t *key_values[GPUGB_MAX_KEYS];
 	const uint8_t *key_nulls[GPUGB_MAX_KEYS];	/* NULL: no nulls */
 

@@ -17,6 +17,7 @@
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
 #include "lean_fast_kernel.cuh"
+#include "lean_gid_kernel.cuh"
 #include "lean_kernel.cuh"
 #include "order_kernels.cuh"
 #include "partition_kernels.cuh"
@@ -370,6 +371,48 @@ launch_lean_one_block_partial(const GpugbAggParams &p, int slots, cudaStream_t s
 	});
 }
 
+/*
+ * The slots of gpugb_lean_gid_kernel's table for launch p, whose groups no
+ * keyed lean table holds (the caller's test): where gpugb_lean_gid_pays
+ * (src/heuristics.c) and the launch has no NULL input, as many group ids as
+ * the table of its sums holds, or the table's ids if fewer; 0 where it does
+ * not apply.  Group ids past the slots (more groups than expected) take the
+ * generic update in the kernel.
+ */
+static int64_t
+lean_gid_slots(const GpugbAggParams &p, double groups_expected, double hot_share,
+			   const GpugbDeviceProps *props)
+{
+	if (p.lean_gid_off || p.n_keys == 0 || gpugb_lean_has_nulls(p) ||
+		!gpugb_lean_gid_pays(p.n_values, groups_expected, hot_share, props))
+		return 0;
+
+	int64_t		cap = gpugb_lean_gid_max_groups(p.n_values, props);
+
+	return p.max_groups < cap ? p.max_groups : cap;
+}
+
+/* Its launch: one block of GPUGB_LEAN_ONE_BLOCK_THREADS an SM, persistent. */
+template <int NV>
+static GpugbStatus
+launch_lean_gid_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+	static std::once_flag opted_in;
+	static cudaError_t opt_in_error = cudaSuccess;
+	auto		kernel = gpugb_lean_gid_kernel<NV>;
+	size_t		bytes = gpugb_lean_gid_table_bytes(NV, slots);
+
+	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+
+	unsigned	blocks = persistent_grid((p.nrows + GPUGB_LEAN_ONE_BLOCK_THREADS - 1) / GPUGB_LEAN_ONE_BLOCK_THREADS,
+										 (int64_t) bytes + 1024, GPUGB_LEAN_ONE_BLOCK_THREADS,
+										 resident_blocks_per_sm(kernel, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes));
+
+	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(p, slots);
+	return GPUGB_LAUNCHED("gpugb_lean_gid_kernel");
+}
+
 /* Whether launch p may take the lean kernel, and its table for groups_expected groups. */
 static bool
 plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props,
@@ -447,6 +490,17 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 		ran->lean = ran->one_block = true;
 		ran->fast_kernel = lean_fast_one_block_applies(p);
 		return launch_lean_one_block(p, (int) one_block_slots, stream);
+	}
+	/* Too many groups for a keyed table (one block's, of all of them): one indexed by group id? */
+	int64_t		gid_slots = lean && plan.partial ? lean_gid_slots(p, groups_expected, hot_share, &props) : 0;
+
+	if (gid_slots > 0)
+	{
+		ran->lean = ran->gid = true;
+		ran->fast_key = false;	/* it looks rows up in the global table, never by the cache's word */
+		return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
+			return launch_lean_gid_nv<decltype(nv)::value>(p, (int) gid_slots, stream);
+		});
 	}
 	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))
 	{

@@ -489,6 +489,52 @@ gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 }
 
 /*
+ * The table indexed by group id keeps no keys: a row's group id comes from
+ * the global table (one lookup a row), and indexes a count and a 64-bit sum
+ * a sum in shared memory, 8 * n_sums + 4 bytes a group (no NULL inputs: one
+ * count column), in one block an SM with 1 KB of slack.  On the H200 that
+ * is 19,370 groups of one sum and 6,456 of four, where the keyed lean
+ * tables hold 4,096 and fewer.
+ */
+int64_t
+gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
+{
+	int64_t		room = props->shared_bytes_per_block_optin > 0 ? props->shared_bytes_per_block_optin :
+		props->shared_bytes_per_block;
+
+	if (n_sums < 1 || n_sums > GPUGB_LEAN_GID_MAX_SUMS)
+		return 0;
+	if (room > props->shared_bytes_per_sm - 1024)
+		room = props->shared_bytes_per_sm - 1024;
+	return room / (8 * (int64_t) n_sums + 4);
+}
+
+/*
+ * Whether a launch whose groups no keyed lean table holds (the caller's
+ * test) takes the table indexed by group id: every group expected fits it
+ * and no group has GPUGB_VERY_HOT_SHARE of the rows.  Against the keyed
+ * tables, with the L2-sized global table its plan takes (H200, 2^28 rows,
+ * 3 reps, 4- and 8-byte keys; session 45 call 6,
+ * docs/session45-2026-11-30/next/call6.sh): auto 2.3-2.7x as fast at
+ * 2^13-2^14 groups with one payload, uniform and Zipf 0.5 (4.1-4.4 ms),
+ * 1.6-1.9x at Zipf 1.0; with four payloads 3.1-3.8x at 2^12, 1.9x at Zipf
+ * 1.0, 1.1-1.3x at 2^11, and 0.94-0.96x at 2^11 with Zipf 1.0.  A forced
+ * SHARED_HASH at Zipf 1.5 (largest group about 38 %, which auto sees at its
+ * check) took it at 0.78-0.90x.  Beyond its groups the rows of ids past the
+ * table take the generic update: at Zipf 1.0 four sums over 2^14 groups
+ * took 45 ms against 11 (call 1), so it is never planned there.  Counts
+ * only were not measured.
+ */
+bool
+gpugb_lean_gid_pays(int n_sums, double groups_expected, double hot_share,
+					const GpugbDeviceProps *props)
+{
+	int64_t		groups = gpugb_lean_gid_max_groups(n_sums, props);
+
+	return groups > 0 && groups_expected <= (double) groups && hot_share < GPUGB_VERY_HOT_SHARE;
+}
+
+/*
  * Whether a whole lean table of n_sums sums that can run the fast lean
  * kernel (one key, no NULLs: cuda/launch.cu, fast_wide_slots) takes it in
  * one block of 1024 threads an SM with the most slots that block holds
@@ -891,6 +937,31 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 		snprintf(c->reason, sizeof(c->reason),
 				 "%.0f groups of counts and one integer sum fit one block's shared-memory table "
 				 "an SM", groups);
+		return;
+	}
+	/*
+	 * Too many groups for a keyed lean table, but counts and one to four
+	 * integer sums of as many as a table indexed by group id holds, without
+	 * a very hot group (gpugb_lean_gid_pays) or NULLs expected (the launch
+	 * takes it only without NULL inputs): 4.2 ms at 2^14 groups with one
+	 * payload, uniform, where auto took 9.8 before (global_hash), and 5.2 at
+	 * 2^12 with four, where it took 19.8 (session 45 call 6).
+	 */
+	if (w->lean_aggs && w->key_words > 0 && !w->lean_gid_off && !w->nulls_expected &&
+		gpugb_lean_gid_pays(w->lean_columns - 1, groups, w->hot_share, props))
+	{
+		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
+		/*
+		 * Every row looks its group id up in the global table: an L2-sized
+		 * one, as GLOBAL_HASH's, spreads the keys over L2's lines.  In a
+		 * table sized for the groups the kernel took 11.3 ms at 2^13-2^14
+		 * groups with one payload, in GLOBAL_HASH's plan's 4.1 at 2^14
+		 * (session 45 calls 5 and 1).
+		 */
+		(void) size_table_to_l2(w, props, c);
+		snprintf(c->reason, sizeof(c->reason),
+				 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
+				 "table indexed by group id", groups);
 		return;
 	}
 	if (c->private_groups > 0 && groups <= c->private_groups)

@@ -47,6 +47,8 @@ typedef struct GpugbWorkload
 	 * up to GPUGB_PARTITION_LEAN_MAX_SUMS sums, over packed rows.
 	 */
 	bool		sums_fit_int32;
+	/* spec.lean_gid_off (an experiment): no block table indexed by group id (gpugb_lean_gid_pays) */
+	bool		lean_gid_off;
 	/*
 	 * NULLs expected in a key or an aggregate input (the planner's
 	 * gpugb_estimate_nulls): a launch with some does not move its rows, and
@@ -202,6 +204,16 @@ extern bool gpugb_plan_lean_table(int columns, int n_keys, double groups_expecte
 extern int64_t gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const GpugbDeviceProps *props);
 extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 										  const GpugbDeviceProps *props);
+/*
+ * SHARED_HASH's block table indexed by group id (cuda/lean_gid_kernel.cuh):
+ * the groups one block an SM holds for n_sums sums (0 where n_sums is
+ * outside 1..GPUGB_LEAN_GID_MAX_SUMS), and whether a launch of
+ * groups_expected groups that the lean tables do not all hold takes it.
+ */
+#define GPUGB_LEAN_GID_MAX_SUMS 4
+extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);
+extern bool gpugb_lean_gid_pays(int n_sums, double groups_expected, double hot_share,
+								const GpugbDeviceProps *props);
 /* From this many groups expected the fast lean kernel's whole table takes one wide block an SM. */
 #define GPUGB_LEAN_FAST_WIDE_MIN_GROUPS 64
 extern bool gpugb_lean_fast_wide_pays(int n_sums, double groups_expected);

@@ -21,7 +21,7 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked]
+ *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--partition-padded] [--partition-unpacked]
  *                    [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
@@ -47,6 +47,8 @@
 static int	case_strategy = -1;
 /* --lean-fast-key: every case with spec.lean_fast_key (an experiment of session 29). */
 static int	lean_fast_key_option = 0;
+/* --no-lean-gid-table: every case with spec.lean_gid_off (no table indexed by group id, as before session 45). */
+static int	no_lean_gid_option = 0;
 /* --lean-fast-wide: every case with spec.lean_fast_wide (an experiment of session 30). */
 static int	lean_fast_wide_option = 0;
 /* --partition-padded: every case with spec.partition_move_padded (16-byte moved rows, as before session 33). */
@@ -795,6 +797,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
 	spec.lean_fast_key = lean_fast_key_option != 0;
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
+	spec.lean_gid_off = no_lean_gid_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
@@ -1348,9 +1351,12 @@ run_case(const CaseSpec *cs)
 		 * table's one block (cuda/launch.cu, lean_fast_kernel_applies and
 		 * fast_wide_slots); no case with NULL inputs does.
 		 */
-		/* such a case forced to SHARED_HASH, with a whole table (not partial) */
+		/*
+		 * such a case forced to SHARED_HASH, with a whole table (not partial,
+		 * nor more groups than a keyed table holds: lean_gid)
+		 */
 		int			whole_fast_case = cs->lean && cs->n_keys == 1 && cs->key_null == 0 &&
-			cs->in_null == 0 && !cs->partial_lean && cs->nrows > 0 &&
+			cs->in_null == 0 && !cs->partial_lean && cs->lean_gid == 0 && cs->nrows > 0 &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH;
 
 		if (ok && !EMULATOR && cs->in_null > 0 && stats.fast_lean_kernel_launches != 0)
@@ -1399,6 +1405,31 @@ run_case(const CaseSpec *cs)
 					 "a whole table of %d sums, %lld groups expected: not the fast kernel's wide table "
 					 "(%lld one-block, %lld fast launches)", lean_case_sums(cs), (long long) case_estimate,
 					 (long long) stats.one_block_lean_launches, (long long) stats.fast_lean_kernel_launches);
+		}
+		/*
+		 * The table indexed by group id: a forced SHARED_HASH takes it for
+		 * the groups it holds (lean_gid 1), and auto plans SHARED_HASH for
+		 * them, the heuristic's gpugb_lean_gid_pays (so this holds in the
+		 * emulator too); never with NULL inputs, nor under --no-lean-gid-table.
+		 */
+		if (ok && !EMULATOR && cs->lean_gid > 0 && cs->nrows > 0 && !no_lean_gid_option &&
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.gid_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a launch of the table indexed by group id");
+		}
+		if (ok && cs->lean_gid > 0 && cs->nrows > 0 && case_strategy < 0 &&
+			!no_lean_gid_option && stats.strategy_planned != GPUGB_STRATEGY_SHARED_HASH)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "auto planned %s, not shared_hash indexed by group id",
+					 gpugb_strategy_name(stats.strategy_planned));
+		}
+		if (ok && (cs->lean_gid < 0 || no_lean_gid_option) && stats.gid_lean_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of the table indexed by group id (NULL inputs %g)",
+					 (long long) stats.gid_lean_launches, cs->in_null);
 		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
@@ -1580,6 +1611,8 @@ main(int argc, char **argv)
 			lean_fast_key_option = 1;
 		else if (strcmp(argv[i], "--lean-fast-wide") == 0)
 			lean_fast_wide_option = 1;
+		else if (strcmp(argv[i], "--no-lean-gid-table") == 0)
+			no_lean_gid_option = 1;
 		else if (strcmp(argv[i], "--partition-padded") == 0)
 			partition_padded_option = 1;
 		else if (strcmp(argv[i], "--partition-unpacked") == 0)
@@ -1608,7 +1641,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1805,6 +1838,30 @@ main(int argc, char **argv)
 		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},
 		{"lean fast key: estimate 1, g=1e5, 64K strides (grow+retry)", 88, 2 * M, 1, 100000, 0, 0,
 		 .est_groups = 1, .stride_rows = 65536, .expect_grow = 1, .lean = 1},
+		/*
+		 * More groups than a keyed lean table holds, as many as the table indexed by group id
+		 * does (cuda/lean_gid_kernel.cuh: 19370 of one sum, 11622 of two on the H200): NULL
+		 * keys, two keys, int32 keys in partial strides, a sum beyond int32 on every row (the
+		 * generic update), appended clustered rows, an estimate too low (ids past the table:
+		 * the generic update), Zipf 1.0; NULL inputs, which must not take it; Zipf 1.5, which
+		 * auto keeps in the partial keyed table once the check has seen its hot group.
+		 */
+		{"lean gid: g=10000, uniform", 122, 4 * M, 1, 10000, 0, 0.01, .lean = 1, .lean_gid = 1},
+		{"lean gid: 2 keys, zipf 0.8 over 8000", 123, 4 * M, 2, 8000, 0.8, 0.01, .lean = 1, .lean_gid = 1},
+		{"lean gid: int32 keys, g=6000, partial strides", 124, 2 * M, 1, 6000, 0, 0, .stride_rows = 100000,
+		 .partial = 1, .int32_keys = 1, .lean = 1, .lean_gid = 1},
+		{"lean gid: two sums, one beyond int32, g=9000", 125, 4 * M, 1, 9000, 0, 0.01, .lean = 2,
+		 .lean_gid = 1},
+		{"lean gid: two narrow sums, g=9000", 126, 4 * M, 1, 9000, 0.5, 0, .lean = 2, .narrow_in2 = 1,
+		 .lean_gid = 1},
+		{"lean gid: estimate 10000, g=40000 (ids past the table)", 127, 4 * M, 1, 40000, 0, 0.01,
+		 .est_groups = 10000, .lean = 1, .lean_gid = 1},
+		{"lean gid: append, clustered rows, g=15000", 129, 2 * M, 1, 15000, 0, 0.01, .stride_rows = 65536,
+		 .append = 1, .lean = 1, .lean_gid = 1, .clustered = 1},
+		{"lean gid: zipf 1.0 over 16000", 130, 4 * M, 1, 16000, 1.0, 0.01, .lean = 1, .lean_gid = 1},
+		{"lean gid: g=12000, 10% null inputs (not taken)", 128, 4 * M, 1, 12000, 0, 0.01, 0.1, .lean = 1,
+		 .lean_gid = -1},
+		{"lean gid: zipf 1.5 over 12000", 131, 4 * M, 1, 12000, 1.5, 0.01, .lean = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},

@@ -93,6 +93,13 @@ typedef struct CaseSpec
 	 */
 	int			lean_one_block;
 	/*
+	 * 1: more groups than a keyed lean table holds, as many as SHARED_HASH's
+	 * table indexed by group id does (cuda/launch.cu, lean_gid_slots): a
+	 * forced SHARED_HASH must take it, and auto must plan SHARED_HASH.
+	 * -1: NULL inputs, so no launch may.
+	 */
+	int			lean_gid;
+	/*
 	 * 1: in2 holds small integers instead of values that overflow int64 on
 	 * every row, so that a lean case of two sums (lean 2: in0 and in2) adds
 	 * its rows in the block table's sum columns, not in the generic path.

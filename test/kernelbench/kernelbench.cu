@@ -118,6 +118,9 @@ usage(FILE *f)
 			"  --clustered on|off   on: rows sorted by key, as a table stored in key order\n"
 			"                       delivers them (groups in their keys' scrambled order);\n"
 			"                       off (default): rows in random order\n"
+			"  --lean-gid-table on|off off: SHARED_HASH never takes its block table\n"
+			"                       indexed by group id, nor auto plans it, as before\n"
+			"                       session 45 (spec.lean_gid_off); on (default)\n"
 			"  --lean-fast-key on|off on: the lean kernel looks one key up by its word,\n"
 			"                       and whole tables of any number of sums run\n"
 			"                       gpugb_lean_fast_kernel (the plan: at most one)\n"
@@ -329,6 +332,8 @@ static bool planned_skew_option = false;
 
 /* --lean-fast-key: spec.lean_fast_key (an experiment of session 29; its fast kernel is the plan for one sum since session 30). */
 static bool lean_fast_key_option = false;
+/* --lean-gid-table off: spec.lean_gid_off (no block table indexed by group id, as before session 45). */
+static bool lean_gid_table_option = true;
 /* --lean-fast-wide: spec.lean_fast_wide (an experiment of session 30). */
 static bool lean_fast_wide_option = false;
 /* --partition-move: off sets spec.partition_rows_only (cuda/partition_move.cu's A/B, session 31). */
@@ -434,6 +439,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			planned_skew_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-fast-key") == 0)
 			lean_fast_key_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--lean-gid-table") == 0)
+			lean_gid_table_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-fast-wide") == 0)
 			lean_fast_wide_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-move") == 0)
@@ -542,6 +549,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.estimated_hot_share = planned_skew_option ? p.largest_share : 0;
 	spec.lean_fast_key = lean_fast_key_option;
 	spec.lean_fast_wide = lean_fast_wide_option;
+	spec.lean_gid_off = !lean_gid_table_option;
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;

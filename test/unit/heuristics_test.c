@@ -1289,6 +1289,67 @@ test_one_block_lean(void)
 	}
 }
 
+/* SHARED_HASH's table indexed by group id (gpugb_lean_gid_pays), beyond what the keyed lean tables hold. */
+static void
+test_lean_gid_table(void)
+{
+	GpugbStrategyChoice c;
+
+	CHECK(gpugb_lean_gid_max_groups(1, &h200) == 19370 && gpugb_lean_gid_max_groups(4, &h200) == 6456,
+		  "the table indexed by group id on the H200: 19370 groups of one sum, 6456 of four (%lld, %lld)",
+		  (long long) gpugb_lean_gid_max_groups(1, &h200), (long long) gpugb_lean_gid_max_groups(4, &h200));
+	CHECK(gpugb_lean_gid_max_groups(0, &h200) == 0 &&
+		  gpugb_lean_gid_max_groups(GPUGB_LEAN_GID_MAX_SUMS + 1, &h200) == 0,
+		  "counts only, or more sums than it was measured with: none");
+	CHECK(!gpugb_lean_gid_pays(1, 16384, GPUGB_VERY_HOT_SHARE, &h200) &&
+		  gpugb_lean_gid_pays(1, 16384, GPUGB_VERY_HOT_SHARE - 0.01, &h200),
+		  "a very hot group keeps the partial keyed table");
+
+	for (int g = 8192; g <= 16384; g *= 2)
+	{
+		c = choose(workload_lean(g, 1, 0));
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "indexed by group id") != NULL,
+			  "lean, one payload, %d groups, skew unknown: shared_hash indexed by group id (%s: %s)", g,
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
+	c = choose(workload_lean(16384, 1, 0));
+	CHECK(c.table_slots >= 64 * 16384, "16384 groups indexed by group id: an L2-sized global table (%lld slots)",
+		  (long long) c.table_slots);
+	c = choose(workload_lean(4096, 4, 0));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "indexed by group id") != NULL,
+		  "lean, four payloads, 4096 groups: shared_hash indexed by group id (%s: %s)",
+		  gpugb_strategy_name(c.strategy), c.reason);
+	c = choose(workload_lean(2048, 1, 0));
+	CHECK(strstr(c.reason, "indexed by group id") == NULL,
+		  "lean, one payload, 2048 groups: a keyed table holds them (%s)", c.reason);
+	c = choose(workload_lean(32768, 1, 0));
+	CHECK(strstr(c.reason, "indexed by group id") == NULL,
+		  "lean, one payload, 32768 groups: more than the table holds (%s)", c.reason);
+	c = choose(workload_lean(8192, 4, 0));
+	CHECK(strstr(c.reason, "indexed by group id") == NULL,
+		  "lean, four payloads, 8192 groups: more than the table of four sums holds (%s)", c.reason);
+	{
+		GpugbWorkload w = workload_lean(16384, 1, 0);
+
+		w.hot_share = 0.4;
+		c = choose(w);
+		CHECK(strstr(c.reason, "indexed by group id") == NULL, "a group of 40 %% of the rows: not (%s)",
+			  c.reason);
+		w = workload_lean(16384, 1, 0);
+		w.nulls_expected = true;
+		c = choose(w);
+		CHECK(strstr(c.reason, "indexed by group id") == NULL, "NULLs expected: not (%s)", c.reason);
+		w = workload_lean(16384, 1, 0);
+		w.lean_gid_off = true;
+		c = choose(w);
+		CHECK(strstr(c.reason, "indexed by group id") == NULL, "spec.lean_gid_off: not (%s)", c.reason);
+		w = workload_lean(16384, 1, 0);
+		w.lean_aggs = false;
+		c = choose(w);
+		CHECK(strstr(c.reason, "indexed by group id") == NULL, "not lean aggregates: not (%s)", c.reason);
+	}
+}
+
 static void
 test_names(void)
 {
@@ -1761,6 +1822,7 @@ main(void)
 	test_state_columns();
 	test_skew();
 	test_one_block_lean();
+	test_lean_gid_table();
 	test_spec_workload();
 	test_shared_table_plan();
 	printf("1..%d\n", checks);

@@ -1,0 +1,109 @@
+/*
+ * lean_gid_kernel.cuh
+ *    SHARED_HASH's block table indexed by the group id itself, for the
+ *    groups between what the lean kernel's keyed tables hold in shared
+ *    memory and what a table of 32-bit states does (written in session 44,
+ *    planned since session 45: src/heuristics.c, gpugb_lean_gid_pays).
+ *
+ * Why: the floor target misses at 2^12-2^16 groups, where the lean table
+ * with its key cache (8-byte keys, ids and states: 24 bytes a slot with one
+ * sum) no longer holds every group, and GLOBAL_HASH and PARTITION run at
+ * 8-10x the floor (kernel benchmark, session 40's grid).  Group ids are
+ * dense, 0 .. groups - 1, so a table indexed by them needs no keys: a
+ * 32-bit count and a 64-bit sum (two words) a group, 12 bytes, and 2^14
+ * groups fit in 192 KB.  Each row takes its id from the global table
+ * (gpugb_launch_row_gid: a lookup, which claims new groups), then adds
+ * itself with shared-memory atomics; an id past the table, or an input
+ * wider than int32, takes the generic warp update of the global states.
+ * test/kernelbench/shared_bound.cu's global mode is this design's bound.
+ *
+ * cuda/launch.cu (lean_gid_slots) takes it for launches the lean kernel
+ * takes (gpugb_lean_launch_ok) without NULL inputs, whose groups expected no
+ * keyed lean table holds and this one does, without a very hot group: at
+ * 2^14 groups and one sum it ran 3.2x as fast as the partial keyed table
+ * uniform, within 2 % of shared_bound's global mode (its design's bound,
+ * 4.1 ms for 2^28 rows); below 2^12 groups it is slower than the keyed
+ * tables (no warp reduction for a hot key, each block zeroes and flushes
+ * all its slots), and at Zipf 1.5 0.84-0.86x (H200, session 45 call 1).
+ * Shared memory: per sum a column of uint32 low words and one of int32
+ * high words, then the count column (uint32), `slots` entries each:
+ * gpugb_lean_table_at's layout without the key cache.
+ */
+#ifndef GPUGB_LEAN_GID_KERNEL_CUH
+#define GPUGB_LEAN_GID_KERNEL_CUH
+
+#include "lean_fast_kernel.cuh"
+
+/* Bytes of the table: 8 a sum and 4 for the count, a slot. */
+static inline size_t
+gpugb_lean_gid_table_bytes(int n_sums, int64_t slots)
+{
+	return (size_t) slots * (8 * (size_t) n_sums + 4);
+}
+
+template <int NV>
+__global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
+gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
+{
+	GpugbLeanTable t;
+
+	t.sums = (unsigned *) gpugb_lean_smem;
+	t.counts = (unsigned *) (gpugb_lean_smem + (size_t) NV * slots);
+	t.count_columns = 1;
+	t.slots = slots;
+	t.cache = GpugbKeyCache();	/* none: the id is the slot */
+
+	for (int s = threadIdx.x; s < slots; s += blockDim.x)
+	{
+		t.counts[s] = 0;
+#pragma unroll
+		for (int a = 0; a < 2 * NV; a++)
+			t.sums[(size_t) a * slots + s] = 0;
+	}
+	__syncthreads();
+
+	const unsigned lane = threadIdx.x & 31u;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x;
+	const GpugbStates global = gpugb_global_states(p);
+
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < p.nrows; base += step)
+	{
+		int64_t		i = base + lane;
+		uint32_t	row = 0;
+		int64_t		gid = -1;
+		int			v[NV > 0 ? NV : 1];
+		bool		narrow = true;
+
+		if (i < p.nrows)
+		{
+			gid = gpugb_launch_row_gid(p, i, &row);
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+			{
+				long long	w = __ldg((const long long *) &p.vals[a].values[row]);
+
+				v[a] = (int) w;
+				narrow = narrow && (long long) v[a] == w;
+			}
+		}
+
+		bool		local = gid >= 0 && gid < slots && narrow;
+		bool		generic = gid >= 0 && !local;
+
+		if (local)
+		{
+			atomicAdd(&t.counts[gid], 1u);
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				gpugb_lean_add_sum(t.sums, slots, a, (int) gid, v[a]);
+		}
+		if (__any_sync(GPUGB_FULL_MASK, generic))
+			gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
+	}
+	__syncthreads();
+	for (int s = threadIdx.x; s < slots; s += blockDim.x)
+		if (t.counts[s] != 0)
+			gpugb_lean_slot_flush<NV, false>(p, global, t, s, s);
+}
+
+#endif							/* GPUGB_LEAN_GID_KERNEL_CUH */
