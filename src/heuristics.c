@@ -943,12 +943,14 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * Too many groups for a keyed lean table, but counts and one to four
 	 * integer sums of as many as a table indexed by group id holds, without
 	 * a very hot group (gpugb_lean_gid_pays) or NULLs expected (the launch
-	 * takes it only without NULL inputs): 4.2 ms at 2^14 groups with one
+	 * takes it only without NULL inputs), every summed input declared int32
+	 * (a wider value takes the generic update, in one block an SM: never
+	 * measured, so not planned; a review's point): 4.2 ms at 2^14 groups with one
 	 * payload, uniform, where auto took 9.8 before (global_hash), and 5.2 at
 	 * 2^12 with four, where it took 19.8 (session 45 call 6).
 	 */
-	if (w->lean_aggs && w->key_words > 0 && !w->lean_gid_off && !w->nulls_expected &&
-		gpugb_lean_gid_pays(w->lean_columns - 1, groups, w->hot_share, props))
+	if (w->lean_aggs && w->sums_fit_int32 && w->key_words > 0 && !w->lean_gid_off &&
+		!w->nulls_expected && gpugb_lean_gid_pays(w->lean_columns - 1, groups, w->hot_share, props))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		/*

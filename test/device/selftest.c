@@ -957,6 +957,23 @@ one_block_table_fits(double groups)
 	return gpugb_lean_one_block_slots(1, 1, groups, &props) > 0;
 }
 
+/*
+ * Whether a lean case's groups expected fit SHARED_HASH's table indexed by
+ * group id on this device (src/heuristics.c, gpugb_lean_gid_max_groups):
+ * then the launch takes it rather than a partial keyed table, unless an
+ * input has NULLs or a group 25 % of the rows.
+ */
+static int
+gid_table_fits(const CaseSpec *cs)
+{
+	GpugbDeviceProps props;
+	int64_t		groups = cs->est_groups ? cs->est_groups : cs->g;
+
+	gpugb_device_properties(&props);
+	return case_lean_only(cs) && !no_lean_gid_option &&
+		groups <= gpugb_lean_gid_max_groups(lean_case_sums(cs), &props);
+}
+
 static void
 run_case(const CaseSpec *cs)
 {
@@ -1255,7 +1272,7 @@ run_case(const CaseSpec *cs)
 		 * ...and a partial case forced to SHARED_HASH (the skew unknown), the
 		 * partial table's instance, whose deferred rows it then proves.
 		 */
-		if (ok && !EMULATOR && cs->partial_lean && cs->nrows > 0 &&
+		if (ok && !EMULATOR && cs->partial_lean && cs->nrows > 0 && (cs->in_null > 0 || !gid_table_fits(cs)) &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.partial_lean_launches == 0)
 		{
 			ok = 0;
@@ -1293,7 +1310,7 @@ run_case(const CaseSpec *cs)
 		 * partial table in one 1024-thread block an SM (cuda/launch.cu,
 		 * one_block_partial_slots); with NULL inputs in every input, never.
 		 */
-		if (ok && !EMULATOR && cs->partial_lean && cs->in_null == 0 && cs->nrows > 0 &&
+		if (ok && !EMULATOR && cs->partial_lean && cs->in_null == 0 && cs->nrows > 0 && !gid_table_fits(cs) &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.one_block_partial_lean_launches == 0)
 		{
 			ok = 0;
@@ -1408,18 +1425,20 @@ run_case(const CaseSpec *cs)
 		}
 		/*
 		 * The table indexed by group id: a forced SHARED_HASH takes it for
-		 * the groups it holds (lean_gid 1), and auto plans SHARED_HASH for
-		 * them, the heuristic's gpugb_lean_gid_pays (so this holds in the
-		 * emulator too); never with NULL inputs, nor under --no-lean-gid-table.
+		 * the groups it holds on this device (lean_gid 1 and 2), and auto
+		 * plans SHARED_HASH for them where every summed input is declared
+		 * int32 (lean_gid 1), the heuristic's gpugb_lean_gid_pays (so this
+		 * holds in the emulator too); never with NULL inputs, nor under
+		 * --no-lean-gid-table.
 		 */
-		if (ok && !EMULATOR && cs->lean_gid > 0 && cs->nrows > 0 && !no_lean_gid_option &&
+		if (ok && !EMULATOR && cs->lean_gid > 0 && cs->nrows > 0 && gid_table_fits(cs) &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.gid_lean_launches == 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a launch of the table indexed by group id");
 		}
-		if (ok && cs->lean_gid > 0 && cs->nrows > 0 && case_strategy < 0 &&
-			!no_lean_gid_option && stats.strategy_planned != GPUGB_STRATEGY_SHARED_HASH)
+		if (ok && cs->lean_gid == 1 && cs->nrows > 0 && case_strategy < 0 && gid_table_fits(cs) &&
+			stats.strategy_planned != GPUGB_STRATEGY_SHARED_HASH)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "auto planned %s, not shared_hash indexed by group id",
@@ -1840,25 +1859,34 @@ main(int argc, char **argv)
 		 .est_groups = 1, .stride_rows = 65536, .expect_grow = 1, .lean = 1},
 		/*
 		 * More groups than a keyed lean table holds, as many as the table indexed by group id
-		 * does (cuda/lean_gid_kernel.cuh: 19370 of one sum, 11622 of two on the H200): NULL
-		 * keys, two keys, int32 keys in partial strides, a sum beyond int32 on every row (the
-		 * generic update), appended clustered rows, an estimate too low (ids past the table:
-		 * the generic update), Zipf 1.0; NULL inputs, which must not take it; Zipf 1.5, which
-		 * auto keeps in the partial keyed table once the check has seen its hot group.
+		 * does (cuda/lean_gid_kernel.cuh: 19370 of one sum, 11622 of two on the H200): sums
+		 * beyond int32 on some rows and on every row (the generic update; auto plans the table
+		 * only for inputs declared int32, lean_gid 2), NULL keys, two keys, int32 keys in partial
+		 * strides, counts of two more inputs, appended clustered rows, an estimate too low (ids
+		 * past the table: the generic update), Zipf 1.0; NULL inputs, which must not take it;
+		 * Zipf 1.5, which auto keeps in the partial keyed table once the check has seen its hot
+		 * group.
 		 */
-		{"lean gid: g=10000, uniform", 122, 4 * M, 1, 10000, 0, 0.01, .lean = 1, .lean_gid = 1},
-		{"lean gid: 2 keys, zipf 0.8 over 8000", 123, 4 * M, 2, 8000, 0.8, 0.01, .lean = 1, .lean_gid = 1},
+		{"lean gid: g=10000, uniform, some sums beyond int32", 122, 4 * M, 1, 10000, 0, 0.01, .lean = 1,
+		 .lean_gid = 2},
+		{"lean gid: g=10000, uniform", 132, 4 * M, 1, 10000, 0, 0.01, .lean = 1, .narrow_in0 = 1,
+		 .lean_gid = 1},
+		{"lean gid: 2 keys, zipf 0.8 over 8000", 123, 4 * M, 2, 8000, 0.8, 0.01, .lean = 1, .narrow_in0 = 1,
+		 .lean_gid = 1},
 		{"lean gid: int32 keys, g=6000, partial strides", 124, 2 * M, 1, 6000, 0, 0, .stride_rows = 100000,
-		 .partial = 1, .int32_keys = 1, .lean = 1, .lean_gid = 1},
+		 .partial = 1, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .lean_gid = 1},
 		{"lean gid: two sums, one beyond int32, g=9000", 125, 4 * M, 1, 9000, 0, 0.01, .lean = 2,
-		 .lean_gid = 1},
+		 .lean_gid = 2},
 		{"lean gid: two narrow sums, g=9000", 126, 4 * M, 1, 9000, 0.5, 0, .lean = 2, .narrow_in2 = 1,
-		 .lean_gid = 1},
+		 .narrow_in0 = 1, .lean_gid = 1},
+		{"lean gid: counts of two more inputs, g=7000", 133, 4 * M, 1, 7000, 0, 0.01, .lean = 3,
+		 .narrow_in0 = 1, .lean_gid = 1},
 		{"lean gid: estimate 10000, g=40000 (ids past the table)", 127, 4 * M, 1, 40000, 0, 0.01,
-		 .est_groups = 10000, .lean = 1, .lean_gid = 1},
+		 .est_groups = 10000, .lean = 1, .narrow_in0 = 1, .lean_gid = 1},
 		{"lean gid: append, clustered rows, g=15000", 129, 2 * M, 1, 15000, 0, 0.01, .stride_rows = 65536,
-		 .append = 1, .lean = 1, .lean_gid = 1, .clustered = 1},
-		{"lean gid: zipf 1.0 over 16000", 130, 4 * M, 1, 16000, 1.0, 0.01, .lean = 1, .lean_gid = 1},
+		 .append = 1, .lean = 1, .narrow_in0 = 1, .lean_gid = 1, .clustered = 1},
+		{"lean gid: zipf 1.0 over 16000", 130, 4 * M, 1, 16000, 1.0, 0.01, .lean = 1, .narrow_in0 = 1,
+		 .lean_gid = 1},
 		{"lean gid: g=12000, 10% null inputs (not taken)", 128, 4 * M, 1, 12000, 0, 0.01, 0.1, .lean = 1,
 		 .lean_gid = -1},
 		{"lean gid: zipf 1.5 over 12000", 131, 4 * M, 1, 12000, 1.5, 0.01, .lean = 1},

@@ -95,7 +95,9 @@ typedef struct CaseSpec
 	/*
 	 * 1: more groups than a keyed lean table holds, as many as SHARED_HASH's
 	 * table indexed by group id does (cuda/launch.cu, lean_gid_slots): a
-	 * forced SHARED_HASH must take it, and auto must plan SHARED_HASH.
+	 * forced SHARED_HASH must take it, and auto must plan SHARED_HASH (its
+	 * summed inputs declared int32).  2: a forced SHARED_HASH must take it;
+	 * a summed input is not declared int32, so auto need not plan it.
 	 * -1: NULL inputs, so no launch may.
 	 */
 	int			lean_gid;

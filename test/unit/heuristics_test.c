@@ -1307,43 +1307,48 @@ test_lean_gid_table(void)
 
 	for (int g = 8192; g <= 16384; g *= 2)
 	{
-		c = choose(workload_lean(g, 1, 0));
+		c = choose(workload_packed(g, 1, 0));
 		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "indexed by group id") != NULL,
 			  "lean, one payload, %d groups, skew unknown: shared_hash indexed by group id (%s: %s)", g,
 			  gpugb_strategy_name(c.strategy), c.reason);
 	}
-	c = choose(workload_lean(16384, 1, 0));
+	c = choose(workload_packed(16384, 1, 0));
 	CHECK(c.table_slots >= 64 * 16384, "16384 groups indexed by group id: an L2-sized global table (%lld slots)",
 		  (long long) c.table_slots);
-	c = choose(workload_lean(4096, 4, 0));
+	c = choose(workload_packed(4096, 4, 0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "indexed by group id") != NULL,
 		  "lean, four payloads, 4096 groups: shared_hash indexed by group id (%s: %s)",
 		  gpugb_strategy_name(c.strategy), c.reason);
-	c = choose(workload_lean(2048, 1, 0));
+	c = choose(workload_packed(2048, 1, 0));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
 		  "lean, one payload, 2048 groups: a keyed table holds them (%s)", c.reason);
-	c = choose(workload_lean(32768, 1, 0));
+	c = choose(workload_packed(32768, 1, 0));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
 		  "lean, one payload, 32768 groups: more than the table holds (%s)", c.reason);
-	c = choose(workload_lean(8192, 4, 0));
+	c = choose(workload_packed(8192, 4, 0));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
 		  "lean, four payloads, 8192 groups: more than the table of four sums holds (%s)", c.reason);
 	{
-		GpugbWorkload w = workload_lean(16384, 1, 0);
+		GpugbWorkload w = workload_packed(16384, 1, 0);
 
 		w.hot_share = 0.4;
 		c = choose(w);
 		CHECK(strstr(c.reason, "indexed by group id") == NULL, "a group of 40 %% of the rows: not (%s)",
 			  c.reason);
-		w = workload_lean(16384, 1, 0);
+		w = workload_packed(16384, 1, 0);
 		w.nulls_expected = true;
 		c = choose(w);
 		CHECK(strstr(c.reason, "indexed by group id") == NULL, "NULLs expected: not (%s)", c.reason);
-		w = workload_lean(16384, 1, 0);
+		w = workload_packed(16384, 1, 0);
 		w.lean_gid_off = true;
 		c = choose(w);
 		CHECK(strstr(c.reason, "indexed by group id") == NULL, "spec.lean_gid_off: not (%s)", c.reason);
 		w = workload_lean(16384, 1, 0);
+		c = choose(w);
+		CHECK(strstr(c.reason, "indexed by group id") == NULL,
+			  "summed inputs not declared int32 (each row might take the generic update): not (%s)",
+			  c.reason);
+		w = workload_packed(16384, 1, 0);
 		w.lean_aggs = false;
 		c = choose(w);
 		CHECK(strstr(c.reason, "indexed by group id") == NULL, "not lean aggregates: not (%s)", c.reason);
