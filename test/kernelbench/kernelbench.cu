@@ -837,6 +837,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->one_block_partial_launches = stats.one_block_partial_lean_launches;
 		m->fast_key_launches = stats.fast_key_lean_launches;
 		m->fast_kernel_launches = stats.fast_lean_kernel_launches;
+		m->gid_launches = stats.gid_lean_launches;
 		m->partition_launches[0] = stats.partition_moved_launches;
 		m->partition_launches[1] = stats.partition_lean_launches;
 		m->partition_launches[2] = stats.partition_packed_launches;
@@ -914,6 +915,8 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (lean fast key)");
 	if (m.fast_kernel_launches > 0)
 		fprintf(stderr, " (fast lean kernel)");
+	if (m.gid_launches > 0)
+		fprintf(stderr, " (table indexed by group id)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
 		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred)",
