@@ -133,6 +133,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyInteger("Bytes to Device", "bytes", st->stats.bytes_to_device, es);
 	ExplainPropertyInteger("Hash Table Slots", NULL, st->stats.table_slots, es);
 	ExplainPropertyInteger("Hash Table Grows", NULL, st->stats.table_grows, es);
+	/* SHARED_HASH's launches of the block table indexed by group id (cuda/lean_gid_kernel.cuh) */
+	if (st->stats.gid_lean_launches > 0)
+		ExplainPropertyInteger("Shared Launches Indexed By Group Id", NULL,
+							   st->stats.gid_lean_launches, es);
 	/* PARTITION's launches whose rows moved with the sort (cuda/partition_move.cu) */
 	if (st->stats.partition_moved_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Moved Rows", NULL,

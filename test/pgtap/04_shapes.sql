@@ -191,5 +191,31 @@ SELECT pg_temp.ok_partition_launches($$SELECT k7, min(v), max(v) FROM f GROUP BY
                                      'partition forced on the device: MIN and MAX take the generic kernel',
                                      expect_none => true);
 
+-- SHARED_HASH's block table indexed by group id (session 45, cuda/lean_gid_kernel.cuh): COUNT and an
+-- int4 SUM over 10000 groups, more than a keyed lean table holds and fewer than it does (19370 of
+-- one sum on the H200).  On the device with shared_hash forced, or auto (which plans it,
+-- src/heuristics.c gpugb_lean_gid_pays), EXPLAIN ANALYZE must count its launches.
+CREATE TEMP TABLE g10 AS
+SELECT (i % 10000)::int AS k, (hashint8(i) % 1000)::int AS v FROM generate_series(1::bigint, :n_rows) i;
+ANALYZE g10;
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s FROM g10 GROUP BY k$$,
+                   '10000 groups of a count and an int4 sum');
+CREATE OR REPLACE FUNCTION pg_temp.ok_gid_launches(q text, description text) RETURNS text
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    n bigint;
+BEGIN
+    IF NOT (current_setting('gpugb_test.expect', true) = 'gpu' AND
+            current_setting('gpugb.emulate_device') = 'off' AND
+            current_setting('gpugb.strategy') IN ('shared_hash', 'auto')) THEN
+        RETURN pass(description || ' (not this run)');
+    END IF;
+    n := pg_temp.gpugb_partition_launches(q, 'Shared Launches Indexed By Group Id');
+    RETURN ok(n > 0, description || format(' (%s launches)', n));
+END
+$fn$;
+SELECT pg_temp.ok_gid_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM g10 GROUP BY k$$,
+                               'shared_hash or auto on the device: 10000 groups take the table indexed by group id');
+
 SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
 SELECT * FROM finish();
