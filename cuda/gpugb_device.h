@@ -280,9 +280,8 @@ typedef struct GpugbGroupBySpec
 	 * An experiment (before session 38, the default): where PARTITION is
 	 * planned and the run-time check is to come, the launches before it run
 	 * SORT, not GLOBAL_HASH (src/strategy.c, gpugb_spec_first_runnable,
-	 * says why).  For the
-	 * kernel benchmark (--partition-probe off) and the self-test
-	 * (--sort-probe), never set by the executor.
+	 * says why).  For the kernel benchmark (--partition-probe off) and the
+	 * self-test (--sort-probe), never set by the executor.
 	 */
 	bool		partition_sort_probe;
 	/*
