@@ -1,12 +1,15 @@
 /*
  * partition_move.cu
- *    PARTITION's rows moved with the sort (Wu et al.'s transformed
+ *    PARTITION's rows moved into partition order (Wu et al.'s transformed
  *    relation), for launches of one key word without NULLs: a pack kernel
- *    writes each row's partition and its key and value words, packed; CUB's
- *    radix sort moves the packed rows with the partitions; an unpack kernel
- *    writes them back out as int64 columns in partition order.  The
- *    partition kernel (partition_kernels.cuh) then runs over those columns
- *    with row i = sorted position i: it reads them in order.
+ *    writes each row's partition and its key and value words, packed, and
+ *    CUB's radix sort moves the packed rows with the partitions, or, where
+ *    it pays, one scatter pass does (partition_scatter.cuh, since session
+ *    37).  The lean partition kernel reads the rows packed
+ *    (partition_lean_kernel.cuh, since session 34); for the generic kernel
+ *    (partition_kernels.cuh), and for retries, an unpack kernel writes them
+ *    back out as int64 columns in partition order, row i = sorted position
+ *    i.
  *
  * Why: partition_strategy.cu's first path sorts only 4-byte row numbers,
  * and the partition kernel reads every row's key and values through them.

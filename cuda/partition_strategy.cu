@@ -1,12 +1,15 @@
 /*
  * partition_strategy.cu
  *    The PARTITION strategy's launch (Wu et al. PGB-TR): each launch row's
- *    partition (the top bits of its key's home slot in the global table), a
- *    stable CUB radix sort of (partition, row) over just those bits (one to
- *    three 8-bit passes over 4-byte keys), the partition boundaries, then the
- *    partition kernel over the rows in partition order: blocks take them in
+ *    partition (the top bits of its key's home slot in the global table),
+ *    the rows in partition order, the partition boundaries, then a
+ *    partition kernel over the rows in that order: blocks take them in
  *    tiles, combine each partition's keys in shared memory and touch the
- *    global table once per distinct key (partition_kernels.cuh).
+ *    global table once per distinct key.  The first path, below, is a
+ *    stable CUB radix sort of (partition, row) over just those bits (one to
+ *    three 8-bit passes over 4-byte keys) and the generic kernel
+ *    (partition_kernels.cuh); most launches of the kernel benchmark take
+ *    the packed rows and the lean kernel of the next paragraph.
  *
  * Launches of one key word without NULLs move their key and value words
  * with the sort, as Wu et al. move keys and payload into partitions
