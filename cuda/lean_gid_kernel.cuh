@@ -34,11 +34,11 @@
 
 #include "lean_fast_kernel.cuh"
 
-/* Bytes of the table: 8 a sum and 4 for the count, a slot. */
+/* Bytes of the table (src/heuristics.h, as the plan counts them). */
 static inline size_t
 gpugb_lean_gid_table_bytes(int n_sums, int64_t slots)
 {
-	return (size_t) slots * (8 * (size_t) n_sums + 4);
+	return (size_t) GPUGB_LEAN_GID_TABLE_BYTES(n_sums, slots);
 }
 
 template <int NV>

@@ -506,7 +506,7 @@ gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
 		return 0;
 	if (room > props->shared_bytes_per_sm - 1024)
 		room = props->shared_bytes_per_sm - 1024;
-	return room / (8 * (int64_t) n_sums + 4);
+	return room / GPUGB_LEAN_GID_TABLE_BYTES(n_sums, 1);
 }
 
 /*

@@ -123,6 +123,13 @@ typedef struct GpugbStrategyChoice
 	 8 * (((int64_t) (slots) * 4 * (int64_t) (count_columns) + 7) / 8) + \
 	 GPUGB_KEY_CACHE_BYTES(n_keys, slots))
 /*
+ * Shared memory of SHARED_HASH's table indexed by group id
+ * (cuda/lean_gid_kernel.cuh) of `slots` ids: 8 bytes a sum and a uint32
+ * count, no keys.
+ */
+#define GPUGB_LEAN_GID_TABLE_BYTES(n_sums, slots) \
+	((int64_t) (slots) * (8 * (int64_t) (n_sums) + 4))
+/*
  * PRIVATE_HASH's block key cache (cuda/key_cache.cuh): twice the slots of
  * the groups (a cache claims at most half), at least 32.
  */
