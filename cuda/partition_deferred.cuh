@@ -172,6 +172,85 @@ gpugb_deferred_retry_rows(const GpugbAggParams &p, int64_t begin, int64_t end, u
 }
 
 /*
+ * The flush's list of claimed slots, in the key cache's mask column (which
+ * this table does not use) after GpugbDeferredCount's two counters: word
+ * 2 counts the slots listed, words 3.. hold them.  A flush starts with
+ * fewer than 7/8 of the slots claimed (the room rule), so the list fits.
+ */
+#define GPUGB_DEFERRED_LIST_COUNT 2
+#define GPUGB_DEFERRED_LIST_FIRST 3
+
+#ifndef GPUGB_DEFERRED_FLUSH_COMPACT
+#define GPUGB_DEFERRED_FLUSH_COMPACT 1
+#endif
+
+/*
+ * Lists the table's claimed slots (block-collective, after __syncthreads;
+ * one shared atomic a warp) and returns how many, the same in every
+ * thread.  Why: at about a quarter full, a walk of every slot kept some 8
+ * lanes of a warp busy, each with a chain of dependent global round trips
+ * (slot load, CAS, the group-id counter, key and state stores, the adds),
+ * and 8 such steps a thread made the flush about 123 us a partition
+ * against 40 for test/kernelbench/partition_bound.cu's (H200, 2^24 groups,
+ * session 45).  Listed, the lookups keep every lane busy, and a warp's new
+ * groups take their ids with one atomic (gpugb_take_group_id<true>).
+ */
+__device__ __forceinline__ int
+gpugb_deferred_list_claimed(const GpugbLeanTable &t, unsigned lane)
+{
+	unsigned   *list = (unsigned *) t.cache.masks;
+
+	for (int base = (int) (threadIdx.x & ~31u); base < t.slots; base += blockDim.x)
+	{
+		const int	s = base + (int) lane;
+		const bool	claimed = s < t.slots && t.cache.keys[s] != GPUGB_DEFERRED_EMPTY_KEY;
+		const unsigned mask = __ballot_sync(GPUGB_FULL_MASK, claimed);
+		unsigned	at = 0;
+
+		if (mask == 0u)
+			continue;
+		if (lane == 0)
+			at = atomicAdd(&list[GPUGB_DEFERRED_LIST_COUNT], (unsigned) __popc(mask));
+		at = __shfl_sync(GPUGB_FULL_MASK, at, 0);
+		if (claimed)
+			list[GPUGB_DEFERRED_LIST_FIRST + at + __popc(mask & ((1u << lane) - 1u))] = (unsigned) s;
+	}
+	__syncthreads();
+	return (int) *(volatile unsigned *) &list[GPUGB_DEFERRED_LIST_COUNT];
+}
+
+/* Claimed slot s's group looked up and its states added, or the slot marked FAILED (*failed). */
+template <int NV, int KW>
+__device__ __forceinline__ void
+gpugb_deferred_flush_slot(const GpugbAggParams &p, const GpugbStates &global, const GpugbLeanTable &t, int s,
+						  bool overflowed, bool *failed)
+{
+	/* Coalesced claims: the lanes that claim together take their ids with one atomic. */
+	int64_t		gid = overflowed ? -1 : gpugb_find_or_insert_word<true, KW == 2>(p, (int64_t) t.cache.keys[s]);
+
+	if (gid >= 0)
+		gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) gid);
+	else
+	{
+		t.cache.gids[s] = GPUGB_DEFERRED_FAILED;
+		*failed = true;
+	}
+}
+
+/* Slot s emptied: no key, no states, not FAILED. */
+template <int NV>
+__device__ __forceinline__ void
+gpugb_deferred_empty_slot(const GpugbLeanTable &t, int s)
+{
+	t.cache.keys[s] = GPUGB_DEFERRED_EMPTY_KEY;
+	t.cache.gids[s] = 0;
+	t.counts[s] = 0;
+#pragma unroll
+	for (int a = 0; a < 2 * NV; a++)
+		t.sums[(size_t) a * t.slots + s] = 0;
+}
+
+/*
  * Adds every claimed slot's states to its group (looked up now), then
  * empties the table; where a lookup got no group id, first lists the rows
  * of [first, end) whose slot it was (the file comment).  `overflowed`:
@@ -185,25 +264,17 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 {
 	const GpugbStates global = gpugb_global_states(p);
 	bool		failed = false;
+#if GPUGB_DEFERRED_FLUSH_COMPACT
+	const unsigned *list = (const unsigned *) t.cache.masks + GPUGB_DEFERRED_LIST_FIRST;
+	const int	listed = gpugb_deferred_list_claimed(t, lane);
 
+	for (int j = threadIdx.x; j < listed; j += blockDim.x)
+		gpugb_deferred_flush_slot<NV, KW>(p, global, t, (int) list[j], overflowed, &failed);
+#else
 	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
-	{
-		long long	key = t.cache.keys[s];
-
-		if (key == GPUGB_DEFERRED_EMPTY_KEY)
-			continue;
-
-		/* Coalesced claims: the lanes with a key here are any of the warp's. */
-		int64_t		gid = overflowed ? -1 : gpugb_find_or_insert_word<true, KW == 2>(p, (int64_t) key);
-
-		if (gid >= 0)
-			gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) gid);
-		else
-		{
-			t.cache.gids[s] = GPUGB_DEFERRED_FAILED;
-			failed = true;
-		}
-	}
+		if (t.cache.keys[s] != GPUGB_DEFERRED_EMPTY_KEY)
+			gpugb_deferred_flush_slot<NV, KW>(p, global, t, s, overflowed, &failed);
+#endif
 	if (__syncthreads_or(failed))
 	{
 		for (int64_t base = first + (threadIdx.x & ~31u); base < end; base += blockDim.x)
@@ -223,15 +294,16 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 		}
 		__syncthreads();
 	}
+#if GPUGB_DEFERRED_FLUSH_COMPACT
+	/* Only listed slots hold anything; every thread read `listed` before the barrier above. */
+	for (int j = threadIdx.x; j < listed; j += blockDim.x)
+		gpugb_deferred_empty_slot<NV>(t, (int) list[j]);
+	if (threadIdx.x == 0)
+		((unsigned *) t.cache.masks)[GPUGB_DEFERRED_LIST_COUNT] = 0u;
+#else
 	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
-	{
-		t.cache.keys[s] = GPUGB_DEFERRED_EMPTY_KEY;
-		t.cache.gids[s] = 0;
-		t.counts[s] = 0;
-#pragma unroll
-		for (int a = 0; a < 2 * NV; a++)
-			t.sums[(size_t) a * t.slots + s] = 0;
-	}
+		gpugb_deferred_empty_slot<NV>(t, s);
+#endif
 	__syncthreads();
 }
 

@@ -86,8 +86,8 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 				for (int a = 0; a < 2 * NV; a++)
 					table.sums[(size_t) a * slots + s] = 0;
 			}
-			if (threadIdx.x < 2)
-				count.counters[threadIdx.x] = 0u;
+			if (threadIdx.x <= GPUGB_DEFERRED_LIST_COUNT)
+				count.counters[threadIdx.x] = 0u;	/* and the flush's list count */
 			__syncthreads();
 			gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 											 [&](int64_t begin, int64_t end) {
