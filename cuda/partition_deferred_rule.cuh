@@ -27,8 +27,11 @@
  * of `slots` slots (0: the table is too small for the path).  The table is
  * flushed once it holds more than 7/8 of its slots less a chunk, so a
  * probe always meets an empty slot; that threshold must be at least the
- * quarter of the slots a partition is sized for (partition_strategy.cu),
- * so that a partition whose keys were estimated right is flushed once.
+ * keys a partition is sized for (partition_strategy.cu), so that a
+ * partition whose keys were estimated right is flushed once.  Those are a
+ * quarter of the slots, up to 5/16 (PARTITION_FILL_SLACK in
+ * src/heuristics.c); the rule checks a quarter, and the H200's tables pass
+ * 5/16 too (8192 slots: 3072 >= 2560; 4096: 1536 >= 1280).
  * 4096 rows (four steps of 1024 threads, one barrier) where the table
  * allows, as with one sum (8192 slots on the H200); fewer, down to one
  * step, for the 4096 slots of two to four sums.

@@ -25,7 +25,8 @@
  * the global states and empties the table in one pass
  * (gpugb_lean_table_flush_reset), so the next partition's keys find a
  * free table.  The partitions are sized for a quarter of the table's slots
- * (partition_strategy.cu), and the key cache takes at most half: a
+ * (up to 5/16: PARTITION_FILL_SLACK, src/heuristics.c; partition_strategy.cu),
+ * and the key cache takes at most half: a
  * partition with more keys than that sends the rest to the global table,
  * correct and only slower.
  *
