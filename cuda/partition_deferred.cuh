@@ -197,8 +197,9 @@ gpugb_deferred_retry_rows(const GpugbAggParams &p, int64_t begin, int64_t end, u
  * (slot load, CAS, the group-id counter, key and state stores, the adds),
  * and 8 such steps a thread made the flush about 123 us a partition
  * against 40 for test/kernelbench/partition_bound.cu's (H200, 2^24 groups,
- * session 45).  Listed, the lookups keep every lane busy, and a warp's new
- * groups take their ids with one atomic (gpugb_take_group_id<true>).
+ * session 45).  Listed, the lookups keep every lane busy, and the lanes
+ * that claim new groups together take their ids with one atomic
+ * (gpugb_take_group_id<true>).
  */
 __device__ __forceinline__ int
 gpugb_deferred_list_claimed(const GpugbLeanTable &t, unsigned lane)
