@@ -3,7 +3,7 @@
 # Two flush variants against main's compact flush (test/bin/s46c, main's device code at 3bbe12a..a0e0945),
 # forced PARTITION at 30 points (2^18-2^26, both key widths, one payload, uniform, Zipf 1.0 and 1.5), 3 reps,
 # each followed, if it finished, by the self-test's PARTITION and auto cases:
-#  - pairs: branch s46-claim-pairs at d2582f2, test/bin/s46e: two listed keys a thread, home slots claimed by
+#  - pairs: branch s46-claim-pairs at 0282416, test/bin/s46e: two listed keys a thread, home slots claimed by
 #    CAS, __syncwarp before the CASes (call 5's build without it, s46d, hung);
 #  - two: branch s46-two-blocks, test/bin/s46t, built with -DGPUGB_PARTITION_LEAN_BLOCKS_PER_SM=2: two blocks
 #    an SM of 512 threads and half the slots.
