@@ -79,14 +79,7 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 			GpugbDeferredCount count = {(unsigned *) table.cache.masks, 0u, 0u, 0u, 0u, false};
 
 			for (int s = threadIdx.x; s < slots; s += blockDim.x)
-			{
-				table.cache.keys[s] = GPUGB_DEFERRED_EMPTY_KEY;
-				table.cache.gids[s] = 0;
-				table.counts[s] = 0;
-#pragma unroll
-				for (int a = 0; a < 2 * NV; a++)
-					table.sums[(size_t) a * slots + s] = 0;
-			}
+				gpugb_deferred_empty_slot<NV>(table, s);
 			if (threadIdx.x <= GPUGB_DEFERRED_LIST_COUNT)
 				count.counters[threadIdx.x] = 0u;	/* and the flush's list count */
 			__syncthreads();

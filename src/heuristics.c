@@ -242,6 +242,14 @@ gpugb_strategy_from_name(const char *name)
 	return -1;
 }
 
+/* Shared memory one block may have: with opt-in where the device gives more that way. */
+static int64_t
+block_shared_room(const GpugbDeviceProps *props)
+{
+	return props->shared_bytes_per_block_optin > 0 ? props->shared_bytes_per_block_optin :
+		props->shared_bytes_per_block;
+}
+
 /*
  * Slots of one block's shared table: a power of two that fits in a quarter
  * of an SM's shared memory (so several blocks stay resident to hide
@@ -499,8 +507,7 @@ gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 int64_t
 gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
 {
-	int64_t		room = props->shared_bytes_per_block_optin > 0 ? props->shared_bytes_per_block_optin :
-		props->shared_bytes_per_block;
+	int64_t		room = block_shared_room(props);
 
 	if (n_sums < 1 || n_sums > GPUGB_LEAN_GID_MAX_SUMS)
 		return 0;
@@ -687,8 +694,7 @@ int64_t
 gpugb_private_groups_for(int state_columns, const GpugbDeviceProps *props)
 {
 	int64_t		budget = props->shared_bytes_per_sm / 2 - 1024;
-	int64_t		per_block = props->shared_bytes_per_block_optin > 0 ?
-		props->shared_bytes_per_block_optin : props->shared_bytes_per_block;
+	int64_t		per_block = block_shared_room(props);
 	int64_t		groups;
 
 	if (state_columns < 1)
