@@ -180,7 +180,8 @@ gpugb_deferred_retry_rows(const GpugbAggParams &p, int64_t begin, int64_t end, u
  * The flush's list of claimed slots, in the key cache's mask column (which
  * this table does not use) after GpugbDeferredCount's two counters: word
  * 2 counts the slots listed, words 3.. hold them.  A flush starts with
- * fewer than 7/8 of the slots claimed (the room rule), so the list fits.
+ * at most 7/8 of the slots claimed (the room rule), so the list fits; a
+ * trap guards it, as gpugb_deferred_find guards the rows' slots.
  */
 #define GPUGB_DEFERRED_LIST_COUNT 2
 #define GPUGB_DEFERRED_LIST_FIRST 3
@@ -218,6 +219,8 @@ gpugb_deferred_list_claimed(const GpugbLeanTable &t, unsigned lane)
 		if (lane == 0)
 			at = atomicAdd(&list[GPUGB_DEFERRED_LIST_COUNT], (unsigned) __popc(mask));
 		at = __shfl_sync(GPUGB_FULL_MASK, at, 0);
+		if (GPUGB_DEFERRED_LIST_FIRST + at + (unsigned) __popc(mask) > (unsigned) t.slots)
+			__trap();			/* the list outgrew the mask column: the room rule is broken, a bug */
 		if (claimed)
 			list[GPUGB_DEFERRED_LIST_FIRST + at + __popc(mask & ((1u << lane) - 1u))] = (unsigned) s;
 	}
