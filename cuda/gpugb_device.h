@@ -222,6 +222,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		lean_gid_off;
 	/*
+	 * An experiment switch: SHARED_HASH's one-block table never looks its
+	 * group ids up at the flush (cuda/lean_deferred_kernel.cuh), but a
+	 * key's first row in each block, as before session 47.  For the kernel
+	 * benchmark (--lean-deferred off) and the self-test
+	 * (--no-lean-deferred), never set by the executor.
+	 */
+	bool		lean_deferred_off;
+	/*
 	 * An experiment, off outside the kernel benchmark (--lean-fast-wide)
 	 * and the self-test (--lean-fast-wide): a whole lean table that runs
 	 * gpugb_lean_fast_kernel takes one 1024-thread block an SM with the most
@@ -507,6 +515,7 @@ typedef struct GpugbStats
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		partition_generic_launches;	/* PARTITION launches that took the generic kernel (cuda/partition_kernels.cuh) */
 	int64_t		partition_overflow_aborts;	/* lean or generic launches that overflowed and retried their rest (GpugbAggParams.overflow) */
+	int64_t		deferred_lean_launches;	/* SHARED_HASH's one-block tables with ids looked up at the flush (cuda/lean_deferred_kernel.cuh) */
 } GpugbStats;
 
 typedef struct GpugbUsage

@@ -456,6 +456,14 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 	p->lean_fast_key = gb->spec.lean_fast_key ? 1 : 0;
 	p->lean_fast_wide = gb->spec.lean_fast_wide ? 1 : 0;
 	p->lean_gid_off = gb->spec.lean_gid_off ? 1 : 0;
+	p->lean_deferred = gb->spec.lean_deferred_off ? 0 : 1;
+	for (int v = 0; v < gb->n_values; v++)
+	{
+		int			in = gb->value_cols[v].input;
+
+		if (in < 0 || in >= 64 || (gb->spec.inputs_fit_int32 >> in & 1) == 0)
+			p->lean_deferred = 0;
+	}
 	for (int c = 0; c < gb->n_counts; c++)
 	{
 		int			in = gb->count_input[c];
@@ -510,6 +518,7 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->fast_key_lean_launches += ran.lean && ran.fast_key ? 1 : 0;
 	stats->fast_lean_kernel_launches += ran.lean && ran.fast_kernel ? 1 : 0;
 	stats->gid_lean_launches += ran.lean && ran.gid ? 1 : 0;
+	stats->deferred_lean_launches += ran.lean && ran.deferred ? 1 : 0;
 }
 
 /* Queues the aggregation of launch p with the handle's current strategy. */

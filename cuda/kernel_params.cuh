@@ -210,6 +210,17 @@ struct GpugbAggParams
 	 */
 	const uint32_t *run_start;
 	const int64_t *run_gid;
+
+	/*
+	 * 1: SHARED_HASH's one-block table may look its ids up at the flush
+	 * (cuda/launch.cu, lean_deferred_chunk_rows): not
+	 * spec.lean_deferred_off, and every summed input declared to fit int32
+	 * (spec.inputs_fit_int32), since a row whose value does not fit is
+	 * retried through the global table there.  Last, so that the fields
+	 * before it keep their offsets, and the kernels that do not read it
+	 * their code.
+	 */
+	int32_t		lean_deferred;
 };
 
 /*

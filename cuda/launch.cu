@@ -17,6 +17,7 @@
 #include "agg_kernels.cuh"
 #include "groupby_internal.cuh"
 #include "lean_fast_kernel.cuh"
+#include "lean_deferred_kernel.cuh"
 #include "lean_gid_kernel.cuh"
 #include "lean_kernel.cuh"
 #include "order_kernels.cuh"
@@ -324,6 +325,44 @@ fast_wide_slots(const GpugbAggParams &p, double groups_expected, const GpugbDevi
 	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, props);
 }
 
+/*
+ * The chunk rows of the one-block table with ids looked up at the flush
+ * (lean_deferred_kernel.cuh) for launch p, `slots` slots and
+ * groups_expected groups, or 0 where the fast kernel's table runs: one key
+ * word without NULLs in keyed or pair slots (gpugb_find_or_insert_word's),
+ * no NULL input, sums of inputs declared int32 (p.lean_deferred), from
+ * GPUGB_LEAN_DEFERRED_MIN_GROUPS groups expected, and only where a block's
+ * table holds them all between its checks of room
+ * (gpugb_lean_deferred_chunk_rows).
+ */
+static int
+lean_deferred_chunk_rows(const GpugbAggParams &p, int64_t slots, double groups_expected)
+{
+	if (p.lean_deferred == 0 || !lean_fast_one_block_applies(p) || p.n_keys != 1 ||
+		p.n_values > GPUGB_PARTITION_LEAN_MAX_SUMS || groups_expected < GPUGB_LEAN_DEFERRED_MIN_GROUPS ||
+		(p.slot_format != GPUGB_SLOTS_KEYED32 && p.slot_format != GPUGB_SLOTS_PAIR))
+		return 0;
+	return gpugb_lean_deferred_chunk_rows((int) slots, groups_expected);
+}
+
+/* Its launch, NV sums, a key of KW words (lean_deferred_chunk_rows is above 0). */
+template <int NV, int KW>
+static GpugbStatus
+launch_lean_deferred_nv(const GpugbAggParams &p, int slots, int chunk_rows, cudaStream_t stream)
+{
+	static std::once_flag opted_in;
+	static cudaError_t opt_in_error = cudaSuccess;
+	auto		kernel = gpugb_lean_deferred_kernel<NV, KW>;
+	size_t		bytes;
+	unsigned	blocks;
+
+	if (lean_grid(kernel, GPUGB_LEAN_ONE_BLOCK_THREADS, opted_in, opt_in_error, p, NV, slots, &bytes,
+				  &blocks) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(p, slots, chunk_rows);
+	return GPUGB_LAUNCHED("gpugb_lean_deferred_kernel");
+}
+
 /* The one-block table's launch (lean_one_block_slots or fast_wide_slots applies: one key, no NULLs). */
 static GpugbStatus
 launch_lean_one_block(const GpugbAggParams &p, int slots, cudaStream_t stream)
@@ -487,7 +526,20 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	}
 	if (one_block_slots > 0)
 	{
+		int			chunk_rows = lean_deferred_chunk_rows(p, one_block_slots, groups_expected);
+
 		ran->lean = ran->one_block = true;
+		if (chunk_rows > 0)
+		{
+			ran->deferred = true;
+			return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
+				constexpr int NV = decltype(nv)::value;
+
+				return p.slot_format == GPUGB_SLOTS_PAIR ?
+					launch_lean_deferred_nv<NV, 2>(p, (int) one_block_slots, chunk_rows, stream) :
+					launch_lean_deferred_nv<NV, 1>(p, (int) one_block_slots, chunk_rows, stream);
+			});
+		}
 		ran->fast_kernel = lean_fast_one_block_applies(p);
 		return launch_lean_one_block(p, (int) one_block_slots, stream);
 	}

@@ -38,9 +38,10 @@
  *    gpugb_deferred_chunk_rows(slots); before a chunk whose new keys could
  *    take the table past 7/8 of its slots it is flushed and emptied.  So a
  *    probe always meets an EMPTY slot, and no row ever lacks a slot.
- *  - An 8-byte key equal to GPUGB_DEFERRED_EMPTY_KEY has no slot: its rows go
- *    to the retry list as they come, unadded, and the rescan below skips
- *    them, so each is listed once.
+ *  - An 8-byte key equal to GPUGB_DEFERRED_EMPTY_KEY has no slot (nor, in
+ *    SHARED_HASH's columns, a row with a value beyond int32: the row
+ *    sources' `unslotted`): its rows go to the retry list as they come,
+ *    unadded, and the rescan below skips them, so each is listed once.
  *  - A lookup that gets no group id (a full global table) leaves its slot
  *    FAILED; then every row added to the table since it was last emptied
  *    is looked for in it again (the keys stay in place until then, so the
@@ -65,6 +66,29 @@
 
 /* A slot whose lookup got no group id (in the table's gid word; 0 otherwise). */
 #define GPUGB_DEFERRED_FAILED 1
+
+/*
+ * Where the deferred table's rows come from, and which of them take no
+ * slot (listed for retry as they come, and skipped by the rescan).
+ * PARTITION's packed rows (a key of KW words, int32 values): only an
+ * 8-byte key equal to GPUGB_DEFERRED_EMPTY_KEY.
+ */
+template <int NV, int KW>
+struct GpugbDeferredPackedRows
+{
+	const void *rows;
+
+	__device__ __forceinline__ GpugbLeanRowInputs<NV> load(int64_t i, int64_t end) const
+	{
+		return gpugb_lean_packed_load<NV, KW>(rows, i, end);
+	}
+	static constexpr bool may_be_unslotted = KW == 2;
+
+	__device__ __forceinline__ bool unslotted(const GpugbLeanRowInputs<NV> &in) const
+	{
+		return KW == 2 && in.key == GPUGB_DEFERRED_EMPTY_KEY;
+	}
+};
 
 /*
  * The slot holding `key`, claiming an EMPTY one on the way (room is the
@@ -134,19 +158,20 @@ gpugb_deferred_list_rows(const GpugbAggParams &p, bool list, int64_t i, unsigned
 
 /*
  * One warp step's rows (lane's row i below `end`) added to their slots; a
- * row of the key GPUGB_DEFERRED_EMPTY_KEY (8-byte keys only) listed for retry
- * instead.  Warp-collective.
+ * row that takes no slot (rows.unslotted: the key GPUGB_DEFERRED_EMPTY_KEY
+ * of 8-byte keys, or a value beyond int32 in SHARED_HASH's columns) listed
+ * for retry instead.  Warp-collective.
  */
-template <int NV, int KW>
+template <int NV, int KW, class Rows>
 __device__ __forceinline__ void
-gpugb_deferred_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbLeanRowInputs<NV> &in,
-						 int64_t i, int64_t end, unsigned *claimed, unsigned lane)
+gpugb_deferred_warp_rows(const GpugbAggParams &p, const GpugbLeanTable &t, const Rows &rows,
+						 const GpugbLeanRowInputs<NV> &in, int64_t i, int64_t end, unsigned *claimed, unsigned lane)
 {
 	bool		valid = i < end;
 
-	if constexpr (KW == 2)
+	if constexpr (Rows::may_be_unslotted)
 	{
-		bool		unkeyed = valid && in.key == GPUGB_DEFERRED_EMPTY_KEY;
+		bool		unkeyed = valid && rows.unslotted(in);
 
 		gpugb_deferred_list_rows(p, unkeyed, i, lane);
 		valid = valid && !unkeyed;
@@ -266,9 +291,9 @@ gpugb_deferred_empty_slot(const GpugbLeanTable &t, int s)
  * the launch was, so no lookups (any thread's view: each slot is one
  * thread's).  Block-collective, after __syncthreads; leaves the table empty.
  */
-template <int NV, int KW>
+template <int NV, int KW, class Rows>
 __device__ __forceinline__ void
-gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const void *packed, int64_t first,
+gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const Rows &rows, int64_t first,
 					 int64_t end, bool overflowed, unsigned lane)
 {
 	const GpugbStates global = gpugb_global_states(p);
@@ -293,11 +318,10 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const voi
 
 			if (i < end)
 			{
-				GpugbLeanRowInputs<NV> in = gpugb_lean_packed_load<NV, KW>(packed, i, end);
+				GpugbLeanRowInputs<NV> in = rows.load(i, end);
 
-				/* A row of the EMPTY key was listed when it came. */
-				retry = (KW == 1 || in.key != GPUGB_DEFERRED_EMPTY_KEY) &&
-					t.cache.gids[gpugb_deferred_find(t, in.key)] == GPUGB_DEFERRED_FAILED;
+				/* A row without a slot (the EMPTY key) was listed when it came. */
+				retry = !rows.unslotted(in) && t.cache.gids[gpugb_deferred_find(t, in.key)] == GPUGB_DEFERRED_FAILED;
 			}
 			gpugb_deferred_list_rows(p, retry, i, lane);
 		}
@@ -335,20 +359,21 @@ struct GpugbDeferredCount
 };
 
 /*
- * One partition's stretch [begin, end) of packed rows, in chunks, with the
- * table empty before and after.  Each warp loads its next row a step ahead,
- * as the lean kernel's AHEAD loop does (gpugb_lean_fast_rows).  Thread 0
- * loads the launch's overflow flag as a chunk starts, and the chunk's
- * closing barrier (__syncthreads_or) hands it to every thread.
- * Block-collective.
+ * One stretch [begin, end) of `rows` (a partition's packed rows, or a
+ * block's share of SHARED_HASH's columns: lean_deferred_kernel.cuh), in
+ * chunks of chunk_rows (gpugb_deferred_chunk_rows, or
+ * gpugb_lean_deferred_chunk_rows), with the table empty before and after.
+ * Each warp loads its next row a step ahead, as the lean kernel's AHEAD
+ * loop does (gpugb_lean_fast_rows).  Thread 0 loads the launch's overflow
+ * flag as a chunk starts, and the chunk's closing barrier
+ * (__syncthreads_or) hands it to every thread.  Block-collective.
  */
-template <int NV, int KW>
+template <int NV, int KW, class Rows>
 __device__ __forceinline__ void
-gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const void *packed, int64_t begin,
-					   int64_t end, GpugbDeferredCount &count)
+gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const Rows &rows, int64_t begin,
+					   int64_t end, GpugbDeferredCount &count, int chunk_rows)
 {
 	const unsigned lane = threadIdx.x & 31u;
-	const int	chunk_rows = gpugb_deferred_chunk_rows(t.slots);
 	const unsigned threshold = (unsigned) ((int64_t) t.slots * 7 / 8 - chunk_rows);
 	int64_t		first = begin;		/* the first row the table holds */
 
@@ -367,15 +392,16 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 
 		if (base < chunk_end)
 		{
-			GpugbLeanRowInputs<NV> next = gpugb_lean_packed_load<NV, KW>(packed, base + lane, chunk_end);
+			GpugbLeanRowInputs<NV> next = rows.load(base + lane, chunk_end);
 
 			for (; base < chunk_end; base += blockDim.x)
 			{
 				const GpugbLeanRowInputs<NV> cur = next;
 
 				if (base + blockDim.x < chunk_end)
-					next = gpugb_lean_packed_load<NV, KW>(packed, base + blockDim.x + lane, chunk_end);
-				gpugb_deferred_warp_rows<NV, KW>(p, t, cur, base + lane, chunk_end, &count.counters[parity], lane);
+					next = rows.load(base + blockDim.x + lane, chunk_end);
+				gpugb_deferred_warp_rows<NV, KW>(p, t, rows, cur, base + lane, chunk_end, &count.counters[parity],
+												 lane);
 			}
 		}
 
@@ -391,19 +417,19 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const v
 		if (overflowed)
 		{
 			count.overflowed = true;
-			gpugb_deferred_flush<NV, KW>(p, t, packed, first, chunk_end, true, lane);
+			gpugb_deferred_flush<NV, KW>(p, t, rows, first, chunk_end, true, lane);
 			count.held = 0;
 			gpugb_deferred_retry_rows(p, chunk_end, end, lane);
 			return;
 		}
 		if (count.held > threshold && chunk_end < end)
 		{
-			gpugb_deferred_flush<NV, KW>(p, t, packed, first, chunk_end, false, lane);
+			gpugb_deferred_flush<NV, KW>(p, t, rows, first, chunk_end, false, lane);
 			count.held = 0;
 			first = chunk_end;
 		}
 	}
-	gpugb_deferred_flush<NV, KW>(p, t, packed, first, end, gpugb_launch_overflow_flag(p) != 0u, lane);
+	gpugb_deferred_flush<NV, KW>(p, t, rows, first, end, gpugb_launch_overflow_flag(p) != 0u, lane);
 	count.held = 0;
 }
 

@@ -58,4 +58,29 @@ gpugb_partition_deferred_applies(int n_values, int key_words, int slots)
 		(key_words == 1 || key_words == 2) && gpugb_deferred_chunk_rows(slots) > 0;
 }
 
+/*
+ * SHARED_HASH's one-block table with ids looked up at the flush
+ * (cuda/lean_deferred_kernel.cuh): from this many groups expected.  Below,
+ * the fast kernel's first-row lookups are few (a block meets each key
+ * once), and it ran within 1.8x of the floor at 2^10 (H200, 2^28 rows).
+ */
+#define GPUGB_LEAN_DEFERRED_MIN_GROUPS 2048
+
+/*
+ * Rows between two checks of that table's room, `slots` slots, for
+ * `groups` groups expected: the most of 4096, 2048 and 1024 whose flush
+ * threshold (7/8 of the slots less a chunk, as gpugb_deferred_stretch
+ * keeps) holds them all, so that a block whose groups were estimated right
+ * flushes once, at its end; 0 where none does (the table is not taken).
+ * 8192 slots (one sum on the H200) hold 4096 groups with 2048 rows.
+ */
+static inline __host__ __device__ int
+gpugb_lean_deferred_chunk_rows(int slots, double groups)
+{
+	for (int rows = 4096; rows >= 1024; rows /= 2)
+		if ((double) ((int64_t) slots * 7 / 8 - rows) >= groups)
+			return rows;
+	return 0;
+}
+
 #endif							/* GPUGB_PARTITION_DEFERRED_RULE_CUH */

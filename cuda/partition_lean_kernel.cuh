@@ -85,7 +85,8 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 			__syncthreads();
 			gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 											 [&](int64_t begin, int64_t end) {
-				gpugb_deferred_stretch<NV, KW>(p, table, packed, begin, end, count);
+				gpugb_deferred_stretch<NV, KW>(p, table, GpugbDeferredPackedRows<NV, KW> {packed}, begin, end, count,
+											   gpugb_deferred_chunk_rows(slots));
 			});
 			return;
 		}

@@ -21,7 +21,7 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--partition-padded] [--partition-unpacked]
+ *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--no-lean-deferred] [--partition-padded] [--partition-unpacked]
  *                    [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
@@ -49,6 +49,8 @@ static int	case_strategy = -1;
 static int	lean_fast_key_option = 0;
 /* --no-lean-gid-table: every case with spec.lean_gid_off (no table indexed by group id, as before session 45). */
 static int	no_lean_gid_option = 0;
+/* --no-lean-deferred: every case with spec.lean_deferred_off (no one-block table with ids looked up at the flush, as before session 47). */
+static int	no_lean_deferred_option = 0;
 /* --lean-fast-wide: every case with spec.lean_fast_wide (an experiment of session 30). */
 static int	lean_fast_wide_option = 0;
 /* --partition-padded: every case with spec.partition_move_padded (16-byte moved rows, as before session 33). */
@@ -798,6 +800,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.lean_fast_key = lean_fast_key_option != 0;
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
 	spec.lean_gid_off = no_lean_gid_option != 0;
+	spec.lean_deferred_off = no_lean_deferred_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
@@ -1415,13 +1418,33 @@ run_case(const CaseSpec *cs)
 			(lean_fast_wide_option || lean_case_sums(cs) >= 2 ||
 			 (case_estimate >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS &&
 			  cs->g >= GPUGB_LEAN_FAST_WIDE_MIN_GROUPS)) &&
-			(stats.one_block_lean_launches == 0 || stats.fast_lean_kernel_launches == 0))
+			(stats.one_block_lean_launches == 0 ||
+			 (stats.fast_lean_kernel_launches == 0 && stats.deferred_lean_launches == 0)))
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg),
 					 "a whole table of %d sums, %lld groups expected: not the fast kernel's wide table "
-					 "(%lld one-block, %lld fast launches)", lean_case_sums(cs), (long long) case_estimate,
-					 (long long) stats.one_block_lean_launches, (long long) stats.fast_lean_kernel_launches);
+					 "(%lld one-block, %lld fast, %lld deferred launches)", lean_case_sums(cs),
+					 (long long) case_estimate, (long long) stats.one_block_lean_launches,
+					 (long long) stats.fast_lean_kernel_launches, (long long) stats.deferred_lean_launches);
+		}
+		/*
+		 * The one-block table with ids looked up at the flush: a forced
+		 * SHARED_HASH takes it for lean_deferred 1 (its groups fit the table
+		 * between flushes, every sum declared int32); none for -1, nor under
+		 * --no-lean-deferred.
+		 */
+		if (ok && !EMULATOR && cs->lean_deferred > 0 && !no_lean_deferred_option && cs->nrows > 0 &&
+			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.deferred_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a launch of the deferred one-block table");
+		}
+		if (ok && (cs->lean_deferred < 0 || no_lean_deferred_option) && stats.deferred_lean_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of the deferred one-block table",
+					 (long long) stats.deferred_lean_launches);
 		}
 		/*
 		 * The table indexed by group id: a forced SHARED_HASH takes it for
@@ -1632,6 +1655,8 @@ main(int argc, char **argv)
 			lean_fast_wide_option = 1;
 		else if (strcmp(argv[i], "--no-lean-gid-table") == 0)
 			no_lean_gid_option = 1;
+		else if (strcmp(argv[i], "--no-lean-deferred") == 0)
+			no_lean_deferred_option = 1;
 		else if (strcmp(argv[i], "--partition-padded") == 0)
 			partition_padded_option = 1;
 		else if (strcmp(argv[i], "--partition-unpacked") == 0)
@@ -1660,7 +1685,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--no-lean-deferred] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1867,6 +1892,24 @@ main(int argc, char **argv)
 		 * Zipf 1.5, which auto keeps in the partial keyed table once the check has seen its hot
 		 * group.
 		 */
+		/*
+		 * The one-block table with ids looked up at the flush (cuda/lean_deferred_kernel.cuh):
+		 * int32 keys and 8-byte ones (among them the deferred table's empty word, whose rows
+		 * are retried), uniform and Zipf 1.0, two sums, counts only; an estimate too low, so
+		 * that blocks flush before their end and the global table, planned for 3000 groups,
+		 * fills (FAILED slots, their rows retried, the table grown); a summed input not
+		 * declared int32, which must not take it.
+		 */
+		{"lean deferred: int32 keys, g=4000, uniform", 134, 4 * M, 1, 4000, 0, 0, .int32_keys = 1,
+		 .lean = 1, .narrow_in0 = 1, .lean_deferred = 1},
+		{"lean deferred: g=3000, zipf 1.0", 135, 4 * M, 1, 3000, 1.0, 0, .lean = 1, .narrow_in0 = 1,
+		 .lean_deferred = 1},
+		{"lean deferred: int32 keys, counts only, g=2500", 136, 2 * M, 1, 2500, 0.5, 0, .int32_keys = 1,
+		 .lean = 4, .lean_deferred = 1},
+		{"lean deferred: estimate 3000, g=30000 (flushes, table full)", 137, 4 * M, 1, 30000, 0, 0,
+		 .est_groups = 3000, .lean = 1, .narrow_in0 = 1, .lean_deferred = 1},
+		{"lean deferred: int32 keys, g=4000, some sums beyond int32 (not taken)", 138, 2 * M, 1, 4000, 0,
+		 0, .int32_keys = 1, .lean = 1, .lean_deferred = -1},
 		{"lean gid: g=10000, uniform, some sums beyond int32", 122, 4 * M, 1, 10000, 0, 0.01, .lean = 1,
 		 .lean_gid = 2},
 		{"lean gid: g=10000, uniform", 132, 4 * M, 1, 10000, 0, 0.01, .lean = 1, .narrow_in0 = 1,

@@ -102,6 +102,13 @@ typedef struct CaseSpec
 	 */
 	int			lean_gid;
 	/*
+	 * 1: a forced SHARED_HASH must take the one-block table that looks its
+	 * ids up at the flush (cuda/lean_deferred_kernel.cuh; cuda/launch.cu,
+	 * lean_deferred_chunk_rows), unless --no-lean-deferred.  -1: no launch
+	 * may (a summed input not declared int32).
+	 */
+	int			lean_deferred;
+	/*
 	 * 1: in2 holds small integers instead of values that overflow int64 on
 	 * every row, so that a lean case of two sums (lean 2: in0 and in2) adds
 	 * its rows in the block table's sum columns, not in the generic path.

@@ -19,6 +19,7 @@
 #include <thrust/execution_policy.h>
 #include <unordered_set>
 
+#include "partition_deferred_rule.cuh"
 #include "thrust_groupby.cuh"
 
 static int	failures = 0;
@@ -413,9 +414,38 @@ print_heuristic_picks(void)
 	}
 }
 
+/*
+ * The chunks of SHARED_HASH's one-block table with ids looked up at the
+ * flush (cuda/launch.cu, lean_deferred_chunk_rows): the most rows whose
+ * flush threshold (7/8 of the slots less a chunk) holds every group
+ * expected, so a block flushes once; none where even 1024 rows leave too
+ * little room.  Its room rule (partition_deferred.cuh) needs a chunk below
+ * 7/8 of the slots, which these never pass.
+ */
+static void
+test_lean_deferred_chunks(void)
+{
+	CHECK(gpugb_lean_deferred_chunk_rows(8192, 4096) == 2048, "8192 slots, 4096 groups: 2048 rows");
+	CHECK(gpugb_lean_deferred_chunk_rows(8192, 3072) == 4096, "8192 slots, 3072 groups: 4096 rows");
+	CHECK(gpugb_lean_deferred_chunk_rows(8192, 3073) == 2048, "8192 slots, 3073 groups: 2048 rows");
+	CHECK(gpugb_lean_deferred_chunk_rows(8192, 6144) == 1024, "8192 slots, 6144 groups: 1024 rows");
+	CHECK(gpugb_lean_deferred_chunk_rows(8192, 6145) == 0, "8192 slots, 6145 groups: none");
+	CHECK(gpugb_lean_deferred_chunk_rows(4096, 2048) == 1024, "4096 slots, 2048 groups: 1024 rows");
+	CHECK(gpugb_lean_deferred_chunk_rows(4096, 3000) == 0, "4096 slots, 3000 groups: none");
+	for (int slots = 256; slots <= (1 << 20); slots *= 2)
+		for (double g = 1; g <= slots; g *= 1.5)
+		{
+			int			rows = gpugb_lean_deferred_chunk_rows(slots, g);
+
+			CHECK(rows == 0 || ((int64_t) slots * 7 / 8 - rows >= g && rows < (int64_t) slots * 7 / 8),
+				  "%d slots, %g groups: %d rows", slots, g, rows);
+		}
+}
+
 int
 main(void)
 {
+	test_lean_deferred_chunks();
 	test_keys_unique();
 	test_zipf_search();
 	test_distributions();

@@ -121,6 +121,9 @@ usage(FILE *f)
 			"  --lean-gid-table on|off off: SHARED_HASH never takes its block table\n"
 			"                       indexed by group id, nor auto plans it, as before\n"
 			"                       session 45 (spec.lean_gid_off); on (default)\n"
+			"  --lean-deferred on|off off: SHARED_HASH's one-block table never looks its\n"
+			"                       ids up at the flush, as before session 47\n"
+			"                       (spec.lean_deferred_off); on (default)\n"
 			"  --lean-fast-key on|off on: the lean kernel looks one key up by its word,\n"
 			"                       and whole tables of any number of sums run\n"
 			"                       gpugb_lean_fast_kernel (the plan: at most one)\n"
@@ -334,6 +337,8 @@ static bool planned_skew_option = false;
 static bool lean_fast_key_option = false;
 /* --lean-gid-table off: spec.lean_gid_off (no block table indexed by group id, as before session 45). */
 static bool lean_gid_table_option = true;
+/* --lean-deferred off: spec.lean_deferred_off (SHARED_HASH's one-block table never defers its lookups, as before session 47). */
+static bool lean_deferred_option = true;
 /* --lean-fast-wide: spec.lean_fast_wide (an experiment of session 30). */
 static bool lean_fast_wide_option = false;
 /* --partition-move: off sets spec.partition_rows_only (cuda/partition_move.cu's A/B, session 31). */
@@ -441,6 +446,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			lean_fast_key_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-gid-table") == 0)
 			lean_gid_table_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--lean-deferred") == 0)
+			lean_deferred_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-fast-wide") == 0)
 			lean_fast_wide_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-move") == 0)
@@ -550,6 +557,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.lean_fast_key = lean_fast_key_option;
 	spec.lean_fast_wide = lean_fast_wide_option;
 	spec.lean_gid_off = !lean_gid_table_option;
+	spec.lean_deferred_off = !lean_deferred_option;
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
@@ -838,6 +846,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->fast_key_launches = stats.fast_key_lean_launches;
 		m->fast_kernel_launches = stats.fast_lean_kernel_launches;
 		m->gid_launches = stats.gid_lean_launches;
+		m->deferred_launches = stats.deferred_lean_launches;
 		m->partition_launches[0] = stats.partition_moved_launches;
 		m->partition_launches[1] = stats.partition_lean_launches;
 		m->partition_launches[2] = stats.partition_packed_launches;
@@ -917,6 +926,8 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (fast lean kernel)");
 	if (m.gid_launches > 0)
 		fprintf(stderr, " (table indexed by group id)");
+	if (m.deferred_launches > 0)
+		fprintf(stderr, " (ids looked up at the flush)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
 		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred)",
