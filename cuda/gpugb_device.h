@@ -222,13 +222,15 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		lean_gid_off;
 	/*
-	 * An experiment switch: SHARED_HASH's one-block table never looks its
-	 * group ids up at the flush (cuda/lean_deferred_kernel.cuh), but a
-	 * key's first row in each block, as before session 47.  For the kernel
-	 * benchmark (--lean-deferred off) and the self-test
-	 * (--no-lean-deferred), never set by the executor.
+	 * An experiment (session 47), off outside the kernel benchmark
+	 * (--lean-deferred on) and the self-test (--lean-deferred): SHARED_HASH's
+	 * one-block table looks its group ids up at the flush
+	 * (cuda/lean_deferred_kernel.cuh), from 2048 groups expected where they
+	 * fit it, instead of at a key's first row in each block.  It was
+	 * 0.44-0.72x as fast as the fast kernel at 2^11-2^12 groups with one
+	 * payload (H200, 2^28 rows; the file comment says more).
 	 */
-	bool		lean_deferred_off;
+	bool		lean_deferred;
 	/*
 	 * An experiment, off outside the kernel benchmark (--lean-fast-wide)
 	 * and the self-test (--lean-fast-wide): a whole lean table that runs

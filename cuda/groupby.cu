@@ -456,7 +456,7 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 	p->lean_fast_key = gb->spec.lean_fast_key ? 1 : 0;
 	p->lean_fast_wide = gb->spec.lean_fast_wide ? 1 : 0;
 	p->lean_gid_off = gb->spec.lean_gid_off ? 1 : 0;
-	p->lean_deferred = gb->spec.lean_deferred_off ? 0 : 1;
+	p->lean_deferred = gb->spec.lean_deferred ? 1 : 0;
 	for (int v = 0; v < gb->n_values; v++)
 	{
 		int			in = gb->value_cols[v].input;

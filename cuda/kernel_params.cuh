@@ -213,8 +213,8 @@ struct GpugbAggParams
 
 	/*
 	 * 1: SHARED_HASH's one-block table may look its ids up at the flush
-	 * (cuda/launch.cu, lean_deferred_chunk_rows): not
-	 * spec.lean_deferred_off, and every summed input declared to fit int32
+	 * (cuda/launch.cu, lean_deferred_chunk_rows): the experiment
+	 * spec.lean_deferred, and every summed input declared to fit int32
 	 * (spec.inputs_fit_int32), since a row whose value does not fit is
 	 * retried through the global table there.  Last, so that the fields
 	 * before it keep their offsets, and the kernels that do not read it

@@ -4,7 +4,8 @@
  *    input, sums of inputs declared int32) with its group ids looked up at
  *    the flush, as PARTITION's deferred kernel does (partition_deferred.cuh),
  *    where the groups expected fit the table between flushes
- *    (cuda/launch.cu, lean_deferred_chunk_rows).
+ *    (cuda/launch.cu, lean_deferred_chunk_rows).  An experiment, off unless
+ *    spec.lean_deferred: it was slower than the fast kernel (below).
  *
  * Why: the fast kernel (lean_fast_kernel.cuh) publishes a key in a block's
  * cache only with its group id, so each block looks every key up in the
@@ -16,6 +17,18 @@
  * target is 2.86.  Here a row claims its key's slot with a shared-memory
  * CAS of the key word and adds itself there, and the block looks its keys
  * up once, all lanes busy, when its rows are done.
+ *
+ * Measured (H200, 2^28 rows, forced SHARED_HASH and auto, 3 reps, both key
+ * widths, uniform and Zipf 0.5-1.5; session 47 call 4,
+ * docs/session47-2026-11-30/next/call4.sh): with one payload it took
+ * 2.5-7.3 ms where the fast kernel took 1.8-3.7, 0.44-0.72x as fast at
+ * 2^11 and 2^12 groups (4-byte keys, uniform: 6.39 against 3.34 ms at
+ * 2^11, 5.48 against 3.42 at 2^12); results equal (96 verified each way,
+ * and the self-test's cases).  Four payloads never take it (their one-block table
+ * is the gid table's or the partial one at these groups).  Why its row
+ * loop is slower was not measured (no device time was left); PARTITION's
+ * lean kernel runs the same loop, about 5 ms for 2^28 rows at 2^18-2^22
+ * groups, so the answer matters there too.
  *
  * Each block takes one contiguous share of the launch's rows (one stretch
  * of gpugb_deferred_stretch), not the fast kernel's grid stride: the

@@ -137,10 +137,6 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.gid_lean_launches > 0)
 		ExplainPropertyInteger("Shared Launches Indexed By Group Id", NULL,
 							   st->stats.gid_lean_launches, es);
-	/* ...and of its one-block table with group ids looked up at the flush (cuda/lean_deferred_kernel.cuh) */
-	if (st->stats.deferred_lean_launches > 0)
-		ExplainPropertyInteger("Shared Launches With Deferred Lookups", NULL,
-							   st->stats.deferred_lean_launches, es);
 	/* PARTITION's launches whose rows moved with the sort (cuda/partition_move.cu) */
 	if (st->stats.partition_moved_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Moved Rows", NULL,

@@ -21,7 +21,7 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--no-lean-deferred] [--partition-padded] [--partition-unpacked]
+ *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--partition-padded] [--partition-unpacked]
  *                    [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
@@ -49,8 +49,8 @@ static int	case_strategy = -1;
 static int	lean_fast_key_option = 0;
 /* --no-lean-gid-table: every case with spec.lean_gid_off (no table indexed by group id, as before session 45). */
 static int	no_lean_gid_option = 0;
-/* --no-lean-deferred: every case with spec.lean_deferred_off (no one-block table with ids looked up at the flush, as before session 47). */
-static int	no_lean_deferred_option = 0;
+/* --lean-deferred: every case with spec.lean_deferred (the one-block table with ids looked up at the flush, session 47's experiment). */
+static int	lean_deferred_option = 0;
 /* --lean-fast-wide: every case with spec.lean_fast_wide (an experiment of session 30). */
 static int	lean_fast_wide_option = 0;
 /* --partition-padded: every case with spec.partition_move_padded (16-byte moved rows, as before session 33). */
@@ -800,7 +800,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.lean_fast_key = lean_fast_key_option != 0;
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
 	spec.lean_gid_off = no_lean_gid_option != 0;
-	spec.lean_deferred_off = no_lean_deferred_option != 0;
+	spec.lean_deferred = lean_deferred_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
@@ -1369,7 +1369,10 @@ run_case(const CaseSpec *cs)
 		 * inputs run gpugb_lean_fast_kernel: in five blocks an SM where it
 		 * has at most one sum and fewer than 64 groups, else in the wide
 		 * table's one block (cuda/launch.cu, lean_fast_kernel_applies and
-		 * fast_wide_slots); no case with NULL inputs does.
+		 * fast_wide_slots), or under --lean-deferred that block's table with
+		 * ids looked up at the flush (lean_deferred_kernel.cuh: from 2048
+		 * groups expected, every sum declared int32); no case with NULL
+		 * inputs does.
 		 */
 		/*
 		 * such a case forced to SHARED_HASH, with a whole table (not partial,
@@ -1399,10 +1402,12 @@ run_case(const CaseSpec *cs)
 					 lean_case_sums(cs), (long long) stats.fast_lean_kernel_launches,
 					 (long long) stats.one_block_lean_launches);
 		}
-		if (ok && !EMULATOR && whole_fast_case && stats.fast_lean_kernel_launches == 0)
+		if (ok && !EMULATOR && whole_fast_case && stats.fast_lean_kernel_launches == 0 &&
+			stats.deferred_lean_launches == 0)
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "a whole table of %d sums without the fast lean kernel",
+			snprintf(fail_msg, sizeof(fail_msg),
+					 "a whole table of %d sums without the fast lean kernel or the deferred table",
 					 lean_case_sums(cs));
 		}
 		/*
@@ -1429,18 +1434,18 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.fast_lean_kernel_launches, (long long) stats.deferred_lean_launches);
 		}
 		/*
-		 * The one-block table with ids looked up at the flush: a forced
-		 * SHARED_HASH takes it for lean_deferred 1 (its groups fit the table
-		 * between flushes, every sum declared int32); none for -1, nor under
-		 * --no-lean-deferred.
+		 * The one-block table with ids looked up at the flush, under
+		 * --lean-deferred: a forced SHARED_HASH takes it for lean_deferred 1
+		 * (its groups fit the table between flushes, every sum declared
+		 * int32); none for -1, nor without the option.
 		 */
-		if (ok && !EMULATOR && cs->lean_deferred > 0 && !no_lean_deferred_option && cs->nrows > 0 &&
+		if (ok && !EMULATOR && cs->lean_deferred > 0 && lean_deferred_option && cs->nrows > 0 &&
 			case_strategy == GPUGB_STRATEGY_SHARED_HASH && stats.deferred_lean_launches == 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "shared_hash without a launch of the deferred one-block table");
 		}
-		if (ok && (cs->lean_deferred < 0 || no_lean_deferred_option) && stats.deferred_lean_launches != 0)
+		if (ok && (cs->lean_deferred < 0 || !lean_deferred_option) && stats.deferred_lean_launches != 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of the deferred one-block table",
@@ -1655,8 +1660,8 @@ main(int argc, char **argv)
 			lean_fast_wide_option = 1;
 		else if (strcmp(argv[i], "--no-lean-gid-table") == 0)
 			no_lean_gid_option = 1;
-		else if (strcmp(argv[i], "--no-lean-deferred") == 0)
-			no_lean_deferred_option = 1;
+		else if (strcmp(argv[i], "--lean-deferred") == 0)
+			lean_deferred_option = 1;
 		else if (strcmp(argv[i], "--partition-padded") == 0)
 			partition_padded_option = 1;
 		else if (strcmp(argv[i], "--partition-unpacked") == 0)
@@ -1685,7 +1690,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--no-lean-deferred] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -1893,7 +1898,8 @@ main(int argc, char **argv)
 		 * group.
 		 */
 		/*
-		 * The one-block table with ids looked up at the flush (cuda/lean_deferred_kernel.cuh):
+		 * The one-block table with ids looked up at the flush (cuda/lean_deferred_kernel.cuh, an
+		 * experiment: --lean-deferred; without it these are the fast kernel's cases):
 		 * int32 keys and 8-byte ones (among them the deferred table's empty word, whose rows
 		 * are retried), uniform and Zipf 1.0, two sums, counts only; an estimate too low, so
 		 * that blocks flush before their end and the global table, planned for 3000 groups,

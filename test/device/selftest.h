@@ -102,10 +102,10 @@ typedef struct CaseSpec
 	 */
 	int			lean_gid;
 	/*
-	 * 1: a forced SHARED_HASH must take the one-block table that looks its
-	 * ids up at the flush (cuda/lean_deferred_kernel.cuh; cuda/launch.cu,
-	 * lean_deferred_chunk_rows), unless --no-lean-deferred.  -1: no launch
-	 * may (a summed input not declared int32).
+	 * 1: under --lean-deferred, a forced SHARED_HASH must take the one-block
+	 * table that looks its ids up at the flush (cuda/lean_deferred_kernel.cuh;
+	 * cuda/launch.cu, lean_deferred_chunk_rows).  -1: no launch may (a summed
+	 * input not declared int32).  Without the option none may.
 	 */
 	int			lean_deferred;
 	/*

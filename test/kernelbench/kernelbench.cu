@@ -121,9 +121,9 @@ usage(FILE *f)
 			"  --lean-gid-table on|off off: SHARED_HASH never takes its block table\n"
 			"                       indexed by group id, nor auto plans it, as before\n"
 			"                       session 45 (spec.lean_gid_off); on (default)\n"
-			"  --lean-deferred on|off off: SHARED_HASH's one-block table never looks its\n"
-			"                       ids up at the flush, as before session 47\n"
-			"                       (spec.lean_deferred_off); on (default)\n"
+			"  --lean-deferred on|off on: SHARED_HASH's one-block table looks its ids\n"
+			"                       up at the flush (spec.lean_deferred, an experiment of\n"
+			"                       session 47); off (default)\n"
 			"  --lean-fast-key on|off on: the lean kernel looks one key up by its word,\n"
 			"                       and whole tables of any number of sums run\n"
 			"                       gpugb_lean_fast_kernel (the plan: at most one)\n"
@@ -337,8 +337,8 @@ static bool planned_skew_option = false;
 static bool lean_fast_key_option = false;
 /* --lean-gid-table off: spec.lean_gid_off (no block table indexed by group id, as before session 45). */
 static bool lean_gid_table_option = true;
-/* --lean-deferred off: spec.lean_deferred_off (SHARED_HASH's one-block table never defers its lookups, as before session 47). */
-static bool lean_deferred_option = true;
+/* --lean-deferred on: spec.lean_deferred (SHARED_HASH's one-block table looks its ids up at the flush; session 47's experiment). */
+static bool lean_deferred_option = false;
 /* --lean-fast-wide: spec.lean_fast_wide (an experiment of session 30). */
 static bool lean_fast_wide_option = false;
 /* --partition-move: off sets spec.partition_rows_only (cuda/partition_move.cu's A/B, session 31). */
@@ -557,7 +557,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.lean_fast_key = lean_fast_key_option;
 	spec.lean_fast_wide = lean_fast_wide_option;
 	spec.lean_gid_off = !lean_gid_table_option;
-	spec.lean_deferred_off = !lean_deferred_option;
+	spec.lean_deferred = lean_deferred_option;
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
