@@ -6,7 +6,8 @@
 #
 # On the development machine, once (the GPU box has no network, and the
 # ../shared beside the checkout does not travel with the working tree):
-#   ../shared/gpu-box/fetch-debs.sh && mkdir -p .gpu-box/scripts && cp ../shared/gpu-box/*.sh .gpu-box/scripts/
+#   ../shared/gpu-box/fetch-debs.sh && test/gpu-box-trim-debs.sh && mkdir -p .gpu-box/scripts && cp ../shared/gpu-box/*.sh .gpu-box/scripts/
+# (the trim keeps the working tree and .gpu-box under the device tool's 64 MiB: test/gpu-box-trim-debs.sh)
 # Then with the device tool, carrying .gpu-box:
 #   bash test/gpu-box.sh tests        build, install, device self-test, pg_regress, pgTAP, qgen (gpu mode)
 #   bash test/gpu-box.sh regress      build, install, pg_regress only (gpu mode): a quick check of host changes
