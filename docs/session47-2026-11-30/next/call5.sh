@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Session 47, call 5 (about 200 s of device time left): why the one-block table with ids looked up at the flush
-# (cuda/lean_deferred_kernel.cuh) ran 1.6-1.9x slower than the fast kernel at 2^11-2^12 groups (call 4), when it
+# (cuda/lean_deferred_kernel.cuh) ran 1.4-2.3x slower than the fast kernel at 2^11-2^12 groups (call 4), when it
 # shares its row loop with PARTITION's lean kernel: Nsight Compute's sections of gpugb_lean_deferred_kernel and of
-# gpugb_lean_fast_kernel at 2^12 groups (4-byte keys, one payload, uniform; test/bin/s47d, built at 8c3462e).
+# gpugb_lean_fast_kernel at 2^12 groups (4-byte keys, one payload, uniform; test/bin/s47d, the kernel benchmark built
+# from main: --lean-deferred picks the kernel). Refused in session 47 (too little device time left); for session 48.
 #   run(command="bash docs/session47-2026-11-30/next/call5.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins-s47d.tar.xz"], timeout_s=140)
 cd "$(dirname "$0")/../../.." || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
