@@ -329,12 +329,11 @@ fast_wide_slots(const GpugbAggParams &p, double groups_expected, const GpugbDevi
  * The chunk rows of the one-block table with ids looked up at the flush
  * (lean_deferred_kernel.cuh, the experiment spec.lean_deferred) for launch
  * p, `slots` slots and groups_expected groups, or 0 where the fast
- * kernel's table runs: one key
- * word without NULLs in keyed or pair slots (gpugb_find_or_insert_word's),
- * no NULL input, sums of inputs declared int32 (p.lean_deferred), from
- * GPUGB_LEAN_DEFERRED_MIN_GROUPS groups expected, and only where a block's
- * table holds them all between its checks of room
- * (gpugb_lean_deferred_chunk_rows).
+ * kernel's table runs.  It takes one key word without NULLs in keyed or
+ * pair slots (gpugb_find_or_insert_word's), no NULL input, sums of inputs
+ * declared int32 (p.lean_deferred), from GPUGB_LEAN_DEFERRED_MIN_GROUPS
+ * groups expected, and only where a block's table holds them all between
+ * its checks of room (gpugb_lean_deferred_chunk_rows).
  */
 static int
 lean_deferred_chunk_rows(const GpugbAggParams &p, int64_t slots, double groups_expected)

@@ -1888,20 +1888,10 @@ main(int argc, char **argv)
 		{"lean fast key: estimate 1, g=1e5, 64K strides (grow+retry)", 88, 2 * M, 1, 100000, 0, 0,
 		 .est_groups = 1, .stride_rows = 65536, .expect_grow = 1, .lean = 1},
 		/*
-		 * More groups than a keyed lean table holds, as many as the table indexed by group id
-		 * does (cuda/lean_gid_kernel.cuh: 19370 of one sum, 11622 of two on the H200): sums
-		 * beyond int32 on some rows and on every row (the generic update; auto plans the table
-		 * only for inputs declared int32, lean_gid 2), NULL keys, two keys, int32 keys in partial
-		 * strides, counts of two more inputs, appended clustered rows, an estimate too low (ids
-		 * past the table: the generic update), Zipf 1.0; NULL inputs, which must not take it;
-		 * Zipf 1.5, which auto keeps in the partial keyed table once the check has seen its hot
-		 * group.
-		 */
-		/*
 		 * The one-block table with ids looked up at the flush (cuda/lean_deferred_kernel.cuh, an
 		 * experiment: --lean-deferred; without it these are the fast kernel's cases):
 		 * int32 keys and 8-byte ones (among them the deferred table's empty word, whose rows
-		 * are retried), uniform and Zipf 1.0, two sums, counts only; an estimate too low, so
+		 * are retried), uniform and Zipf 1.0, counts only; an estimate too low, so
 		 * that blocks flush before their end and the global table, planned for 3000 groups,
 		 * fills (FAILED slots, their rows retried, the table grown); a summed input not
 		 * declared int32, which must not take it.
@@ -1916,6 +1906,16 @@ main(int argc, char **argv)
 		 .est_groups = 3000, .lean = 1, .narrow_in0 = 1, .lean_deferred = 1},
 		{"lean deferred: int32 keys, g=4000, some sums beyond int32 (not taken)", 138, 2 * M, 1, 4000, 0,
 		 0, .int32_keys = 1, .lean = 1, .lean_deferred = -1},
+		/*
+		 * More groups than a keyed lean table holds, as many as the table indexed by group id
+		 * does (cuda/lean_gid_kernel.cuh: 19370 of one sum, 11622 of two on the H200): sums
+		 * beyond int32 on some rows and on every row (the generic update; auto plans the table
+		 * only for inputs declared int32, lean_gid 2), NULL keys, two keys, int32 keys in partial
+		 * strides, counts of two more inputs, appended clustered rows, an estimate too low (ids
+		 * past the table: the generic update), Zipf 1.0; NULL inputs, which must not take it;
+		 * Zipf 1.5, which auto keeps in the partial keyed table once the check has seen its hot
+		 * group.
+		 */
 		{"lean gid: g=10000, uniform, some sums beyond int32", 122, 4 * M, 1, 10000, 0, 0.01, .lean = 1,
 		 .lean_gid = 2},
 		{"lean gid: g=10000, uniform", 132, 4 * M, 1, 10000, 0, 0.01, .lean = 1, .narrow_in0 = 1,
