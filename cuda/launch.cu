@@ -330,8 +330,9 @@ fast_wide_slots(const GpugbAggParams &p, double groups_expected, const GpugbDevi
  * (lean_deferred_kernel.cuh, the experiment spec.lean_deferred) for launch
  * p, `slots` slots and groups_expected groups, or 0 where the fast
  * kernel's table runs.  It takes one key word without NULLs in keyed or
- * pair slots (gpugb_find_or_insert_word's), no NULL input, sums of inputs
- * declared int32 (p.lean_deferred), from GPUGB_LEAN_DEFERRED_MIN_GROUPS
+ * pair slots (gpugb_find_or_insert_word's), no NULL input, at most
+ * GPUGB_LEAN_DEFERRED_MAX_SUMS sums, of inputs declared int32
+ * (p.lean_deferred), from GPUGB_LEAN_DEFERRED_MIN_GROUPS
  * groups expected, and only where a block's table holds them all between
  * its checks of room (gpugb_lean_deferred_chunk_rows).
  */
@@ -339,7 +340,7 @@ static int
 lean_deferred_chunk_rows(const GpugbAggParams &p, int64_t slots, double groups_expected)
 {
 	if (p.lean_deferred == 0 || !lean_fast_one_block_applies(p) || p.n_keys != 1 ||
-		p.n_values > GPUGB_PARTITION_LEAN_MAX_SUMS || groups_expected < GPUGB_LEAN_DEFERRED_MIN_GROUPS ||
+		p.n_values > GPUGB_LEAN_DEFERRED_MAX_SUMS || groups_expected < GPUGB_LEAN_DEFERRED_MIN_GROUPS ||
 		(p.slot_format != GPUGB_SLOTS_KEYED32 && p.slot_format != GPUGB_SLOTS_PAIR))
 		return 0;
 	return gpugb_lean_deferred_chunk_rows((int) slots, groups_expected);
@@ -535,9 +536,12 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 			return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 				constexpr int NV = decltype(nv)::value;
 
-				return p.slot_format == GPUGB_SLOTS_PAIR ?
-					launch_lean_deferred_nv<NV, 2>(p, (int) one_block_slots, chunk_rows, stream) :
-					launch_lean_deferred_nv<NV, 1>(p, (int) one_block_slots, chunk_rows, stream);
+				if constexpr (NV <= GPUGB_LEAN_DEFERRED_MAX_SUMS)
+					return p.slot_format == GPUGB_SLOTS_PAIR ?
+						launch_lean_deferred_nv<NV, 2>(p, (int) one_block_slots, chunk_rows, stream) :
+						launch_lean_deferred_nv<NV, 1>(p, (int) one_block_slots, chunk_rows, stream);
+				else
+					return GPUGB_INVALID_ARGUMENT;	/* lean_deferred_chunk_rows takes none */
 			});
 		}
 		ran->fast_kernel = lean_fast_one_block_applies(p);

@@ -24,8 +24,9 @@
  * 2.5-7.3 ms where the fast kernel took 1.8-3.7, 0.44-0.72x as fast at
  * 2^11 and 2^12 groups (4-byte keys, uniform: 6.39 against 3.34 ms at
  * 2^11, 5.48 against 3.42 at 2^12); results equal (96 verified each way,
- * and the self-test's cases).  Four payloads never take it (their one-block table
- * is the gid table's or the partial one at these groups).  Why its row
+ * and the self-test's cases).  Four payloads never took it there (their
+ * one-block table is the gid table's or the partial one at these groups),
+ * so it takes at most one sum (GPUGB_LEAN_DEFERRED_MAX_SUMS).  Why its row
  * loop is slower was not measured (no device time was left); PARTITION's
  * lean kernel runs the same loop, about 5 ms for 2^28 rows at 2^18-2^22
  * groups, so the answer matters there too.

@@ -68,6 +68,13 @@ gpugb_partition_deferred_applies(int n_values, int key_words, int slots)
 #define GPUGB_LEAN_DEFERRED_MIN_GROUPS 2048
 
 /*
+ * ...and at most this many sums: the launches it was measured on (one
+ * payload; four never reached a one-block table at these groups).  Each
+ * more would add two kernel instances to cuda/launch.cu's build.
+ */
+#define GPUGB_LEAN_DEFERRED_MAX_SUMS 1
+
+/*
  * Rows between two checks of that table's room, `slots` slots, for
  * `groups` groups expected: the most of 4096, 2048 and 1024 whose flush
  * threshold (7/8 of the slots less a chunk, as gpugb_deferred_stretch
