@@ -293,7 +293,11 @@ create_set(GpugbGroupBy *gb, GpugbStrideSet *set)
 static GpugbStatus
 create_all(GpugbGroupBy *gb)
 {
+	GpugbWorkload workload;
+
 	build_layout(gb);
+	gpugb_spec_workload(&gb->spec, &workload);
+	gb->lean_deferred = gb->spec.lean_deferred && workload.sums_fit_int32;
 	gb->acct.device_limit = gb->spec.device_memory_limit;
 
 	GPUGB_TRY(gpugb_event_create(&gb->acct, &gb->ev_a));
@@ -456,14 +460,7 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 	p->lean_fast_key = gb->spec.lean_fast_key ? 1 : 0;
 	p->lean_fast_wide = gb->spec.lean_fast_wide ? 1 : 0;
 	p->lean_gid_off = gb->spec.lean_gid_off ? 1 : 0;
-	p->lean_deferred = gb->spec.lean_deferred ? 1 : 0;
-	for (int v = 0; v < gb->n_values; v++)
-	{
-		int			in = gb->value_cols[v].input;
-
-		if (in < 0 || in >= 64 || (gb->spec.inputs_fit_int32 >> in & 1) == 0)
-			p->lean_deferred = 0;
-	}
+	p->lean_deferred = gb->lean_deferred ? 1 : 0;
 	for (int c = 0; c < gb->n_counts; c++)
 	{
 		int			in = gb->count_input[c];

@@ -196,6 +196,8 @@ struct GpugbGroupBy
 	bool		strategy_checked = false;	/* the run-time correction was made */
 	/* PARTITION's moved rows found no device memory: later launches sort row numbers. */
 	bool		move_refused = false;
+	/* spec.lean_deferred, and every summed input declared int32 (GpugbAggParams.lean_deferred) */
+	bool		lean_deferred = false;
 
 	/*
 	 * Appends (append.cu): one event per ticket, recorded after the
