@@ -200,7 +200,7 @@ SELECT (i % 10000)::int AS k, (hashint8(i) % 1000)::int AS v FROM generate_serie
 ANALYZE g10;
 SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s FROM g10 GROUP BY k$$,
                    '10000 groups of a count and an int4 sum');
-CREATE OR REPLACE FUNCTION pg_temp.ok_shared_launches(q text, what text, description text) RETURNS text
+CREATE OR REPLACE FUNCTION pg_temp.ok_gid_launches(q text, description text) RETURNS text
 LANGUAGE plpgsql AS $fn$
 DECLARE
     n bigint;
@@ -210,13 +210,12 @@ BEGIN
             current_setting('gpugb.strategy') IN ('shared_hash', 'auto')) THEN
         RETURN pass(description || ' (not this run)');
     END IF;
-    n := pg_temp.gpugb_partition_launches(q, what);
+    n := pg_temp.gpugb_partition_launches(q, 'Shared Launches Indexed By Group Id');
     RETURN ok(n > 0, description || format(' (%s launches)', n));
 END
 $fn$;
-SELECT pg_temp.ok_shared_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM g10 GROUP BY k$$,
-                                  'Shared Launches Indexed By Group Id',
-                                  'shared_hash or auto on the device: 10000 groups take the table indexed by group id');
+SELECT pg_temp.ok_gid_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM g10 GROUP BY k$$,
+                               'shared_hash or auto on the device: 10000 groups take the table indexed by group id');
 
 -- 4000 groups of a count and an int4 SUM: one block's keyed table holds them all (the fast lean
 -- kernel's one-block table, cuda/launch.cu).
