@@ -217,8 +217,8 @@ struct GpugbAggParams
 	 * spec.lean_deferred, and every summed input declared to fit int32
 	 * (spec.inputs_fit_int32), since a row whose value does not fit is
 	 * retried through the global table there.  Last, so that the fields
-	 * before it keep their offsets, and the kernels that do not read it
-	 * their code.
+	 * before it keep their offsets (a struct that holds the params, as
+	 * move_row.cuh's GpugbRowPacker does, still moves its later fields).
 	 */
 	int32_t		lean_deferred;
 };
