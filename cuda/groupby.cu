@@ -554,6 +554,24 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 }
 
 /*
+ * A launch that numbered groups without lookups (spec.partition_direct_gids)
+ * puts them in the slot table before its ev_done (partition_strategy.cu);
+ * until then a lookup of their keys would number them again.  Its own set's
+ * later launches follow it on the stream; another set's stream waits for
+ * that ev_done once, before its first launch after it.
+ */
+static GpugbStatus
+wait_for_direct_launch(GpugbGroupBy *gb, GpugbStrideSet *set)
+{
+	const int	s = (int) (set - gb->sets);
+
+	if ((gb->direct_waits & (1u << s)) == 0)
+		return GPUGB_OK;
+	gb->direct_waits &= ~(1u << s);
+	return GPUGB_CUDA(cudaStreamWaitEvent(set->stream, gb->sets[gb->direct_set].ev_done, 0));
+}
+
+/*
  * Queues the aggregation of a set's rows (already on the device), then the
  * copy-back of its retry count and ev_done.  The set's params keep the
  * plain row view for retries.  check_follows: the run-time check is
@@ -569,6 +587,7 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p, bool check_
 	p.retry_out = (uint32_t *) set->retry_list.ptr;
 	p.retry_count = (unsigned int *) set->retry_count.ptr;
 	set->params = p;
+	GPUGB_TRY(wait_for_direct_launch(gb, set));
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 8, stream)));
 	if (probes_with_lean(gb, check_follows))
 		GPUGB_TRY(gpugb_launch_lean_probe(p, gb->groups_hint, stream, &probe));
@@ -579,6 +598,7 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p, bool check_
 	}
 	else
 		GPUGB_TRY(launch_strategy(gb, set, p));
+	gb->launches_queued++;
 	gb->stats.strategy_used = gb->strategy;
 	/* The retry count and the overflow flag (GpugbAggParams.overflow). */
 	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(set->retry_count_host.ptr, set->retry_count.ptr, 8,

@@ -194,6 +194,14 @@ struct GpugbGroupBy
 	double		hot_share = 0;	/* the largest group's share of the rows: the planner's estimate
 								 * (0: unknown), then what the run-time check saw */
 	bool		strategy_checked = false;	/* the run-time correction was made */
+	int64_t		launches_queued = 0;	/* launches that may have claimed groups (launch_set) */
+	/*
+	 * Sets whose stream has yet to wait for the launch that numbered groups
+	 * without lookups (spec.partition_direct_gids): bit s for sets[s], and
+	 * the set that launched it (partition_strategy.cu, direct_gids_apply).
+	 */
+	unsigned	direct_waits = 0;
+	int			direct_set = -1;
 	/* PARTITION's moved rows found no device memory: later launches sort row numbers. */
 	bool		move_refused = false;
 	/* spec.lean_deferred, and every summed input declared int32 (GpugbAggParams.lean_deferred) */
@@ -321,12 +329,17 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  * apply; and its launch over the sorted partitions, with those slots
  * (packed: GpugbPackedRows' rows of a key of packed_key_words words, read
  * in place of p's columns).  sorted_parts == nullptr: the rows were
- * scattered, and bounds hold the partitions' bounds already.
+ * scattered, and bounds hold the partitions' bounds already.  direct_gids:
+ * the deferred table may number a whole partition's groups without lookups
+ * (partition_deferred.cuh, gpugb_deferred_flush_direct); then the caller
+ * queues gpugb_launch_publish_groups next, before any other lookup.
  */
 int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
 GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,
 										  const uint32_t *sorted_parts, uint32_t *bounds, int64_t n_parts,
-										  int64_t slots, cudaStream_t stream);
+										  int64_t slots, bool direct_gids, cudaStream_t stream);
+/* The groups a direct_gids launch numbered, put in the slot table (rehash_kernel.cuh). */
+GpugbStatus gpugb_launch_publish_groups(const GpugbAggParams &p, cudaStream_t stream);
 
 /* ordered output (order_kernels.cuh) */
 GpugbStatus gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream);

@@ -5,7 +5,8 @@
  *
  * Layout of the dense group storage (all arrays indexed by group id, gid):
  *   group_keys    n_keys columns of int64, column k at [k * max_groups]
- *   group_nulls   one uint32 null mask per group (bit k = key k is NULL)
+ *   group_nulls   one uint32 null mask per group (bit k = key k is NULL;
+ *                 GPUGB_GROUP_UNPUBLISHED while a group is in no slot)
  *   counts        n_counts columns of int64: column 0 rows, the others the
  *                 NULL inputs of one input each (fetch returns rows - NULLs)
  *   values        n_values columns of uint64 (int64, double bits, or the
@@ -34,6 +35,14 @@
 /* A published slot is (tag << 32) | gid with the tag's top bit forced on, so
  * it can never equal EMPTY or LOCKED. */
 #define GPUGB_TAG_BIT 0x80000000u
+/*
+ * The null-mask word of a group whose id PARTITION's deferred flush gave
+ * without a slot (partition_deferred.cuh, gpugb_deferred_flush_direct),
+ * until gpugb_publish_groups_kernel puts it in one (and the word back to
+ * 0) right after the launch.  Such a group has one key word without NULLs,
+ * so a real mask never has this bit.
+ */
+#define GPUGB_GROUP_UNPUBLISHED 0x80000000u
 /* Formats of a table's slots (GpugbAggParams.slot_format; hash_table.cuh). */
 #define GPUGB_SLOTS_TAGGED 0	/* 8 bytes: (tag << 32) | gid; keys in the dense arrays */
 #define GPUGB_SLOTS_KEYED32 1	/* 8 bytes: one int32 key word and the gid */

@@ -754,7 +754,7 @@ gpugb_partition_lean_slots(const GpugbAggParams &p)
 template <int NV, bool PACKED, int KW = 1>
 static GpugbStatus
 launch_partitioned_lean_nv(const GpugbAggParams &p, const void *packed, const uint32_t *bounds, int64_t n_parts,
-						   int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
+						   int slots, int64_t tile_rows, int64_t split_rows, bool direct, cudaStream_t stream)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -766,7 +766,7 @@ launch_partitioned_lean_nv(const GpugbAggParams &p, const void *packed, const ui
 				  &blocks) != cudaSuccess)
 		return GPUGB_CUDA(opt_in_error);
 	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(p, packed, bounds, n_parts, slots, tile_rows,
-																	split_rows);
+																	split_rows, direct);
 	return GPUGB_LAUNCHED("gpugb_partition_lean_kernel");
 }
 
@@ -778,14 +778,18 @@ launch_partitioned_lean_nv(const GpugbAggParams &p, const void *packed, const ui
 template <int NV>
 static GpugbStatus
 launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_words, const uint32_t *bounds,
-							 int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows, cudaStream_t stream)
+							 int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows, bool direct,
+							 cudaStream_t stream)
 {
 	if (rows != nullptr && key_words == 2)
-		return launch_partitioned_lean_nv<NV, true, 2>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
+		return launch_partitioned_lean_nv<NV, true, 2>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, direct,
+													   stream);
 	if (rows != nullptr)
-		return launch_partitioned_lean_nv<NV, true>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
+		return launch_partitioned_lean_nv<NV, true>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, direct,
+													stream);
 	if constexpr (NV <= 1)
-		return launch_partitioned_lean_nv<NV, false>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, stream);
+		return launch_partitioned_lean_nv<NV, false>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, false,
+													 stream);
 	else
 		return GPUGB_INVALID_ARGUMENT;	/* gpugb_launch_partition runs the generic kernel instead */
 }
@@ -793,7 +797,7 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_
 GpugbStatus
 gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,
 							  const uint32_t *sorted_parts, uint32_t *bounds, int64_t n_parts, int64_t slots,
-							  cudaStream_t stream)
+							  bool direct_gids, cudaStream_t stream)
 {
 	int64_t		tile_rows,
 				split_rows;
@@ -812,8 +816,18 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 									  max_tile_rows, stream, &tile_rows, &split_rows));
 	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 		return launch_partitioned_lean_rows<decltype(nv)::value>(p, packed, packed_key_words, bounds, n_parts,
-																 (int) slots, tile_rows, split_rows, stream);
+																 (int) slots, tile_rows, split_rows, direct_gids,
+																 stream);
 	});
+}
+
+GpugbStatus
+gpugb_launch_publish_groups(const GpugbAggParams &p, cudaStream_t stream)
+{
+	gpugb_publish_groups_kernel<<<8 * gpugb_sm_count(), 256, 0, stream>>>(p.slots, p.slot_mask, p.group_keys,
+																		   p.group_nulls, p.max_groups,
+																		   p.group_counter, p.slot_format);
+	return GPUGB_LAUNCHED("gpugb_publish_groups_kernel");
 }
 
 GpugbStatus

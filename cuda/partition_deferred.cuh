@@ -271,6 +271,65 @@ gpugb_deferred_flush_slot(const GpugbAggParams &p, const GpugbStates &global, co
 	}
 }
 
+/*
+ * The flush of a whole partition's keys (`direct`: the stretch was its
+ * partition's every row, in one table, and the launch was the first on an
+ * empty global table, so no other block and no earlier launch ever met
+ * these keys): the block takes consecutive ids for its listed slots with
+ * one atomic on the group counter and adds each slot's states to its new
+ * group, with no lookup in the global table.  The groups reach the slot
+ * table after the launch (gpugb_publish_groups_kernel), which finds them by
+ * GPUGB_GROUP_UNPUBLISHED in their null-mask word.  A slot whose id would
+ * pass max_groups is FAILED, as a lookup that found no id left, and the
+ * launch overflows (gpugb_probe_no_id).
+ *
+ * Why: at 2^22-2^26 groups a partition holds about 2000 keys, and each
+ * lookup of the flush is a chain of dependent round trips to L2 (the slot's
+ * load and CAS, the id counter, the key's store, the publish).  Here the
+ * only round trip is the block's one atomic.
+ * Block-collective, after gpugb_deferred_list_claimed's barrier.
+ */
+template <int NV>
+__device__ __forceinline__ void
+gpugb_deferred_flush_direct(const GpugbAggParams &p, const GpugbStates &global, const GpugbLeanTable &t,
+							const unsigned *list, int listed, bool *failed)
+{
+	unsigned   *first_word = (unsigned *) t.cache.masks + t.slots - 1;
+
+	if (threadIdx.x == 0)
+	{
+		unsigned long long first = atomicAdd(p.group_counter, (unsigned long long) listed);
+		unsigned long long max_groups = (unsigned long long) p.max_groups;
+
+		/* As gpugb_claim_slot: the one flush whose ids pass max_groups raises the flag. */
+		if (first <= max_groups && first + (unsigned long long) listed > max_groups)
+			*(volatile unsigned int *) p.groups_exhausted = 1u;
+		*first_word = (unsigned) (first < max_groups ? first : max_groups);
+	}
+	__syncthreads();
+
+	const int64_t first = *(volatile unsigned *) first_word;
+
+	for (int j = threadIdx.x; j < listed; j += blockDim.x)
+	{
+		const int	s = (int) list[j];
+		const int64_t gid = first + j;
+
+		if (gid < p.max_groups)
+		{
+			p.group_keys[gid] = (int64_t) t.cache.keys[s];
+			p.group_nulls[gid] = GPUGB_GROUP_UNPUBLISHED;
+			gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) gid);
+		}
+		else
+		{
+			t.cache.gids[s] = GPUGB_DEFERRED_FAILED;
+			gpugb_probe_no_id(p);
+			*failed = true;
+		}
+	}
+}
+
 /* Slot s emptied: no key, no states, not FAILED. */
 template <int NV>
 __device__ __forceinline__ void
@@ -285,7 +344,8 @@ gpugb_deferred_empty_slot(const GpugbLeanTable &t, int s)
 }
 
 /*
- * Adds every claimed slot's states to its group (looked up now), then
+ * Adds every claimed slot's states to its group (looked up now, or under
+ * `direct` given a new id: gpugb_deferred_flush_direct), then
  * empties the table; where a lookup got no group id, first lists the rows
  * of [first, end) whose slot it was (the file comment).  `overflowed`:
  * the launch was, so no lookups (any thread's view: each slot is one
@@ -294,7 +354,7 @@ gpugb_deferred_empty_slot(const GpugbLeanTable &t, int s)
 template <int NV, int KW, class Rows>
 __device__ __forceinline__ void
 gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const Rows &rows, int64_t first,
-					 int64_t end, bool overflowed, unsigned lane)
+					 int64_t end, bool overflowed, bool direct, unsigned lane)
 {
 	const GpugbStates global = gpugb_global_states(p);
 	bool		failed = false;
@@ -302,8 +362,12 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const Row
 	const unsigned *list = (const unsigned *) t.cache.masks + GPUGB_DEFERRED_LIST_FIRST;
 	const int	listed = gpugb_deferred_list_claimed(t, lane);
 
-	for (int j = threadIdx.x; j < listed; j += blockDim.x)
-		gpugb_deferred_flush_slot<NV, KW>(p, global, t, (int) list[j], overflowed, &failed);
+	/* The id block's first word sits beyond the list (the room rule leaves at least 1/8 of the column). */
+	if (direct && !overflowed && GPUGB_DEFERRED_LIST_FIRST + listed < t.slots - 1)
+		gpugb_deferred_flush_direct<NV>(p, global, t, list, listed, &failed);
+	else
+		for (int j = threadIdx.x; j < listed; j += blockDim.x)
+			gpugb_deferred_flush_slot<NV, KW>(p, global, t, (int) list[j], overflowed, &failed);
 #else
 	for (int s = threadIdx.x; s < t.slots; s += blockDim.x)
 		if (t.cache.keys[s] != GPUGB_DEFERRED_EMPTY_KEY)
@@ -363,6 +427,8 @@ struct GpugbDeferredCount
  * block's share of SHARED_HASH's columns: lean_deferred_kernel.cuh), in
  * chunks of chunk_rows (gpugb_deferred_chunk_rows, or
  * gpugb_lean_deferred_chunk_rows), with the table empty before and after.
+ * direct: the stretch may take its ids without lookups
+ * (gpugb_deferred_flush_direct) if it needs no flush before its end.
  * Each warp loads its next row a step ahead, as the lean kernel's AHEAD
  * loop does (gpugb_lean_fast_rows).  Thread 0 loads the launch's overflow
  * flag as a chunk starts, and the chunk's closing barrier
@@ -371,7 +437,7 @@ struct GpugbDeferredCount
 template <int NV, int KW, class Rows>
 __device__ __forceinline__ void
 gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const Rows &rows, int64_t begin,
-					   int64_t end, GpugbDeferredCount &count, int chunk_rows)
+					   int64_t end, GpugbDeferredCount &count, int chunk_rows, bool direct = false)
 {
 	const unsigned lane = threadIdx.x & 31u;
 	const unsigned threshold = (unsigned) ((int64_t) t.slots * 7 / 8 - chunk_rows);
@@ -417,19 +483,21 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 		if (overflowed)
 		{
 			count.overflowed = true;
-			gpugb_deferred_flush<NV, KW>(p, t, rows, first, chunk_end, true, lane);
+			gpugb_deferred_flush<NV, KW>(p, t, rows, first, chunk_end, true, false, lane);
 			count.held = 0;
 			gpugb_deferred_retry_rows(p, chunk_end, end, lane);
 			return;
 		}
 		if (count.held > threshold && chunk_end < end)
 		{
-			gpugb_deferred_flush<NV, KW>(p, t, rows, first, chunk_end, false, lane);
+			gpugb_deferred_flush<NV, KW>(p, t, rows, first, chunk_end, false, false, lane);
 			count.held = 0;
 			first = chunk_end;
 		}
 	}
-	gpugb_deferred_flush<NV, KW>(p, t, rows, first, end, gpugb_launch_overflow_flag(p) != 0u, lane);
+	/* Ids without lookups only for a partition's every key at once: no flush before this one. */
+	gpugb_deferred_flush<NV, KW>(p, t, rows, first, end, gpugb_launch_overflow_flag(p) != 0u, direct && first == begin,
+								 lane);
 	count.held = 0;
 }
 

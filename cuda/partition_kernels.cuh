@@ -241,10 +241,11 @@ gpugb_partition_tile_start(const uint32_t *bounds, int64_t n_parts, int64_t n, i
 }
 
 /*
- * Calls stretch(begin, end) for the sorted positions [begin, end) of each
- * partition's stretch in each tile the block takes (grid-stride over tiles
- * of about tile_rows positions, gpugb_partition_tile_start), in order; never
- * with an empty stretch.  Block-uniform: tiles, partitions and stretches
+ * Calls stretch(begin, end, whole) for the sorted positions [begin, end) of
+ * each partition's stretch in each tile the block takes (grid-stride over
+ * tiles of about tile_rows positions, gpugb_partition_tile_start), in order;
+ * never with an empty stretch.  whole: the stretch is its partition's every
+ * row, so no other stretch of the launch holds any of its keys.  Block-uniform: tiles, partitions and stretches
  * come from the same loads in every thread, so `stretch` may hold
  * __syncthreads.
  */
@@ -271,7 +272,7 @@ gpugb_partition_for_each_stretch(const uint32_t *bounds, int64_t n_parts, int64_
 			const int64_t end = min((int64_t) bounds[q + 1], tile_end);
 
 			if (begin < end)	/* else an empty partition: nothing claimed, nothing to flush */
-				stretch(begin, end);
+				stretch(begin, end, begin == (int64_t) bounds[q] && end == (int64_t) bounds[q + 1]);
 		}
 	}
 }
@@ -327,7 +328,7 @@ gpugb_partition_agg_kernel(const GpugbAggParams p, const uint32_t *bounds, int64
 	const GpugbStates global = gpugb_global_states(p);
 
 	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
-									 [&](int64_t begin, int64_t end) {
+									 [&](int64_t begin, int64_t end, bool) {
 		/* base is the warp's first position: the bound test is the same for all lanes. */
 		for (int64_t base = begin + (threadIdx.x & ~31u); base < end; base += blockDim.x)
 		{

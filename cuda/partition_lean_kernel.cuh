@@ -61,7 +61,7 @@
 template <int NV, bool PACKED, int KW = 1>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
 gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void *packed, const uint32_t *bounds,
-							int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows)
+							int64_t n_parts, int slots, int64_t tile_rows, int64_t split_rows, bool direct_gids)
 {
 	const GpugbLeanTable table = gpugb_lean_table_at<NV>(gpugb_lean_smem, p, 1, slots);
 
@@ -84,9 +84,9 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 				count.counters[threadIdx.x] = 0u;	/* and the flush's list count */
 			__syncthreads();
 			gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
-											 [&](int64_t begin, int64_t end) {
+											 [&](int64_t begin, int64_t end, bool whole) {
 				gpugb_deferred_stretch<NV, KW>(p, table, GpugbDeferredPackedRows<NV, KW> {packed}, begin, end, count,
-											   gpugb_deferred_chunk_rows(slots));
+											   gpugb_deferred_chunk_rows(slots), direct_gids && whole);
 			});
 			return;
 		}
@@ -98,7 +98,7 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 	const long long *key_words = (const long long *) p.key_values[0];
 
 	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
-									 [&](int64_t begin, int64_t end) {
+									 [&](int64_t begin, int64_t end, bool) {
 		gpugb_lean_fast_rows<NV, true, PACKED, KW>(p, table, key_words, packed, begin + (threadIdx.x & ~31u), end,
 												   blockDim.x, lane);
 		__syncthreads();

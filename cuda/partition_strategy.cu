@@ -192,6 +192,21 @@ gpugb_partition_retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAg
 	return st;
 }
 
+/*
+ * Whether PARTITION's deferred lean launch may number a whole partition's
+ * groups without looking them up (spec.partition_direct_gids;
+ * partition_deferred.cuh, gpugb_deferred_flush_direct).  That is right only
+ * where no key of the launch is in the table yet and none is looked up
+ * until the launch's groups are published: the handle's first launch, with
+ * the other stride set's next launch made to wait (groupby.cu,
+ * wait_for_direct_launch).  The deferred flush keeps ids as ints.
+ */
+static bool
+direct_gids_apply(const GpugbGroupBy *gb)
+{
+	return gb->spec.partition_direct_gids && gb->launches_queued == 0 && gb->table.max_groups <= INT32_MAX;
+}
+
 GpugbStatus
 gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 {
@@ -262,17 +277,32 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		if (lean_slots > 0 && (packed.rows != nullptr || moved.n_values <= 1))
 		{
 			GpugbAggParams lean = with_overflow_flag(gb, moved);
+			const bool	deferred = packed.rows != nullptr &&
+				gpugb_partition_deferred_applies(lean.n_values, packed.key_words, (int) lean_slots);
+			const bool	direct = deferred && direct_gids_apply(gb);
 
 			gb->stats.partition_lean_launches++;
 			/* Scattered rows come with their bounds; sorted ones with their sorted partitions. */
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
 													packed.bounds_ready ? nullptr : keys_out, bounds, n_parts,
-													lean_slots, stream));
+													lean_slots, direct, stream));
+			if (direct)
+			{
+				/*
+				 * Before anything else looks a key up: this set's retries and
+				 * later launches follow on its stream, the other sets' wait
+				 * for its ev_done (groupby.cu, wait_for_direct_launch).
+				 */
+				GPUGB_TRY(gpugb_launch_publish_groups(lean, stream));
+				gb->direct_set = (int) (set - gb->sets);
+				gb->direct_waits = ((1u << GPUGB_N_SETS) - 1u) & ~(1u << gb->direct_set);
+				gb->stats.partition_direct_launches++;
+			}
 			if (packed.rows == nullptr)
 				return GPUGB_OK;
 			/* Rows left packed: the columns only for retries, which read them. */
 			gb->stats.partition_packed_launches++;
-			if (gpugb_partition_deferred_applies(lean.n_values, packed.key_words, (int) lean_slots))
+			if (deferred)
 				gb->stats.partition_deferred_launches++;
 			return gpugb_partition_unpack_for_retries(packed, p.retry_count, stream);
 		}
