@@ -280,16 +280,15 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_lean_unpacked;
 	/*
-	 * An experiment (session 48), off outside the kernel benchmark
-	 * (--partition-direct on) and the self-test (--partition-direct):
-	 * PARTITION's deferred lean launch numbers a whole partition's groups
-	 * with one atomic a flush instead of looking each up in the global table,
-	 * and puts them in the slot table after the launch
-	 * (cuda/partition_deferred.cuh, gpugb_deferred_flush_direct).  Only a
-	 * device-resident handle's first launch (cuda/partition_strategy.cu,
-	 * direct_gids_apply).
+	 * PARTITION's deferred lean launches look every group up in the global
+	 * table at the flush, as before session 48, even where the handle's
+	 * first launch would number a whole partition's groups with one atomic
+	 * and put them in the slot table after the launch (cuda/
+	 * partition_deferred.cuh, gpugb_deferred_flush_direct): for the kernel
+	 * benchmark's A/B runs (--partition-direct off) and the self-test
+	 * (--no-partition-direct), never set by the executor.
 	 */
-	bool		partition_direct_gids;
+	bool		partition_lookup_all;
 	/*
 	 * PARTITION moves packed rows with CUB's radix sort, as before session
 	 * 37, even where the one-pass scatter applies (cuda/partition_scatter.cuh):
@@ -526,7 +525,8 @@ typedef struct GpugbStats
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
-	int64_t		partition_direct_launches;	/* deferred ones that numbered whole partitions' groups without lookups (spec.partition_direct_gids) */
+	int64_t		probe_restarts;	/* device-resident probes whose rows ran again on an emptied table (groupby.cu, restarts_after_probe) */
+	int64_t		partition_direct_launches;	/* deferred ones that numbered whole partitions' groups without lookups (cuda/partition_deferred.cuh, gpugb_deferred_flush_direct) */
 	int64_t		partition_generic_launches;	/* PARTITION launches that took the generic kernel (cuda/partition_kernels.cuh) */
 	int64_t		partition_overflow_aborts;	/* lean or generic launches that overflowed and retried their rest (GpugbAggParams.overflow) */
 	int64_t		deferred_lean_launches;	/* SHARED_HASH's one-block tables with ids looked up at the flush (cuda/lean_deferred_kernel.cuh) */

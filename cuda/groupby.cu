@@ -554,7 +554,7 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 }
 
 /*
- * A launch that numbered groups without lookups (spec.partition_direct_gids)
+ * A launch that numbered groups without lookups (partition_strategy.cu)
  * puts them in the slot table before its ev_done (partition_strategy.cu);
  * until then a lookup of their keys would number them again.  Its own set's
  * later launches follow it on the stream; another set's stream waits for
@@ -741,6 +741,26 @@ aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t 
 	return complete_set(gb, set, more_to_come);
 }
 
+/*
+ * Whether the rows of a device-resident probe run again once the check
+ * chose PARTITION for many groups: the table forgets the probe's groups
+ * (gpugb_table_clear), so PARTITION's first launch finds it empty and may
+ * number whole partitions' groups without lookups (partition_strategy.cu,
+ * direct_gids_apply), and no group's states are updated out of partition
+ * order (GPUGB_DEVICE_PROBE_ROWS says what that cost).  From
+ * GPUGB_DIRECT_MIN_GROUPS expected, where numbering without lookups made
+ * forced PARTITION 1.02-1.39x as fast (H200, 2^28 rows, session 48 call 2);
+ * the probe's 2^20 rows cost about 0.3 ms again (session 47 call 3).
+ */
+#define GPUGB_DIRECT_MIN_GROUPS (INT64_C(1) << 22)
+
+static bool
+restarts_after_probe(const GpugbGroupBy *gb)
+{
+	return !gb->spec.partition_lookup_all && gb->strategy == GPUGB_STRATEGY_PARTITION &&
+		gb->groups_hint >= (double) GPUGB_DIRECT_MIN_GROUPS;
+}
+
 GPUGB_API GpugbStatus
 gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
 {
@@ -766,7 +786,17 @@ gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
 		cols->nrows >= 2 * GPUGB_DEVICE_PROBE_ROWS)
 		probe = GPUGB_DEVICE_PROBE_ROWS;
 	if (probe > 0)
+	{
 		GPUGB_TRY(gpugb_fail(gb, aggregate_device_rows(gb, cols, 0, probe, true, true)));
+		if (restarts_after_probe(gb))
+		{
+			GPUGB_TRY(gpugb_fail(gb, gpugb_table_clear(gb, gb->sets[0].stream)));
+			gb->launches_queued = 0;
+			gb->stats.rows -= probe;
+			gb->stats.probe_restarts++;
+			probe = 0;
+		}
+	}
 	/* Later calls may follow (the caller decides): they may still switch. */
 	return gpugb_fail(gb, aggregate_device_rows(gb, cols, probe, cols->nrows - probe, false, true));
 }

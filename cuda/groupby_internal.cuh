@@ -197,7 +197,7 @@ struct GpugbGroupBy
 	int64_t		launches_queued = 0;	/* launches that may have claimed groups (launch_set) */
 	/*
 	 * Sets whose stream has yet to wait for the launch that numbered groups
-	 * without lookups (spec.partition_direct_gids): bit s for sets[s], and
+	 * without lookups (partition_strategy.cu): bit s for sets[s], and
 	 * the set that launched it (partition_strategy.cu, direct_gids_apply).
 	 */
 	unsigned	direct_waits = 0;
@@ -397,6 +397,8 @@ GpugbStatus gpugb_order_groups(GpugbGroupBy *gb, cudaStream_t stream);
 GpugbStatus gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream);
 void		gpugb_table_free(GpugbGroupBy *gb, GpugbTable *t);
 GpugbStatus gpugb_table_reserve(GpugbGroupBy *gb, int64_t groups, cudaStream_t stream);
+/* Forgets every group (all streams idle): slots empty, groups [0, used) identities again, counter 0. */
+GpugbStatus gpugb_table_clear(GpugbGroupBy *gb, cudaStream_t stream);
 void		gpugb_table_params(const GpugbGroupBy *gb, GpugbAggParams *p);
 GpugbStatus gpugb_group_count(GpugbGroupBy *gb, cudaStream_t stream, int64_t *n);
 GpugbStatus gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry);

@@ -194,8 +194,8 @@ gpugb_partition_retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAg
 
 /*
  * Whether PARTITION's deferred lean launch may number a whole partition's
- * groups without looking them up (spec.partition_direct_gids;
- * partition_deferred.cuh, gpugb_deferred_flush_direct).  That is right only
+ * groups without looking them up (partition_deferred.cuh,
+ * gpugb_deferred_flush_direct; not under spec.partition_lookup_all).  That is right only
  * where no key of the launch is in the table yet and none is looked up
  * until the launch's groups are published: the handle's first launch, with
  * the other stride set's next launch made to wait (groupby.cu,
@@ -204,7 +204,7 @@ gpugb_partition_retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAg
 static bool
 direct_gids_apply(const GpugbGroupBy *gb)
 {
-	return gb->spec.partition_direct_gids && gb->launches_queued == 0 && gb->table.max_groups <= INT32_MAX;
+	return !gb->spec.partition_lookup_all && gb->launches_queued == 0 && gb->table.max_groups <= INT32_MAX;
 }
 
 GpugbStatus

@@ -164,6 +164,32 @@ table_init(GpugbGroupBy *gb, GpugbTable *t, int64_t from, cudaStream_t stream)
 }
 
 GpugbStatus
+gpugb_table_clear(GpugbGroupBy *gb, cudaStream_t stream)
+{
+	int64_t		used;
+
+	GpugbTable *t = &gb->table;
+
+	GPUGB_TRY(gpugb_group_count(gb, stream, &used));
+	if (t->slots.ptr != nullptr)
+		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(t->slots.ptr, 0, t->slots.bytes, stream)));
+	/* Groups [used, max_groups) hold identities still: no launch claimed them (table_init's own). */
+	if (used > 0)
+	{
+		uint64_t	ident[GPUGB_MAX_COUNTS] = {0};
+
+		if (t->nulls.ptr != nullptr)
+			GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(t->nulls.ptr, 0, (size_t) used * 4, stream)));
+		GPUGB_TRY(gpugb_launch_fill(t->counts.ptr, t->max_groups, gb->n_counts, 0, used, ident, stream));
+		GPUGB_TRY(gpugb_launch_fill(t->his.ptr, t->max_groups, gb->n_his, 0, used, ident, stream));
+		for (int v = 0; v < gb->n_values; v++)
+			ident[v] = gpugb_value_identity(gb->value_cols[v].op);
+		GPUGB_TRY(gpugb_launch_fill(t->values.ptr, t->max_groups, gb->n_values, 0, used, ident, stream));
+	}
+	return GPUGB_CUDA(cudaMemsetAsync(gb->group_counter.ptr, 0, GPUGB_GROUP_COUNTER_BYTES, stream));
+}
+
+GpugbStatus
 gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream)
 {
 	GPUGB_TRY(table_alloc(gb, capacity, &gb->table));

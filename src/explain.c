@@ -156,6 +156,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_deferred_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Deferred Lookups", NULL,
 							   st->stats.partition_deferred_launches, es);
+	/* ...of which the first numbered whole partitions' groups without lookups (gpugb_deferred_flush_direct) */
+	if (st->stats.partition_direct_launches > 0)
+		ExplainPropertyInteger("Partition Launches With Direct Group Ids", NULL,
+							   st->stats.partition_direct_launches, es);
 	/*
 	 * Launches whose lookups outran their slice of the table (a group
 	 * estimate far too low) and sent the rest of their rows to the retries

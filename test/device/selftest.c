@@ -21,7 +21,7 @@
  *    growing order, with gpugb_groupby_remap_values between strides
  *    (selftest.h), and are checked in the final order.
  *
- *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--partition-direct] [--partition-padded] [--partition-unpacked]
+ *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked]
  *                    [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
@@ -51,8 +51,8 @@ static int	lean_fast_key_option = 0;
 static int	no_lean_gid_option = 0;
 /* --lean-deferred: every case with spec.lean_deferred (the one-block table with ids looked up at the flush, session 47's experiment). */
 static int	lean_deferred_option = 0;
-/* --partition-direct: every case with spec.partition_direct_gids (a first deferred PARTITION launch numbers whole partitions' groups without lookups, session 48's experiment). */
-static int	partition_direct_option = 0;
+/* --no-partition-direct: every case with spec.partition_lookup_all (PARTITION looks every group up at the flush, as before session 48). */
+static int	no_partition_direct_option = 0;
 /* --lean-fast-wide: every case with spec.lean_fast_wide (an experiment of session 30). */
 static int	lean_fast_wide_option = 0;
 /* --partition-padded: every case with spec.partition_move_padded (16-byte moved rows, as before session 33). */
@@ -804,7 +804,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
 	spec.lean_gid_off = no_lean_gid_option != 0;
 	spec.lean_deferred = lean_deferred_option != 0;
-	spec.partition_direct_gids = partition_direct_option != 0;
+	spec.partition_lookup_all = no_partition_direct_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
@@ -1217,8 +1217,8 @@ run_case(const CaseSpec *cs)
 					 "expected retries and no growth", stats.table_grows, (long long) stats.retried_rows,
 					 (long long) stats.partition_deferred_launches);
 		}
-		/* Only a handle's first launch numbers groups without lookups, and only under the option. */
-		if (ok && (stats.partition_direct_launches > (partition_direct_option ? 1 : 0) ||
+		/* Only a handle's first launch numbers groups without lookups, and never under the option. */
+		if (ok && (stats.partition_direct_launches > (no_partition_direct_option ? 0 : 1) ||
 				   stats.partition_direct_launches > stats.partition_deferred_launches))
 		{
 			ok = 0;
@@ -1676,8 +1676,8 @@ main(int argc, char **argv)
 			no_lean_gid_option = 1;
 		else if (strcmp(argv[i], "--lean-deferred") == 0)
 			lean_deferred_option = 1;
-		else if (strcmp(argv[i], "--partition-direct") == 0)
-			partition_direct_option = 1;
+		else if (strcmp(argv[i], "--no-partition-direct") == 0)
+			no_partition_direct_option = 1;
 		else if (strcmp(argv[i], "--partition-padded") == 0)
 			partition_padded_option = 1;
 		else if (strcmp(argv[i], "--partition-unpacked") == 0)
@@ -1706,7 +1706,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;

@@ -124,10 +124,10 @@ usage(FILE *f)
 			"  --lean-deferred on|off on: SHARED_HASH's one-block table looks its ids\n"
 			"                       up at the flush (spec.lean_deferred, an experiment of\n"
 			"                       session 47); off (default)\n"
-			"  --partition-direct on|off on: PARTITION's first deferred launch numbers\n"
-			"                       whole partitions' groups without lookups\n"
-			"                       (spec.partition_direct_gids, an experiment of\n"
-			"                       session 48); off (default)\n"
+			"  --partition-direct on|off off: PARTITION's deferred launches look every\n"
+			"                       group up at the flush, as before session 48\n"
+			"                       (spec.partition_lookup_all); on (default): the\n"
+			"                       first numbers whole partitions' groups directly\n"
 			"  --lean-fast-key on|off on: the lean kernel looks one key up by its word,\n"
 			"                       and whole tables of any number of sums run\n"
 			"                       gpugb_lean_fast_kernel (the plan: at most one)\n"
@@ -343,8 +343,8 @@ static bool lean_fast_key_option = false;
 static bool lean_gid_table_option = true;
 /* --lean-deferred on: spec.lean_deferred (SHARED_HASH's one-block table looks its ids up at the flush; session 47's experiment). */
 static bool lean_deferred_option = false;
-/* --partition-direct on: spec.partition_direct_gids (whole partitions' groups numbered without lookups; session 48's experiment). */
-static bool partition_direct_option = false;
+/* --partition-direct off: spec.partition_lookup_all (every group looked up at the flush, as before session 48). */
+static bool partition_direct_option = true;
 /* --lean-fast-wide: spec.lean_fast_wide (an experiment of session 30). */
 static bool lean_fast_wide_option = false;
 /* --partition-move: off sets spec.partition_rows_only (cuda/partition_move.cu's A/B, session 31). */
@@ -566,7 +566,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.lean_fast_wide = lean_fast_wide_option;
 	spec.lean_gid_off = !lean_gid_table_option;
 	spec.lean_deferred = lean_deferred_option;
-	spec.partition_direct_gids = partition_direct_option;
+	spec.partition_lookup_all = !partition_direct_option;
 	spec.partition_rows_only = !partition_move_option;
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
@@ -863,6 +863,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_launches[4] = stats.partition_overflow_aborts;
 		m->partition_launches[5] = stats.partition_deferred_launches;
 		m->partition_launches[6] = stats.partition_direct_launches;
+		m->partition_launches[7] = stats.probe_restarts;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -940,11 +941,11 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (ids looked up at the flush)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
-		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct)",
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted)",
 				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
 				(long long) m.partition_launches[2], (long long) m.partition_launches[3],
 				(long long) m.partition_launches[4], (long long) m.partition_launches[5],
-				(long long) m.partition_launches[6]);
+				(long long) m.partition_launches[6], (long long) m.partition_launches[7]);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);
