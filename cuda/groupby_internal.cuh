@@ -202,6 +202,13 @@ struct GpugbGroupBy
 	 */
 	unsigned	direct_waits = 0;
 	int			direct_set = -1;
+	/*
+	 * A device-resident handle's direct launch left its groups out of the
+	 * slot table: gpugb_publish_pending puts them there before the next
+	 * lookup, and finish only unmarks them where none came (a launch of 2^26
+	 * groups spent 8.5 ms publishing, H200, session 48 call 3).
+	 */
+	bool		publish_pending = false;
 	/* PARTITION's moved rows found no device memory: later launches sort row numbers. */
 	bool		move_refused = false;
 	/* spec.lean_deferred, and every summed input declared int32 (GpugbAggParams.lean_deferred) */
@@ -338,8 +345,15 @@ int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
 GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,
 										  const uint32_t *sorted_parts, uint32_t *bounds, int64_t n_parts,
 										  int64_t slots, bool direct_gids, cudaStream_t stream);
-/* The groups a direct_gids launch numbered, put in the slot table (rehash_kernel.cuh). */
-GpugbStatus gpugb_launch_publish_groups(const GpugbAggParams &p, cudaStream_t stream);
+/* The groups a direct_gids launch numbered, put in the slot table, or only unmarked (rehash_kernel.cuh). */
+GpugbStatus gpugb_launch_publish_groups(const GpugbAggParams &p, bool insert, cudaStream_t stream);
+/*
+ * A device-resident handle's groups numbered without lookups and not yet in
+ * the slot table (gb->publish_pending) put there now, on `stream` (all of the
+ * handle's streams idle or ordered before it): before any launch, retry or
+ * growth reads the slots (groupby.cu).
+ */
+GpugbStatus gpugb_publish_pending(GpugbGroupBy *gb, cudaStream_t stream);
 
 /* ordered output (order_kernels.cuh) */
 GpugbStatus gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream);

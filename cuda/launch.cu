@@ -822,11 +822,11 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 }
 
 GpugbStatus
-gpugb_launch_publish_groups(const GpugbAggParams &p, cudaStream_t stream)
+gpugb_launch_publish_groups(const GpugbAggParams &p, bool insert, cudaStream_t stream)
 {
 	gpugb_publish_groups_kernel<<<8 * gpugb_sm_count(), 256, 0, stream>>>(p.slots, p.slot_mask, p.group_keys,
 																		   p.group_nulls, p.max_groups,
-																		   p.group_counter, p.slot_format);
+																		   p.group_counter, p.slot_format, insert);
 	return GPUGB_LAUNCHED("gpugb_publish_groups_kernel");
 }
 

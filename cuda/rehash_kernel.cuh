@@ -14,7 +14,9 @@
  * Puts group gid (key words in the dense arrays, null mask `mask`) into an
  * EMPTY slot of its probe sequence.  Only for a key no slot holds, with no
  * lookup running: a claim needs no key comparison and no lock (CAS EMPTY ->
- * published directly).
+ * published directly).  A slot is loaded before its CAS: a taken one never
+ * turns EMPTY again, so only a stale EMPTY can mislead the load, and then
+ * the CAS fails as it would have.
  */
 __device__ __forceinline__ void
 gpugb_insert_distinct(unsigned long long *slots, uint64_t slot_mask, const int64_t *group_keys, int64_t max_groups,
@@ -33,7 +35,8 @@ gpugb_insert_distinct(unsigned long long *slots, uint64_t slot_mask, const int64
 		/* state first, then the key word: nothing reads the table meanwhile */
 		unsigned long long state = (mask != 0 ? GPUGB_PAIR_SLOT_NULL : 0ull) | (unsigned long long) (gid + 2);
 
-		while (atomicCAS(&slots[2 * idx + 1], GPUGB_SLOT_EMPTY, state) != GPUGB_SLOT_EMPTY)
+		while (slots[2 * idx + 1] != GPUGB_SLOT_EMPTY ||
+			   atomicCAS(&slots[2 * idx + 1], GPUGB_SLOT_EMPTY, state) != GPUGB_SLOT_EMPTY)
 			idx = (idx + 1) & slot_mask;
 		slots[2 * idx] = (unsigned long long) group_keys[gid] ^ GPUGB_PAIR_KEY_SALT;
 		return;
@@ -43,7 +46,7 @@ gpugb_insert_distinct(unsigned long long *slots, uint64_t slot_mask, const int64
 		gpugb_keyed_slot_key(group_keys[gid], mask != 0) | (unsigned long long) (gid + 2) :
 		((unsigned long long) ((uint32_t) (h >> 32) | GPUGB_TAG_BIT) << 32) | (unsigned long long) gid;
 
-	while (atomicCAS(&slots[idx], GPUGB_SLOT_EMPTY, word) != GPUGB_SLOT_EMPTY)
+	while (slots[idx] != GPUGB_SLOT_EMPTY || atomicCAS(&slots[idx], GPUGB_SLOT_EMPTY, word) != GPUGB_SLOT_EMPTY)
 		idx = (idx + 1) & slot_mask;
 }
 
@@ -62,9 +65,11 @@ gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
 /*
  * Puts the groups PARTITION's deferred flush numbered without slots
  * (GPUGB_GROUP_UNPUBLISHED, partition_deferred.cuh) into the slot table,
- * right after their launch and before any other lookup: their keys are in
+ * after their launch and before any other lookup: their keys are in
  * no slot (each was one partition's, in one flush) and differ from every
- * key that is.  The groups are those the counter numbered, [0, max_groups)
+ * key that is.  !insert: only their null-mask words go back to 0, for a
+ * handle whose table takes no more lookups (groupby.cu,
+ * gpugb_publish_pending).  The groups are those the counter numbered, [0, max_groups)
  * at most; their ids run in the order the blocks flushed, so the threads at
  * work at any moment insert the keys of neighbouring partitions, whose
  * homes are neighbouring slices of the table (the partitions are its top
@@ -73,7 +78,7 @@ gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
 __global__ void
 gpugb_publish_groups_kernel(unsigned long long *slots, uint64_t slot_mask, const int64_t *group_keys,
 							uint32_t *group_nulls, int64_t max_groups, const unsigned long long *group_counter,
-							int slot_format)
+							int slot_format, bool insert)
 {
 	const unsigned long long counted = *(volatile const unsigned long long *) group_counter;
 	const int64_t n_groups = counted < (unsigned long long) max_groups ? (int64_t) counted : max_groups;
@@ -83,7 +88,8 @@ gpugb_publish_groups_kernel(unsigned long long *slots, uint64_t slot_mask, const
 		if (group_nulls[gid] == GPUGB_GROUP_UNPUBLISHED)
 		{
 			group_nulls[gid] = 0u;
-			gpugb_insert_distinct(slots, slot_mask, group_keys, max_groups, 1, gid, 0u, slot_format);
+			if (insert)
+				gpugb_insert_distinct(slots, slot_mask, group_keys, max_groups, 1, gid, 0u, slot_format);
 		}
 }
 
