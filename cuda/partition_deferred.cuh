@@ -362,8 +362,17 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const Row
 	const unsigned *list = (const unsigned *) t.cache.masks + GPUGB_DEFERRED_LIST_FIRST;
 	const int	listed = gpugb_deferred_list_claimed(t, lane);
 
-	/* The id block's first word sits beyond the list (the room rule leaves at least 1/8 of the column). */
-	if (direct && !overflowed && GPUGB_DEFERRED_LIST_FIRST + listed < t.slots - 1)
+	/*
+	 * The id block's first word sits beyond the list (the room rule leaves
+	 * at least 1/8 of the column).  The choice must be the block's own: the
+	 * direct flush holds a barrier.  `overflowed` is not (at a stretch's
+	 * end each thread reads the flag itself), so it does not choose: the
+	 * direct flush needs no lookup, and its ids past max_groups fail as a
+	 * lookup in a full table would (review of session 48: a launch that
+	 * overflowed while a block ended a whole stretch split its threads
+	 * between the two).
+	 */
+	if (direct && GPUGB_DEFERRED_LIST_FIRST + listed < t.slots - 1)
 		gpugb_deferred_flush_direct<NV>(p, global, t, list, listed, &failed);
 	else
 		for (int j = threadIdx.x; j < listed; j += blockDim.x)
