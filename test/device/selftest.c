@@ -2043,6 +2043,24 @@ main(int argc, char **argv)
 		{"partition lean: int32 keys, one narrow sum, zipf 1.0 over 4e6, estimate 3e5, one 8e6-row launch (grow+retry)",
 		 123, 8000000, 1, 4000000, 1.0, 0, .est_groups = 300000, .stride_rows = 8000000, .expect_grow = 1,
 		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1},
+		/*
+		 * Whole partitions numbered without lookups (cuda/partition_deferred.cuh,
+		 * gpugb_deferred_flush_direct, session 48) past max_groups: an estimate of 2^21 groups
+		 * makes a table of 2^22 slots, max_groups 2^21 at 50 % fill (src/heuristics.c,
+		 * size_global_table), and 2^10 partitions of 2560 keys at most; 2.4e6 keys over one
+		 * 8e6-row launch meet about 2.31e6 (3.3 rows a key), 2256 a partition, which one flush
+		 * holds (7/8 of 8192 slots less a 4096-row chunk).  A partition's 7800 rows are less
+		 * than two tiles' (8e6 / 1056 rows a tile), so each stretch is its partition's every
+		 * row, and the flushes' ids pass max_groups: those slots fail, the launch overflows,
+		 * and the retries look their keys up once the launch's groups are in the slot table.
+		 * Written in session 48 after its last GPU call: first run in session 49.
+		 */
+		{"partition direct: int32 keys, one narrow sum, estimate 2^21, g=2.4e6, one 8e6-row launch (grow+retry)",
+		 139, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1},
+		{"partition direct: 8-byte keys, one narrow sum, estimate 2^21, g=2.4e6, one 8e6-row launch (grow+retry)",
+		 140, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
+		 .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,
