@@ -554,7 +554,7 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 }
 
 GpugbStatus
-gpugb_publish_pending(GpugbGroupBy *gb, cudaStream_t stream)
+gpugb_publish_pending(GpugbGroupBy *gb, cudaStream_t stream, bool insert)
 {
 	GpugbAggParams p;
 
@@ -562,7 +562,7 @@ gpugb_publish_pending(GpugbGroupBy *gb, cudaStream_t stream)
 		return GPUGB_OK;
 	gb->publish_pending = false;
 	gpugb_table_params(gb, &p);
-	return gpugb_launch_publish_groups(p, true, stream);
+	return gpugb_launch_publish_groups(p, insert, stream);
 }
 
 /*
@@ -600,7 +600,7 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p, bool check_
 	p.retry_count = (unsigned int *) set->retry_count.ptr;
 	set->params = p;
 	GPUGB_TRY(wait_for_direct_launch(gb, set));
-	GPUGB_TRY(gpugb_publish_pending(gb, stream));
+	GPUGB_TRY(gpugb_publish_pending(gb, stream, true));
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 8, stream)));
 	if (probes_with_lean(gb, check_follows))
 		GPUGB_TRY(gpugb_launch_lean_probe(p, gb->groups_hint, stream, &probe));
@@ -835,14 +835,7 @@ gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups)
 		}
 		GPUGB_TRY(gpugb_fail(gb, gpugb_sync_all(gb)));
 		/* No lookup is to come: groups numbered without one need only their marks off (fetch, order read them). */
-		if (gb->publish_pending)
-		{
-			GpugbAggParams p;
-
-			gb->publish_pending = false;
-			gpugb_table_params(gb, &p);
-			GPUGB_TRY(gpugb_fail(gb, gpugb_launch_publish_groups(p, false, gb->sets[0].stream)));
-		}
+		GPUGB_TRY(gpugb_fail(gb, gpugb_publish_pending(gb, gb->sets[0].stream, false)));
 		GPUGB_TRY(gpugb_fail(gb, gpugb_group_count(gb, gb->sets[0].stream, &gb->n_groups)));
 		/* Ordered output: the dense groups are permuted in place (order.cu). */
 		GPUGB_TRY(gpugb_fail(gb, gpugb_order_groups(gb, gb->sets[0].stream)));

@@ -349,11 +349,12 @@ GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *p
 GpugbStatus gpugb_launch_publish_groups(const GpugbAggParams &p, bool insert, cudaStream_t stream);
 /*
  * A device-resident handle's groups numbered without lookups and not yet in
- * the slot table (gb->publish_pending) put there now, on `stream` (all of the
+ * the slot table (gb->publish_pending) put there now (!insert: only their
+ * marks cleared, where no lookup is to come), on `stream` (all of the
  * handle's streams idle or ordered before it): before any launch, retry or
  * growth reads the slots (groupby.cu).
  */
-GpugbStatus gpugb_publish_pending(GpugbGroupBy *gb, cudaStream_t stream);
+GpugbStatus gpugb_publish_pending(GpugbGroupBy *gb, cudaStream_t stream, bool insert);
 
 /* ordered output (order_kernels.cuh) */
 GpugbStatus gpugb_launch_iota(uint32_t *perm, int64_t n, cudaStream_t stream);

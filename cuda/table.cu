@@ -260,7 +260,7 @@ table_grow(GpugbGroupBy *gb, int64_t pending, cudaStream_t stream)
 	GpugbStatus st;
 
 	GPUGB_TRY(gpugb_sync_all(gb));
-	GPUGB_TRY(gpugb_publish_pending(gb, stream));	/* the rehash reads the null masks */
+	GPUGB_TRY(gpugb_publish_pending(gb, stream, true));	/* the rehash reads the null masks */
 	GPUGB_TRY(gpugb_group_count(gb, stream, &used));
 	if (old->capacity >= GPUGB_MAX_SLOTS)
 	{
@@ -414,7 +414,7 @@ retry_round(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry, bool may_pa
 
 	*partitioned = false;
 	gb->stats.retried_rows += n_retry;
-	GPUGB_TRY(gpugb_publish_pending(gb, set->stream));	/* the retries look their keys up */
+	GPUGB_TRY(gpugb_publish_pending(gb, set->stream, true));	/* the retries look their keys up */
 	/* h_count: the count and overflow flag of the launch, or of the last round, that listed these rows */
 	GPUGB_TRY(grow_for_retries(gb, n_retry, h_count[1] != 0, set->stream));
 	gpugb_table_params(gb, &p);
