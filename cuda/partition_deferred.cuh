@@ -216,6 +216,20 @@ gpugb_deferred_retry_rows(const GpugbAggParams &p, int64_t begin, int64_t end, u
 #endif
 
 /*
+ * An experiment (session 48, off; written after its last GPU call, never
+ * run): each warp loads its next row across a chunk's end, so a chunk's
+ * first rows were loaded before the barrier that ends the chunk before it,
+ * where now each chunk starts with a load the warp waits for.  Nsight
+ * Compute of PARTITION's lean kernel at 2^24 groups (session 48 call 6):
+ * long scoreboard 3.83 and barrier 2.27 of 17.07 cycles per issued
+ * instruction, with 4096-row chunks, 4 steps of a warp each.  Build with
+ * KB_DEFINES=-DGPUGB_DEFERRED_PREFETCH_ACROSS=1 to measure it.
+ */
+#ifndef GPUGB_DEFERRED_PREFETCH_ACROSS
+#define GPUGB_DEFERRED_PREFETCH_ACROSS 0
+#endif
+
+/*
  * Lists the table's claimed slots (block-collective, after __syncthreads;
  * one shared atomic a warp) and returns how many, the same in every
  * thread.  Why: at about a quarter full, a walk of every slot kept some 8
@@ -458,6 +472,11 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 		gpugb_deferred_retry_rows(p, begin, end, lane);
 		return;
 	}
+#if GPUGB_DEFERRED_PREFETCH_ACROSS
+	const int64_t warp_first = threadIdx.x & ~31u;
+	/* The warp's first row of the stretch; then each step loads the next, in this chunk or the next one. */
+	GpugbLeanRowInputs<NV> next = rows.load(begin + warp_first + lane, min(begin + chunk_rows, end));
+#endif
 	for (int64_t chunk = begin; chunk < end; chunk += chunk_rows)
 	{
 		const int64_t chunk_end = min(chunk + chunk_rows, end);
@@ -465,6 +484,25 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 		unsigned	flag = threadIdx.x == 0 ? gpugb_launch_overflow_flag(p) : 0u;
 		int64_t		base = chunk + (threadIdx.x & ~31u);
 
+#if GPUGB_DEFERRED_PREFETCH_ACROSS
+		for (; base < chunk_end; base += blockDim.x)
+		{
+			const GpugbLeanRowInputs<NV> cur = next;
+			int64_t		ahead = base + blockDim.x,
+						ahead_end = chunk_end;
+
+			if (ahead >= chunk_end)
+			{
+				/* The next chunk starts at chunk_end (it is one only below end). */
+				ahead = chunk_end + warp_first;
+				ahead_end = min(chunk_end + chunk_rows, end);
+			}
+			if (ahead < ahead_end)
+				next = rows.load(ahead + lane, ahead_end);
+			gpugb_deferred_warp_rows<NV, KW>(p, t, rows, cur, base + lane, chunk_end, &count.counters[parity],
+											 lane);
+		}
+#else
 		if (base < chunk_end)
 		{
 			GpugbLeanRowInputs<NV> next = rows.load(base + lane, chunk_end);
@@ -479,6 +517,7 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 												 lane);
 			}
 		}
+#endif
 
 		const bool	overflowed = __syncthreads_or(flag != 0u) != 0;
 		const unsigned now = *(volatile unsigned *) &count.counters[parity];

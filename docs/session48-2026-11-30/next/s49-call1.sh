@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Written in session 48 for session 49's first call (about 8 minutes):
+# 1. the whole self-test at main, alone (not beside a build: session 48 call 3), its new cases 139-140 first
+#    (whole partitions numbered directly past max_groups, fb98aa3's path: never run on a GPU);
+# 2. kernel benchmark A/B, forced PARTITION and auto, GPUGB_DEFERRED_PREFETCH_ACROSS 0 then 1 (each warp loads its
+#    next row across a chunk's end; cuda/partition_deferred.cuh), 2^18-2^26 groups, both key widths, one and four
+#    payloads, uniform and Zipf 1.0, 3 reps;
+# 3. pgTAP and qgen through PostgreSQL with auto, then PARTITION, as time allows.
+# Before (on the development machine, about 12 minutes of builds):
+#   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s49
+#   make -C test/device CUDA_ARCHS=90 BIN=$PWD/test/bin/s49
+#   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s49p KB_DEFINES=-DGPUGB_DEFERRED_PREFETCH_ACROSS=1
+#   tar cJf .gpu-box/bins-s49.tar.xz test/bin/s49/kernelbench test/bin/s49/device_selftest test/bin/s49p/kernelbench
+#   ../shared/gpu-box/fetch-debs.sh && test/gpu-box-trim-debs.sh; cp ../shared/gpu-box/*.sh .gpu-box/scripts/
+#   git rev-parse HEAD > .gpu-box/HEAD
+#   run(command="bash docs/session48-2026-11-30/next/s49-call1.sh",
+#       carry=[".gpu-box/debs", ".gpu-box/scripts", ".gpu-box/HEAD", ".gpu-box/bins-s49.tar.xz"], timeout_s=600)
+cd "$(dirname "$0")/../../.." || exit 1
+export PATH=/usr/local/cuda/bin:$PATH
+O=${OUT:-/tmp/gpugb-s49-call1}; mkdir -p "$O"
+T0=$(date +%s); left() { echo $(( ${CALL_SECONDS:-570} - ($(date +%s) - T0) )); }
+echo "HEAD $(cat .gpu-box/HEAD)"
+tar xJf .gpu-box/bins-s49.tar.xz || exit 1
+t0=$(date +%s)
+timeout 60 test/bin/s49/device_selftest --require-gpu --strategy partition --only "partition direct" > "$O/selftest-direct.log" 2>&1
+echo "selftest partition direct rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-direct.log" | cut -c1-160)"
+grep -E "^(ok|FAIL)" "$O/selftest-direct.log" | cut -c1-300
+t0=$(date +%s)
+timeout 240 test/bin/s49/device_selftest --require-gpu > "$O/selftest-all.log" 2>&1
+echo "selftest (whole) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-all.log" | cut -c1-160)"
+grep -E "^FAIL" "$O/selftest-all.log" | head -8 | cut -c1-300
+kb() {	# name, bin, options...
+  local name=$1 bin=$2 t0=$(date +%s); shift 2
+  CUDA_MODULE_LOADING=EAGER timeout 100 test/bin/$bin/kernelbench --bw-gib 1 --max-seconds 90 --reps 3 \
+    --csv "$O/$name.csv" --md "$O/$name.md" "$@" > "$O/$name.log" 2>&1
+  echo "kernelbench $name rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/$name.md" 2>/dev/null)"
+}
+G="--methods partition,auto --keys 4,8 --payloads 1,4 --log2-groups 18:26:2 --dists uniform,zipf1.0"
+kb prefetch-off s49 $G
+kb prefetch-on s49p $G
+echo "== GPUGB_DEFERRED_PREFETCH_ACROSS 0 -> 1 (time(0)/time(1): >1 means 1 is faster)"
+python3 test/kernelbench/ab_table.py "$O/prefetch-off.csv" "$O/prefetch-on.csv" | grep -E "^\|"
+( source .gpu-box/scripts/start-postgres.sh .gpu-box/debs >/dev/null 2>&1
+  make -s -j12 PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 > "$O/ext-build.log" 2>&1; echo "ext build rc=$? ($(( $(date +%s) - T0 )) s)" > "$O/ext-build.rc" )
+cat "$O/ext-build.rc"
+for step in auto partition; do
+  [ "$(left)" -gt 120 ] || { echo "pgTAP $step skipped (time: $(left) s left)"; continue; }
+  t0=$(date +%s)
+  STRATEGIES="$step" QGEN_STRATEGY_QUERIES=150 QGEN_JOBS=14 OUT="$O/$step" \
+    timeout -k 5 $(( $(left) - 30 )) bash test/gpu-box.sh strategies > "$O/pg-$step.log" 2>&1
+  echo "pgTAP and qgen $step rc=$? ($(( $(date +%s) - t0 )) s):"
+  grep -E "^Result|queries checked|^not ok" "$O/pg-$step.log" | tail -10
+done
+gzip -9 "$O"/*.log 2>/dev/null
+cd "$O" && tar czf s49-call1.tgz ./*.gz ./*.md ./*.csv ./*.rc $(ls -d */ 2>/dev/null) 2>/dev/null; rm -rf ./*.gz ./*.md ./*.rc $(ls -d */ 2>/dev/null)
+echo "total $(( $(date +%s) - T0 )) s"
