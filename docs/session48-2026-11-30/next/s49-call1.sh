@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Written in session 48 for session 49's first call (about 8 minutes):
-# 1. the whole self-test at main, alone (not beside a build: session 48 call 3), its new cases 139-140 first
-#    (whole partitions numbered directly past max_groups, fb98aa3's path: never run on a GPU);
-# 2. kernel benchmark A/B, forced PARTITION and auto, GPUGB_DEFERRED_PREFETCH_ACROSS 0 then 1 (each warp loads its
-#    next row across a chunk's end; cuda/partition_deferred.cuh), 2^18-2^26 groups, both key widths, one and four
-#    payloads, uniform and Zipf 1.0, 3 reps;
-# 3. pgTAP and qgen through PostgreSQL with auto, then PARTITION, as time allows.
+# Written in session 48 for session 49's first call (about 9 minutes):
+# 1. the self-test's new cases 139-140 (whole partitions numbered directly past max_groups, fb98aa3's path: never
+#    run on a GPU);
+# 2. kernel benchmark A/B of two compile-time experiments of cuda/partition_deferred.cuh (both never run), forced
+#    PARTITION and auto, 2^18-2^26 groups, both key widths, one and four payloads, uniform and Zipf 1.0, 3 reps:
+#    main (s49), GPUGB_DEFERRED_PREFETCH_ACROSS=1 (s49p: each warp loads its next row across a chunk's end),
+#    GPUGB_DEFERRED_ADAPTIVE_CHUNKS=1 (s49c: chunks as long as the table's room), and both (s49pc);
+# 3. the whole self-test at main, alone (not beside a build: session 48 call 3);
+# 4. pgTAP and qgen through PostgreSQL with auto, as time allows (else a second call).
 # Before (on the development machine, about 12 minutes of builds):
 #   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s49
 #   make -C test/device CUDA_ARCHS=90 BIN=$PWD/test/bin/s49
 #   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s49p KB_DEFINES=-DGPUGB_DEFERRED_PREFETCH_ACROSS=1
-#   tar cJf .gpu-box/bins-s49.tar.xz test/bin/s49/kernelbench test/bin/s49/device_selftest test/bin/s49p/kernelbench
+#   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s49c KB_DEFINES=-DGPUGB_DEFERRED_ADAPTIVE_CHUNKS=1
+#   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s49pc \
+#     KB_DEFINES="-DGPUGB_DEFERRED_PREFETCH_ACROSS=1 -DGPUGB_DEFERRED_ADAPTIVE_CHUNKS=1"
+#   tar cJf .gpu-box/bins-s49.tar.xz test/bin/s49/kernelbench test/bin/s49/device_selftest \
+#     test/bin/s49p/kernelbench test/bin/s49c/kernelbench test/bin/s49pc/kernelbench
 #   ../shared/gpu-box/fetch-debs.sh && test/gpu-box-trim-debs.sh; cp ../shared/gpu-box/*.sh .gpu-box/scripts/
 #   git rev-parse HEAD > .gpu-box/HEAD
 #   run(command="bash docs/session48-2026-11-30/next/s49-call1.sh",
@@ -25,10 +31,6 @@ t0=$(date +%s)
 timeout 60 test/bin/s49/device_selftest --require-gpu --strategy partition --only "partition direct" > "$O/selftest-direct.log" 2>&1
 echo "selftest partition direct rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-direct.log" | cut -c1-160)"
 grep -E "^(ok|FAIL)" "$O/selftest-direct.log" | cut -c1-300
-t0=$(date +%s)
-timeout 240 test/bin/s49/device_selftest --require-gpu > "$O/selftest-all.log" 2>&1
-echo "selftest (whole) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-all.log" | cut -c1-160)"
-grep -E "^FAIL" "$O/selftest-all.log" | head -8 | cut -c1-300
 kb() {	# name, bin, options...
   local name=$1 bin=$2 t0=$(date +%s); shift 2
   CUDA_MODULE_LOADING=EAGER timeout 100 test/bin/$bin/kernelbench --bw-gib 1 --max-seconds 90 --reps 3 \
@@ -36,15 +38,21 @@ kb() {	# name, bin, options...
   echo "kernelbench $name rc=$? ($(( $(date +%s) - t0 )) s): $(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$O/$name.md" 2>/dev/null)"
 }
 G="--methods partition,auto --keys 4,8 --payloads 1,4 --log2-groups 18:26:2 --dists uniform,zipf1.0"
-kb prefetch-off s49 $G
-kb prefetch-on s49p $G
-echo "== GPUGB_DEFERRED_PREFETCH_ACROSS 0 -> 1 (time(0)/time(1): >1 means 1 is faster)"
-python3 test/kernelbench/ab_table.py "$O/prefetch-off.csv" "$O/prefetch-on.csv" | grep -E "^\|"
-( source .gpu-box/scripts/start-postgres.sh .gpu-box/debs >/dev/null 2>&1
+kb main s49 $G
+for v in p c pc; do
+  kb exp-$v s49$v $G
+  echo "== main -> s49$v (time(main)/time(s49$v): >1 means s49$v is faster)"
+  python3 test/kernelbench/ab_table.py "$O/main.csv" "$O/exp-$v.csv" | grep -E "^\|"
+done
+t0=$(date +%s)
+timeout 240 test/bin/s49/device_selftest --require-gpu > "$O/selftest-all.log" 2>&1
+echo "selftest (whole) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$O/selftest-all.log" | cut -c1-160)"
+grep -E "^FAIL" "$O/selftest-all.log" | head -8 | cut -c1-300
+[ "$(left)" -gt 250 ] && ( source .gpu-box/scripts/start-postgres.sh .gpu-box/debs >/dev/null 2>&1
   make -s -j12 PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 > "$O/ext-build.log" 2>&1; echo "ext build rc=$? ($(( $(date +%s) - T0 )) s)" > "$O/ext-build.rc" )
-cat "$O/ext-build.rc"
-for step in auto partition; do
-  [ "$(left)" -gt 120 ] || { echo "pgTAP $step skipped (time: $(left) s left)"; continue; }
+cat "$O/ext-build.rc" 2>/dev/null
+for step in auto; do
+  [ -f "$O/ext-build.rc" ] && [ "$(left)" -gt 120 ] || { echo "pgTAP $step skipped (time: $(left) s left)"; continue; }
   t0=$(date +%s)
   STRATEGIES="$step" QGEN_STRATEGY_QUERIES=150 QGEN_JOBS=14 OUT="$O/$step" \
     timeout -k 5 $(( $(left) - 30 )) bash test/gpu-box.sh strategies > "$O/pg-$step.log" 2>&1
