@@ -566,9 +566,9 @@ gpugb_publish_pending(GpugbGroupBy *gb, cudaStream_t stream, bool insert)
 }
 
 /*
- * A launch that numbered groups without lookups (partition_strategy.cu)
- * puts them in the slot table before its ev_done (partition_strategy.cu);
- * until then a lookup of their keys would number them again.  Its own set's
+ * A streamed handle's launch that numbered groups without lookups puts them
+ * in the slot table before its ev_done (partition_strategy.cu); until then
+ * a lookup of their keys would number them again.  Its own set's
  * later launches follow it on the stream; another set's stream waits for
  * that ev_done once, before its first launch after it.
  */
