@@ -39,7 +39,8 @@
  * The null-mask word of a group whose id PARTITION's deferred flush gave
  * without a slot (partition_deferred.cuh, gpugb_deferred_flush_direct),
  * until gpugb_publish_groups_kernel puts it in one (and the word back to
- * 0) right after the launch.  Such a group has one key word without NULLs,
+ * 0): right after the launch, or on a device-resident handle before the
+ * next lookup (groupby.cu, gpugb_publish_pending).  Such a group has one key word without NULLs,
  * so a real mask never has this bit.
  */
 #define GPUGB_GROUP_UNPUBLISHED 0x80000000u

@@ -286,21 +286,23 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
 													packed.bounds_ready ? nullptr : keys_out, bounds, n_parts,
 													lean_slots, direct, stream));
-			if (direct && gb->spec.device_resident)
-				gb->publish_pending = true;	/* one launch at a time: published when a lookup is to come */
-			else if (direct)
-			{
-				/*
-				 * Before anything else looks a key up: this set's retries and
-				 * later launches follow on its stream, the other sets' wait
-				 * for its ev_done (groupby.cu, wait_for_direct_launch).
-				 */
-				GPUGB_TRY(gpugb_launch_publish_groups(lean, true, stream));
-				gb->direct_set = (int) (set - gb->sets);
-				gb->direct_waits = ((1u << GPUGB_N_SETS) - 1u) & ~(1u << gb->direct_set);
-			}
 			if (direct)
+			{
 				gb->stats.partition_direct_launches++;
+				if (gb->spec.device_resident)
+					gb->publish_pending = true;	/* one launch at a time: published when a lookup is to come */
+				else
+				{
+					/*
+					 * Before anything else looks a key up: this set's retries and
+					 * later launches follow on its stream, the other sets' wait
+					 * for its ev_done (groupby.cu, wait_for_direct_launch).
+					 */
+					GPUGB_TRY(gpugb_launch_publish_groups(lean, true, stream));
+					gb->direct_set = (int) (set - gb->sets);
+					gb->direct_waits = ((1u << GPUGB_N_SETS) - 1u) & ~(1u << gb->direct_set);
+				}
+			}
 			if (packed.rows == nullptr)
 				return GPUGB_OK;
 			/* Rows left packed: the columns only for retries, which read them. */

@@ -144,23 +144,23 @@ fail:
 	return st;
 }
 
-/* Empties the slots and sets groups [from, max_groups) to identities. */
+/* Empties the slots and sets groups [from, to) to identities (null masks 0). */
 static GpugbStatus
-table_init(GpugbGroupBy *gb, GpugbTable *t, int64_t from, cudaStream_t stream)
+table_init(GpugbGroupBy *gb, GpugbTable *t, int64_t from, int64_t to, cudaStream_t stream)
 {
 	uint64_t	ident[GPUGB_MAX_COUNTS] = {0};
 	int64_t		m = t->max_groups;
 
 	if (t->slots.ptr != nullptr)
 		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(t->slots.ptr, 0, t->slots.bytes, stream)));
-	if (t->nulls.ptr != nullptr && m > from)
+	if (t->nulls.ptr != nullptr && to > from)
 		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync((uint32_t *) t->nulls.ptr + from, 0,
-											 (size_t) (m - from) * 4, stream)));
-	GPUGB_TRY(gpugb_launch_fill(t->counts.ptr, m, gb->n_counts, from, m, ident, stream));
-	GPUGB_TRY(gpugb_launch_fill(t->his.ptr, m, gb->n_his, from, m, ident, stream));
+											 (size_t) (to - from) * 4, stream)));
+	GPUGB_TRY(gpugb_launch_fill(t->counts.ptr, m, gb->n_counts, from, to, ident, stream));
+	GPUGB_TRY(gpugb_launch_fill(t->his.ptr, m, gb->n_his, from, to, ident, stream));
 	for (int v = 0; v < gb->n_values; v++)
 		ident[v] = gpugb_value_identity(gb->value_cols[v].op);
-	return gpugb_launch_fill(t->values.ptr, m, gb->n_values, from, m, ident, stream);
+	return gpugb_launch_fill(t->values.ptr, m, gb->n_values, from, to, ident, stream);
 }
 
 GpugbStatus
@@ -168,25 +168,10 @@ gpugb_table_clear(GpugbGroupBy *gb, cudaStream_t stream)
 {
 	int64_t		used;
 
-	GpugbTable *t = &gb->table;
-
 	GPUGB_TRY(gpugb_group_count(gb, stream, &used));
 	gb->publish_pending = false;	/* every group goes */
-	if (t->slots.ptr != nullptr)
-		GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(t->slots.ptr, 0, t->slots.bytes, stream)));
-	/* Groups [used, max_groups) hold identities still: no launch claimed them (table_init's own). */
-	if (used > 0)
-	{
-		uint64_t	ident[GPUGB_MAX_COUNTS] = {0};
-
-		if (t->nulls.ptr != nullptr)
-			GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(t->nulls.ptr, 0, (size_t) used * 4, stream)));
-		GPUGB_TRY(gpugb_launch_fill(t->counts.ptr, t->max_groups, gb->n_counts, 0, used, ident, stream));
-		GPUGB_TRY(gpugb_launch_fill(t->his.ptr, t->max_groups, gb->n_his, 0, used, ident, stream));
-		for (int v = 0; v < gb->n_values; v++)
-			ident[v] = gpugb_value_identity(gb->value_cols[v].op);
-		GPUGB_TRY(gpugb_launch_fill(t->values.ptr, t->max_groups, gb->n_values, 0, used, ident, stream));
-	}
+	/* Groups [used, max_groups) hold identities still: no launch claimed them. */
+	GPUGB_TRY(table_init(gb, &gb->table, 0, used, stream));
 	return GPUGB_CUDA(cudaMemsetAsync(gb->group_counter.ptr, 0, GPUGB_GROUP_COUNTER_BYTES, stream));
 }
 
@@ -194,7 +179,7 @@ GpugbStatus
 gpugb_table_create(GpugbGroupBy *gb, int64_t capacity, cudaStream_t stream)
 {
 	GPUGB_TRY(table_alloc(gb, capacity, &gb->table));
-	GPUGB_TRY(table_init(gb, &gb->table, 0, stream));
+	GPUGB_TRY(table_init(gb, &gb->table, 0, gb->table.max_groups, stream));
 	gb->stats.table_slots = gb->table.capacity;
 	return GPUGB_OK;
 }
@@ -290,7 +275,7 @@ table_grow(GpugbGroupBy *gb, int64_t pending, cudaStream_t stream)
 
 	*h = (uint64_t) used;
 	if ((st = GPUGB_CUDA(cudaEventRecord(gb->ev_a, stream))) != GPUGB_OK ||
-		(st = table_init(gb, &nt, used, stream)) != GPUGB_OK ||
+		(st = table_init(gb, &nt, used, nt.max_groups, stream)) != GPUGB_OK ||
 		(st = copy_columns(nt.keys.ptr, nm, old->keys.ptr, om, gb->spec.n_keys, used, 8, stream)) != GPUGB_OK ||
 		(st = copy_columns(nt.nulls.ptr, nm, old->nulls.ptr, om, 1, used, 4, stream)) != GPUGB_OK ||
 		(st = copy_columns(nt.counts.ptr, nm, old->counts.ptr, om, gb->n_counts, used, 8, stream)) != GPUGB_OK ||
