@@ -527,6 +527,7 @@ typedef struct GpugbStats
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		probe_restarts;	/* device-resident probes whose rows ran again on an emptied table (groupby.cu, restarts_after_probe) */
 	int64_t		partition_direct_launches;	/* deferred ones that numbered whole partitions' groups without lookups (cuda/partition_deferred.cuh, gpugb_deferred_flush_direct) */
+	int64_t		partition_direct_groups;	/* the groups those numbered so, as the publish found them (read at finish; the tests' proof that direct flushes ran) */
 	int64_t		partition_generic_launches;	/* PARTITION launches that took the generic kernel (cuda/partition_kernels.cuh) */
 	int64_t		partition_overflow_aborts;	/* lean or generic launches that overflowed and retried their rest (GpugbAggParams.overflow) */
 	int64_t		deferred_lean_launches;	/* SHARED_HASH's one-block tables with ids looked up at the flush (cuda/lean_deferred_kernel.cuh) */

@@ -837,6 +837,9 @@ gpugb_groupby_finish(GpugbGroupBy *gb, int64_t *n_groups)
 		/* No lookup is to come: groups numbered without one need only their marks off (fetch, order read them). */
 		GPUGB_TRY(gpugb_fail(gb, gpugb_publish_pending(gb, gb->sets[0].stream, false)));
 		GPUGB_TRY(gpugb_fail(gb, gpugb_group_count(gb, gb->sets[0].stream, &gb->n_groups)));
+		if (gb->stats.partition_direct_launches > 0)
+			GPUGB_TRY(gpugb_fail(gb, gpugb_direct_group_count(gb, gb->sets[0].stream,
+															  &gb->stats.partition_direct_groups)));
 		/* Ordered output: the dense groups are permuted in place (order.cu). */
 		GPUGB_TRY(gpugb_fail(gb, gpugb_order_groups(gb, gb->sets[0].stream)));
 		gb->finished = true;

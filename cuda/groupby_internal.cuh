@@ -67,8 +67,15 @@ gpugb_for_lean_sums(int n_values, Launch launch)
  * atomic, and a read of it per claim cost PARTITION 17.5 -> 30.5 ms at 2^24
  * groups (H200, session 39).
  */
-#define GPUGB_GROUP_COUNTER_BYTES 256
+#define GPUGB_GROUP_COUNTER_BYTES 384
 #define GPUGB_GROUPS_EXHAUSTED_OFFSET 128
+/*
+ * ...and a third line, the groups the publish found numbered without
+ * lookups (rehash_kernel.cuh, gpugb_publish_groups_kernel): a count for the
+ * tests, which must see that whole partitions were numbered directly, not
+ * only that a launch was allowed to.
+ */
+#define GPUGB_DIRECT_GROUPS_OFFSET 256
 
 enum GpugbSetState
 {
@@ -416,6 +423,7 @@ GpugbStatus gpugb_table_reserve(GpugbGroupBy *gb, int64_t groups, cudaStream_t s
 GpugbStatus gpugb_table_clear(GpugbGroupBy *gb, cudaStream_t stream);
 void		gpugb_table_params(const GpugbGroupBy *gb, GpugbAggParams *p);
 GpugbStatus gpugb_group_count(GpugbGroupBy *gb, cudaStream_t stream, int64_t *n);
+GpugbStatus gpugb_direct_group_count(GpugbGroupBy *gb, cudaStream_t stream, int64_t *n);
 GpugbStatus gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry);
 GpugbStatus gpugb_sync_stream(GpugbGroupBy *gb, cudaStream_t stream);
 GpugbStatus gpugb_sync_all(GpugbGroupBy *gb);

@@ -826,7 +826,9 @@ gpugb_launch_publish_groups(const GpugbAggParams &p, bool insert, cudaStream_t s
 {
 	gpugb_publish_groups_kernel<<<8 * gpugb_sm_count(), 256, 0, stream>>>(p.slots, p.slot_mask, p.group_keys,
 																		   p.group_nulls, p.max_groups,
-																		   p.group_counter, p.slot_format, insert);
+																		   p.group_counter, p.slot_format, insert,
+																		   (unsigned long long *) ((char *) p.group_counter +
+																									   GPUGB_DIRECT_GROUPS_OFFSET));
 	return GPUGB_LAUNCHED("gpugb_publish_groups_kernel");
 }
 

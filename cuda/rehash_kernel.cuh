@@ -73,24 +73,31 @@ gpugb_rehash_kernel(unsigned long long *slots, uint64_t slot_mask,
  * at most; their ids run in the order the blocks flushed, so the threads at
  * work at any moment insert the keys of neighbouring partitions, whose
  * homes are neighbouring slices of the table (the partitions are its top
- * bits).
+ * bits).  Adds the groups it found marked to *published (one atomic a
+ * warp), which the tests read (GpugbStats.partition_direct_groups).
  */
 __global__ void
 gpugb_publish_groups_kernel(unsigned long long *slots, uint64_t slot_mask, const int64_t *group_keys,
 							uint32_t *group_nulls, int64_t max_groups, const unsigned long long *group_counter,
-							int slot_format, bool insert)
+							int slot_format, bool insert, unsigned long long *published)
 {
 	const unsigned long long counted = *(volatile const unsigned long long *) group_counter;
 	const int64_t n_groups = counted < (unsigned long long) max_groups ? (int64_t) counted : max_groups;
+	unsigned	found = 0;
 
 	for (int64_t gid = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; gid < n_groups;
 		 gid += (int64_t) gridDim.x * blockDim.x)
 		if (group_nulls[gid] == GPUGB_GROUP_UNPUBLISHED)
 		{
 			group_nulls[gid] = 0u;
+			found++;
 			if (insert)
 				gpugb_insert_distinct(slots, slot_mask, group_keys, max_groups, 1, gid, 0u, slot_format);
 		}
+	/* Every lane reaches this (no thread returns early); blockDim.x is a multiple of 32. */
+	found = __reduce_add_sync(0xFFFFFFFFu, found);
+	if ((threadIdx.x & 31u) == 0 && found > 0)
+		atomicAdd(published, (unsigned long long) found);
 }
 
 #endif							/* GPUGB_REHASH_KERNEL_CUH */

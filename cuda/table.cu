@@ -221,6 +221,23 @@ gpugb_group_count(GpugbGroupBy *gb, cudaStream_t stream, int64_t *n)
 	return GPUGB_OK;
 }
 
+/*
+ * The groups the publish found numbered without lookups, in the table's
+ * life (GPUGB_DIRECT_GROUPS_OFFSET): for the statistics, at finish.
+ */
+GpugbStatus
+gpugb_direct_group_count(GpugbGroupBy *gb, cudaStream_t stream, int64_t *n)
+{
+	uint64_t   *h = (uint64_t *) gb->scalar_host.ptr;
+
+	GPUGB_TRY(GPUGB_CUDA(cudaMemcpyAsync(h, (char *) gb->group_counter.ptr + GPUGB_DIRECT_GROUPS_OFFSET, 8,
+										 cudaMemcpyDeviceToHost, stream)));
+	GPUGB_TRY(gpugb_sync_stream(gb, stream));
+	gb->stats.bytes_from_device += 8;
+	*n = (int64_t) *h;
+	return GPUGB_OK;
+}
+
 /* Copies `ncols` columns of `used` entries between tables of different pitch. */
 static GpugbStatus
 copy_columns(void *dst, int64_t dst_pitch, const void *src, int64_t src_pitch, int ncols,

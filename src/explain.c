@@ -160,6 +160,9 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_direct_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Direct Group Ids", NULL,
 							   st->stats.partition_direct_launches, es);
+	/* ...and the groups they numbered so, as the publish found them */
+	if (st->stats.partition_direct_groups > 0)
+		ExplainPropertyInteger("Groups Numbered Directly", NULL, st->stats.partition_direct_groups, es);
 	/*
 	 * Launches whose lookups outran their slice of the table (a group
 	 * estimate far too low) and sent the rest of their rows to the retries

@@ -78,7 +78,8 @@ static int	observed_uniform_only_option = 0;
 /* Cases with a PARTITION launch whose rows were scattered (cuda/partition_scatter.cuh), for the summary. */
 static int	n_scattered_cases = 0;
 static int	n_deferred_cases = 0;	/* cases whose lean partition launches looked group ids up at the flush */
-static int	n_direct_cases = 0;	/* cases whose first partition launch numbered groups without lookups */
+static int	n_direct_cases = 0;	/* cases whose first partition launch was allowed to number groups without lookups */
+static int	n_direct_group_cases = 0;	/* ...and of those, cases where it numbered some */
 static int	n_deferred_wide_cases = 0;	/* ...over 8-byte keys, among them GPUGB_DEFERRED_EMPTY_KEY (reference.c) */
 
 /* ------------------------------------------------------------ comparison */
@@ -1225,8 +1226,24 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "%lld direct partition launches, %lld deferred",
 					 (long long) stats.partition_direct_launches, (long long) stats.partition_deferred_launches);
 		}
+		/*
+		 * Groups numbered directly (as the publish found them): only by a
+		 * direct launch, at most the groups there are, and some in the
+		 * cases shaped for it.
+		 */
+		if (ok && (stats.partition_direct_groups > (stats.partition_direct_launches > 0 ? res.n : 0) ||
+				   (!EMULATOR && cs->expect_direct && case_strategy == GPUGB_STRATEGY_PARTITION &&
+					!no_partition_direct_option && stats.partition_direct_groups == 0)))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld groups numbered directly by %lld direct launches, of %lld groups%s",
+					 (long long) stats.partition_direct_groups, (long long) stats.partition_direct_launches,
+					 (long long) res.n, cs->expect_direct ? " (the case expects some)" : "");
+		}
 		if (ok && stats.partition_direct_launches > 0)
 			n_direct_cases++;
+		if (ok && stats.partition_direct_groups > 0)
+			n_direct_group_cases++;
 		if (ok && stats.partition_deferred_launches > 0)
 		{
 			n_deferred_cases++;
@@ -2053,14 +2070,15 @@ main(int argc, char **argv)
 		 * than two tiles' (8e6 / 1056 rows a tile), so each stretch is its partition's every
 		 * row, and the flushes' ids pass max_groups: those slots fail, the launch overflows,
 		 * and the retries look their keys up once the launch's groups are in the slot table.
-		 * Written in session 48 after its last GPU call: first run in session 49.
+		 * Written in session 48 after its last GPU call: first run in session 49.  expect_direct:
+		 * the publish must find groups numbered so (GpugbStats.partition_direct_groups).
 		 */
 		{"partition direct: int32 keys, one narrow sum, estimate 2^21, g=2.4e6, one 8e6-row launch (grow+retry)",
 		 139, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
-		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1},
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1, .expect_direct = 1},
 		{"partition direct: 8-byte keys, one narrow sum, estimate 2^21, g=2.4e6, one 8e6-row launch (grow+retry)",
 		 140, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
-		 .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1},
+		 .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1, .expect_direct = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,
@@ -2155,7 +2173,7 @@ main(int argc, char **argv)
 	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",
 		   n_deferred_cases, n_deferred_wide_cases);
 	printf("cases with partitioned retry rounds: %d\n", n_repartitioned_cases);
-	printf("cases with a direct partition launch: %d\n", n_direct_cases);
+	printf("cases with a direct partition launch: %d (%d numbered groups so)\n", n_direct_cases, n_direct_group_cases);
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;
 }

@@ -864,6 +864,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_launches[5] = stats.partition_deferred_launches;
 		m->partition_launches[6] = stats.partition_direct_launches;
 		m->partition_launches[7] = stats.probe_restarts;
+		m->partition_direct_groups = stats.partition_direct_groups;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -941,11 +942,12 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (ids looked up at the flush)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
-		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted)",
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted; %lld groups numbered directly)",
 				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
 				(long long) m.partition_launches[2], (long long) m.partition_launches[3],
 				(long long) m.partition_launches[4], (long long) m.partition_launches[5],
-				(long long) m.partition_launches[6], (long long) m.partition_launches[7]);
+				(long long) m.partition_launches[6], (long long) m.partition_launches[7],
+				(long long) m.partition_direct_groups);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);
