@@ -297,6 +297,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_cub_sort;
 	/*
+	 * PARTITION's CUB sort of packed rows takes 4-byte partitions, as before
+	 * session 49, even where 2-byte ones hold them (16 bits or fewer,
+	 * cuda/partition_move.cu): for the kernel benchmark's A/B runs
+	 * (--partition-narrow-keys off) and the self-test (--partition-wide-keys),
+	 * never set by the executor.
+	 */
+	bool		partition_wide_sort_keys;
+	/*
 	 * An experiment (before session 38, the default): where PARTITION is
 	 * planned and the run-time check is to come, the launches before it run
 	 * SORT, not GLOBAL_HASH (src/strategy.c, gpugb_spec_first_runnable,
@@ -524,6 +532,7 @@ typedef struct GpugbStats
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
+	int64_t		partition_narrow_sort_launches;	/* those whose rows CUB sorted with 2-byte partitions (cuda/partition_move.cu) */
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		probe_restarts;	/* device-resident probes whose rows ran again on an emptied table (groupby.cu, restarts_after_probe) */
 	int64_t		partition_direct_launches;	/* deferred ones that numbered whole partitions' groups without lookups (cuda/partition_deferred.cuh, gpugb_deferred_flush_direct) */

@@ -307,6 +307,8 @@ struct GpugbPackedRows
 	 * holds no sorted partitions.
 	 */
 	bool		bounds_ready = false;
+	/* The bytes of each sorted partition in keys_out (partition_move.cu): 2 where 16 bits hold them, else 4. */
+	int			sorted_part_bytes = 4;
 	int64_t    *key_out = nullptr;
 	int64_t    *value_out[GPUGB_PARTITION_LEAN_MAX_SUMS] = {};
 };
@@ -340,7 +342,8 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  * rows moved with the sort: the slots of its block table for launch p (one
  * key word without NULLs, no NULL input and no row list, COUNT and at most
  * GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs), or 0 where it does not
- * apply; and its launch over the sorted partitions, with those slots
+ * apply; and its launch over the sorted partitions (sorted_part_bytes
+ * each: GpugbPackedRows.sorted_part_bytes), with those slots
  * (packed: GpugbPackedRows' rows of a key of packed_key_words words, read
  * in place of p's columns).  sorted_parts == nullptr: the rows were
  * scattered, and bounds hold the partitions' bounds already.  direct_gids:
@@ -350,8 +353,8 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  */
 int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
 GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,
-										  const uint32_t *sorted_parts, uint32_t *bounds, int64_t n_parts,
-										  int64_t slots, bool direct_gids, cudaStream_t stream);
+										  const void *sorted_parts, int sorted_part_bytes, uint32_t *bounds,
+										  int64_t n_parts, int64_t slots, bool direct_gids, cudaStream_t stream);
 /* The groups a direct_gids launch numbered, put in the slot table, or only unmarked (rehash_kernel.cuh). */
 GpugbStatus gpugb_launch_publish_groups(const GpugbAggParams &p, bool insert, cudaStream_t stream);
 /*

@@ -685,7 +685,7 @@ gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32
  * rows.
  */
 static GpugbStatus
-launch_partition_bounds(const GpugbAggParams &p, const uint32_t *sorted_parts, uint32_t *bounds,
+launch_partition_bounds(const GpugbAggParams &p, const void *sorted_parts, int sorted_part_bytes, uint32_t *bounds,
 						int64_t n_parts, int block, int64_t max_tile_rows, cudaStream_t stream,
 						int64_t *tile_rows, int64_t *split_rows)
 {
@@ -698,8 +698,12 @@ launch_partition_bounds(const GpugbAggParams &p, const uint32_t *sorted_parts, u
 	/* No sorted partitions: the bounds are there already (partition_scatter.cuh wrote them). */
 	if (sorted_parts == nullptr)
 		return GPUGB_OK;
-	gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
-		sorted_parts, p.nrows, bounds, n_parts);
+	if (sorted_part_bytes == 2)
+		gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+			(const uint16_t *) sorted_parts, p.nrows, bounds, n_parts);
+	else
+		gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+			(const uint32_t *) sorted_parts, p.nrows, bounds, n_parts);
 	return GPUGB_LAUNCHED("gpugb_partition_bounds_kernel");
 }
 
@@ -725,7 +729,7 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 
 	if (p.nrows <= 0 || n_parts <= 0)
 		return GPUGB_OK;
-	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_AGG_BLOCK, INT64_MAX,
+	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, 4, bounds, n_parts, GPUGB_AGG_BLOCK, INT64_MAX,
 									  stream, &tile_rows, &split_rows));
 
 	size_t		bytes = (size_t) GPUGB_PARTITION_TABLE_BYTES(state_columns, slots);
@@ -796,8 +800,8 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_
 
 GpugbStatus
 gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,
-							  const uint32_t *sorted_parts, uint32_t *bounds, int64_t n_parts, int64_t slots,
-							  bool direct_gids, cudaStream_t stream)
+							  const void *sorted_parts, int sorted_part_bytes, uint32_t *bounds, int64_t n_parts,
+							  int64_t slots, bool direct_gids, cudaStream_t stream)
 {
 	int64_t		tile_rows,
 				split_rows;
@@ -812,8 +816,8 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 	 */
 	int64_t		max_tile_rows = p.nrows / (8 * (int64_t) gpugb_sm_count()) + 1;
 
-	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, bounds, n_parts, GPUGB_LEAN_ONE_BLOCK_THREADS,
-									  max_tile_rows, stream, &tile_rows, &split_rows));
+	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, sorted_part_bytes, bounds, n_parts,
+									  GPUGB_LEAN_ONE_BLOCK_THREADS, max_tile_rows, stream, &tile_rows, &split_rows));
 	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 		return launch_partitioned_lean_rows<decltype(nv)::value>(p, packed, packed_key_words, bounds, n_parts,
 																 (int) slots, tile_rows, split_rows, direct_gids,

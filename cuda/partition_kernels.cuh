@@ -84,10 +84,12 @@ gpugb_partition_key_kernel(const GpugbAggParams p, uint32_t *part_keys, uint32_t
 /*
  * bounds[q] = first sorted position of partition q, for q in [0, n_parts]
  * (bounds[n_parts] = n): a binary search per partition over the sorted
- * partition numbers.
+ * partition numbers (uint32_t, or uint16_t where PARTITION's packed rows
+ * sorted with 2-byte partitions: partition_move.cu).
  */
+template <class PartKey>
 __global__ void
-gpugb_partition_bounds_kernel(const uint32_t *sorted, int64_t n, uint32_t *bounds,
+gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds,
 							  int64_t n_parts)
 {
 	for (int64_t q = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; q <= n_parts;

@@ -57,15 +57,15 @@
 
 static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS >= GPUGB_MOVE_MAX_VALUE_INPUTS, "packed moves hold every moved input");
 
-/* Each launch row's partition and packed row, in launch order, for CUB's sort. */
-template <class Packer>
+/* Each launch row's partition (PartKey: move_rows' sort_rows says which) and packed row, in launch order, for CUB's sort. */
+template <class Packer, class PartKey>
 __global__ void
-gpugb_move_pack_kernel(const Packer pk, uint32_t *part_keys, typename Packer::Row *rows)
+gpugb_move_pack_kernel(const Packer pk, PartKey *part_keys, typename Packer::Row *rows)
 {
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < pk.p.nrows;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
-		part_keys[i] = pk.partition(i);
+		part_keys[i] = (PartKey) pk.partition(i);
 		rows[i] = pk.row(i);
 	}
 }
@@ -209,6 +209,48 @@ scatter_rows(GpugbSortBufs *b, const Packer &pk, int64_t n, int bits, cudaStream
 }
 
 /*
+ * The pack and CUB's sort of launch p's rows by their `bits`-bit
+ * partitions, as PartKey words (uint32_t, or uint16_t: below), into
+ * b->keys_out and b->moved_out; temp == nullptr: only the scratch's size
+ * for `rows` rows into *temp_bytes.
+ *
+ * Why 2-byte partitions: each of the sort's passes reads and writes every
+ * row with its partition, and at 2^24 groups (13 bits: two passes) the
+ * pack and sort of 4-byte partitions and 8-byte rows took 7.8 ms of
+ * PARTITION's 12.6 (H200, 2^28 rows, 4-byte keys, one payload; session 48,
+ * Nsight Compute).  With 2-byte partitions the pack took 1.94 ms, not 2.07,
+ * and the sort's passes 5.53, not 5.79 (session 49, call 2), and forced
+ * PARTITION was 1.00-1.05x as fast with rows of 8 and 12 bytes (4- and
+ * 8-byte keys, one payload, 2^18-2^26 groups, uniform and Zipf 1.0, 3
+ * reps; kernelbench --partition-narrow-keys off against on).  With 24-byte
+ * rows (four payloads) it was 0.95-1.00x (the sort's passes 18.8 ms against
+ * 17.5 at 2^22 groups): so only rows of at most 12 bytes
+ * (GPUGB_NARROW_PART_MAX_ROW_BYTES).  Only packed rows for the lean kernel
+ * take them (GpugbPackedRows.sorted_part_bytes tells its bounds kernel);
+ * the generic kernel reads 4-byte partitions.
+ */
+#define GPUGB_NARROW_PART_MAX_ROW_BYTES 12
+
+template <class Packer, class PartKey>
+static GpugbStatus
+sort_rows(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t rows, int bits, void *temp, size_t *temp_bytes,
+		  cudaStream_t stream)
+{
+	typedef typename Packer::Row Row;
+
+	if (temp == nullptr)
+		return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const PartKey *) nullptr,
+														  (PartKey *) nullptr, (const Row *) nullptr,
+														  (Row *) nullptr, rows));
+	gpugb_move_pack_kernel<Packer, PartKey><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
+		*pk, (PartKey *) b->keys_in.ptr, (Row *) b->moved_in.ptr);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_kernel"));
+	return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const PartKey *) b->keys_in.ptr,
+													  (PartKey *) b->keys_out.ptr, (const Row *) b->moved_in.ptr,
+													  (Row *) b->moved_out.ptr, n, 0, bits, stream));
+}
+
+/*
  * Pack, sort and unpack launch p's rows (the instance for its widths).
  * packed != nullptr (int32 values, and an int32 key or an 8-byte one in
  * pair slots, not padded): no unpack;
@@ -229,14 +271,22 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	size_t		rows = (size_t) b->rows;	/* the scratch's rows: a whole stride */
 	size_t		temp_bytes = 0;
 	bool		scatter = false;
+	/* 2-byte partitions: only packed rows for the lean kernel (sort_rows says why). */
+	constexpr bool NARROWABLE = PACKABLE && sizeof(Row) <= GPUGB_NARROW_PART_MAX_ROW_BYTES;
+	const bool	narrow = NARROWABLE && packed != nullptr && bits <= 16 && !gb->spec.partition_wide_sort_keys;
+	/* The sort's instances of 2-byte partitions only for the narrow rows the lean kernel reads packed. */
+	auto		sort = [&](const Packer *with, int64_t items, void *temp) -> GpugbStatus {
+		if constexpr (NARROWABLE)
+			if (narrow)
+				return sort_rows<Packer, uint16_t>(b, with, n, items, bits, temp, &temp_bytes, stream);
+		return sort_rows<Packer, uint32_t>(b, with, n, items, bits, temp, &temp_bytes, stream);
+	};
 
 	if constexpr (PACKABLE)
 		scatter = packed != nullptr && scatter_applies<Packer>(gb, b, n, bits, &temp_bytes);
 
 	if (!scatter)
-		GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
-			nullptr, temp_bytes, (const uint32_t *) nullptr, (uint32_t *) nullptr,
-			(const Row *) nullptr, (Row *) nullptr, (int64_t) rows)));
+		GPUGB_TRY(sort(nullptr, (int64_t) rows, nullptr));	/* the scratch's size */
 
 	/* The scatter writes the rows straight to moved_out: no moved_in. */
 	GpugbStatus st = scatter ? GPUGB_OK : ensure_buf(gb, &b->moved_in, rows * sizeof(Row), "moved rows");
@@ -281,14 +331,10 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	}
 	else
 	{
-		gpugb_move_pack_kernel<Packer><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
-			pk, (uint32_t *) b->keys_in.ptr, (Row *) b->moved_in.ptr);
-		GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_kernel"));
 		temp_bytes = b->moved_temp.bytes;
-		GPUGB_TRY(GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(
-			b->moved_temp.ptr, temp_bytes, (const uint32_t *) b->keys_in.ptr,
-			(uint32_t *) b->keys_out.ptr, (const Row *) b->moved_in.ptr, (Row *) b->moved_out.ptr,
-			n, 0, bits, stream)));
+		GPUGB_TRY(sort(&pk, n, b->moved_temp.ptr));
+		if (narrow)
+			gb->stats.partition_narrow_sort_launches++;
 	}
 	*did = true;
 	if constexpr (PACKABLE)
@@ -300,6 +346,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			packed->key_words = KW;
 			packed->n_values = NV;
 			packed->bounds_ready = scatter;
+			packed->sorted_part_bytes = narrow && !scatter ? 2 : 4;
 			packed->key_out = c.key_out;
 			for (int a = 0; a < NV; a++)
 				packed->value_out[a] = c.out[a];

@@ -284,7 +284,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			gb->stats.partition_lean_launches++;
 			/* Scattered rows come with their bounds; sorted ones with their sorted partitions. */
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
-													packed.bounds_ready ? nullptr : keys_out, bounds, n_parts,
+													packed.bounds_ready ? nullptr : keys_out,
+													packed.rows != nullptr ? packed.sorted_part_bytes : 4, bounds, n_parts,
 													lean_slots, direct, stream));
 			if (direct)
 			{

@@ -152,6 +152,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_scattered_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Scattered Rows", NULL,
 							   st->stats.partition_scattered_launches, es);
+	/* ...of which CUB sorted the rows with 2-byte partitions (cuda/partition_move.cu) */
+	if (st->stats.partition_narrow_sort_launches > 0)
+		ExplainPropertyInteger("Partition Launches With 2-Byte Sort Keys", NULL,
+							   st->stats.partition_narrow_sort_launches, es);
 	/* ...of which the lean kernel looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	if (st->stats.partition_deferred_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Deferred Lookups", NULL,

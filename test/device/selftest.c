@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--partition-wide-keys] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -61,6 +61,8 @@ static int	partition_padded_option = 0;
 static int	partition_unpacked_option = 0;
 /* --partition-cub-sort: every case with spec.partition_cub_sort (packed rows sorted by CUB, as before session 37). */
 static int	partition_cub_sort_option = 0;
+/* --partition-wide-keys: every case with spec.partition_wide_sort_keys (CUB sorts 4-byte partitions, as before session 49). */
+static int	partition_wide_keys_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static int	sort_probe_option = 0;
 /* --partition-own-probe: every case with spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
@@ -80,6 +82,7 @@ static int	n_scattered_cases = 0;
 static int	n_deferred_cases = 0;	/* cases whose lean partition launches looked group ids up at the flush */
 static int	n_direct_cases = 0;	/* cases whose first partition launch was allowed to number groups without lookups */
 static int	n_direct_group_cases = 0;	/* ...and of those, cases where it numbered some */
+static int	n_narrow_sort_cases = 0;	/* cases whose packed rows CUB sorted with 2-byte partitions */
 static int	n_deferred_wide_cases = 0;	/* ...over 8-byte keys, among them GPUGB_DEFERRED_EMPTY_KEY (reference.c) */
 
 /* ------------------------------------------------------------ comparison */
@@ -810,6 +813,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
+	spec.partition_wide_sort_keys = partition_wide_keys_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_own_probe = own_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
@@ -1194,6 +1198,28 @@ run_case(const CaseSpec *cs)
 					 (long long) stats.partition_packed_launches,
 					 partition_cub_sort_option ? " under --partition-cub-sort" : "");
 		}
+		/*
+		 * 2-byte partitions are CUB's sorts of packed rows of at most 12 bytes
+		 * (partition_move.cu): at most the packed launches that did not
+		 * scatter, none under --partition-wide-keys, and some in the cases of
+		 * one sum (8- or 12-byte rows) where every packed launch sorts
+		 * (--partition-cub-sort: the self-test's launches take at most 16
+		 * partition bits).
+		 */
+		if (ok && (stats.partition_narrow_sort_launches >
+				   (partition_wide_keys_option ? 0 :
+					stats.partition_packed_launches - stats.partition_scattered_launches) ||
+				   (!EMULATOR && partition_cub_sort_option && !partition_wide_keys_option && cs->lean == 1 &&
+					stats.partition_packed_launches > 0 && stats.partition_narrow_sort_launches == 0)))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld sorts of 2-byte partitions, %lld packed launches, %lld scattered%s",
+					 (long long) stats.partition_narrow_sort_launches, (long long) stats.partition_packed_launches,
+					 (long long) stats.partition_scattered_launches,
+					 partition_wide_keys_option ? " under --partition-wide-keys" : "");
+		}
+		if (ok && stats.partition_narrow_sort_launches > 0)
+			n_narrow_sort_cases++;
 		if (ok && !EMULATOR && cs->expect_scatter && case_strategy == GPUGB_STRATEGY_PARTITION &&
 			!partition_cub_sort_option && !partition_unpacked_option && stats.partition_scattered_launches == 0)
 		{
@@ -1701,6 +1727,8 @@ main(int argc, char **argv)
 			partition_unpacked_option = 1;
 		else if (strcmp(argv[i], "--partition-cub-sort") == 0)
 			partition_cub_sort_option = 1;
+		else if (strcmp(argv[i], "--partition-wide-keys") == 0)
+			partition_wide_keys_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
 			sort_probe_option = 1;
 		else if (strcmp(argv[i], "--partition-own-probe") == 0)
@@ -2169,6 +2197,7 @@ main(int argc, char **argv)
 	print_slowest();
 	/* The one-pass scatter's share of the run: none under --partition-cub-sort, where it is checked. */
 	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
+	printf("cases with sorts of 2-byte partitions: %d\n", n_narrow_sort_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
 	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",
 		   n_deferred_cases, n_deferred_wide_cases);

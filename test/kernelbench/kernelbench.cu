@@ -157,6 +157,9 @@ usage(FILE *f)
 			"  --partition-scatter on|off off: PARTITION moves packed rows with CUB's\n"
 			"                       radix sort even where the one-pass scatter applies\n"
 			"                       (spec.partition_cub_sort, for A/B runs); on (default)\n"
+			"  --partition-narrow-keys on|off off: PARTITION's CUB sort of packed rows\n"
+			"                       takes 4-byte partitions even where 2 bytes hold them\n"
+			"                       (spec.partition_wide_sort_keys, for A/B runs); on (default)\n"
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
 			"                       for a planner far off; 1 (default)\n"
@@ -357,6 +360,8 @@ static bool partition_tight_option = true;
 static bool partition_packed_option = true;
 /* --partition-scatter: off sets spec.partition_cub_sort (cuda/partition_scatter.cuh's A/B, session 37). */
 static bool partition_scatter_option = true;
+/* --partition-narrow-keys: off sets spec.partition_wide_sort_keys (cuda/partition_move.cu's A/B, session 49). */
+static bool partition_narrow_keys_option = true;
 /*
  * --estimate-scale: the planner's group estimate (spec.estimated_groups) is
  * the true number of groups times this, at least 1, for every method: the
@@ -466,6 +471,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_packed_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-scatter") == 0)
 			partition_scatter_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-narrow-keys") == 0)
+			partition_narrow_keys_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--estimate-scale") == 0)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--partition-probe") == 0)
@@ -571,6 +578,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_generic_only = !partition_lean_option;
 	spec.partition_lean_unpacked = !partition_packed_option;
 	spec.partition_cub_sort = !partition_scatter_option;
+	spec.partition_wide_sort_keys = !partition_narrow_keys_option;
 	spec.partition_sort_probe = partition_sort_probe_option;
 	spec.partition_own_probe = partition_own_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
@@ -865,6 +873,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_launches[6] = stats.partition_direct_launches;
 		m->partition_launches[7] = stats.probe_restarts;
 		m->partition_direct_groups = stats.partition_direct_groups;
+		m->partition_narrow_sorts = stats.partition_narrow_sort_launches;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -942,12 +951,12 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (ids looked up at the flush)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
-		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted; %lld groups numbered directly)",
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted; %lld groups numbered directly, %lld sorts of 2-byte partitions)",
 				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
 				(long long) m.partition_launches[2], (long long) m.partition_launches[3],
 				(long long) m.partition_launches[4], (long long) m.partition_launches[5],
 				(long long) m.partition_launches[6], (long long) m.partition_launches[7],
-				(long long) m.partition_direct_groups);
+				(long long) m.partition_direct_groups, (long long) m.partition_narrow_sorts);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);
