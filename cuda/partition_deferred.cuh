@@ -216,35 +216,6 @@ gpugb_deferred_retry_rows(const GpugbAggParams &p, int64_t begin, int64_t end, u
 #endif
 
 /*
- * An experiment (session 48, off; written after its last GPU call, never
- * run): each warp loads its next row across a chunk's end, so a chunk's
- * first rows were loaded before the barrier that ends the chunk before it,
- * where now each chunk starts with a load the warp waits for.  Nsight
- * Compute of PARTITION's lean kernel at 2^24 groups (session 48 call 6):
- * long scoreboard 3.83 and barrier 2.27 of 17.07 cycles per issued
- * instruction, with 4096-row chunks, 4 steps of a warp each.  Build with
- * KB_DEFINES=-DGPUGB_DEFERRED_PREFETCH_ACROSS=1 to measure it.
- */
-#ifndef GPUGB_DEFERRED_PREFETCH_ACROSS
-#define GPUGB_DEFERRED_PREFETCH_ACROSS 0
-#endif
-
-/*
- * An experiment (session 48, off; written after its last GPU call, never
- * run): a chunk takes as many rows as the table's room left holds (7/8 of
- * its slots less the keys it holds, whole block steps), not chunk_rows
- * each, so a stretch meets fewer barriers: 7168 rows, not 4096, for a
- * partition's first chunk in 8192 slots, and about 5120 for the next ones
- * where it holds 2000 keys.  With GPUGB_DEFERRED_PREFETCH_ACROSS, a warp's
- * next chunk still starts at the chunk's end, and a chunk is never shorter
- * than chunk_rows, so the row it loaded ahead is the next chunk's.  Build
- * with KB_DEFINES=-DGPUGB_DEFERRED_ADAPTIVE_CHUNKS=1 to measure it.
- */
-#ifndef GPUGB_DEFERRED_ADAPTIVE_CHUNKS
-#define GPUGB_DEFERRED_ADAPTIVE_CHUNKS 0
-#endif
-
-/*
  * Lists the table's claimed slots (block-collective, after __syncthreads;
  * one shared atomic a warp) and returns how many, the same in every
  * thread.  Why: at about a quarter full, a walk of every slot kept some 8
@@ -487,52 +458,13 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 		gpugb_deferred_retry_rows(p, begin, end, lane);
 		return;
 	}
-#if GPUGB_DEFERRED_PREFETCH_ACROSS
-	const int64_t warp_first = threadIdx.x & ~31u;
-	/* The warp's first row of the stretch; then each step loads the next, in this chunk or the next one. */
-	GpugbLeanRowInputs<NV> next = rows.load(begin + warp_first + lane, min(begin + chunk_rows, end));
-#endif
-#if GPUGB_DEFERRED_ADAPTIVE_CHUNKS
-	for (int64_t chunk = begin, chunk_end; chunk < end; chunk = chunk_end)
-	{
-		/*
-		 * As many rows as the room left holds, whole block steps, and at least
-		 * chunk_rows: count.held is every thread's alike after the last
-		 * barrier, and is at most the threshold here (else the table was
-		 * flushed), so held + the chunk stays within 7/8 of the slots.
-		 */
-		const int64_t room = (int64_t) t.slots * 7 / 8 - (int64_t) count.held;
-		const int64_t rows_now = max((int64_t) chunk_rows, room / blockDim.x * blockDim.x);
-
-		chunk_end = min(chunk + rows_now, end);
-#else
 	for (int64_t chunk = begin; chunk < end; chunk += chunk_rows)
 	{
 		const int64_t chunk_end = min(chunk + chunk_rows, end);
-#endif
 		const unsigned parity = count.chunk & 1u;
 		unsigned	flag = threadIdx.x == 0 ? gpugb_launch_overflow_flag(p) : 0u;
 		int64_t		base = chunk + (threadIdx.x & ~31u);
 
-#if GPUGB_DEFERRED_PREFETCH_ACROSS
-		for (; base < chunk_end; base += blockDim.x)
-		{
-			const GpugbLeanRowInputs<NV> cur = next;
-			int64_t		ahead = base + blockDim.x,
-						ahead_end = chunk_end;
-
-			if (ahead >= chunk_end)
-			{
-				/* The next chunk starts at chunk_end (it is one only below end). */
-				ahead = chunk_end + warp_first;
-				ahead_end = min(chunk_end + chunk_rows, end);
-			}
-			if (ahead < ahead_end)
-				next = rows.load(ahead + lane, ahead_end);
-			gpugb_deferred_warp_rows<NV, KW>(p, t, rows, cur, base + lane, chunk_end, &count.counters[parity],
-											 lane);
-		}
-#else
 		if (base < chunk_end)
 		{
 			GpugbLeanRowInputs<NV> next = rows.load(base + lane, chunk_end);
@@ -547,7 +479,6 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 												 lane);
 			}
 		}
-#endif
 
 		const bool	overflowed = __syncthreads_or(flag != 0u) != 0;
 		const unsigned now = *(volatile unsigned *) &count.counters[parity];
