@@ -119,3 +119,87 @@ step_kb_ab() {
   done
   python3 test/kernelbench/ab_table.py "$OUT/kb-$key_bytes-off.csv" "$OUT/kb-$key_bytes-on.csv"
 }
+
+# --- Calls that run binaries built on the development machine, where device time is short (sessions
+# 41-49 wrote these steps into each call script: docs/session49-2026-11-30/next/call2.sh is one).
+# On the development machine, for each variant NAME (a git worktree per compile-time experiment):
+#   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/NAME [KB_DEFINES=-D...]
+#   make -C test/device CUDA_ARCHS=90 BIN=$PWD/test/bin/NAME [DEVICE_DEFINES=-D...]
+#   tar cJf .gpu-box/bins-NAME.tar.xz test/bin/NAME/kernelbench test/bin/NAME/device_selftest
+#   git rev-parse HEAD > .gpu-box/HEAD
+# The call script, run with the device tool's carry [".gpu-box/HEAD", ".gpu-box/bins-NAME.tar.xz"]
+# (and ".gpu-box/debs", ".gpu-box/scripts" for step_strategy):
+#   source test/lib/gpu-box-steps.sh; call_start 570 .gpu-box/bins-NAME.tar.xz
+#   prebuilt_selftest partition NAME 150 --quick --strategy partition
+#   prebuilt_kb base NAME 100 --methods partition,auto --keys 4,8 --payloads 1,4 --log2-groups 18:26:2
+#   prebuilt_kb exp NAME 100 ... --some-option off; ab_ratios base exp
+#   ncu_in_order p24 NAME --keys 4 --payloads 1 --dists uniform --methods partition --log2-groups 24
+#   [ "$(call_left)" -gt 150 ] && step_strategy partition
+#   call_pack s50-call1
+
+# call_start SECONDS TARBALL...: job_start, OUT (or /tmp/gpugb-call), the call's clock (call_left
+# counts down from SECONDS) and the binaries unpacked.
+call_start() {
+  CALL_SECONDS=$1 CALL_T0=$(date +%s)
+  shift
+  job_start
+  export OUT=${OUT:-/tmp/gpugb-call}
+  mkdir -p "$OUT"
+  local t
+  for t in "$@"; do tar xJf "$t" || { echo "cannot unpack $t"; exit 1; }; done
+}
+
+call_left() { echo $(( CALL_SECONDS - ($(date +%s) - CALL_T0) )); }
+
+# prebuilt_selftest NAME BIN LIMIT ARGS...: test/bin/BIN/device_selftest with ARGS, stopped after
+# LIMIT seconds; its summary, its first failures and its "cases with" counts.
+prebuilt_selftest() {
+  local name=$1 bin=$2 limit=$3 t0 rc; t0=$(date +%s)
+  shift 3
+  timeout "$limit" "test/bin/$bin/device_selftest" --require-gpu "$@" > "$OUT/selftest-$name.log" 2>&1
+  rc=$?
+  echo "selftest $name ($bin $*) rc=$rc ($(( $(date +%s) - t0 )) s): $(tail -1 "$OUT/selftest-$name.log" | cut -c1-160)"
+  grep -E '^FAIL' "$OUT/selftest-$name.log" | head -8 | cut -c1-300
+  grep -E '^cases with' "$OUT/selftest-$name.log"
+  return $rc
+}
+
+# prebuilt_kb NAME BIN LIMIT ARGS...: test/bin/BIN/kernelbench, 3 reps (unless ARGS say otherwise),
+# stopped after LIMIT seconds, into $OUT/NAME.{csv,md,log}; its verified line.
+prebuilt_kb() {
+  local name=$1 bin=$2 limit=$3 t0; t0=$(date +%s)
+  shift 3
+  CUDA_MODULE_LOADING=EAGER timeout "$limit" "test/bin/$bin/kernelbench" --bw-gib 1 --reps 3 \
+    --max-seconds $(( limit > 20 ? limit - 10 : limit )) --csv "$OUT/$name.csv" --md "$OUT/$name.md" "$@" \
+    > "$OUT/$name.log" 2>&1
+  echo "kernelbench $name ($bin) rc=$? ($(( $(date +%s) - t0 )) s):" \
+    "$(grep -oE '[0-9]+ verified, [0-9]+ MISMATCH, [0-9]+ errors' "$OUT/$name.md" 2>/dev/null)"
+}
+
+# ab_ratios A B: the table of time(A)/time(B) per point of two prebuilt_kb runs (above 1: B is faster).
+ab_ratios() {
+  echo "== $1 -> $2 (time($1)/time($2): >1 means $2 is faster)"
+  python3 test/kernelbench/ab_table.py "$OUT/$1.csv" "$OUT/$2.csv" | grep -E '^\|'
+}
+
+# ncu_in_order NAME BIN ARGS...: each gpugb and CUB kernel of one kernel-benchmark run (ARGS: one
+# point, one method) timed by Nsight Compute, in launch order (test/kernelbench/ncu_phases.py).
+ncu_in_order() {
+  local name=$1 bin=$2 t0; t0=$(date +%s)
+  shift 2
+  CUDA_MODULE_LOADING=EAGER timeout 60 ncu --metrics gpu__time_duration.sum --csv \
+    -k "regex:gpugb|Radix|Onesweep|Histogram|Scan|Partition" \
+    "test/bin/$bin/kernelbench" --reps 1 --bw-gib 1 --max-seconds 50 --md /dev/null "$@" \
+    > "$OUT/ncu-$name.csv" 2> "$OUT/ncu-$name.err"
+  echo "== ncu in order, $name, rc=$? ($(( $(date +%s) - t0 )) s)"
+  python3 test/kernelbench/ncu_phases.py --in-order "$OUT/ncu-$name.csv" | tail -14
+}
+
+# call_pack NAME: everything under $OUT in one $OUT/NAME.tgz, the rest removed: the device tool
+# brings back at most 8 files (session 49's call 1 lost its tarball to that).
+call_pack() {
+  local name=$1
+  (cd "$OUT" && find . -mindepth 1 -maxdepth 1 ! -name "$name.tgz" -print0 | xargs -0 -r tar czf "$name.tgz" &&
+    find . -mindepth 1 -maxdepth 1 ! -name "$name.tgz" -exec rm -rf {} +)
+  echo "total $(( $(date +%s) - CALL_T0 )) s; $OUT/$name.tgz"
+}
