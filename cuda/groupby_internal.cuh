@@ -87,7 +87,9 @@ enum GpugbSetState
 /*
  * Scratch of the SORT and PARTITION strategies for one stride set,
  * allocated on first use.  PARTITION uses the radix sort's part only: its
- * 4-byte partition numbers live in keys_in/keys_out.
+ * partition numbers live in keys_in/keys_out, 4 bytes each, or 2 where its
+ * packed rows sort with 2-byte partitions (partition_move.cu, sort_rows;
+ * GpugbPackedRows.sorted_part_bytes).
  */
 struct GpugbSortBufs
 {
@@ -96,7 +98,7 @@ struct GpugbSortBufs
 	bool		perms = false;	/* perm_in, perm_out and temp allocated (all but PARTITION's
 								 * moved launches) */
 	DevBuf		keys_in;		/* uint32 sort keys (SORT; after the sort, the heads' positions)
-								 * or partitions, launch order; or the scatter's counts, then
+								 * or partitions (uint32 or uint16), launch order; or the scatter's counts, then
 								 * bounds (its scan's offsets in keys_out) */
 	DevBuf		keys_out;		/* the same, sorted */
 	DevBuf		perm_in;		/* uint32 0..n-1 */

@@ -282,7 +282,11 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			const bool	direct = deferred && direct_gids_apply(gb);
 
 			gb->stats.partition_lean_launches++;
-			/* Scattered rows come with their bounds; sorted ones with their sorted partitions. */
+			/*
+			 * Scattered rows come with their bounds; sorted ones with their
+			 * sorted partitions, whose width the move chose (2 or 4 bytes,
+			 * whatever keys_out's declared type).
+			 */
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
 													packed.bounds_ready ? nullptr : keys_out,
 													packed.rows != nullptr ? packed.sorted_part_bytes : 4, bounds, n_parts,

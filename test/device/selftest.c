@@ -1255,11 +1255,15 @@ run_case(const CaseSpec *cs)
 		/*
 		 * Groups numbered directly (as the publish found them): only by a
 		 * direct launch, at most the groups there are, and some in the
-		 * cases shaped for it.
+		 * cases shaped for it, where the options leave their rows packed
+		 * (a direct launch is a deferred one, which reads packed rows:
+		 * none under --partition-unpacked, nor for 8-byte keys under
+		 * --partition-padded).
 		 */
 		if (ok && (stats.partition_direct_groups > (stats.partition_direct_launches > 0 ? res.n : 0) ||
 				   (!EMULATOR && cs->expect_direct && case_strategy == GPUGB_STRATEGY_PARTITION &&
-					!no_partition_direct_option && stats.partition_direct_groups == 0)))
+					!no_partition_direct_option && !partition_unpacked_option &&
+					(cs->int32_keys || !partition_padded_option) && stats.partition_direct_groups == 0)))
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "%lld groups numbered directly by %lld direct launches, of %lld groups%s",
