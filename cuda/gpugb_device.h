@@ -488,6 +488,24 @@ typedef struct GpugbGroupResults
  * to be read packed (GPUGB_MOVE_MAX_VALUE_INPUTS says why).
  */
 #define GPUGB_PARTITION_LEAN_MAX_SUMS 4
+
+/*
+ * An experiment (session 49, off; written after its last GPU call, never
+ * run): PARTITION's first launch, where it numbers whole partitions
+ * directly, stores each row of an int32 key and one int32 sum as one
+ * 8-byte word, the key mixed (cuda/key_mix.cuh) above the value, whose top
+ * bits are then the row's partition, and CUB sorts the words themselves:
+ * 8 bytes a row each way a pass, not 10 with 2-byte partitions, and a pack
+ * that writes 8 (partition_move.cu).  Later launches keep partitions that
+ * are slices of the global table (their lookups stay in L2).  Such rows'
+ * key word count is GPUGB_MIXED_KEY_WORDS.  Build with
+ * KB_DEFINES=-DGPUGB_PARTITION_MIXED_KEYS=1 (DEVICE_DEFINES for the
+ * self-test) to measure it.
+ */
+#ifndef GPUGB_PARTITION_MIXED_KEYS
+#define GPUGB_PARTITION_MIXED_KEYS 0
+#endif
+#define GPUGB_MIXED_KEY_WORDS 3
 /*
  * The key word of an empty slot in the lean partition kernel's block table
  * when it looks group ids up at the flush (cuda/partition_deferred.cuh).

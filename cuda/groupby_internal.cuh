@@ -324,11 +324,15 @@ struct GpugbPackedRows
  * position i).  false in *did: not applicable or no scratch; nothing queued.
  * want_packed (the lean kernel will run, not spec.partition_lean_unpacked): where
  * the key and the value are int32 words in keyed slots, the rows stay
- * packed (*packed) and the columns are not written yet.
+ * packed (*packed) and the columns are not written yet.  want_mixed (only
+ * under the experiment GPUGB_PARTITION_MIXED_KEYS, gpugb_device.h): such
+ * rows of one sum, where they do not scatter, become mixed words
+ * (packed->key_words GPUGB_MIXED_KEY_WORDS).
  */
 GpugbStatus gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
-									  int shift, int bits, bool want_packed, cudaStream_t stream,
-									  GpugbAggParams *moved, GpugbPackedRows *packed, bool *did);
+									  int shift, int bits, bool want_packed, bool want_mixed,
+									  cudaStream_t stream, GpugbAggParams *moved, GpugbPackedRows *packed,
+									  bool *did);
 /*
  * After the lean kernel over packed rows: the sorted columns that *moved
  * names, written only where the launch listed rows for retry (its device

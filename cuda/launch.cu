@@ -698,6 +698,19 @@ launch_partition_bounds(const GpugbAggParams &p, const void *sorted_parts, int s
 	/* No sorted partitions: the bounds are there already (partition_scatter.cuh wrote them). */
 	if (sorted_parts == nullptr)
 		return GPUGB_OK;
+#if GPUGB_PARTITION_MIXED_KEYS
+	/* Mixed rows: the sorted words themselves, whose top bits are the partition (partition_move.cu). */
+	if (sorted_part_bytes == 8)
+	{
+		int			bits = 0;
+
+		while ((1ll << bits) < n_parts)
+			bits++;
+		gpugb_partition_word_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+			(const unsigned long long *) sorted_parts, p.nrows, 64 - bits, bounds, n_parts);
+		return GPUGB_LAUNCHED("gpugb_partition_word_bounds_kernel");
+	}
+#endif
 	if (sorted_part_bytes == 2)
 		gpugb_partition_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
 			(const uint16_t *) sorted_parts, p.nrows, bounds, n_parts);
@@ -788,6 +801,12 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_
 	if (rows != nullptr && key_words == 2)
 		return launch_partitioned_lean_nv<NV, true, 2>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, direct,
 													   stream);
+#if GPUGB_PARTITION_MIXED_KEYS
+	if constexpr (NV == 1)
+		if (rows != nullptr && key_words == GPUGB_MIXED_KEY_WORDS)
+			return launch_partitioned_lean_nv<NV, true, GPUGB_MIXED_KEY_WORDS>(p, rows, bounds, n_parts, slots,
+																			   tile_rows, split_rows, direct, stream);
+#endif
 	if (rows != nullptr)
 		return launch_partitioned_lean_nv<NV, true>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, direct,
 													stream);

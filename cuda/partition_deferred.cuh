@@ -63,6 +63,9 @@
 
 #include "lean_fast_kernel.cuh"
 #include "partition_deferred_rule.cuh"
+#if GPUGB_PARTITION_MIXED_KEYS
+#include "key_mix.cuh"
+#endif
 
 /* A slot whose lookup got no group id (in the table's gid word; 0 otherwise). */
 #define GPUGB_DEFERRED_FAILED 1
@@ -80,7 +83,25 @@ struct GpugbDeferredPackedRows
 
 	__device__ __forceinline__ GpugbLeanRowInputs<NV> load(int64_t i, int64_t end) const
 	{
-		return gpugb_lean_packed_load<NV, KW>(rows, i, end);
+#if GPUGB_PARTITION_MIXED_KEYS
+		/* One 8-byte word: the mixed key (the block table's key) above the value. */
+		if constexpr (KW == GPUGB_MIXED_KEY_WORDS)
+		{
+			GpugbLeanRowInputs<NV> in = {};
+
+			static_assert(NV == 1, "mixed rows hold one sum");
+			if (i < end)
+			{
+				unsigned long long word = __ldg((const unsigned long long *) rows + i);
+
+				in.key = (long long) (int32_t) (uint32_t) (word >> 32);
+				in.w[0] = (long long) (int32_t) (uint32_t) word;
+			}
+			return in;
+		}
+		else
+#endif
+			return gpugb_lean_packed_load<NV, KW>(rows, i, end);
 	}
 	static constexpr bool may_be_unslotted = KW == 2;
 
@@ -253,6 +274,18 @@ gpugb_deferred_list_claimed(const GpugbLeanTable &t, unsigned lane)
 	return (int) *(volatile unsigned *) &list[GPUGB_DEFERRED_LIST_COUNT];
 }
 
+/* The group key of a block-table key: mixed rows' keys are mixed (GPUGB_PARTITION_MIXED_KEYS). */
+template <int KW>
+__device__ __forceinline__ int64_t
+gpugb_deferred_group_key(long long key)
+{
+#if GPUGB_PARTITION_MIXED_KEYS
+	if constexpr (KW == GPUGB_MIXED_KEY_WORDS)
+		return (int64_t) (int32_t) gpugb_unmix32((uint32_t) key);
+#endif
+	return (int64_t) key;
+}
+
 /* Claimed slot s's group looked up and its states added, or the slot marked FAILED (*failed). */
 template <int NV, int KW>
 __device__ __forceinline__ void
@@ -260,7 +293,8 @@ gpugb_deferred_flush_slot(const GpugbAggParams &p, const GpugbStates &global, co
 						  bool overflowed, bool *failed)
 {
 	/* Coalesced claims: the lanes that claim together take their ids with one atomic. */
-	int64_t		gid = overflowed ? -1 : gpugb_find_or_insert_word<true, KW == 2>(p, (int64_t) t.cache.keys[s]);
+	int64_t		gid = overflowed ? -1 :
+		gpugb_find_or_insert_word<true, KW == 2>(p, gpugb_deferred_group_key<KW>(t.cache.keys[s]));
 
 	if (gid >= 0)
 		gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) gid);
@@ -289,7 +323,7 @@ gpugb_deferred_flush_slot(const GpugbAggParams &p, const GpugbStates &global, co
  * only round trip is the block's one atomic.
  * Block-collective, after gpugb_deferred_list_claimed's barrier.
  */
-template <int NV>
+template <int NV, int KW>
 __device__ __forceinline__ void
 gpugb_deferred_flush_direct(const GpugbAggParams &p, const GpugbStates &global, const GpugbLeanTable &t,
 							const unsigned *list, int listed, bool *failed)
@@ -317,7 +351,7 @@ gpugb_deferred_flush_direct(const GpugbAggParams &p, const GpugbStates &global, 
 
 		if (gid < p.max_groups)
 		{
-			p.group_keys[gid] = (int64_t) t.cache.keys[s];
+			p.group_keys[gid] = gpugb_deferred_group_key<KW>(t.cache.keys[s]);
 			p.group_nulls[gid] = GPUGB_GROUP_UNPUBLISHED;
 			gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) gid);
 		}
@@ -373,7 +407,7 @@ gpugb_deferred_flush(const GpugbAggParams &p, const GpugbLeanTable &t, const Row
 	 * between the two).
 	 */
 	if (direct && GPUGB_DEFERRED_LIST_FIRST + listed < t.slots - 1)
-		gpugb_deferred_flush_direct<NV>(p, global, t, list, listed, &failed);
+		gpugb_deferred_flush_direct<NV, KW>(p, global, t, list, listed, &failed);
 	else
 		for (int j = threadIdx.x; j < listed; j += blockDim.x)
 			gpugb_deferred_flush_slot<NV, KW>(p, global, t, (int) list[j], overflowed, &failed);

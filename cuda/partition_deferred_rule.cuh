@@ -47,7 +47,8 @@ gpugb_deferred_chunk_rows(int slots)
 
 /*
  * Whether a packed launch of `n_values` sums over a key of `key_words`
- * words (1: int32, 2: 8 bytes) whose lean table has `slots` slots takes
+ * words (1: int32, 2: 8 bytes, GPUGB_MIXED_KEY_WORDS: an int32 mixed
+ * above one sum, gpugb_device.h) whose lean table has `slots` slots takes
  * the path.  The kernel's instances know n_values and key_words at
  * compile time.
  */
@@ -55,7 +56,9 @@ static inline __host__ __device__ bool
 gpugb_partition_deferred_applies(int n_values, int key_words, int slots)
 {
 	return GPUGB_PARTITION_DEFERRED_GIDS && n_values <= GPUGB_PARTITION_LEAN_MAX_SUMS &&
-		(key_words == 1 || key_words == 2) && gpugb_deferred_chunk_rows(slots) > 0;
+		(key_words == 1 || key_words == 2 ||
+		 (GPUGB_PARTITION_MIXED_KEYS && key_words == GPUGB_MIXED_KEY_WORDS && n_values == 1)) &&
+		gpugb_deferred_chunk_rows(slots) > 0;
 }
 
 /*

@@ -111,6 +111,32 @@ gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds
 	}
 }
 
+#if GPUGB_PARTITION_MIXED_KEYS
+/* The same over sorted 8-byte words whose partition is their top 64 - shift bits (mixed rows). */
+__global__ void
+gpugb_partition_word_bounds_kernel(const unsigned long long *sorted, int64_t n, int shift, uint32_t *bounds,
+								   int64_t n_parts)
+{
+	for (int64_t q = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; q <= n_parts;
+		 q += (int64_t) gridDim.x * blockDim.x)
+	{
+		int64_t		lo = 0,
+					hi = n;
+
+		while (lo < hi)
+		{
+			int64_t		mid = lo + (hi - lo) / 2;
+
+			if ((int64_t) (sorted[mid] >> shift) < q)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		bounds[q] = (uint32_t) lo;
+	}
+}
+#endif
+
 /*
  * The global lookup of a row's key (-1: the row goes to the retry list).
  * Where the launch has an overflow flag (GpugbAggParams.overflow) and a

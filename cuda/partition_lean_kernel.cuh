@@ -91,15 +91,22 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 			return;
 		}
 	}
+#if GPUGB_PARTITION_MIXED_KEYS
+	/* Mixed rows come only where the deferred path applies (partition_strategy.cu checks). */
+	if constexpr (KW == GPUGB_MIXED_KEY_WORDS)
+		__trap();
+#endif
 	gpugb_lean_table_reset<NV>(table);
 	__syncthreads();
 
+	/* The instance below never runs for mixed rows (above): any valid one compiles there. */
+	constexpr int FAST_KW = GPUGB_PARTITION_MIXED_KEYS && KW == GPUGB_MIXED_KEY_WORDS ? 1 : KW;
 	const unsigned lane = threadIdx.x & 31u;
 	const long long *key_words = (const long long *) p.key_values[0];
 
 	gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 									 [&](int64_t begin, int64_t end, bool) {
-		gpugb_lean_fast_rows<NV, true, PACKED, KW>(p, table, key_words, packed, begin + (threadIdx.x & ~31u), end,
+		gpugb_lean_fast_rows<NV, true, PACKED, FAST_KW>(p, table, key_words, packed, begin + (threadIdx.x & ~31u), end,
 												   blockDim.x, lane);
 		__syncthreads();
 		gpugb_lean_table_flush_reset<NV>(p, gpugb_global_states(p), table);

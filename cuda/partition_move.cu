@@ -53,6 +53,9 @@
 
 #include "groupby_internal.cuh"
 #include "partition_scatter.cuh"
+#if GPUGB_PARTITION_MIXED_KEYS
+#include "key_mix.cuh"
+#endif
 #include "../src/heuristics.h"	/* gpugb_partition_scatter_pays */
 
 static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS >= GPUGB_MOVE_MAX_VALUE_INPUTS, "packed moves hold every moved input");
@@ -250,6 +253,61 @@ sort_rows(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t rows, int bits,
 													  (Row *) b->moved_out.ptr, n, 0, bits, stream));
 }
 
+#if GPUGB_PARTITION_MIXED_KEYS
+/* Each row of an int32 key and one int32 value as one word: the key mixed (key_mix.cuh) above the value. */
+template <class Packer>
+__global__ void
+gpugb_move_pack_mixed_kernel(const Packer pk, unsigned long long *words)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < pk.p.nrows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		const typename Packer::Row r = pk.row(i);
+
+		words[i] = (unsigned long long) gpugb_mix32(r.w[0]) << 32 | r.w[1];
+	}
+}
+
+/*
+ * The experiment GPUGB_PARTITION_MIXED_KEYS (gpugb_device.h): the mixed
+ * words packed into b->moved_in and sorted by their top `bits` bits into
+ * b->moved_out, keys only; temp == nullptr: only the scratch's size for
+ * `items` words (all 64 bits: at least the passes of `bits`).
+ */
+template <class Packer>
+static GpugbStatus
+sort_mixed_words(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int bits, void *temp,
+				 size_t *temp_bytes, cudaStream_t stream)
+{
+	if (temp == nullptr)
+		return GPUGB_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, *temp_bytes, (const unsigned long long *) nullptr,
+														 (unsigned long long *) nullptr, items));
+	gpugb_move_pack_mixed_kernel<Packer><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
+		*pk, (unsigned long long *) b->moved_in.ptr);
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_mixed_kernel"));
+	return GPUGB_CUDA(cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, (const unsigned long long *) b->moved_in.ptr,
+													 (unsigned long long *) b->moved_out.ptr, n, 64 - bits, 64,
+													 stream));
+}
+
+/* The sorted mixed words as int64 columns, where the launch listed a row for retry (only_if). */
+__global__ void
+gpugb_move_unpack_mixed_kernel(const unsigned long long *words, int64_t n, int64_t *key_out, int64_t *value_out,
+							   const unsigned *only_if)
+{
+	if (only_if != nullptr && *only_if == 0)
+		return;
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		const unsigned long long w = words[i];
+
+		key_out[i] = (int64_t) (int32_t) gpugb_unmix32((uint32_t) (w >> 32));
+		value_out[i] = (int64_t) (int32_t) (uint32_t) w;
+	}
+}
+#endif
+
 /*
  * Pack, sort and unpack launch p's rows (the instance for its widths).
  * packed != nullptr (int32 values, and an int32 key or an 8-byte one in
@@ -261,7 +319,8 @@ sort_rows(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t rows, int bits,
 template <int KW, int VW, int NV, bool TIGHT = false>
 static GpugbStatus
 move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMoveCols c,
-		  int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed = nullptr)
+		  int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed = nullptr,
+		  bool want_mixed = false)
 {
 	typedef GpugbRowPacker<KW, VW, NV, TIGHT> Packer;
 	typedef typename Packer::Row Row;
@@ -285,6 +344,18 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	if constexpr (PACKABLE)
 		scatter = packed != nullptr && scatter_applies<Packer>(gb, b, n, bits, &temp_bytes);
 
+#if GPUGB_PARTITION_MIXED_KEYS
+	/* Mixed words (gpugb_device.h): an int32 key and one sum, where the caller wants them and no scatter. */
+	constexpr bool MIXABLE = PACKABLE && KW == 1 && NV == 1 && !TIGHT;
+	const bool	mixed = MIXABLE && want_mixed && packed != nullptr && !scatter;
+
+	static_assert(!MIXABLE || sizeof(Row) == 8, "a mixed word is a packed row's size");
+	if (mixed)
+		GPUGB_TRY(sort_mixed_words<Packer>(b, nullptr, n, (int64_t) rows, bits, nullptr, &temp_bytes, stream));
+	else
+#else
+	(void) want_mixed;
+#endif
 	if (!scatter)
 		GPUGB_TRY(sort(nullptr, (int64_t) rows, nullptr));	/* the scratch's size */
 
@@ -329,6 +400,13 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			GPUGB_TRY(scatter_rows(b, pk, n, bits, stream));
 		gb->stats.partition_scattered_launches++;
 	}
+#if GPUGB_PARTITION_MIXED_KEYS
+	else if (mixed)
+	{
+		temp_bytes = b->moved_temp.bytes;
+		GPUGB_TRY(sort_mixed_words<Packer>(b, &pk, n, n, bits, b->moved_temp.ptr, &temp_bytes, stream));
+	}
+#endif
 	else
 	{
 		temp_bytes = b->moved_temp.bytes;
@@ -347,6 +425,14 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			packed->n_values = NV;
 			packed->bounds_ready = scatter;
 			packed->sorted_part_bytes = narrow && !scatter ? 2 : 4;
+#if GPUGB_PARTITION_MIXED_KEYS
+			if (mixed)
+			{
+				/* The words are the rows, and their top bits the partitions (launch.cu's bounds). */
+				packed->key_words = GPUGB_MIXED_KEY_WORDS;
+				packed->sorted_part_bytes = 8;
+			}
+#endif
 			packed->key_out = c.key_out;
 			for (int a = 0; a < NV; a++)
 				packed->value_out[a] = c.out[a];
@@ -381,6 +467,14 @@ gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned
 								   cudaStream_t stream)
 {
 	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == GPUGB_LEAN_MAX_SUMS, "gpugb_for_lean_sums' instances");
+#if GPUGB_PARTITION_MIXED_KEYS
+	if (packed.key_words == GPUGB_MIXED_KEY_WORDS)
+	{
+		gpugb_move_unpack_mixed_kernel<<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
+			(const unsigned long long *) packed.rows, packed.n, packed.key_out, packed.value_out[0], retry_count);
+		return GPUGB_LAUNCHED("gpugb_move_unpack_mixed_kernel");
+	}
+#endif
 	return gpugb_for_lean_sums(packed.n_values, [&](auto nv) {
 		constexpr int NV = decltype(nv)::value;
 
@@ -392,7 +486,8 @@ gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned
 template <int KW, int VW>
 static GpugbStatus
 move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const GpugbMoveCols &c,
-			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed)
+			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed,
+			 bool want_mixed)
 {
 	static_assert(GPUGB_MOVE_MAX_VALUE_INPUTS == 1 && GPUGB_PARTITION_LEAN_MAX_SUMS == 4,
 				  "instances for 0 and 1 value inputs, and 2 to 4 packed");
@@ -409,15 +504,15 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 			/* An 8-byte key and a 4-byte value: three words, 12 bytes (16 where padded, for A/B runs). */
 			if (TIGHT && gb->spec.partition_move_padded)
 				return move_rows<KW, 1, NV>(gb, b, p, c, shift, bits, stream, did);
-			return move_rows<KW, 1, NV, TIGHT>(gb, b, p, c, shift, bits, stream, did, packed);
+			return move_rows<KW, 1, NV, TIGHT>(gb, b, p, c, shift, bits, stream, did, packed, want_mixed);
 		});
 	}
 }
 
 GpugbStatus
 gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
-						  int shift, int bits, bool want_packed, cudaStream_t stream, GpugbAggParams *moved,
-						  GpugbPackedRows *packed, bool *did)
+						  int shift, int bits, bool want_packed, bool want_mixed, cudaStream_t stream,
+						  GpugbAggParams *moved, GpugbPackedRows *packed, bool *did)
 {
 	GpugbMoveCols c = {};
 	int			col_of[GPUGB_MAX_AGGS];
@@ -479,13 +574,15 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 		return GPUGB_OK;
 
 	if (key32 && values_fit)
-		st = move_rows_nv<1, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr);
+		st = move_rows_nv<1, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr,
+								   want_mixed);
 	else if (key32)
-		st = move_rows_nv<1, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr);
+		st = move_rows_nv<1, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr, false);
 	else if (values_fit)
-		st = move_rows_nv<2, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr);
+		st = move_rows_nv<2, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr,
+								   false);
 	else
-		st = move_rows_nv<2, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr);
+		st = move_rows_nv<2, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr, false);
 	if (st != GPUGB_OK || !*did)
 		return st;
 

@@ -264,9 +264,16 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	GpugbPackedRows packed;
 	bool		did_move = false;
 
+	const bool	want_packed = lean_slots > 0 && !gb->spec.partition_lean_unpacked;
+	/*
+	 * Mixed words (an experiment, gpugb_device.h) only in a launch that will
+	 * number directly, where the deferred path takes them.
+	 */
+	const bool	want_mixed = GPUGB_PARTITION_MIXED_KEYS && want_packed && direct_gids_apply(gb) &&
+		gpugb_partition_deferred_applies(1, GPUGB_MIXED_KEY_WORDS, (int) lean_slots);
+
 	/* One key word, no NULLs: the rows move with the sort (partition_move.cu). */
-	GPUGB_TRY(gpugb_partition_move_rows(gb, b, p, tbits - bits, bits,
-										lean_slots > 0 && !gb->spec.partition_lean_unpacked, stream, &moved,
+	GPUGB_TRY(gpugb_partition_move_rows(gb, b, p, tbits - bits, bits, want_packed, want_mixed, stream, &moved,
 										&packed, &did_move));
 	if (did_move)
 	{
@@ -288,7 +295,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			 * whatever keys_out's declared type).
 			 */
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
-													packed.bounds_ready ? nullptr : keys_out,
+													packed.bounds_ready ? nullptr :
+													packed.sorted_part_bytes == 8 ? packed.rows : keys_out,
 													packed.rows != nullptr ? packed.sorted_part_bytes : 4, bounds, n_parts,
 													lean_slots, direct, stream));
 			if (direct)

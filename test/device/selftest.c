@@ -1209,7 +1209,8 @@ run_case(const CaseSpec *cs)
 		if (ok && (stats.partition_narrow_sort_launches >
 				   (partition_wide_keys_option ? 0 :
 					stats.partition_packed_launches - stats.partition_scattered_launches) ||
-				   (!EMULATOR && partition_cub_sort_option && !partition_wide_keys_option && cs->lean == 1 &&
+				   (!EMULATOR && !GPUGB_PARTITION_MIXED_KEYS && partition_cub_sort_option &&
+					!partition_wide_keys_option && cs->lean == 1 &&
 					stats.partition_packed_launches > 0 && stats.partition_narrow_sort_launches == 0)))
 		{
 			ok = 0;

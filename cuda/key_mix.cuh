@@ -1,0 +1,40 @@
+/*
+ * key_mix.cuh
+ *    A bijection of 32-bit words and its inverse (murmur3's fmix32, whose
+ *    multipliers are odd, so each step is invertible), for the experiment
+ *    GPUGB_PARTITION_MIXED_KEYS (gpugb_device.h): PARTITION's first launch
+ *    stores each int32 key mixed above its value in one 8-byte word, so
+ *    the word's top bits are its partition and CUB sorts the words
+ *    themselves (partition_move.cu); the lean kernel keys its block table
+ *    by the mixed word and writes the key back at the flush
+ *    (partition_deferred.cuh).
+ */
+#ifndef GPUGB_KEY_MIX_CUH
+#define GPUGB_KEY_MIX_CUH
+
+#include <stdint.h>
+
+static inline __host__ __device__ uint32_t
+gpugb_mix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85EBCA6Bu;
+	h ^= h >> 13;
+	h *= 0xC2B2AE35u;
+	h ^= h >> 16;
+	return h;
+}
+
+/* gpugb_mix32's inverse: 0x7ED1B41D and 0xA5CB9243 are the multipliers' inverses mod 2^32. */
+static inline __host__ __device__ uint32_t
+gpugb_unmix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x7ED1B41Du;
+	h ^= (h >> 13) ^ (h >> 26);
+	h *= 0xA5CB9243u;
+	h ^= h >> 16;
+	return h;
+}
+
+#endif							/* GPUGB_KEY_MIX_CUH */
