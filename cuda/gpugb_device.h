@@ -551,6 +551,7 @@ typedef struct GpugbStats
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
 	int64_t		partition_narrow_sort_launches;	/* those whose rows CUB sorted with 2-byte partitions (cuda/partition_move.cu) */
+	int64_t		partition_mixed_launches;	/* those sorted as mixed words (the experiment GPUGB_PARTITION_MIXED_KEYS; 0 without it) */
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		probe_restarts;	/* device-resident probes whose rows ran again on an emptied table (groupby.cu, restarts_after_probe) */
 	int64_t		partition_direct_launches;	/* deferred ones that numbered whole partitions' groups without lookups (cuda/partition_deferred.cuh, gpugb_deferred_flush_direct) */

@@ -25,7 +25,7 @@ gpugb_mix32(uint32_t h)
 	return h;
 }
 
-/* gpugb_mix32's inverse: 0x7ED1B41D and 0xA5CB9243 are the multipliers' inverses mod 2^32. */
+/* gpugb_mix32's inverse: 0x7ED1B41D inverts 0xC2B2AE35 and 0xA5CB9243 inverts 0x85EBCA6B, mod 2^32. */
 static inline __host__ __device__ uint32_t
 gpugb_unmix32(uint32_t h)
 {

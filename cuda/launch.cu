@@ -802,10 +802,15 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_
 		return launch_partitioned_lean_nv<NV, true, 2>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, direct,
 													   stream);
 #if GPUGB_PARTITION_MIXED_KEYS
-	if constexpr (NV == 1)
-		if (rows != nullptr && key_words == GPUGB_MIXED_KEY_WORDS)
+	if (rows != nullptr && key_words == GPUGB_MIXED_KEY_WORDS)
+	{
+		/* Mixed words hold one sum (partition_move.cu): no other instance reads them. */
+		if constexpr (NV == 1)
 			return launch_partitioned_lean_nv<NV, true, GPUGB_MIXED_KEY_WORDS>(p, rows, bounds, n_parts, slots,
 																			   tile_rows, split_rows, direct, stream);
+		else
+			return GPUGB_INVALID_ARGUMENT;
+	}
 #endif
 	if (rows != nullptr)
 		return launch_partitioned_lean_nv<NV, true>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, direct,

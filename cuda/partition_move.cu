@@ -350,6 +350,8 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	const bool	mixed = MIXABLE && want_mixed && packed != nullptr && !scatter;
 
 	static_assert(!MIXABLE || sizeof(Row) == 8, "a mixed word is a packed row's size");
+	/* A partition within the mixed key's 32 bits: above them the value's would split a key's rows. */
+	static_assert(GPUGB_PARTITION_MAX_BITS <= 32, "partitions of at most 32 bits");
 	if (mixed)
 		GPUGB_TRY(sort_mixed_words<Packer>(b, nullptr, n, (int64_t) rows, bits, nullptr, &temp_bytes, stream));
 	else
@@ -405,6 +407,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	{
 		temp_bytes = b->moved_temp.bytes;
 		GPUGB_TRY(sort_mixed_words<Packer>(b, &pk, n, n, bits, b->moved_temp.ptr, &temp_bytes, stream));
+		gb->stats.partition_mixed_launches++;
 	}
 #endif
 	else

@@ -83,6 +83,7 @@ static int	n_deferred_cases = 0;	/* cases whose lean partition launches looked g
 static int	n_direct_cases = 0;	/* cases whose first partition launch was allowed to number groups without lookups */
 static int	n_direct_group_cases = 0;	/* ...and of those, cases where it numbered some */
 static int	n_narrow_sort_cases = 0;	/* cases whose packed rows CUB sorted with 2-byte partitions */
+static int	n_mixed_cases = 0;	/* cases whose first launch sorted mixed words (GPUGB_PARTITION_MIXED_KEYS) */
 static int	n_deferred_wide_cases = 0;	/* ...over 8-byte keys, among them GPUGB_DEFERRED_EMPTY_KEY (reference.c) */
 
 /* ------------------------------------------------------------ comparison */
@@ -1221,6 +1222,16 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_narrow_sort_launches > 0)
 			n_narrow_sort_cases++;
+		/* Mixed words (an experiment, gpugb_device.h): only in direct launches, and none without it. */
+		if (ok && stats.partition_mixed_launches >
+			(GPUGB_PARTITION_MIXED_KEYS ? stats.partition_direct_launches : 0))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld sorts of mixed words, %lld direct launches",
+					 (long long) stats.partition_mixed_launches, (long long) stats.partition_direct_launches);
+		}
+		if (ok && stats.partition_mixed_launches > 0)
+			n_mixed_cases++;
 		if (ok && !EMULATOR && cs->expect_scatter && case_strategy == GPUGB_STRATEGY_PARTITION &&
 			!partition_cub_sort_option && !partition_unpacked_option && stats.partition_scattered_launches == 0)
 		{
@@ -2203,6 +2214,8 @@ main(int argc, char **argv)
 	/* The one-pass scatter's share of the run: none under --partition-cub-sort, where it is checked. */
 	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
 	printf("cases with sorts of 2-byte partitions: %d\n", n_narrow_sort_cases);
+	if (GPUGB_PARTITION_MIXED_KEYS)
+		printf("cases with sorts of mixed words: %d\n", n_mixed_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
 	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",
 		   n_deferred_cases, n_deferred_wide_cases);

@@ -874,6 +874,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_launches[7] = stats.probe_restarts;
 		m->partition_direct_groups = stats.partition_direct_groups;
 		m->partition_narrow_sorts = stats.partition_narrow_sort_launches;
+		m->partition_mixed_sorts = stats.partition_mixed_launches;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -951,12 +952,13 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (ids looked up at the flush)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
-		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted; %lld groups numbered directly, %lld sorts of 2-byte partitions)",
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted; %lld groups numbered directly, %lld sorts of 2-byte partitions, %lld of mixed words)",
 				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
 				(long long) m.partition_launches[2], (long long) m.partition_launches[3],
 				(long long) m.partition_launches[4], (long long) m.partition_launches[5],
 				(long long) m.partition_launches[6], (long long) m.partition_launches[7],
-				(long long) m.partition_direct_groups, (long long) m.partition_narrow_sorts);
+				(long long) m.partition_direct_groups, (long long) m.partition_narrow_sorts,
+				(long long) m.partition_mixed_sorts);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);

@@ -22,5 +22,8 @@ G="--methods partition,auto --keys 4,8 --payloads 1,4 --log2-groups 18:26:2 --di
 prebuilt_kb main s50 100 $G
 prebuilt_kb mixed s50m 100 $G
 ab_ratios main mixed
+# Which points took mixed words: only 4-byte keys with one payload where the scatter does not apply (2^18, 2^24,
+# 2^26 with 8192 slots), and under auto only where its probe restarted (launches_queued back to 0).
+grep -oE "[0-9]+ of mixed words\)" "$OUT/mixed.log" | sort | uniq -c | sed 's/^/runs: /'
 ncu_in_order mixed-1p-24 s50m --keys 4 --payloads 1 --dists uniform --methods partition --log2-groups 24
 call_pack s50-call2
