@@ -84,13 +84,11 @@ gpugb_partition_key_kernel(const GpugbAggParams p, uint32_t *part_keys, uint32_t
 /*
  * bounds[q] = first sorted position of partition q, for q in [0, n_parts]
  * (bounds[n_parts] = n): a binary search per partition over the sorted
- * partition numbers (uint32_t, or uint16_t where PARTITION's packed rows
- * sorted with 2-byte partitions: partition_move.cu).
+ * items, part_of(i) the partition of item i.  Grid-stride.
  */
-template <class PartKey>
-__global__ void
-gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds,
-							  int64_t n_parts)
+template <class PartOf>
+__device__ __forceinline__ void
+gpugb_partition_bounds_of(int64_t n, uint32_t *bounds, int64_t n_parts, PartOf part_of)
 {
 	for (int64_t q = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; q <= n_parts;
 		 q += (int64_t) gridDim.x * blockDim.x)
@@ -102,7 +100,7 @@ gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds
 		{
 			int64_t		mid = lo + (hi - lo) / 2;
 
-			if ((int64_t) sorted[mid] < q)
+			if (part_of(mid) < q)
 				lo = mid + 1;
 			else
 				hi = mid;
@@ -111,29 +109,25 @@ gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds
 	}
 }
 
+/*
+ * ...over the sorted partition numbers (uint32_t, or uint16_t where
+ * PARTITION's packed rows sorted with 2-byte partitions: partition_move.cu).
+ */
+template <class PartKey>
+__global__ void
+gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds,
+							  int64_t n_parts)
+{
+	gpugb_partition_bounds_of(n, bounds, n_parts, [&](int64_t i) { return (int64_t) sorted[i]; });
+}
+
 #if GPUGB_PARTITION_MIXED_KEYS
-/* The same over sorted 8-byte words whose partition is their top 64 - shift bits (mixed rows). */
+/* ...over sorted 8-byte words whose partition is their top 64 - shift bits (mixed rows). */
 __global__ void
 gpugb_partition_word_bounds_kernel(const unsigned long long *sorted, int64_t n, int shift, uint32_t *bounds,
 								   int64_t n_parts)
 {
-	for (int64_t q = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; q <= n_parts;
-		 q += (int64_t) gridDim.x * blockDim.x)
-	{
-		int64_t		lo = 0,
-					hi = n;
-
-		while (lo < hi)
-		{
-			int64_t		mid = lo + (hi - lo) / 2;
-
-			if ((int64_t) (sorted[mid] >> shift) < q)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		bounds[q] = (uint32_t) lo;
-	}
+	gpugb_partition_bounds_of(n, bounds, n_parts, [&](int64_t i) { return (int64_t) (sorted[i] >> shift); });
 }
 #endif
 

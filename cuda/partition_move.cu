@@ -226,7 +226,7 @@ scatter_rows(GpugbSortBufs *b, const Packer &pk, int64_t n, int bits, cudaStream
  * PARTITION was 1.00-1.05x as fast with rows of 8 and 12 bytes (4- and
  * 8-byte keys, one payload, 2^18-2^26 groups, uniform and Zipf 1.0, 3
  * reps; kernelbench --partition-narrow-keys off against on).  With 24-byte
- * rows (four payloads) it was 0.95-1.00x (the sort's passes 18.8 ms against
+ * rows (four payloads) it was 0.95-1.02x (the sort's passes 18.8 ms against
  * 17.5 at 2^22 groups): so only rows of at most 12 bytes
  * (GPUGB_NARROW_PART_MAX_ROW_BYTES).  Only packed rows for the lean kernel
  * take them (GpugbPackedRows.sorted_part_bytes tells its bounds kernel);
