@@ -305,6 +305,22 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_wide_sort_keys;
 	/*
+	 * PARTITION's first launch, where it numbers directly, sorts packed rows
+	 * with their partitions, as before session 50, not mixed words
+	 * (GPUGB_PARTITION_MIXED_KEYS below): for the kernel benchmark's A/B runs
+	 * (--partition-mixed-words off) and the self-test (--partition-unmixed),
+	 * never set by the executor.
+	 */
+	bool		partition_unmixed_words;
+	/*
+	 * A device-resident handle puts a direct launch's groups in the slot
+	 * table right after the launch, as the executor's handles always do,
+	 * not only when a lookup is to come (cuda/partition_strategy.cu): for the
+	 * kernel benchmark (--partition-eager-publish on), to measure what the
+	 * executor pays for it.  Means nothing to the executor's handles.
+	 */
+	bool		partition_eager_publish;
+	/*
 	 * An experiment (before session 38, the default): where PARTITION is
 	 * planned and the run-time check is to come, the launches before it run
 	 * SORT, not GLOBAL_HASH (src/strategy.c, gpugb_spec_first_runnable,
@@ -490,20 +506,26 @@ typedef struct GpugbGroupResults
 #define GPUGB_PARTITION_LEAN_MAX_SUMS 4
 
 /*
- * An experiment (session 49, off; written after its last GPU call, never
- * run): PARTITION's first launch, where it numbers whole partitions
- * directly, stores each row of an int32 key and one int32 sum as one
- * 8-byte word, the key mixed (cuda/key_mix.cuh) above the value, whose top
- * bits are then the row's partition, and CUB sorts the words themselves:
- * 8 bytes a row each way a pass, not 10 with 2-byte partitions, and a pack
- * that writes 8 (partition_move.cu).  Later launches keep partitions that
- * are slices of the global table (their lookups stay in L2).  Such rows'
- * key word count is GPUGB_MIXED_KEY_WORDS.  Build with
- * KB_DEFINES=-DGPUGB_PARTITION_MIXED_KEYS=1 (DEVICE_DEFINES for the
- * self-test) to measure it.
+ * PARTITION's first launch, where it numbers whole partitions directly,
+ * stores each row of an int32 key and one int32 sum as one 8-byte word,
+ * the key mixed (cuda/key_mix.cuh) above the value, whose top bits are
+ * then the row's partition, and CUB sorts the words themselves: 8 bytes a
+ * row each way a pass, not 10 with 2-byte partitions, and a pack that
+ * writes 8 (partition_move.cu).  Later launches keep partitions that are
+ * slices of the global table (their lookups stay in L2).  Such rows' key
+ * word count is GPUGB_MIXED_KEY_WORDS.
+ *
+ * Forced PARTITION was 1.08x as fast at 2^24 groups (4-byte keys, one
+ * payload, uniform; 1.09x Zipf 1.0) and 1.03-1.07x at 2^26, 1.03x at 2^18;
+ * the points that do not take it 0.98-1.02x (H200, 2^28 rows, 3 reps,
+ * session 50 call 2: docs/session49-2026-11-30/next/s50-call2.sh, a build
+ * with it against one without).  Nsight Compute at 2^24: the pack 1.66 ms
+ * (1.94 before), CUB's passes 4.68 (5.53), the lean kernel 5.11 (5.1).
+ * spec.partition_unmixed_words turns it off for A/B runs; 0 here compiles
+ * it out.
  */
 #ifndef GPUGB_PARTITION_MIXED_KEYS
-#define GPUGB_PARTITION_MIXED_KEYS 0
+#define GPUGB_PARTITION_MIXED_KEYS 1
 #endif
 #define GPUGB_MIXED_KEY_WORDS 3
 /*
@@ -551,7 +573,7 @@ typedef struct GpugbStats
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
 	int64_t		partition_narrow_sort_launches;	/* those whose rows CUB sorted with 2-byte partitions (cuda/partition_move.cu) */
-	int64_t		partition_mixed_launches;	/* those sorted as mixed words (the experiment GPUGB_PARTITION_MIXED_KEYS; 0 without it) */
+	int64_t		partition_mixed_launches;	/* those sorted as mixed words (GPUGB_PARTITION_MIXED_KEYS) */
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		probe_restarts;	/* device-resident probes whose rows ran again on an emptied table (groupby.cu, restarts_after_probe) */
 	int64_t		partition_direct_launches;	/* deferred ones that numbered whole partitions' groups without lookups (cuda/partition_deferred.cuh, gpugb_deferred_flush_direct) */

@@ -324,8 +324,8 @@ struct GpugbPackedRows
  * position i).  false in *did: not applicable or no scratch; nothing queued.
  * want_packed (the lean kernel will run, not spec.partition_lean_unpacked): where
  * the key and the value are int32 words in keyed slots, the rows stay
- * packed (*packed) and the columns are not written yet.  want_mixed (only
- * under the experiment GPUGB_PARTITION_MIXED_KEYS, gpugb_device.h): such
+ * packed (*packed) and the columns are not written yet.  want_mixed
+ * (GPUGB_PARTITION_MIXED_KEYS, gpugb_device.h): such
  * rows of one sum, where they do not scatter, become mixed words
  * (packed->key_words GPUGB_MIXED_KEY_WORDS).
  */

@@ -1,7 +1,7 @@
 /*
  * key_mix.cuh
  *    A bijection of 32-bit words and its inverse (murmur3's fmix32, whose
- *    multipliers are odd, so each step is invertible), for the experiment
+ *    multipliers are odd, so each step is invertible), for
  *    GPUGB_PARTITION_MIXED_KEYS (gpugb_device.h): PARTITION's first launch
  *    stores each int32 key mixed above its value in one 8-byte word, so
  *    the word's top bits are its partition and CUB sorts the words

@@ -269,7 +269,7 @@ gpugb_move_pack_mixed_kernel(const Packer pk, unsigned long long *words)
 }
 
 /*
- * The experiment GPUGB_PARTITION_MIXED_KEYS (gpugb_device.h): the mixed
+ * Mixed words (GPUGB_PARTITION_MIXED_KEYS, gpugb_device.h): the mixed
  * words packed into b->moved_in and sorted by their top `bits` bits into
  * b->moved_out, keys only; temp == nullptr: only the scratch's size for
  * `items` words (all 64 bits: at least the passes of `bits`).

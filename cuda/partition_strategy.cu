@@ -266,10 +266,11 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 
 	const bool	want_packed = lean_slots > 0 && !gb->spec.partition_lean_unpacked;
 	/*
-	 * Mixed words (an experiment, gpugb_device.h) only in a launch that will
-	 * number directly, where the deferred path takes them.
+	 * Mixed words (GPUGB_PARTITION_MIXED_KEYS, gpugb_device.h) only in a
+	 * launch that will number directly, where the deferred path takes them.
 	 */
-	const bool	want_mixed = GPUGB_PARTITION_MIXED_KEYS && want_packed && direct_gids_apply(gb) &&
+	const bool	want_mixed = GPUGB_PARTITION_MIXED_KEYS && !gb->spec.partition_unmixed_words &&
+		want_packed && direct_gids_apply(gb) &&
 		gpugb_partition_deferred_applies(1, GPUGB_MIXED_KEY_WORDS, (int) lean_slots);
 
 	/* One key word, no NULLs: the rows move with the sort (partition_move.cu). */
@@ -302,7 +303,7 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			if (direct)
 			{
 				gb->stats.partition_direct_launches++;
-				if (gb->spec.device_resident)
+				if (gb->spec.device_resident && !gb->spec.partition_eager_publish)
 					gb->publish_pending = true;	/* one launch at a time: published when a lookup is to come */
 				else
 				{

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--partition-wide-keys] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -63,6 +63,8 @@ static int	partition_unpacked_option = 0;
 static int	partition_cub_sort_option = 0;
 /* --partition-wide-keys: every case with spec.partition_wide_sort_keys (CUB sorts 4-byte partitions, as before session 49). */
 static int	partition_wide_keys_option = 0;
+/* --partition-unmixed: every case with spec.partition_unmixed_words (direct launches sort packed rows with their partitions, as before session 50). */
+static int	partition_unmixed_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static int	sort_probe_option = 0;
 /* --partition-own-probe: every case with spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
@@ -815,6 +817,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_wide_sort_keys = partition_wide_keys_option != 0;
+	spec.partition_unmixed_words = partition_unmixed_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_own_probe = own_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
@@ -1202,17 +1205,18 @@ run_case(const CaseSpec *cs)
 		/*
 		 * 2-byte partitions are CUB's sorts of packed rows of at most 12 bytes
 		 * (partition_move.cu): at most the packed launches that did not
-		 * scatter, none under --partition-wide-keys, and some in the cases of
-		 * one sum (8- or 12-byte rows) where every packed launch sorts
-		 * (--partition-cub-sort: the self-test's launches take at most 16
-		 * partition bits).
+		 * scatter nor sorted mixed words, none under --partition-wide-keys, and
+		 * some in the cases of one sum (8- or 12-byte rows) where every packed
+		 * launch sorts (--partition-cub-sort: the self-test's launches take at
+		 * most 16 partition bits) and not every one sorted mixed words.
 		 */
 		if (ok && (stats.partition_narrow_sort_launches >
 				   (partition_wide_keys_option ? 0 :
-					stats.partition_packed_launches - stats.partition_scattered_launches) ||
-				   (!EMULATOR && !GPUGB_PARTITION_MIXED_KEYS && partition_cub_sort_option &&
-					!partition_wide_keys_option && cs->lean == 1 &&
-					stats.partition_packed_launches > 0 && stats.partition_narrow_sort_launches == 0)))
+					stats.partition_packed_launches - stats.partition_scattered_launches -
+					stats.partition_mixed_launches) ||
+				   (!EMULATOR && partition_cub_sort_option && !partition_wide_keys_option && cs->lean == 1 &&
+					stats.partition_packed_launches > stats.partition_mixed_launches &&
+					stats.partition_narrow_sort_launches == 0)))
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "%lld sorts of 2-byte partitions, %lld packed launches, %lld scattered%s",
@@ -1222,13 +1226,24 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_narrow_sort_launches > 0)
 			n_narrow_sort_cases++;
-		/* Mixed words (an experiment, gpugb_device.h): only in direct launches, and none without it. */
-		if (ok && stats.partition_mixed_launches >
-			(GPUGB_PARTITION_MIXED_KEYS ? stats.partition_direct_launches : 0))
+		/*
+		 * Mixed words (GPUGB_PARTITION_MIXED_KEYS, gpugb_device.h): only in
+		 * direct launches, none under --partition-unmixed or without them, and
+		 * some in case 139 (int32 keys, one sum, shaped for a direct launch)
+		 * where its launch sorts (--partition-cub-sort: its 2^10 partitions
+		 * scatter otherwise).
+		 */
+		if (ok && (stats.partition_mixed_launches >
+				   (GPUGB_PARTITION_MIXED_KEYS && !partition_unmixed_option ? stats.partition_direct_launches : 0) ||
+				   (!EMULATOR && GPUGB_PARTITION_MIXED_KEYS && !partition_unmixed_option && partition_cub_sort_option &&
+					cs->expect_direct && cs->int32_keys && case_strategy == GPUGB_STRATEGY_PARTITION &&
+					!no_partition_direct_option && !partition_unpacked_option && !partition_padded_option &&
+					stats.partition_mixed_launches == 0)))
 		{
 			ok = 0;
-			snprintf(fail_msg, sizeof(fail_msg), "%lld sorts of mixed words, %lld direct launches",
-					 (long long) stats.partition_mixed_launches, (long long) stats.partition_direct_launches);
+			snprintf(fail_msg, sizeof(fail_msg), "%lld sorts of mixed words, %lld direct launches%s",
+					 (long long) stats.partition_mixed_launches, (long long) stats.partition_direct_launches,
+					 partition_unmixed_option ? " under --partition-unmixed" : "");
 		}
 		if (ok && stats.partition_mixed_launches > 0)
 			n_mixed_cases++;
@@ -1745,6 +1760,8 @@ main(int argc, char **argv)
 			partition_cub_sort_option = 1;
 		else if (strcmp(argv[i], "--partition-wide-keys") == 0)
 			partition_wide_keys_option = 1;
+		else if (strcmp(argv[i], "--partition-unmixed") == 0)
+			partition_unmixed_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
 			sort_probe_option = 1;
 		else if (strcmp(argv[i], "--partition-own-probe") == 0)
@@ -2214,8 +2231,7 @@ main(int argc, char **argv)
 	/* The one-pass scatter's share of the run: none under --partition-cub-sort, where it is checked. */
 	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
 	printf("cases with sorts of 2-byte partitions: %d\n", n_narrow_sort_cases);
-	if (GPUGB_PARTITION_MIXED_KEYS)
-		printf("cases with sorts of mixed words: %d\n", n_mixed_cases);
+	printf("cases with sorts of mixed words: %d\n", n_mixed_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
 	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",
 		   n_deferred_cases, n_deferred_wide_cases);

@@ -160,6 +160,14 @@ usage(FILE *f)
 			"  --partition-narrow-keys on|off off: PARTITION's CUB sort of packed rows\n"
 			"                       takes 4-byte partitions even where 2 bytes hold them\n"
 			"                       (spec.partition_wide_sort_keys, for A/B runs); on (default)\n"
+			"  --partition-mixed-words on|off off: PARTITION's direct first launch sorts\n"
+			"                       packed rows with their partitions, not an int32 key\n"
+			"                       mixed above its one sum (spec.partition_unmixed_words,\n"
+			"                       for A/B runs); on (default)\n"
+			"  --partition-eager-publish on|off on: a direct launch's groups go into the\n"
+			"                       slot table right after it, as in the executor\n"
+			"                       (spec.partition_eager_publish); off (default): when\n"
+			"                       a lookup is to come\n"
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
 			"                       for a planner far off; 1 (default)\n"
@@ -362,6 +370,10 @@ static bool partition_packed_option = true;
 static bool partition_scatter_option = true;
 /* --partition-narrow-keys: off sets spec.partition_wide_sort_keys (cuda/partition_move.cu's A/B, session 49). */
 static bool partition_narrow_keys_option = true;
+/* --partition-mixed-words: off sets spec.partition_unmixed_words (GPUGB_PARTITION_MIXED_KEYS's A/B, session 50). */
+static bool partition_mixed_words_option = true;
+/* --partition-eager-publish: on sets spec.partition_eager_publish (what the executor's publish costs, session 50). */
+static bool partition_eager_publish_option = false;
 /*
  * --estimate-scale: the planner's group estimate (spec.estimated_groups) is
  * the true number of groups times this, at least 1, for every method: the
@@ -473,6 +485,10 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_scatter_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-narrow-keys") == 0)
 			partition_narrow_keys_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-mixed-words") == 0)
+			partition_mixed_words_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-eager-publish") == 0)
+			partition_eager_publish_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--estimate-scale") == 0)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--partition-probe") == 0)
@@ -579,6 +595,8 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_lean_unpacked = !partition_packed_option;
 	spec.partition_cub_sort = !partition_scatter_option;
 	spec.partition_wide_sort_keys = !partition_narrow_keys_option;
+	spec.partition_unmixed_words = !partition_mixed_words_option;
+	spec.partition_eager_publish = partition_eager_publish_option;
 	spec.partition_sort_probe = partition_sort_probe_option;
 	spec.partition_own_probe = partition_own_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
