@@ -63,6 +63,19 @@ rnd(void)
 	return z ^ (z >> 31);
 }
 
+/* The generator's state, which a case's runs restore after its data (selftest.c, case_data_of). */
+uint64_t
+rnd_state(void)
+{
+	return rng_state;
+}
+
+void
+rnd_restore(uint64_t state)
+{
+	rng_state = state;
+}
+
 static double
 rnd01(void)
 {

@@ -990,12 +990,79 @@ gid_table_fits(const CaseSpec *cs)
 		groups <= gpugb_lean_gid_max_groups(lean_case_sums(cs), &props);
 }
 
-static void
-run_case(const CaseSpec *cs)
+/*
+ * The data and CPU reference of the case main is running, kept while every
+ * strategy runs it in turn.  Building the reference of "1 key, g=1e6, 1e7
+ * rows" took 7.0 s on the development machine (with a build beside it),
+ * and that case took 5.7-7.9 s a strategy on the H200, whose kernels take
+ * milliseconds; the whole self-test, which built each case's data and
+ * reference again for each of its six strategies, no longer finished
+ * within a device call's 600 s (session 50: 617 cases, none failed, in
+ * 555 s).  Each run
+ * starts from the generator's state after the data, as a run of one
+ * strategy does (partial cases draw their fill sizes from it).
+ */
+typedef struct CaseData
 {
+	const CaseSpec *cs;			/* whose data this is; NULL: none */
 	Data		d;
 	RankPlan	rp;
 	Ref			r;
+	int			have_ref;		/* r built (the first run that got a result) */
+	uint64_t	rng_after;		/* rnd_state() after generate */
+} CaseData;
+
+static CaseData case_data;
+
+static void
+release_case_data(void)
+{
+	if (case_data.cs == NULL)
+		return;
+	if (case_data.have_ref)
+		free_reference(&case_data.r);
+	if (case_data.cs->remap)
+		free_ranks(&case_data.rp);
+	free_data(&case_data.d);
+	memset(&case_data, 0, sizeof(case_data));
+}
+
+/* cs's data, generated unless it is the kept case's; the generator back at its state after them. */
+static CaseData *
+case_data_of(const CaseSpec *cs)
+{
+	if (case_data.cs != cs)
+	{
+		release_case_data();
+		case_data.cs = cs;
+		generate(cs, &case_data.d);
+		if (cs->remap)
+			generate_ranks(cs, &case_data.d, &case_data.rp);
+		case_data.rng_after = rnd_state();
+	}
+	rnd_restore(case_data.rng_after);
+	return &case_data;
+}
+
+/* The kept case's reference, built once; compare() marks the groups it met in r->seen, cleared here. */
+static Ref *
+case_reference(CaseData *cd, const CaseSpec *cs)
+{
+	if (!cd->have_ref)
+	{
+		build_reference(&cd->d, cs, &cd->r);
+		cd->have_ref = 1;
+	}
+	else
+		memset(cd->r.seen, 0, (size_t) cd->r.max_groups);
+	return &cd->r;
+}
+
+static void
+run_case(const CaseSpec *cs)
+{
+	CaseData   *cd = case_data_of(cs);
+	const Data *d = &cd->d;
 	Results		res;
 	GpugbStats	stats;
 	GpugbUsage	before,
@@ -1004,12 +1071,8 @@ run_case(const CaseSpec *cs)
 	char		detail[768] = "";
 	int			ok;
 
-	memset(&d, 0, sizeof(d));
 	memset(&res, 0, sizeof(res));
 	memset(&stats, 0, sizeof(stats));
-	generate(cs, &d);
-	if (cs->remap)
-		generate_ranks(cs, &d, &rp);
 	/*
 	 * A refused move (CaseSpec.refuse_move): the peak without the move, then
 	 * the case under a limit just above it.
@@ -1028,7 +1091,7 @@ run_case(const CaseSpec *cs)
 		memset(&calibration_stats, 0, sizeof(calibration_stats));
 		calibration.rows_only = 1;
 		calibration.mem_limit = 0;
-		if (run_device(&calibration, &d, NULL, &calibration_res, &calibration_stats, &secs) == GPUGB_OK)
+		if (run_device(&calibration, d, NULL, &calibration_res, &calibration_stats, &secs) == GPUGB_OK)
 		{
 			limited = *cs;
 			limited.mem_limit = calibration_stats.peak_device_bytes + (1 << 20);
@@ -1036,7 +1099,7 @@ run_case(const CaseSpec *cs)
 		}
 		free_results(&calibration_res);
 	}
-	GpugbStatus st = run_device(cs, &d, cs->remap ? &rp : NULL, &res, &stats, &secs);
+	GpugbStatus st = run_device(cs, d, cs->remap ? &cd->rp : NULL, &res, &stats, &secs);
 
 	gpugb_device_usage(&after);
 
@@ -1062,9 +1125,9 @@ run_case(const CaseSpec *cs)
 	}
 	else
 	{
-		build_reference(&d, cs, &r);
-		ok = cs->remap ? compare_remap(&res, &r) : compare(cs, &res, &r);
-		free_reference(&r);
+		Ref		   *r = case_reference(cd, cs);
+
+		ok = cs->remap ? compare_remap(&res, r) : compare(cs, &res, r);
 		if (ok && cs->ordered)
 			ok = check_order(&res, cs);
 		if (ok && stats.rows != cs->nrows)
@@ -1628,9 +1691,6 @@ run_case(const CaseSpec *cs)
 	}
 	report(name, ok, detail);
 	free_results(&res);
-	free_data(&d);
-	if (cs->remap)
-		free_ranks(&rp);
 }
 
 static void
@@ -2217,15 +2277,20 @@ main(int argc, char **argv)
 	if (!EMULATOR)
 		run_invalid_spec();		/* the emulator trusts the executor's specs */
 	run_remap_checks();
-	for (int strategy = -1; strategy < GPUGB_N_STRATEGIES; strategy++)
+	/* Each case under every strategy in turn, so its data and reference are made once (CaseData). */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
-		if (only_strategy != -2 && strategy != only_strategy)
+		if (only_cases != NULL && strstr(cases[i].name, only_cases) == NULL)
 			continue;
-		case_strategy = strategy;
-		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-			if ((only_cases == NULL || strstr(cases[i].name, only_cases) != NULL) &&
-				(!cases[i].partition_only || strategy == GPUGB_STRATEGY_PARTITION))
-				run_case(&cases[i]);
+		for (int strategy = -1; strategy < GPUGB_N_STRATEGIES; strategy++)
+		{
+			if ((only_strategy != -2 && strategy != only_strategy) ||
+				(cases[i].partition_only && strategy != GPUGB_STRATEGY_PARTITION))
+				continue;
+			case_strategy = strategy;
+			run_case(&cases[i]);
+		}
+		release_case_data();
 	}
 	print_slowest();
 	/* The one-pass scatter's share of the run: none under --partition-cub-sort, where it is checked. */

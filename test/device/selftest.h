@@ -230,6 +230,8 @@ typedef struct RankPlan
 } RankPlan;
 
 uint64_t	rnd(void);
+uint64_t	rnd_state(void);
+void		rnd_restore(uint64_t state);
 void	   *xcalloc(size_t n, size_t size);
 void		generate(const CaseSpec *cs, Data *d);
 void		free_data(Data *d);
