@@ -205,9 +205,11 @@ struct GpugbGroupBy
 	bool		strategy_checked = false;	/* the run-time correction was made */
 	int64_t		launches_queued = 0;	/* launches that may have claimed groups (launch_set) */
 	/*
-	 * Sets whose stream has yet to wait for a streamed handle's launch that
-	 * numbered groups without lookups (partition_strategy.cu,
-	 * direct_gids_apply): bit s for sets[s]; and the set that launched it.
+	 * Sets whose stream has yet to wait for a launch that numbered groups
+	 * without lookups and published them at once (a streamed handle's, or
+	 * a device-resident one's under spec.partition_eager_publish, which
+	 * runs only sets[0]; partition_strategy.cu, direct_gids_apply): bit s
+	 * for sets[s]; and the set that launched it.
 	 */
 	unsigned	direct_waits = 0;
 	int			direct_set = -1;

@@ -156,7 +156,7 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_narrow_sort_launches > 0)
 		ExplainPropertyInteger("Partition Launches With 2-Byte Sort Keys", NULL,
 							   st->stats.partition_narrow_sort_launches, es);
-	/* ...of which CUB sorted int32 keys mixed above their one sum, keys only (GPUGB_PARTITION_MIXED_KEYS) */
+	/* ...of the packed launches, those whose CUB sort took int32 keys mixed above their one sum, keys only (GPUGB_PARTITION_MIXED_KEYS) */
 	if (st->stats.partition_mixed_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Mixed Key Words", NULL,
 							   st->stats.partition_mixed_launches, es);
