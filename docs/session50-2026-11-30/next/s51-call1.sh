@@ -5,7 +5,8 @@
 #    cases, none failed, and most of its time was the references built again for each strategy);
 # 2. the kernel benchmark's 2^18-2^26 points for partition, auto and Thrust with Zipf 0.5 as well (session 50
 #    measured mixed words, now the default, on uniform and Zipf 1.0 only; 4-byte keys, one payload, Zipf 0.5,
-#    2^24 was 12.56 ms against 35.1 for Thrust before them).
+#    2^24 was 12.56 ms against 35.1 for Thrust before them);
+# 3. as time allows, test/bench/gather_rows.cu (written in session 50, never run).
 # Before (on the development machine, about 6 minutes):
 #   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s51; make -C test/device CUDA_ARCHS=90 BIN=$PWD/test/bin/s51
 #   tar cJf .gpu-box/bins-s51.tar.xz test/bin/s51/kernelbench test/bin/s51/device_selftest; git rev-parse HEAD > .gpu-box/HEAD
@@ -20,4 +21,10 @@ grep -cE '^ok' "$OUT/selftest-all.log" | sed 's/^/ok lines: /'
 [ "$(call_left)" -gt 100 ] &&
   prebuilt_kb grid s51 $(( $(call_left) - 20 )) --methods partition,auto --keys 4,8 --payloads 1,4 \
     --log2-groups 18:26:2 --dists uniform,zipf0.5,zipf1.0
+# 3. test/bench/gather_rows.cu: CUB's sort of row numbers and a gather, against today's sort of rows
+#    (four payloads' idea, docs/session50-2026-11-30/pending/next-steps.md).
+if [ "$(call_left)" -gt 45 ]; then
+  nvcc -O3 -std=c++17 -arch=sm_90 -o /tmp/gather_rows test/bench/gather_rows.cu &&
+    timeout $(( $(call_left) - 10 )) /tmp/gather_rows --bits 12 --reps 3 | tee "$OUT/gather-rows.md"
+fi
 call_pack s51-call1
