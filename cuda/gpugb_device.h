@@ -321,6 +321,13 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_eager_publish;
 	/*
+	 * Rows of a device-resident handle's probe launch before its run-time
+	 * check (cuda/groupby.cu); 0: GPUGB_DEVICE_PROBE_ROWS.  For the kernel
+	 * benchmark's A/B runs (--probe-rows N).  Means nothing to the
+	 * executor's handles, whose probe is their first stride.
+	 */
+	int64_t		device_probe_rows;
+	/*
 	 * An experiment (before session 38, the default): where PARTITION is
 	 * planned and the run-time check is to come, the launches before it run
 	 * SORT, not GLOBAL_HASH (src/strategy.c, gpugb_spec_first_runnable,

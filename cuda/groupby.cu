@@ -790,14 +790,16 @@ gpugb_groupby_aggregate_device(GpugbGroupBy *gb, const GpugbDeviceColumns *cols)
 
 	/*
 	 * The run-time correction needs a first launch to learn from: when it
-	 * is still to come, a probe launch of GPUGB_DEVICE_PROBE_ROWS goes
-	 * first and the strategy chosen after it runs the rest.
+	 * is still to come, a probe launch of GPUGB_DEVICE_PROBE_ROWS (or
+	 * spec.device_probe_rows) goes first and the strategy chosen after it
+	 * runs the rest.
 	 */
+	const int64_t probe_rows = gb->spec.device_probe_rows > 0 ? gb->spec.device_probe_rows : GPUGB_DEVICE_PROBE_ROWS;
 	int64_t		probe = 0;
 
 	if (gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0 &&
-		cols->nrows >= 2 * GPUGB_DEVICE_PROBE_ROWS)
-		probe = GPUGB_DEVICE_PROBE_ROWS;
+		cols->nrows >= 2 * probe_rows)
+		probe = probe_rows;
 	if (probe > 0)
 	{
 		GPUGB_TRY(gpugb_fail(gb, aggregate_device_rows(gb, cols, 0, probe, true, true)));

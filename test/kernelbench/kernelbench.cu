@@ -171,6 +171,9 @@ usage(FILE *f)
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
 			"                       for a planner far off; 1 (default)\n"
+			"  --probe-rows N       rows of auto's probe launch before its run-time check\n"
+			"                       (spec.device_probe_rows, for A/B runs); 0: the default,\n"
+			"                       GPUGB_DEVICE_PROBE_ROWS (2^20)\n"
 			"  --partition-probe hash|on|off hash (default): where auto plans PARTITION,\n"
 			"                       its probe launch runs GLOBAL_HASH; on: PARTITION, as\n"
 			"                       in sessions 38-44 (spec.partition_own_probe); off:\n"
@@ -380,6 +383,8 @@ static bool partition_eager_publish_option = false;
  * run-time correction's cost where the estimate is far off (issue 3, item 3).
  */
 static double estimate_scale_option = 1.0;
+/* --probe-rows: spec.device_probe_rows, the rows of auto's probe launch (cuda/groupby.cu; 0: its default). */
+static long probe_rows_option = 0;
 /* --partition-probe off: spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static bool partition_sort_probe_option = false;
 /* --partition-probe on: spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
@@ -491,6 +496,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_eager_publish_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--estimate-scale") == 0)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
+		else if (strcmp(opt, "--probe-rows") == 0)
+			probe_rows_option = parse_long(val, 0, 1L << 30, opt);
 		else if (strcmp(opt, "--partition-probe") == 0)
 		{
 			bool		hash = strcmp(val, "hash") == 0;
@@ -597,6 +604,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_wide_sort_keys = !partition_narrow_keys_option;
 	spec.partition_unmixed_words = !partition_mixed_words_option;
 	spec.partition_eager_publish = partition_eager_publish_option;
+	spec.device_probe_rows = probe_rows_option;
 	spec.partition_sort_probe = partition_sort_probe_option;
 	spec.partition_own_probe = partition_own_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
