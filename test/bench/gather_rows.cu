@@ -34,6 +34,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 
+#include "../../cuda/key_mix.cuh"
+
 #define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
 	fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
 
@@ -44,17 +46,6 @@ struct Row
 	uint32_t	w[W / 4];
 };
 
-__host__ __device__ static inline uint32_t
-mix32(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x85EBCA6Bu;
-	h ^= h >> 13;
-	h *= 0xC2B2AE35u;
-	h ^= h >> 16;
-	return h;
-}
-
 /* Rows, their partitions (a hash's top bits, as the table's home slots' are) and their row numbers. */
 template <int W>
 __global__ void
@@ -62,7 +53,7 @@ fill_kernel(Row<W> *rows, uint32_t *part32, uint16_t *part16, uint32_t *rownum, 
 {
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n; i += (int64_t) gridDim.x * blockDim.x)
 	{
-		uint32_t	h = mix32((uint32_t) i * 0x9E3779B9u + 1u);
+		uint32_t	h = gpugb_mix32((uint32_t) i * 0x9E3779B9u + 1u);
 		Row<W>		r;
 
 		for (int k = 0; k < W / 4; k++)
