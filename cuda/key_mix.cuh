@@ -37,4 +37,37 @@ gpugb_unmix32(uint32_t h)
 	return h;
 }
 
+/*
+ * A mixed row's word: the int32 key mixed above its int32 value, so the
+ * word's top bits order it by partition.  Its pack (partition_move.cu) and
+ * every reader (the lean kernel's load and flush, the unpack for retries)
+ * go through these.
+ */
+static inline __host__ __device__ unsigned long long
+gpugb_mixed_word(uint32_t key, uint32_t value)
+{
+	return (unsigned long long) gpugb_mix32(key) << 32 | value;
+}
+
+/* The word's mixed key, sign-extended: the key the lean kernel's block table holds. */
+static inline __host__ __device__ int64_t
+gpugb_mixed_word_key(unsigned long long word)
+{
+	return (int64_t) (int32_t) (uint32_t) (word >> 32);
+}
+
+/* The word's value, sign-extended. */
+static inline __host__ __device__ int64_t
+gpugb_mixed_word_value(unsigned long long word)
+{
+	return (int64_t) (int32_t) (uint32_t) word;
+}
+
+/* The group key of a mixed key: the int32 key, sign-extended. */
+static inline __host__ __device__ int64_t
+gpugb_unmixed_key(uint32_t mixed)
+{
+	return (int64_t) (int32_t) gpugb_unmix32(mixed);
+}
+
 #endif							/* GPUGB_KEY_MIX_CUH */

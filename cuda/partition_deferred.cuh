@@ -94,8 +94,8 @@ struct GpugbDeferredPackedRows
 			{
 				unsigned long long word = __ldg((const unsigned long long *) rows + i);
 
-				in.key = (long long) (int32_t) (uint32_t) (word >> 32);
-				in.w[0] = (long long) (int32_t) (uint32_t) word;
+				in.key = (long long) gpugb_mixed_word_key(word);
+				in.w[0] = (long long) gpugb_mixed_word_value(word);
 			}
 			return in;
 		}
@@ -281,7 +281,7 @@ gpugb_deferred_group_key(long long key)
 {
 #if GPUGB_PARTITION_MIXED_KEYS
 	if constexpr (KW == GPUGB_MIXED_KEY_WORDS)
-		return (int64_t) (int32_t) gpugb_unmix32((uint32_t) key);
+		return gpugb_unmixed_key((uint32_t) key);
 #endif
 	return (int64_t) key;
 }

@@ -264,7 +264,7 @@ gpugb_move_pack_mixed_kernel(const Packer pk, unsigned long long *words)
 	{
 		const typename Packer::Row r = pk.row(i);
 
-		words[i] = (unsigned long long) gpugb_mix32(r.w[0]) << 32 | r.w[1];
+		words[i] = gpugb_mixed_word(r.w[0], r.w[1]);
 	}
 }
 
@@ -302,8 +302,8 @@ gpugb_move_unpack_mixed_kernel(const unsigned long long *words, int64_t n, int64
 	{
 		const unsigned long long w = words[i];
 
-		key_out[i] = (int64_t) (int32_t) gpugb_unmix32((uint32_t) (w >> 32));
-		value_out[i] = (int64_t) (int32_t) (uint32_t) w;
+		key_out[i] = gpugb_unmixed_key((uint32_t) gpugb_mixed_word_key(w));
+		value_out[i] = gpugb_mixed_word_value(w);
 	}
 }
 #endif

@@ -998,11 +998,10 @@ gid_table_fits(const CaseSpec *cs)
  * milliseconds; the whole self-test, which built each case's data and
  * reference again for each of its six strategies, no longer finished
  * within a device call's 600 s (session 50: 617 cases, none failed, in
- * 555 s).  Each run
- * starts from the generator's state after the data, as a run of one
- * strategy does (partial cases draw their fill sizes from it).  run_case
- * takes its case's data before anything may replace its cs (the refused
- * move's `limited` copy): the key is main's &cases[i].
+ * 555 s).  Each run starts from the generator's state after the data, as
+ * a run of one strategy does (partial cases draw their fill sizes from
+ * it).  run_case takes its case's data before anything may replace its cs
+ * (the refused move's `limited` copy): the key is main's &cases[i].
  */
 typedef struct CaseData
 {
