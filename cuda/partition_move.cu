@@ -352,14 +352,27 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	static_assert(!MIXABLE || sizeof(Row) == 8, "a mixed word is a packed row's size");
 	/* A partition within the mixed key's 32 bits: above them the value's would split a key's rows. */
 	static_assert(GPUGB_PARTITION_MAX_BITS <= 32, "partitions of at most 32 bits");
-	if (mixed)
-		GPUGB_TRY(sort_mixed_words<Packer>(b, nullptr, n, (int64_t) rows, bits, nullptr, &temp_bytes, stream));
-	else
 #else
 	(void) want_mixed;
 #endif
 	if (!scatter)
 		GPUGB_TRY(sort(nullptr, (int64_t) rows, nullptr));	/* the scratch's size */
+#if GPUGB_PARTITION_MIXED_KEYS
+	/*
+	 * Only the handle's first launch sorts mixed words; its set's later
+	 * launches sort pairs, whose scratch holds more (CUB's alternate
+	 * buffers: 10 bytes a row for 2-byte partitions and 8-byte rows, 8 for
+	 * the words).  Sized for both now, so that none of them frees it to
+	 * grow it (a cudaFree waits for the whole device).
+	 */
+	if (mixed)
+	{
+		size_t		words_bytes = 0;
+
+		GPUGB_TRY(sort_mixed_words<Packer>(b, nullptr, n, (int64_t) rows, bits, nullptr, &words_bytes, stream));
+		temp_bytes = words_bytes > temp_bytes ? words_bytes : temp_bytes;
+	}
+#endif
 
 	/* The scatter writes the rows straight to moved_out: no moved_in. */
 	GpugbStatus st = scatter ? GPUGB_OK : ensure_buf(gb, &b->moved_in, rows * sizeof(Row), "moved rows");
