@@ -321,6 +321,15 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_eager_publish;
 	/*
+	 * PARTITION's first launch, where it numbers directly, sorts the mixed
+	 * keys of an int32 key and two to four int32 sums with their row
+	 * numbers, and the lean kernel reads the values through them
+	 * (GPUGB_GATHERED_KEY_WORDS below), not packed rows with their
+	 * partitions: session 51's experiment, for the kernel benchmark's A/B
+	 * runs (--partition-gather on) and the self-test (--partition-gather).
+	 */
+	bool		partition_gathered_values;
+	/*
 	 * Rows of a device-resident handle's probe launch before its run-time
 	 * check (cuda/groupby.cu); 0: GPUGB_DEVICE_PROBE_ROWS.  For the kernel
 	 * benchmark's A/B runs (--probe-rows N).  Means nothing to the
@@ -536,6 +545,21 @@ typedef struct GpugbGroupResults
 #endif
 #define GPUGB_MIXED_KEY_WORDS 3
 /*
+ * Session 51's experiment (spec.partition_gathered_values, off by
+ * default): the same first launch with an int32 key and two to four int32
+ * sums, which do not fit one word, sorts (mixed key, row number) pairs,
+ * 8 bytes a row each way a pass, not 28-byte items of a 4-byte partition
+ * and a 24-byte row; the values stay in launch order, packed, and the
+ * lean kernel reads each row's through its row number (key_mix.cuh's
+ * gathered layout).  test/bench/gather_rows.cu measured the parts on the
+ * H200 (2^28 rows, 12 bits, session 51 call 1): the pairs' sort 4.09 ms
+ * against 21.76 for the items, the reads through row numbers 7.9-9.1 ms.
+ * Such rows' key word count is GPUGB_GATHERED_KEY_WORDS.
+ */
+#define GPUGB_GATHERED_KEY_WORDS 4
+/* The key word counts whose block-table keys are mixed (unmixed at the flush). */
+#define GPUGB_KEY_WORDS_MIXED(kw) (GPUGB_PARTITION_MIXED_KEYS && ((kw) == GPUGB_MIXED_KEY_WORDS || (kw) == GPUGB_GATHERED_KEY_WORDS))
+/*
  * The key word of an empty slot in the lean partition kernel's block table
  * when it looks group ids up at the flush (cuda/partition_deferred.cuh).
  * Outside int32, so no int32 key is it; an 8-byte key may be, and the rows
@@ -580,7 +604,8 @@ typedef struct GpugbStats
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */
 	int64_t		partition_scattered_launches;	/* those whose rows moved in one scatter, not CUB's sort (cuda/partition_scatter.cuh) */
 	int64_t		partition_narrow_sort_launches;	/* those whose rows CUB sorted with 2-byte partitions (cuda/partition_move.cu) */
-	int64_t		partition_mixed_launches;	/* those sorted as mixed words (GPUGB_PARTITION_MIXED_KEYS) */
+	int64_t		partition_mixed_launches;	/* those sorted by mixed keys (GPUGB_PARTITION_MIXED_KEYS): words, or keys with row numbers */
+	int64_t		partition_gathered_launches;	/* those of mixed keys with row numbers (GPUGB_GATHERED_KEY_WORDS) */
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		probe_restarts;	/* device-resident probes whose rows ran again on an emptied table (groupby.cu, restarts_after_probe) */
 	int64_t		partition_direct_launches;	/* deferred ones that numbered whole partitions' groups without lookups (cuda/partition_deferred.cuh, gpugb_deferred_flush_direct) */

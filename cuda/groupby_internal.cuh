@@ -299,6 +299,8 @@ unsigned	gpugb_grid_for(int64_t work, int block);
  * (then 0s), partition order; the columns they unpack to.  rows == nullptr:
  * the rows were unpacked as usual.
  */
+#define GPUGB_SORTED_PARTS_MIXED32 (-4)
+
 struct GpugbPackedRows
 {
 	const void *rows = nullptr;
@@ -311,7 +313,12 @@ struct GpugbPackedRows
 	 * holds no sorted partitions.
 	 */
 	bool		bounds_ready = false;
-	/* The bytes of each sorted partition in keys_out (partition_move.cu): 2 where 16 bits hold them, else 4. */
+	/*
+	 * The bytes of each sorted partition in keys_out (partition_move.cu): 2
+	 * where 16 bits hold them, else 4; 8: mixed words, and
+	 * GPUGB_SORTED_PARTS_MIXED32: the gathered layout's mixed keys, whose
+	 * top bits are the partitions, in rows rather than keys_out.
+	 */
 	int			sorted_part_bytes = 4;
 	int64_t    *key_out = nullptr;
 	int64_t    *value_out[GPUGB_PARTITION_LEAN_MAX_SUMS] = {};

@@ -12,6 +12,7 @@
 #ifndef GPUGB_KEY_MIX_CUH
 #define GPUGB_KEY_MIX_CUH
 
+#include <stddef.h>
 #include <stdint.h>
 
 static inline __host__ __device__ uint32_t
@@ -68,6 +69,33 @@ static inline __host__ __device__ int64_t
 gpugb_unmixed_key(uint32_t mixed)
 {
 	return (int64_t) (int32_t) gpugb_unmix32(mixed);
+}
+
+/*
+ * The gathered layout (GPUGB_GATHERED_KEY_WORDS, gpugb_device.h) of a
+ * launch of n rows, in one buffer: the n sorted mixed keys (uint32), then
+ * their n row numbers (uint32), then from gpugb_gathered_values_offset
+ * the values of each row in launch order, NV int32 words padded to 8 or
+ * 16 bytes, so that one aligned load reads a row's.
+ */
+template <int NV>
+struct alignas(NV <= 2 ? 8 : 16) GpugbGatheredValues
+{
+	uint32_t	w[NV <= 2 ? 2 : 4];
+};
+
+static inline __host__ __device__ size_t
+gpugb_gathered_values_offset(int64_t n)
+{
+	return ((size_t) n * 8 + 15) & ~(size_t) 15;
+}
+
+/* The layout's bytes for n rows. */
+template <int NV>
+static inline __host__ __device__ size_t
+gpugb_gathered_bytes(int64_t n)
+{
+	return gpugb_gathered_values_offset(n) + (size_t) n * sizeof(GpugbGatheredValues<NV>);
 }
 
 #endif							/* GPUGB_KEY_MIX_CUH */

@@ -699,15 +699,22 @@ launch_partition_bounds(const GpugbAggParams &p, const void *sorted_parts, int s
 	if (sorted_parts == nullptr)
 		return GPUGB_OK;
 #if GPUGB_PARTITION_MIXED_KEYS
-	/* Mixed rows: the sorted words themselves, whose top bits are the partition (partition_move.cu). */
-	if (sorted_part_bytes == 8)
+	/*
+	 * Mixed rows: the sorted words themselves, whose top bits are the
+	 * partition (partition_move.cu); gathered rows: their sorted mixed keys.
+	 */
+	if (sorted_part_bytes == 8 || sorted_part_bytes == GPUGB_SORTED_PARTS_MIXED32)
 	{
 		int			bits = 0;
 
 		while ((1ll << bits) < n_parts)
 			bits++;
-		gpugb_partition_word_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
-			(const unsigned long long *) sorted_parts, p.nrows, 64 - bits, bounds, n_parts);
+		if (sorted_part_bytes == 8)
+			gpugb_partition_word_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+				(const unsigned long long *) sorted_parts, p.nrows, 64 - bits, bounds, n_parts);
+		else
+			gpugb_partition_word_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+				(const uint32_t *) sorted_parts, p.nrows, 32 - bits, bounds, n_parts);
 		return GPUGB_LAUNCHED("gpugb_partition_word_bounds_kernel");
 	}
 #endif
@@ -808,6 +815,16 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_
 		if constexpr (NV == 1)
 			return launch_partitioned_lean_nv<NV, true, GPUGB_MIXED_KEY_WORDS>(p, rows, bounds, n_parts, slots,
 																			   tile_rows, split_rows, direct, stream);
+		else
+			return GPUGB_INVALID_ARGUMENT;
+	}
+	if (rows != nullptr && key_words == GPUGB_GATHERED_KEY_WORDS)
+	{
+		/* Gathered rows hold two to four sums (partition_move.cu). */
+		if constexpr (NV >= 2)
+			return launch_partitioned_lean_nv<NV, true, GPUGB_GATHERED_KEY_WORDS>(p, rows, bounds, n_parts, slots,
+																				  tile_rows, split_rows, direct,
+																				  stream);
 		else
 			return GPUGB_INVALID_ARGUMENT;
 	}

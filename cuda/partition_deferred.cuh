@@ -80,10 +80,53 @@ template <int NV, int KW>
 struct GpugbDeferredPackedRows
 {
 	const void *rows;
+	int64_t		n;				/* the launch's rows: where the gathered layout's parts begin */
 
 	__device__ __forceinline__ GpugbLeanRowInputs<NV> load(int64_t i, int64_t end) const
 	{
 #if GPUGB_PARTITION_MIXED_KEYS
+		/*
+		 * The gathered layout (key_mix.cuh): sorted position i's mixed key
+		 * (the block table's key, sign-extended as a mixed word's) and the
+		 * values of its row, read through its row number.
+		 */
+		if constexpr (KW == GPUGB_GATHERED_KEY_WORDS)
+		{
+			GpugbLeanRowInputs<NV> in = {};
+
+			static_assert(NV >= 2 && NV <= 4, "gathered rows hold two to four sums");
+			if (i < end)
+			{
+				const uint32_t *keys = (const uint32_t *) rows;
+				const uint32_t row = __ldg(keys + n + i);
+				const GpugbGatheredValues<NV> *values = (const GpugbGatheredValues<NV> *)
+					((const char *) rows + gpugb_gathered_values_offset(n));
+				GpugbGatheredValues<NV> v;
+
+				if constexpr (NV <= 2)
+				{
+					uint2		r = __ldg((const uint2 *) (values + row));
+
+					v.w[0] = r.x;
+					v.w[1] = r.y;
+				}
+				else
+				{
+					uint4		r = __ldg((const uint4 *) (values + row));
+
+					v.w[0] = r.x;
+					v.w[1] = r.y;
+					v.w[2] = r.z;
+					v.w[3] = r.w;
+				}
+				in.key = (long long) (int32_t) __ldg(keys + i);
+#pragma unroll
+				for (int a = 0; a < NV; a++)
+					in.w[a] = (long long) (int32_t) v.w[a];
+			}
+			return in;
+		}
+		else
 		/* One 8-byte word: the mixed key (the block table's key) above the value. */
 		if constexpr (KW == GPUGB_MIXED_KEY_WORDS)
 		{
@@ -274,13 +317,13 @@ gpugb_deferred_list_claimed(const GpugbLeanTable &t, unsigned lane)
 	return (int) *(volatile unsigned *) &list[GPUGB_DEFERRED_LIST_COUNT];
 }
 
-/* The group key of a block-table key: mixed rows' keys are mixed (GPUGB_PARTITION_MIXED_KEYS). */
+/* The group key of a block-table key: mixed rows' and gathered rows' keys are mixed (GPUGB_PARTITION_MIXED_KEYS). */
 template <int KW>
 __device__ __forceinline__ int64_t
 gpugb_deferred_group_key(long long key)
 {
 #if GPUGB_PARTITION_MIXED_KEYS
-	if constexpr (KW == GPUGB_MIXED_KEY_WORDS)
+	if constexpr (GPUGB_KEY_WORDS_MIXED(KW))
 		return gpugb_unmixed_key((uint32_t) key);
 #endif
 	return (int64_t) key;

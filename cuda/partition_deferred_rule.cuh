@@ -48,8 +48,9 @@ gpugb_deferred_chunk_rows(int slots)
 /*
  * Whether a packed launch of `n_values` sums over a key of `key_words`
  * words (1: int32, 2: 8 bytes, GPUGB_MIXED_KEY_WORDS: an int32 mixed
- * above one sum, gpugb_device.h) whose lean table has `slots` slots takes
- * the path.  The kernel's instances know n_values and key_words at
+ * above one sum, GPUGB_GATHERED_KEY_WORDS: an int32 mixed, two to four
+ * sums read through row numbers, gpugb_device.h) whose lean table has
+ * `slots` slots takes the path.  The kernel's instances know n_values and key_words at
  * compile time.
  */
 static inline __host__ __device__ bool
@@ -57,7 +58,8 @@ gpugb_partition_deferred_applies(int n_values, int key_words, int slots)
 {
 	return GPUGB_PARTITION_DEFERRED_GIDS && n_values <= GPUGB_PARTITION_LEAN_MAX_SUMS &&
 		(key_words == 1 || key_words == 2 ||
-		 (GPUGB_PARTITION_MIXED_KEYS && key_words == GPUGB_MIXED_KEY_WORDS && n_values == 1)) &&
+		 (GPUGB_PARTITION_MIXED_KEYS && key_words == GPUGB_MIXED_KEY_WORDS && n_values == 1) ||
+		 (GPUGB_PARTITION_MIXED_KEYS && key_words == GPUGB_GATHERED_KEY_WORDS && n_values >= 2)) &&
 		gpugb_deferred_chunk_rows(slots) > 0;
 }
 

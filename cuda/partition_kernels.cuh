@@ -122,10 +122,13 @@ gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds
 }
 
 #if GPUGB_PARTITION_MIXED_KEYS
-/* ...over sorted 8-byte words whose partition is their top 64 - shift bits (mixed rows). */
+/*
+ * ...over sorted words whose partition is their bits from `shift` up: the
+ * 8-byte mixed words, or the gathered layout's 4-byte mixed keys.
+ */
+template <class Word>
 __global__ void
-gpugb_partition_word_bounds_kernel(const unsigned long long *sorted, int64_t n, int shift, uint32_t *bounds,
-								   int64_t n_parts)
+gpugb_partition_word_bounds_kernel(const Word *sorted, int64_t n, int shift, uint32_t *bounds, int64_t n_parts)
 {
 	gpugb_partition_bounds_of(n, bounds, n_parts, [&](int64_t i) { return (int64_t) (sorted[i] >> shift); });
 }

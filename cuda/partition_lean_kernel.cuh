@@ -85,22 +85,22 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 			__syncthreads();
 			gpugb_partition_for_each_stretch(bounds, n_parts, p.nrows, tile_rows, split_rows,
 											 [&](int64_t begin, int64_t end, bool whole) {
-				gpugb_deferred_stretch<NV, KW>(p, table, GpugbDeferredPackedRows<NV, KW> {packed}, begin, end, count,
+				gpugb_deferred_stretch<NV, KW>(p, table, GpugbDeferredPackedRows<NV, KW> {packed, p.nrows}, begin, end, count,
 											   gpugb_deferred_chunk_rows(slots), direct_gids && whole);
 			});
 			return;
 		}
 	}
 #if GPUGB_PARTITION_MIXED_KEYS
-	/* Mixed rows come only where the deferred path applies (partition_strategy.cu checks). */
-	if constexpr (KW == GPUGB_MIXED_KEY_WORDS)
+	/* Mixed and gathered rows come only where the deferred path applies (partition_strategy.cu checks). */
+	if constexpr (GPUGB_KEY_WORDS_MIXED(KW))
 		__trap();
 #endif
 	gpugb_lean_table_reset<NV>(table);
 	__syncthreads();
 
 	/* The instance below never runs for mixed rows (above): any valid one compiles there. */
-	constexpr int FAST_KW = GPUGB_PARTITION_MIXED_KEYS && KW == GPUGB_MIXED_KEY_WORDS ? 1 : KW;
+	constexpr int FAST_KW = GPUGB_KEY_WORDS_MIXED(KW) ? 1 : KW;
 	const unsigned lane = threadIdx.x & 31u;
 	const long long *key_words = (const long long *) p.key_values[0];
 

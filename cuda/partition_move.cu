@@ -306,6 +306,82 @@ gpugb_move_unpack_mixed_kernel(const unsigned long long *words, int64_t n, int64
 		value_out[i] = gpugb_mixed_word_value(w);
 	}
 }
+
+/*
+ * The gathered layout (GPUGB_GATHERED_KEY_WORDS, gpugb_device.h; key_mix.cuh):
+ * each row's mixed key and row number, for CUB's sort, and its values,
+ * packed in launch order where the layout keeps them.
+ */
+template <class Packer, int NV>
+__global__ void
+gpugb_move_pack_gathered_kernel(const Packer pk, uint32_t *mixed_keys, uint32_t *row_numbers,
+								GpugbGatheredValues<NV> *values)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < pk.p.nrows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		const typename Packer::Row r = pk.row(i);
+		GpugbGatheredValues<NV> v = {};
+
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			v.w[a] = r.w[1 + a];
+		mixed_keys[i] = gpugb_mix32(r.w[0]);
+		row_numbers[i] = (uint32_t) i;
+		values[i] = v;
+	}
+}
+
+/*
+ * The gathered layout of launch p's rows in b->moved_out: the pack (mixed
+ * keys into b->keys_in, row numbers into b->moved_in, values in place) and
+ * CUB's sort of the (mixed key, row number) pairs by the keys' top `bits`
+ * bits; temp == nullptr: only the scratch's size for `items` pairs.
+ */
+template <class Packer, int NV>
+static GpugbStatus
+sort_gathered(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int bits, void *temp,
+			  size_t *temp_bytes, cudaStream_t stream)
+{
+	if (temp == nullptr)
+		return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const uint32_t *) nullptr,
+														  (uint32_t *) nullptr, (const uint32_t *) nullptr,
+														  (uint32_t *) nullptr, items));
+
+	char	   *layout = (char *) b->moved_out.ptr;
+	uint32_t   *sorted_keys = (uint32_t *) layout;
+
+	gpugb_move_pack_gathered_kernel<Packer, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
+		*pk, (uint32_t *) b->keys_in.ptr, (uint32_t *) b->moved_in.ptr,
+		(GpugbGatheredValues<NV> *) (layout + gpugb_gathered_values_offset(n)));
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_gathered_kernel"));
+	return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const uint32_t *) b->keys_in.ptr,
+													  sorted_keys, (const uint32_t *) b->moved_in.ptr,
+													  sorted_keys + n, n, 32 - bits, 32, stream));
+}
+
+/* The gathered layout's rows as int64 columns in sorted order, where the launch listed a row for retry (only_if). */
+template <int NV>
+__global__ void
+gpugb_move_unpack_gathered_kernel(const void *layout, int64_t n, const GpugbMoveCols c, const unsigned *only_if)
+{
+	const uint32_t *keys = (const uint32_t *) layout;
+	const GpugbGatheredValues<NV> *values = (const GpugbGatheredValues<NV> *)
+		((const char *) layout + gpugb_gathered_values_offset(n));
+
+	if (only_if != nullptr && *only_if == 0)
+		return;
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		const GpugbGatheredValues<NV> v = values[keys[n + i]];
+
+		c.key_out[i] = gpugb_unmixed_key(keys[i]);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			c.out[a][i] = (int64_t) (int32_t) v.w[a];
+	}
+}
 #endif
 
 /*
@@ -330,6 +406,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	size_t		rows = (size_t) b->rows;	/* the scratch's rows: a whole stride */
 	size_t		temp_bytes = 0;
 	bool		scatter = false;
+	size_t		out_bytes = rows * sizeof(Row);	/* moved_out's: the sorted rows, or the gathered layout */
 	/* 2-byte partitions: only packed rows for the lean kernel (sort_rows says why). */
 	constexpr bool NARROWABLE = PACKABLE && sizeof(Row) <= GPUGB_NARROW_PART_MAX_ROW_BYTES;
 	const bool	narrow = NARROWABLE && packed != nullptr && bits <= 16 && !gb->spec.partition_wide_sort_keys;
@@ -348,6 +425,15 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	/* Mixed words (gpugb_device.h): an int32 key and one sum, where the caller wants them and no scatter. */
 	constexpr bool MIXABLE = PACKABLE && KW == 1 && NV == 1 && !TIGHT;
 	const bool	mixed = MIXABLE && want_mixed && packed != nullptr && !scatter;
+
+	/*
+	 * Gathered rows (spec.partition_gathered_values, gpugb_device.h): an
+	 * int32 key and two to four sums, under the same conditions; row
+	 * numbers of 32 bits.
+	 */
+	constexpr bool GATHERABLE = PACKABLE && KW == 1 && NV >= 2 && !TIGHT;
+	const bool	gathered = GATHERABLE && want_mixed && packed != nullptr && !scatter &&
+		gb->spec.partition_gathered_values && n <= (int64_t) UINT32_MAX;
 
 	static_assert(!MIXABLE || sizeof(Row) == 8, "a mixed word is a packed row's size");
 	/* A partition within the mixed key's 32 bits: above them the value's would split a key's rows. */
@@ -372,13 +458,29 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		GPUGB_TRY(sort_mixed_words<Packer>(b, nullptr, n, (int64_t) rows, bits, nullptr, &words_bytes, stream));
 		temp_bytes = words_bytes > temp_bytes ? words_bytes : temp_bytes;
 	}
+	/*
+	 * The same for gathered rows' pairs; their layout (8 bytes a row of key
+	 * and row number, and 8 or 16 of values) outgrows the packed rows.
+	 */
+	if constexpr (GATHERABLE)
+	{
+		if (gathered)
+		{
+			size_t		pairs_bytes = 0;
+
+			GPUGB_TRY((sort_gathered<Packer, NV>(b, nullptr, n, (int64_t) rows, bits, nullptr, &pairs_bytes, stream)));
+			temp_bytes = pairs_bytes > temp_bytes ? pairs_bytes : temp_bytes;
+			if (gpugb_gathered_bytes<NV>((int64_t) rows) > out_bytes)
+				out_bytes = gpugb_gathered_bytes<NV>((int64_t) rows);
+		}
+	}
 #endif
 
 	/* The scatter writes the rows straight to moved_out: no moved_in. */
 	GpugbStatus st = scatter ? GPUGB_OK : ensure_buf(gb, &b->moved_in, rows * sizeof(Row), "moved rows");
 
 	if (st == GPUGB_OK)
-		st = ensure_buf(gb, &b->moved_out, rows * sizeof(Row), "moved rows");
+		st = ensure_buf(gb, &b->moved_out, out_bytes, "moved rows");
 	if (st == GPUGB_OK)
 		st = ensure_buf(gb, &b->moved_cols, rows * 8 * (1 + NV), "moved columns");
 	if (st == GPUGB_OK)
@@ -422,6 +524,14 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		GPUGB_TRY(sort_mixed_words<Packer>(b, &pk, n, n, bits, b->moved_temp.ptr, &temp_bytes, stream));
 		gb->stats.partition_mixed_launches++;
 	}
+	else if (gathered)
+	{
+		temp_bytes = b->moved_temp.bytes;
+		if constexpr (GATHERABLE)
+			GPUGB_TRY((sort_gathered<Packer, NV>(b, &pk, n, n, bits, b->moved_temp.ptr, &temp_bytes, stream)));
+		gb->stats.partition_mixed_launches++;
+		gb->stats.partition_gathered_launches++;
+	}
 #endif
 	else
 	{
@@ -447,6 +557,12 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 				/* The words are the rows, and their top bits the partitions (launch.cu's bounds). */
 				packed->key_words = GPUGB_MIXED_KEY_WORDS;
 				packed->sorted_part_bytes = 8;
+			}
+			if (gathered)
+			{
+				/* The layout's sorted mixed keys come first, and their top bits are the partitions. */
+				packed->key_words = GPUGB_GATHERED_KEY_WORDS;
+				packed->sorted_part_bytes = GPUGB_SORTED_PARTS_MIXED32;
 			}
 #endif
 			packed->key_out = c.key_out;
@@ -490,6 +606,24 @@ gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned
 			(const unsigned long long *) packed.rows, packed.n, packed.key_out, packed.value_out[0], retry_count);
 		return GPUGB_LAUNCHED("gpugb_move_unpack_mixed_kernel");
 	}
+	if (packed.key_words == GPUGB_GATHERED_KEY_WORDS)
+		return gpugb_for_lean_sums(packed.n_values, [&](auto nv) -> GpugbStatus {
+			constexpr int NV = decltype(nv)::value;
+
+			if constexpr (NV >= 2)
+			{
+				GpugbMoveCols c = {};
+
+				c.key_out = packed.key_out;
+				for (int a = 0; a < NV; a++)
+					c.out[a] = packed.value_out[a];
+				gpugb_move_unpack_gathered_kernel<NV><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
+					packed.rows, packed.n, c, retry_count);
+				return GPUGB_LAUNCHED("gpugb_move_unpack_gathered_kernel");
+			}
+			else
+				return GPUGB_INVALID_ARGUMENT;	/* gathered rows hold two to four sums */
+		});
 #endif
 	return gpugb_for_lean_sums(packed.n_values, [&](auto nv) {
 		constexpr int NV = decltype(nv)::value;

@@ -297,7 +297,9 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			 */
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
 													packed.bounds_ready ? nullptr :
-													packed.sorted_part_bytes == 8 ? packed.rows : keys_out,
+													packed.sorted_part_bytes == 8 ||
+													packed.sorted_part_bytes == GPUGB_SORTED_PARTS_MIXED32 ? packed.rows :
+													keys_out,
 													packed.rows != nullptr ? packed.sorted_part_bytes : 4, bounds, n_parts,
 													lean_slots, direct, stream));
 			if (direct)

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--partition-gather] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -65,6 +65,8 @@ static int	partition_cub_sort_option = 0;
 static int	partition_wide_keys_option = 0;
 /* --partition-unmixed: every case with spec.partition_unmixed_words (direct launches sort packed rows with their partitions, as before session 50). */
 static int	partition_unmixed_option = 0;
+/* --partition-gather: every case with spec.partition_gathered_values (direct launches of two to four sums sort mixed keys with row numbers: session 51's experiment). */
+static int	partition_gather_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static int	sort_probe_option = 0;
 /* --partition-own-probe: every case with spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
@@ -86,6 +88,7 @@ static int	n_direct_cases = 0;	/* cases whose first partition launch was allowed
 static int	n_direct_group_cases = 0;	/* ...and of those, cases where it numbered some */
 static int	n_narrow_sort_cases = 0;	/* cases whose packed rows CUB sorted with 2-byte partitions */
 static int	n_mixed_cases = 0;	/* cases whose first launch sorted mixed words (GPUGB_PARTITION_MIXED_KEYS) */
+static int	n_gathered_cases = 0;	/* ...mixed keys with row numbers (GPUGB_GATHERED_KEY_WORDS) */
 static int	n_deferred_wide_cases = 0;	/* ...over 8-byte keys, among them GPUGB_DEFERRED_EMPTY_KEY (reference.c) */
 
 /* ------------------------------------------------------------ comparison */
@@ -818,6 +821,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_wide_sort_keys = partition_wide_keys_option != 0;
 	spec.partition_unmixed_words = partition_unmixed_option != 0;
+	spec.partition_gathered_values = partition_gather_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_own_probe = own_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
@@ -1313,6 +1317,26 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_mixed_launches > 0)
 			n_mixed_cases++;
+		/*
+		 * Gathered rows (GPUGB_GATHERED_KEY_WORDS, gpugb_device.h): counted
+		 * with the mixed launches, none without --partition-gather, and under
+		 * it some wherever a case of int32 keys and two to four sums launched
+		 * directly and scattered nothing (partition_move.cu, GATHERABLE).
+		 */
+		if (ok && (stats.partition_gathered_launches >
+				   (partition_gather_option ? stats.partition_mixed_launches : 0) ||
+				   (!EMULATOR && GPUGB_PARTITION_MIXED_KEYS && partition_gather_option && !partition_unmixed_option &&
+					!partition_padded_option && case_strategy == GPUGB_STRATEGY_PARTITION && cs->int32_keys &&
+					case_lean_only(cs) && lean_case_sums(cs) >= 2 && stats.partition_direct_launches > 0 &&
+					stats.partition_scattered_launches == 0 && stats.partition_gathered_launches == 0)))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of gathered rows, %lld of mixed keys, %lld direct%s",
+					 (long long) stats.partition_gathered_launches, (long long) stats.partition_mixed_launches,
+					 (long long) stats.partition_direct_launches, partition_gather_option ? " under --partition-gather" : "");
+		}
+		if (ok && stats.partition_gathered_launches > 0)
+			n_gathered_cases++;
 		if (ok && !EMULATOR && cs->expect_scatter && case_strategy == GPUGB_STRATEGY_PARTITION &&
 			!partition_cub_sort_option && !partition_unpacked_option && stats.partition_scattered_launches == 0)
 		{
@@ -1825,6 +1849,8 @@ main(int argc, char **argv)
 			partition_wide_keys_option = 1;
 		else if (strcmp(argv[i], "--partition-unmixed") == 0)
 			partition_unmixed_option = 1;
+		else if (strcmp(argv[i], "--partition-gather") == 0)
+			partition_gather_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
 			sort_probe_option = 1;
 		else if (strcmp(argv[i], "--partition-own-probe") == 0)
@@ -1847,7 +1873,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--partition-gather] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -2203,6 +2229,16 @@ main(int argc, char **argv)
 		{"partition direct: 8-byte keys, one narrow sum, estimate 2^21, g=2.4e6, one 8e6-row launch (grow+retry)",
 		 140, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
 		 .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1, .expect_direct = 1},
+		/*
+		 * Case 139's shape with four sums (session 51): under --partition-gather the direct
+		 * launch's rows are gathered (GPUGB_GATHERED_KEY_WORDS), its failed slots' rows are
+		 * found again through the row numbers, and the retries read the columns that
+		 * gpugb_move_unpack_gathered_kernel writes.  Its block tables hold fewer slots than
+		 * one sum's, so only the direct numbering is expected, not the overflow.
+		 */
+		{"partition direct: int32 keys, four narrow sums, estimate 2^21, g=2.4e6, one 8e6-row launch",
+		 141, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .int32_keys = 1,
+		 .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1, .expect_direct = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,
@@ -2300,6 +2336,7 @@ main(int argc, char **argv)
 	printf("cases with scattered partition launches: %d\n", n_scattered_cases);
 	printf("cases with sorts of 2-byte partitions: %d\n", n_narrow_sort_cases);
 	printf("cases with sorts of mixed words: %d\n", n_mixed_cases);
+	printf("cases with gathered values: %d\n", n_gathered_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
 	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",
 		   n_deferred_cases, n_deferred_wide_cases);

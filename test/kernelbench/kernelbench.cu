@@ -168,6 +168,11 @@ usage(FILE *f)
 			"                       slot table right after it, as in the executor\n"
 			"                       (spec.partition_eager_publish); off (default): when\n"
 			"                       a lookup is to come\n"
+			"  --partition-gather on|off on: PARTITION's direct first launch of an int32\n"
+			"                       key and two to four sums sorts mixed keys with row\n"
+			"                       numbers and reads the values through them\n"
+			"                       (spec.partition_gathered_values, an experiment); off\n"
+			"                       (default)\n"
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
 			"                       for a planner far off; 1 (default)\n"
@@ -377,6 +382,8 @@ static bool partition_narrow_keys_option = true;
 static bool partition_mixed_words_option = true;
 /* --partition-eager-publish: on sets spec.partition_eager_publish (what the executor's publish costs, session 50). */
 static bool partition_eager_publish_option = false;
+/* --partition-gather: on sets spec.partition_gathered_values (GPUGB_GATHERED_KEY_WORDS's A/B, session 51). */
+static bool partition_gather_option = false;
 /*
  * --estimate-scale: the planner's group estimate (spec.estimated_groups) is
  * the true number of groups times this, at least 1, for every method: the
@@ -494,6 +501,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_mixed_words_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-eager-publish") == 0)
 			partition_eager_publish_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-gather") == 0)
+			partition_gather_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--estimate-scale") == 0)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--probe-rows") == 0)
@@ -604,6 +613,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_wide_sort_keys = !partition_narrow_keys_option;
 	spec.partition_unmixed_words = !partition_mixed_words_option;
 	spec.partition_eager_publish = partition_eager_publish_option;
+	spec.partition_gathered_values = partition_gather_option;
 	spec.device_probe_rows = probe_rows_option;
 	spec.partition_sort_probe = partition_sort_probe_option;
 	spec.partition_own_probe = partition_own_probe_option;
@@ -901,6 +911,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_direct_groups = stats.partition_direct_groups;
 		m->partition_narrow_sorts = stats.partition_narrow_sort_launches;
 		m->partition_mixed_sorts = stats.partition_mixed_launches;
+		m->partition_gathered_sorts = stats.partition_gathered_launches;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -978,13 +989,13 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (ids looked up at the flush)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
 	if (m.partition_launches[0] > 0)
-		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted; %lld groups numbered directly, %lld sorts of 2-byte partitions, %lld of mixed words)",
+		fprintf(stderr, " (partition launches: %lld moved, %lld lean, %lld packed, %lld scattered, %lld overflowed, %lld deferred, %lld direct, %lld restarted; %lld groups numbered directly, %lld sorts of 2-byte partitions, %lld of mixed keys, %lld of them with row numbers)",
 				(long long) m.partition_launches[0], (long long) m.partition_launches[1],
 				(long long) m.partition_launches[2], (long long) m.partition_launches[3],
 				(long long) m.partition_launches[4], (long long) m.partition_launches[5],
 				(long long) m.partition_launches[6], (long long) m.partition_launches[7],
 				(long long) m.partition_direct_groups, (long long) m.partition_narrow_sorts,
-				(long long) m.partition_mixed_sorts);
+				(long long) m.partition_mixed_sorts, (long long) m.partition_gathered_sorts);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);
