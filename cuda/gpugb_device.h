@@ -321,14 +321,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_eager_publish;
 	/*
-	 * PARTITION's first launch, where it numbers directly, sorts the mixed
-	 * keys of an int32 key and two to four int32 sums with their row
-	 * numbers, and the lean kernel reads the values through them
-	 * (GPUGB_GATHERED_KEY_WORDS below), not packed rows with their
-	 * partitions: session 51's experiment, for the kernel benchmark's A/B
-	 * runs (--partition-gather on) and the self-test (--partition-gather).
+	 * PARTITION's first launch, where it numbers directly, sorts packed rows
+	 * of an int32 key and two to four int32 sums with their partitions, as
+	 * before session 51, not their mixed keys with row numbers
+	 * (GPUGB_GATHERED_KEY_WORDS below): for the kernel benchmark's A/B runs
+	 * (--partition-gather off) and the self-test (--partition-ungathered),
+	 * never set by the executor.
 	 */
-	bool		partition_gathered_values;
+	bool		partition_ungathered_values;
 	/*
 	 * Rows of a device-resident handle's probe launch before its run-time
 	 * check (cuda/groupby.cu); 0: GPUGB_DEVICE_PROBE_ROWS.  For the kernel
@@ -545,15 +545,19 @@ typedef struct GpugbGroupResults
 #endif
 #define GPUGB_MIXED_KEY_WORDS 3
 /*
- * Session 51's experiment (spec.partition_gathered_values, off by
- * default): the same first launch with an int32 key and two to four int32
- * sums, which do not fit one word, sorts (mixed key, row number) pairs,
- * 8 bytes a row each way a pass, not 28-byte items of a 4-byte partition
- * and a 24-byte row; the values stay in launch order, packed, and the
- * lean kernel reads each row's through its row number (key_mix.cuh's
- * gathered layout).  test/bench/gather_rows.cu measured the parts on the
- * H200 (2^28 rows, 12 bits, session 51 call 1): the pairs' sort 4.09 ms
- * against 21.76 for the items, the reads through row numbers 7.9-9.1 ms.
+ * Since session 51, the same first launch with an int32 key and two to
+ * four int32 sums, which do not fit one word, sorts (mixed key, row
+ * number) pairs, 8 bytes a row each way a pass, not 28-byte items of a
+ * 4-byte partition and a 24-byte row; the values stay in launch order,
+ * packed, and the lean kernel reads each row's through its row number
+ * (key_mix.cuh's gathered layout), staged a step ahead
+ * (partition_deferred.cuh).  Only where CUB's sort takes more than one
+ * pass (partition_move.cu, GPUGB_GATHER_MIN_BITS).  Forced PARTITION was
+ * 1.16-1.22x as fast at 2^22-2^26 groups (H200, 2^28 rows, 4-byte keys,
+ * four payloads, uniform, Zipf 0.5 and 1.0, 3 reps, session 51 call 3,
+ * before the staging); at 2^22 Nsight Compute gave the pack 4.57 ms, CUB's
+ * passes 5.0 and the lean kernel 13.16, against 4.86, 17.5 and 5.78
+ * before.  spec.partition_ungathered_values turns it off for A/B runs.
  * Such rows' key word count is GPUGB_GATHERED_KEY_WORDS.
  */
 #define GPUGB_GATHERED_KEY_WORDS 4

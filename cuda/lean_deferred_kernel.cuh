@@ -60,6 +60,7 @@ struct GpugbDeferredColumnRows
 	const GpugbAggParams &p;
 
 	static constexpr bool may_be_unslotted = NV > 0 || KW == 2;
+	static constexpr bool staged = false;	/* gpugb_deferred_stretch's plain loads */
 
 	__device__ __forceinline__ GpugbLeanRowInputs<NV> load(int64_t i, int64_t end) const
 	{

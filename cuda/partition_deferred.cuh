@@ -82,50 +82,64 @@ struct GpugbDeferredPackedRows
 	const void *rows;
 	int64_t		n;				/* the launch's rows: where the gathered layout's parts begin */
 
+#if GPUGB_PARTITION_MIXED_KEYS
+	/*
+	 * The gathered layout (key_mix.cuh) is read in two steps: the row
+	 * number of sorted position i (stage, a coalesced load), then its
+	 * mixed key (the block table's key, sign-extended as a mixed word's)
+	 * and the values of its row through it (fetch).  gpugb_deferred_stretch
+	 * stages a step before it fetches, so the fetch need not wait for it.
+	 */
+	static constexpr bool staged = KW == GPUGB_GATHERED_KEY_WORDS;
+
+	__device__ __forceinline__ uint32_t stage(int64_t i, int64_t end) const
+	{
+		return i < end ? __ldg((const uint32_t *) rows + n + i) : 0u;
+	}
+
+	__device__ __forceinline__ GpugbLeanRowInputs<NV> fetch(uint32_t row, int64_t i, int64_t end) const
+	{
+		GpugbLeanRowInputs<NV> in = {};
+
+		static_assert(NV >= 2 && NV <= 4, "gathered rows hold two to four sums");
+		if (i < end)
+		{
+			const GpugbGatheredValues<NV> *values = (const GpugbGatheredValues<NV> *)
+				((const char *) rows + gpugb_gathered_values_offset(n));
+			GpugbGatheredValues<NV> v;
+
+			if constexpr (NV <= 2)
+			{
+				uint2		r = __ldg((const uint2 *) (values + row));
+
+				v.w[0] = r.x;
+				v.w[1] = r.y;
+			}
+			else
+			{
+				uint4		r = __ldg((const uint4 *) (values + row));
+
+				v.w[0] = r.x;
+				v.w[1] = r.y;
+				v.w[2] = r.z;
+				v.w[3] = r.w;
+			}
+			in.key = (long long) (int32_t) __ldg((const uint32_t *) rows + i);
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				in.w[a] = (long long) (int32_t) v.w[a];
+		}
+		return in;
+	}
+#else
+	static constexpr bool staged = false;
+#endif
+
 	__device__ __forceinline__ GpugbLeanRowInputs<NV> load(int64_t i, int64_t end) const
 	{
 #if GPUGB_PARTITION_MIXED_KEYS
-		/*
-		 * The gathered layout (key_mix.cuh): sorted position i's mixed key
-		 * (the block table's key, sign-extended as a mixed word's) and the
-		 * values of its row, read through its row number.
-		 */
 		if constexpr (KW == GPUGB_GATHERED_KEY_WORDS)
-		{
-			GpugbLeanRowInputs<NV> in = {};
-
-			static_assert(NV >= 2 && NV <= 4, "gathered rows hold two to four sums");
-			if (i < end)
-			{
-				const uint32_t *keys = (const uint32_t *) rows;
-				const uint32_t row = __ldg(keys + n + i);
-				const GpugbGatheredValues<NV> *values = (const GpugbGatheredValues<NV> *)
-					((const char *) rows + gpugb_gathered_values_offset(n));
-				GpugbGatheredValues<NV> v;
-
-				if constexpr (NV <= 2)
-				{
-					uint2		r = __ldg((const uint2 *) (values + row));
-
-					v.w[0] = r.x;
-					v.w[1] = r.y;
-				}
-				else
-				{
-					uint4		r = __ldg((const uint4 *) (values + row));
-
-					v.w[0] = r.x;
-					v.w[1] = r.y;
-					v.w[2] = r.z;
-					v.w[3] = r.w;
-				}
-				in.key = (long long) (int32_t) __ldg(keys + i);
-#pragma unroll
-				for (int a = 0; a < NV; a++)
-					in.w[a] = (long long) (int32_t) v.w[a];
-			}
-			return in;
-		}
+			return fetch(stage(i, end), i, end);
 		else
 		/* One 8-byte word: the mixed key (the block table's key) above the value. */
 		if constexpr (KW == GPUGB_MIXED_KEY_WORDS)
@@ -542,7 +556,33 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 		unsigned	flag = threadIdx.x == 0 ? gpugb_launch_overflow_flag(p) : 0u;
 		int64_t		base = chunk + (threadIdx.x & ~31u);
 
-		if (base < chunk_end)
+		if constexpr (Rows::staged)
+		{
+			/*
+			 * Gathered rows: each step fetches the next step's rows through
+			 * the row numbers staged a step before, and stages the step
+			 * after: a fetch waits on no load of its own row number.
+			 */
+			if (base < chunk_end)
+			{
+				uint32_t	staged = rows.stage(base + blockDim.x + lane, chunk_end);
+				GpugbLeanRowInputs<NV> next = rows.load(base + lane, chunk_end);
+
+				for (; base < chunk_end; base += blockDim.x)
+				{
+					const GpugbLeanRowInputs<NV> cur = next;
+
+					if (base + blockDim.x < chunk_end)
+					{
+						next = rows.fetch(staged, base + blockDim.x + lane, chunk_end);
+						staged = rows.stage(base + 2 * (int64_t) blockDim.x + lane, chunk_end);
+					}
+					gpugb_deferred_warp_rows<NV, KW>(p, t, rows, cur, base + lane, chunk_end,
+													 &count.counters[parity], lane);
+				}
+			}
+		}
+		else if (base < chunk_end)
 		{
 			GpugbLeanRowInputs<NV> next = rows.load(base + lane, chunk_end);
 

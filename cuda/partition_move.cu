@@ -234,6 +234,15 @@ scatter_rows(GpugbSortBufs *b, const Packer &pk, int64_t n, int bits, cudaStream
  */
 #define GPUGB_NARROW_PART_MAX_ROW_BYTES 12
 
+/*
+ * Gathered rows only from this many partition bits: CUB's onesweep sorts 8
+ * bits a pass, and where one pass moves the packed rows, reading them
+ * through row numbers costs more than it saves.  H200, 2^28 rows, 4-byte
+ * keys, four payloads, forced PARTITION (session 51, call 3): 0.93-0.96x
+ * at 2^16-2^18 groups, 1.00-1.01x at 2^20, 1.16-1.22x at 2^22-2^26.
+ */
+#define GPUGB_GATHER_MIN_BITS 9
+
 template <class Packer, class PartKey>
 static GpugbStatus
 sort_rows(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t rows, int bits, void *temp, size_t *temp_bytes,
@@ -427,13 +436,14 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	const bool	mixed = MIXABLE && want_mixed && packed != nullptr && !scatter;
 
 	/*
-	 * Gathered rows (spec.partition_gathered_values, gpugb_device.h): an
-	 * int32 key and two to four sums, under the same conditions; row
-	 * numbers of 32 bits.
+	 * Gathered rows (GPUGB_GATHERED_KEY_WORDS, gpugb_device.h): an int32 key
+	 * and two to four sums, under the same conditions, where CUB's sort
+	 * takes more than one pass (GPUGB_GATHER_MIN_BITS); row numbers of 32
+	 * bits.
 	 */
 	constexpr bool GATHERABLE = PACKABLE && KW == 1 && NV >= 2 && !TIGHT;
 	const bool	gathered = GATHERABLE && want_mixed && packed != nullptr && !scatter &&
-		gb->spec.partition_gathered_values && n <= (int64_t) UINT32_MAX;
+		!gb->spec.partition_ungathered_values && bits >= GPUGB_GATHER_MIN_BITS && n <= (int64_t) UINT32_MAX;
 
 	static_assert(!MIXABLE || sizeof(Row) == 8, "a mixed word is a packed row's size");
 	/* A partition within the mixed key's 32 bits: above them the value's would split a key's rows. */

@@ -157,9 +157,13 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyInteger("Partition Launches With 2-Byte Sort Keys", NULL,
 							   st->stats.partition_narrow_sort_launches, es);
 	/* ...of the packed launches, those whose CUB sort took int32 keys mixed above their one sum, keys only (GPUGB_PARTITION_MIXED_KEYS) */
-	if (st->stats.partition_mixed_launches > 0)
+	if (st->stats.partition_mixed_launches > st->stats.partition_gathered_launches)
 		ExplainPropertyInteger("Partition Launches With Mixed Key Words", NULL,
-							   st->stats.partition_mixed_launches, es);
+							   st->stats.partition_mixed_launches - st->stats.partition_gathered_launches, es);
+	/* ...and those whose CUB sort took mixed keys with row numbers, the values read through them (GPUGB_GATHERED_KEY_WORDS) */
+	if (st->stats.partition_gathered_launches > 0)
+		ExplainPropertyInteger("Partition Launches With Gathered Values", NULL,
+							   st->stats.partition_gathered_launches, es);
 	/* ...of which the lean kernel looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	if (st->stats.partition_deferred_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Deferred Lookups", NULL,

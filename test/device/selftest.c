@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--partition-gather] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--partition-ungathered] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -65,8 +65,8 @@ static int	partition_cub_sort_option = 0;
 static int	partition_wide_keys_option = 0;
 /* --partition-unmixed: every case with spec.partition_unmixed_words (direct launches sort packed rows with their partitions, as before session 50). */
 static int	partition_unmixed_option = 0;
-/* --partition-gather: every case with spec.partition_gathered_values (direct launches of two to four sums sort mixed keys with row numbers: session 51's experiment). */
-static int	partition_gather_option = 0;
+/* --partition-ungathered: every case with spec.partition_ungathered_values (direct launches of two to four sums sort packed rows with their partitions, as before session 51). */
+static int	partition_ungathered_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static int	sort_probe_option = 0;
 /* --partition-own-probe: every case with spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
@@ -821,7 +821,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_wide_sort_keys = partition_wide_keys_option != 0;
 	spec.partition_unmixed_words = partition_unmixed_option != 0;
-	spec.partition_gathered_values = partition_gather_option != 0;
+	spec.partition_ungathered_values = partition_ungathered_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_own_probe = own_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
@@ -1319,21 +1319,23 @@ run_case(const CaseSpec *cs)
 			n_mixed_cases++;
 		/*
 		 * Gathered rows (GPUGB_GATHERED_KEY_WORDS, gpugb_device.h): counted
-		 * with the mixed launches, none without --partition-gather, and under
-		 * it some wherever a case of int32 keys and two to four sums launched
-		 * directly and scattered nothing (partition_move.cu, GATHERABLE).
+		 * with the mixed launches, none under --partition-ungathered or
+		 * --partition-unmixed, and some in the cases that expect them
+		 * (case 141: four sums, a direct launch of at least 2^10 partitions,
+		 * GPUGB_GATHER_MIN_BITS), unless they scattered (partition_move.cu,
+		 * GATHERABLE).
 		 */
 		if (ok && (stats.partition_gathered_launches >
-				   (partition_gather_option ? stats.partition_mixed_launches : 0) ||
-				   (!EMULATOR && GPUGB_PARTITION_MIXED_KEYS && partition_gather_option && !partition_unmixed_option &&
-					!partition_padded_option && case_strategy == GPUGB_STRATEGY_PARTITION && cs->int32_keys &&
-					case_lean_only(cs) && lean_case_sums(cs) >= 2 && stats.partition_direct_launches > 0 &&
-					stats.partition_scattered_launches == 0 && stats.partition_gathered_launches == 0)))
+				   (partition_ungathered_option || partition_unmixed_option ? 0 : stats.partition_mixed_launches) ||
+				   (!EMULATOR && GPUGB_PARTITION_MIXED_KEYS && !partition_ungathered_option && !partition_unmixed_option &&
+					!partition_padded_option && case_strategy == GPUGB_STRATEGY_PARTITION && cs->expect_gathered &&
+					stats.partition_direct_launches > 0 && stats.partition_scattered_launches == 0 &&
+					stats.partition_gathered_launches == 0)))
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of gathered rows, %lld of mixed keys, %lld direct%s",
 					 (long long) stats.partition_gathered_launches, (long long) stats.partition_mixed_launches,
-					 (long long) stats.partition_direct_launches, partition_gather_option ? " under --partition-gather" : "");
+					 (long long) stats.partition_direct_launches, partition_ungathered_option ? " under --partition-ungathered" : "");
 		}
 		if (ok && stats.partition_gathered_launches > 0)
 			n_gathered_cases++;
@@ -1849,8 +1851,8 @@ main(int argc, char **argv)
 			partition_wide_keys_option = 1;
 		else if (strcmp(argv[i], "--partition-unmixed") == 0)
 			partition_unmixed_option = 1;
-		else if (strcmp(argv[i], "--partition-gather") == 0)
-			partition_gather_option = 1;
+		else if (strcmp(argv[i], "--partition-ungathered") == 0)
+			partition_ungathered_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
 			sort_probe_option = 1;
 		else if (strcmp(argv[i], "--partition-own-probe") == 0)
@@ -1873,7 +1875,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--partition-gather] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--partition-ungathered] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -2230,7 +2232,7 @@ main(int argc, char **argv)
 		 140, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
 		 .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1, .expect_direct = 1},
 		/*
-		 * Case 139's shape with four sums (session 51): under --partition-gather the direct
+		 * Case 139's shape with four sums (session 51): but under --partition-ungathered the direct
 		 * launch's rows are gathered (GPUGB_GATHERED_KEY_WORDS), its failed slots' rows are
 		 * found again through the row numbers, and the retries read the columns that
 		 * gpugb_move_unpack_gathered_kernel writes.  Its block tables hold fewer slots than
@@ -2238,7 +2240,8 @@ main(int argc, char **argv)
 		 */
 		{"partition direct: int32 keys, four narrow sums, estimate 2^21, g=2.4e6, one 8e6-row launch",
 		 141, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .int32_keys = 1,
-		 .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1, .expect_direct = 1},
+		 .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1, .expect_direct = 1,
+		 .expect_gathered = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,

@@ -141,6 +141,7 @@ typedef struct CaseSpec
 	int			expect_scatter;
 	int			expect_overflow;	/* device, PARTITION forced, not --partition-probe-unbounded: a lean launch must overflow and retry its rest */
 	int			expect_direct;	/* device, PARTITION forced, rows left packed, not --no-partition-direct: groups must have been numbered without lookups */
+	int			expect_gathered;	/* device, PARTITION forced, none of the options that keep rows packed: the direct launch must gather (GPUGB_GATHERED_KEY_WORDS) */
 	/*
 	 * 1: with PARTITION forced on the device, the case first runs with the
 	 * rows' move off (spec.partition_rows_only) to measure its peak device

@@ -168,10 +168,10 @@ usage(FILE *f)
 			"                       slot table right after it, as in the executor\n"
 			"                       (spec.partition_eager_publish); off (default): when\n"
 			"                       a lookup is to come\n"
-			"  --partition-gather on|off on: PARTITION's direct first launch of an int32\n"
-			"                       key and two to four sums sorts mixed keys with row\n"
-			"                       numbers and reads the values through them\n"
-			"                       (spec.partition_gathered_values, an experiment); off\n"
+			"  --partition-gather on|off off: PARTITION's direct first launch of an int32\n"
+			"                       key and two to four sums sorts packed rows with their\n"
+			"                       partitions, not mixed keys with row numbers\n"
+			"                       (spec.partition_ungathered_values, for A/B runs); on\n"
 			"                       (default)\n"
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
@@ -382,8 +382,8 @@ static bool partition_narrow_keys_option = true;
 static bool partition_mixed_words_option = true;
 /* --partition-eager-publish: on sets spec.partition_eager_publish (what the executor's publish costs, session 50). */
 static bool partition_eager_publish_option = false;
-/* --partition-gather: on sets spec.partition_gathered_values (GPUGB_GATHERED_KEY_WORDS's A/B, session 51). */
-static bool partition_gather_option = false;
+/* --partition-gather: off sets spec.partition_ungathered_values (GPUGB_GATHERED_KEY_WORDS's A/B, session 51). */
+static bool partition_gather_option = true;
 /*
  * --estimate-scale: the planner's group estimate (spec.estimated_groups) is
  * the true number of groups times this, at least 1, for every method: the
@@ -613,7 +613,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_wide_sort_keys = !partition_narrow_keys_option;
 	spec.partition_unmixed_words = !partition_mixed_words_option;
 	spec.partition_eager_publish = partition_eager_publish_option;
-	spec.partition_gathered_values = partition_gather_option;
+	spec.partition_ungathered_values = !partition_gather_option;
 	spec.device_probe_rows = probe_rows_option;
 	spec.partition_sort_probe = partition_sort_probe_option;
 	spec.partition_own_probe = partition_own_probe_option;
