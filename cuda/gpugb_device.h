@@ -337,6 +337,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	int64_t		device_probe_rows;
 	/*
+	 * The groups a device-resident handle's probe must lead it to expect
+	 * before its rows run again on an emptied table (cuda/groupby.cu,
+	 * restarts_after_probe); 0: GPUGB_DIRECT_MIN_GROUPS.  For the kernel
+	 * benchmark's A/B runs (--direct-min-groups N).  Means nothing to the
+	 * executor's handles.
+	 */
+	int64_t		device_direct_min_groups;
+	/*
 	 * An experiment (before session 38, the default): where PARTITION is
 	 * planned and the run-time check is to come, the launches before it run
 	 * SORT, not GLOBAL_HASH (src/strategy.c, gpugb_spec_first_runnable,

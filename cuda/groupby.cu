@@ -770,8 +770,11 @@ aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t 
 static bool
 restarts_after_probe(const GpugbGroupBy *gb)
 {
+	const int64_t min_groups = gb->spec.device_direct_min_groups > 0 ? gb->spec.device_direct_min_groups :
+		GPUGB_DIRECT_MIN_GROUPS;
+
 	return !gb->spec.partition_lookup_all && gb->strategy == GPUGB_STRATEGY_PARTITION &&
-		gb->groups_hint >= (double) GPUGB_DIRECT_MIN_GROUPS;
+		gb->groups_hint >= (double) min_groups;
 }
 
 GPUGB_API GpugbStatus

@@ -179,6 +179,10 @@ usage(FILE *f)
 			"  --probe-rows N       rows of auto's probe launch before its run-time check\n"
 			"                       (spec.device_probe_rows, for A/B runs); 0: the default,\n"
 			"                       GPUGB_DEVICE_PROBE_ROWS (2^20)\n"
+			"  --direct-min-groups N groups auto's probe must lead it to expect before its\n"
+			"                       rows run again on an emptied table, for direct group\n"
+			"                       ids (spec.device_direct_min_groups, for A/B runs); 0:\n"
+			"                       the default, GPUGB_DIRECT_MIN_GROUPS (2^22)\n"
 			"  --partition-probe hash|on|off hash (default): where auto plans PARTITION,\n"
 			"                       its probe launch runs GLOBAL_HASH; on: PARTITION, as\n"
 			"                       in sessions 38-44 (spec.partition_own_probe); off:\n"
@@ -392,6 +396,8 @@ static bool partition_gather_option = true;
 static double estimate_scale_option = 1.0;
 /* --probe-rows: spec.device_probe_rows, the rows of auto's probe launch (cuda/groupby.cu; 0: its default). */
 static long probe_rows_option = 0;
+/* --direct-min-groups: spec.device_direct_min_groups, the groups expected from which auto's probe rows run again (cuda/groupby.cu; 0: its default). */
+static long direct_min_groups_option = 0;
 /* --partition-probe off: spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static bool partition_sort_probe_option = false;
 /* --partition-probe on: spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
@@ -507,6 +513,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--probe-rows") == 0)
 			probe_rows_option = parse_long(val, 0, 1L << 30, opt);
+		else if (strcmp(opt, "--direct-min-groups") == 0)
+			direct_min_groups_option = parse_long(val, 0, 1L << 40, opt);
 		else if (strcmp(opt, "--partition-probe") == 0)
 		{
 			bool		hash = strcmp(val, "hash") == 0;
@@ -615,6 +623,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_eager_publish = partition_eager_publish_option;
 	spec.partition_ungathered_values = !partition_gather_option;
 	spec.device_probe_rows = probe_rows_option;
+	spec.device_direct_min_groups = direct_min_groups_option;
 	spec.partition_sort_probe = partition_sort_probe_option;
 	spec.partition_own_probe = partition_own_probe_option;
 	spec.partition_lean_rows_per_key = partition_lean_rows_option;
