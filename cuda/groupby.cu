@@ -764,8 +764,16 @@ aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t 
  * GPUGB_DIRECT_MIN_GROUPS expected, where numbering without lookups made
  * forced PARTITION 1.02-1.39x as fast (H200, 2^28 rows, session 48 call 2);
  * the probe's 2^20 rows cost about 0.3 ms again (session 47 call 3).
+ * 2^21 since session 51: a Zipf 1.0 probe of 2^22 groups led auto to
+ * expect fewer than 2^22, so it ran on without the restart, and with four
+ * payloads without gathered rows (partition_move.cu).  Against 2^22, auto
+ * was 1.04-1.22x as fast at 7 points (1.22x: 4-byte keys, four payloads,
+ * Zipf 1.0, 2^22) and 0.97-1.03x at the rest; 2^20 lost 0.95x at three
+ * points of 8-byte keys at 2^26 (H200, 2^28 rows, both key widths, one and
+ * four payloads, four distributions, 2^14-2^26, 3 reps, kernelbench
+ * --direct-min-groups, session 51 call 5).
  */
-#define GPUGB_DIRECT_MIN_GROUPS (INT64_C(1) << 22)
+#define GPUGB_DIRECT_MIN_GROUPS (INT64_C(1) << 21)
 
 static bool
 restarts_after_probe(const GpugbGroupBy *gb)
