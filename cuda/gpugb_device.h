@@ -307,7 +307,8 @@ typedef struct GpugbGroupBySpec
 	/*
 	 * PARTITION's first launch, where it numbers directly, sorts packed rows
 	 * with their partitions, as before session 50, not mixed words
-	 * (GPUGB_PARTITION_MIXED_KEYS below): for the kernel benchmark's A/B runs
+	 * (GPUGB_PARTITION_MIXED_KEYS below), nor gathered rows (which take mixed
+	 * keys too): for the kernel benchmark's A/B runs
 	 * (--partition-mixed-words off) and the self-test (--partition-unmixed),
 	 * never set by the executor.
 	 */
@@ -555,8 +556,8 @@ typedef struct GpugbGroupResults
 /*
  * Since session 51, the same first launch with an int32 key and two to
  * four int32 sums, which do not fit one word, sorts (mixed key, row
- * number) pairs, 8 bytes a row each way a pass, not 28-byte items of a
- * 4-byte partition and a 24-byte row; the values stay in launch order,
+ * number) pairs, 8 bytes a row each way a pass, not items of a 4-byte
+ * partition and a 16- or 24-byte row (20 or 28 bytes); the values stay in launch order,
  * packed, and the lean kernel reads each row's through its row number
  * (key_mix.cuh's gathered layout), staged a step ahead
  * (partition_deferred.cuh).  Only where CUB's sort takes more than one
