@@ -131,6 +131,58 @@ struct GpugbDeferredPackedRows
 		}
 		return in;
 	}
+#if GPUGB_GATHER_AHEAD_STEPS > 1
+	/* A row fetched some steps ahead, compact: its key and value words (expand makes them inputs). */
+	struct Fetched
+	{
+		uint32_t	key;
+		GpugbGatheredValues<NV> v;
+	};
+
+	__device__ __forceinline__ Fetched fetch_words(uint32_t row, int64_t i, int64_t end) const
+	{
+		Fetched		f = {};
+
+		if (i < end)
+		{
+			const GpugbGatheredValues<NV> *values = (const GpugbGatheredValues<NV> *)
+				((const char *) rows + gpugb_gathered_values_offset(n));
+
+			if constexpr (NV <= 2)
+			{
+				uint2		r = __ldg((const uint2 *) (values + row));
+
+				f.v.w[0] = r.x;
+				f.v.w[1] = r.y;
+			}
+			else
+			{
+				uint4		r = __ldg((const uint4 *) (values + row));
+
+				f.v.w[0] = r.x;
+				f.v.w[1] = r.y;
+				f.v.w[2] = r.z;
+				f.v.w[3] = r.w;
+			}
+			f.key = __ldg((const uint32_t *) rows + i);
+		}
+		return f;
+	}
+
+	__device__ __forceinline__ GpugbLeanRowInputs<NV> expand(const Fetched &f, int64_t i, int64_t end) const
+	{
+		GpugbLeanRowInputs<NV> in = {};
+
+		if (i < end)
+		{
+			in.key = (long long) (int32_t) f.key;
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+				in.w[a] = (long long) (int32_t) f.v.w[a];
+		}
+		return in;
+	}
+#endif
 #else
 	static constexpr bool staged = false;
 #endif
@@ -563,6 +615,41 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 			 * the row numbers staged a step before, and stages the step
 			 * after: a fetch waits on no load of its own row number.
 			 */
+#if GPUGB_GATHER_AHEAD_STEPS > 1
+			/*
+			 * The experiment (GPUGB_GATHER_AHEAD_STEPS, gpugb_device.h): each
+			 * warp holds the rows of that many steps fetched, compact, and the
+			 * row numbers of the step after; ahead[j] is step base + j's.
+			 */
+			if (base < chunk_end)
+			{
+				constexpr int D = GPUGB_GATHER_AHEAD_STEPS;
+				const int64_t step = blockDim.x;
+				typename Rows::Fetched ahead[D];
+				uint32_t	staged;
+
+#pragma unroll
+				for (int j = 0; j < D; j++)
+					ahead[j] = rows.fetch_words(rows.stage(base + j * step + lane, chunk_end), base + j * step + lane,
+												chunk_end);
+				staged = rows.stage(base + D * step + lane, chunk_end);
+				for (; base < chunk_end; base += step)
+				{
+					const GpugbLeanRowInputs<NV> cur = rows.expand(ahead[0], base + lane, chunk_end);
+
+#pragma unroll
+					for (int j = 0; j + 1 < D; j++)
+						ahead[j] = ahead[j + 1];
+					if (base + D * step < chunk_end)
+					{
+						ahead[D - 1] = rows.fetch_words(staged, base + D * step + lane, chunk_end);
+						staged = rows.stage(base + (D + 1) * step + lane, chunk_end);
+					}
+					gpugb_deferred_warp_rows<NV, KW>(p, t, rows, cur, base + lane, chunk_end,
+													 &count.counters[parity], lane);
+				}
+			}
+#else
 			if (base < chunk_end)
 			{
 				uint32_t	staged = rows.stage(base + blockDim.x + lane, chunk_end);
@@ -581,6 +668,7 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 													 &count.counters[parity], lane);
 				}
 			}
+#endif
 		}
 		else if (base < chunk_end)
 		{
