@@ -90,6 +90,14 @@ gpugb_gathered_values_offset(int64_t n)
 	return ((size_t) n * 8 + 15) & ~(size_t) 15;
 }
 
+/* The layout's values (its readers'). */
+template <int NV>
+static inline __host__ __device__ const GpugbGatheredValues<NV> *
+gpugb_gathered_values(const void *layout, int64_t n)
+{
+	return (const GpugbGatheredValues<NV> *) ((const char *) layout + gpugb_gathered_values_offset(n));
+}
+
 /* The layout's bytes for n rows. */
 template <int NV>
 static inline __host__ __device__ size_t

@@ -97,33 +97,40 @@ struct GpugbDeferredPackedRows
 		return i < end ? __ldg((const uint32_t *) rows + n + i) : 0u;
 	}
 
+	/* Row `row`'s values: one aligned 8- or 16-byte load. */
+	__device__ __forceinline__ GpugbGatheredValues<NV> values_of(uint32_t row) const
+	{
+		const GpugbGatheredValues<NV> *values = gpugb_gathered_values<NV>(rows, n);
+		GpugbGatheredValues<NV> v;
+
+		static_assert(NV >= 2 && NV <= 4, "gathered rows hold two to four sums");
+		if constexpr (NV <= 2)
+		{
+			uint2		r = __ldg((const uint2 *) (values + row));
+
+			v.w[0] = r.x;
+			v.w[1] = r.y;
+		}
+		else
+		{
+			uint4		r = __ldg((const uint4 *) (values + row));
+
+			v.w[0] = r.x;
+			v.w[1] = r.y;
+			v.w[2] = r.z;
+			v.w[3] = r.w;
+		}
+		return v;
+	}
+
 	__device__ __forceinline__ GpugbLeanRowInputs<NV> fetch(uint32_t row, int64_t i, int64_t end) const
 	{
 		GpugbLeanRowInputs<NV> in = {};
 
-		static_assert(NV >= 2 && NV <= 4, "gathered rows hold two to four sums");
 		if (i < end)
 		{
-			const GpugbGatheredValues<NV> *values = (const GpugbGatheredValues<NV> *)
-				((const char *) rows + gpugb_gathered_values_offset(n));
-			GpugbGatheredValues<NV> v;
+			const GpugbGatheredValues<NV> v = values_of(row);
 
-			if constexpr (NV <= 2)
-			{
-				uint2		r = __ldg((const uint2 *) (values + row));
-
-				v.w[0] = r.x;
-				v.w[1] = r.y;
-			}
-			else
-			{
-				uint4		r = __ldg((const uint4 *) (values + row));
-
-				v.w[0] = r.x;
-				v.w[1] = r.y;
-				v.w[2] = r.z;
-				v.w[3] = r.w;
-			}
 			in.key = (long long) (int32_t) __ldg((const uint32_t *) rows + i);
 #pragma unroll
 			for (int a = 0; a < NV; a++)
@@ -145,25 +152,7 @@ struct GpugbDeferredPackedRows
 
 		if (i < end)
 		{
-			const GpugbGatheredValues<NV> *values = (const GpugbGatheredValues<NV> *)
-				((const char *) rows + gpugb_gathered_values_offset(n));
-
-			if constexpr (NV <= 2)
-			{
-				uint2		r = __ldg((const uint2 *) (values + row));
-
-				f.v.w[0] = r.x;
-				f.v.w[1] = r.y;
-			}
-			else
-			{
-				uint4		r = __ldg((const uint4 *) (values + row));
-
-				f.v.w[0] = r.x;
-				f.v.w[1] = r.y;
-				f.v.w[2] = r.z;
-				f.v.w[3] = r.w;
-			}
+			f.v = values_of(row);
 			f.key = __ldg((const uint32_t *) rows + i);
 		}
 		return f;

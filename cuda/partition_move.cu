@@ -375,8 +375,7 @@ __global__ void
 gpugb_move_unpack_gathered_kernel(const void *layout, int64_t n, const GpugbMoveCols c, const unsigned *only_if)
 {
 	const uint32_t *keys = (const uint32_t *) layout;
-	const GpugbGatheredValues<NV> *values = (const GpugbGatheredValues<NV> *)
-		((const char *) layout + gpugb_gathered_values_offset(n));
+	const GpugbGatheredValues<NV> *values = gpugb_gathered_values<NV>(layout, n);
 
 	if (only_if != nullptr && *only_if == 0)
 		return;
@@ -592,6 +591,18 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
 }
 
+/* The columns the unpack for retries writes: those that packed rows name. */
+static GpugbMoveCols
+retry_cols(const GpugbPackedRows &packed)
+{
+	GpugbMoveCols c = {};
+
+	c.key_out = packed.key_out;
+	for (int a = 0; a < packed.n_values; a++)
+		c.out[a] = packed.value_out[a];
+	return c;
+}
+
 /*
  * The unpack of packed rows of a key of KW words and NV int32 values, where
  * the launch listed retries (an 8-byte key and one value: the tight rows).
@@ -600,11 +611,8 @@ template <int KW, int NV>
 static GpugbStatus
 unpack_packed_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count, cudaStream_t stream)
 {
-	GpugbMoveCols c = {};
+	const GpugbMoveCols c = retry_cols(packed);
 
-	c.key_out = packed.key_out;
-	for (int a = 0; a < NV; a++)
-		c.out[a] = packed.value_out[a];
 	gpugb_move_unpack_kernel<KW, 1, NV, KW == 2 && NV == 1><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
 		(const GpugbMovedRow<gpugb_packed_row_words(KW, NV)> *) packed.rows, packed.n, c, retry_count);
 	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
@@ -628,13 +636,8 @@ gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned
 
 			if constexpr (NV >= 2)
 			{
-				GpugbMoveCols c = {};
-
-				c.key_out = packed.key_out;
-				for (int a = 0; a < NV; a++)
-					c.out[a] = packed.value_out[a];
 				gpugb_move_unpack_gathered_kernel<NV><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
-					packed.rows, packed.n, c, retry_count);
+					packed.rows, packed.n, retry_cols(packed), retry_count);
 				return GPUGB_LAUNCHED("gpugb_move_unpack_gathered_kernel");
 			}
 			else
