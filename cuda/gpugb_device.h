@@ -571,21 +571,12 @@ typedef struct GpugbGroupResults
  */
 #define GPUGB_GATHERED_KEY_WORDS 4
 /*
- * An experiment for session 52 (written in session 51 after its last GPU
- * call, never run): 0, the default, or the steps ahead (1, 2, 3) at which
- * the lean kernel fetches gathered rows across the chunks of a stretch
- * (cuda/partition_deferred.cuh, GpugbGatherPipe).  Why: the gather alone
- * reads 2^28 rows in about 8 ms (test/bench/gather_rows.cu), the lean
- * kernel's own work took 5.78 ms over packed rows, and with gathered rows
- * it took 13.2 ms: the two barely overlap.  Staging the row numbers
- * changed nothing; by default each chunk (two 1024-row steps with four
- * sums) starts its loads after the last chunk's barrier, so a block's
- * loads drain at every chunk.  Build with KB_DEFINES (kernel benchmark) or
- * DEVICE_DEFINES (self-test) = -DGPUGB_GATHER_AHEAD_STEPS=N for the A/B.
+ * Fetching gathered rows 1 or 2 steps ahead across the chunks of a stretch
+ * (session 51's GPUGB_GATHER_AHEAD_STEPS, removed in session 52) made the
+ * lean kernel 12.80 ms against 13.27 at 2^22 (Nsight Compute) and whole
+ * runs 0.99-1.02x: the chunks' barriers are not what keeps the gather from
+ * overlapping the table's work (docs/session52-2026-12-01).
  */
-#ifndef GPUGB_GATHER_AHEAD_STEPS
-#define GPUGB_GATHER_AHEAD_STEPS 0
-#endif
 /* The key word counts whose block-table keys are mixed (unmixed at the flush). */
 #define GPUGB_KEY_WORDS_MIXED(kw) (GPUGB_PARTITION_MIXED_KEYS && ((kw) == GPUGB_MIXED_KEY_WORDS || (kw) == GPUGB_GATHERED_KEY_WORDS))
 /*

@@ -138,40 +138,6 @@ struct GpugbDeferredPackedRows
 		}
 		return in;
 	}
-#if GPUGB_GATHER_AHEAD_STEPS > 0
-	/* A row fetched some steps ahead, compact: its key and value words (expand makes them inputs). */
-	struct Fetched
-	{
-		uint32_t	key;
-		GpugbGatheredValues<NV> v;
-	};
-
-	__device__ __forceinline__ Fetched fetch_words(uint32_t row, int64_t i, int64_t end) const
-	{
-		Fetched		f = {};
-
-		if (i < end)
-		{
-			f.v = values_of(row);
-			f.key = __ldg((const uint32_t *) rows + i);
-		}
-		return f;
-	}
-
-	__device__ __forceinline__ GpugbLeanRowInputs<NV> expand(const Fetched &f, int64_t i, int64_t end) const
-	{
-		GpugbLeanRowInputs<NV> in = {};
-
-		if (i < end)
-		{
-			in.key = (long long) (int32_t) f.key;
-#pragma unroll
-			for (int a = 0; a < NV; a++)
-				in.w[a] = (long long) (int32_t) f.v.w[a];
-		}
-		return in;
-	}
-#endif
 #else
 	static constexpr bool staged = false;
 #endif
@@ -563,63 +529,6 @@ struct GpugbDeferredCount
 	bool		overflowed;		/* the block saw the launch overflowed (it stays so) */
 };
 
-#if GPUGB_GATHER_AHEAD_STEPS > 0
-/*
- * The experiment GPUGB_GATHER_AHEAD_STEPS (gpugb_device.h): a warp's
- * gathered rows fetched that many steps ahead across the chunks of a
- * stretch, which otherwise each start their loads anew after the chunk's
- * barrier (two 1024-row steps a chunk with four sums: 4096 slots, chunks of
- * 2048 rows).  Rows are read-only, so a fetch may run ahead of a chunk's
- * end and of a flush.  `at` is the step ahead[0] holds (warp-uniform; -1:
- * none): a chunk whose first step is not it starts the pipe again.  Row
- * sources other than the gathered layout have none.
- */
-template <int NV, class Rows, bool STAGED>
-struct GpugbGatherPipe
-{
-	int64_t		at = -1;
-};
-
-template <int NV, class Rows>
-struct GpugbGatherPipe<NV, Rows, true>
-{
-	static constexpr int D = GPUGB_GATHER_AHEAD_STEPS;
-	typename Rows::Fetched ahead[D];
-	uint32_t	staged;
-	int64_t		at = -1;
-
-	/* ahead[j] := step base + j * blockDim.x's row, staged := the row number of step base + D's. */
-	__device__ __forceinline__ void start(const Rows &rows, int64_t base, int64_t end, unsigned lane)
-	{
-		const int64_t step = blockDim.x;
-
-#pragma unroll
-		for (int j = 0; j < D; j++)
-			ahead[j] = rows.fetch_words(rows.stage(base + j * step + lane, end), base + j * step + lane, end);
-		staged = rows.stage(base + D * step + lane, end);
-		at = base;
-	}
-
-	/* Step `base`'s inputs (base == at), valid below chunk_end; the pipe moves a step on. */
-	__device__ __forceinline__ GpugbLeanRowInputs<NV> take(const Rows &rows, int64_t base, int64_t chunk_end,
-														   int64_t end, unsigned lane)
-	{
-		const int64_t step = blockDim.x;
-		const GpugbLeanRowInputs<NV> cur = rows.expand(ahead[0], base + lane, chunk_end);
-
-#pragma unroll
-		for (int j = 0; j + 1 < D; j++)
-			ahead[j] = ahead[j + 1];
-		if (base + D * step < end)
-		{
-			ahead[D - 1] = rows.fetch_words(staged, base + D * step + lane, end);
-			staged = rows.stage(base + (D + 1) * step + lane, end);
-		}
-		at = base + step;
-		return cur;
-	}
-};
-#endif
 
 /*
  * One stretch [begin, end) of `rows` (a partition's packed rows, or a
@@ -641,9 +550,6 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 	const unsigned lane = threadIdx.x & 31u;
 	const unsigned threshold = (unsigned) ((int64_t) t.slots * 7 / 8 - chunk_rows);
 	int64_t		first = begin;		/* the first row the table holds */
-#if GPUGB_GATHER_AHEAD_STEPS > 0
-	GpugbGatherPipe<NV, Rows, Rows::staged> pipe;
-#endif
 
 	/* Once overflowed, the rest goes to the retry list unadded (no shared memory, no barrier). */
 	if (count.overflowed)
@@ -665,21 +571,6 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 			 * the row numbers staged a step before, and stages the step
 			 * after: a fetch waits on no load of its own row number.
 			 */
-#if GPUGB_GATHER_AHEAD_STEPS > 0
-			/* The experiment (GPUGB_GATHER_AHEAD_STEPS, gpugb_device.h): the stretch's pipe, across chunks. */
-			if (base < chunk_end)
-			{
-				if (pipe.at != base)
-					pipe.start(rows, base, end, lane);
-				for (; base < chunk_end; base += blockDim.x)
-				{
-					const GpugbLeanRowInputs<NV> cur = pipe.take(rows, base, chunk_end, end, lane);
-
-					gpugb_deferred_warp_rows<NV, KW>(p, t, rows, cur, base + lane, chunk_end,
-													 &count.counters[parity], lane);
-				}
-			}
-#else
 			if (base < chunk_end)
 			{
 				uint32_t	staged = rows.stage(base + blockDim.x + lane, chunk_end);
@@ -698,7 +589,6 @@ gpugb_deferred_stretch(const GpugbAggParams &p, const GpugbLeanTable &t, const R
 													 &count.counters[parity], lane);
 				}
 			}
-#endif
 		}
 		else if (base < chunk_end)
 		{
