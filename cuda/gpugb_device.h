@@ -577,6 +577,22 @@ typedef struct GpugbGroupResults
  * runs 0.99-1.02x: the chunks' barriers are not what keeps the gather from
  * overlapping the table's work (docs/session52-2026-12-01).
  */
+/*
+ * 1: a PARTITION block finds the partition at a sorted position with its
+ * warps' 32-way search (gpugb_partition_at, cuda/partition_kernels.cuh);
+ * 0: each thread's binary search (session 52's A/B).
+ */
+#ifndef GPUGB_PARTITION_WARP_SEARCH
+#define GPUGB_PARTITION_WARP_SEARCH 1
+#endif
+/*
+ * 1: PARTITION's direct flush stores a new group's states
+ * (gpugb_deferred_slot_store, cuda/partition_deferred.cuh); 0: adds them
+ * with atomics as every other flush (session 52's A/B).
+ */
+#ifndef GPUGB_DIRECT_FLUSH_STORES
+#define GPUGB_DIRECT_FLUSH_STORES 1
+#endif
 /* The key word counts whose block-table keys are mixed (unmixed at the flush). */
 #define GPUGB_KEY_WORDS_MIXED(kw) (GPUGB_PARTITION_MIXED_KEYS && ((kw) == GPUGB_MIXED_KEY_WORDS || (kw) == GPUGB_GATHERED_KEY_WORDS))
 /*

@@ -370,6 +370,34 @@ gpugb_deferred_flush_slot(const GpugbAggParams &p, const GpugbStates &global, co
 }
 
 /*
+ * Slot s's states stored as those of group gid, a group the direct flush
+ * just numbered: its states are still the identities the table was filled
+ * with (0 for the rows' count and SUM_INT's two words), and no other
+ * thread writes them during the launch (the publish comes after it).  So
+ * plain stores give what gpugb_lean_slot_flush's adds would, without the
+ * int128 add's returned atomic, whose round trip the block's barrier
+ * waits for, and without L2 reading the identities from DRAM first.
+ * GPUGB_DIRECT_FLUSH_STORES (gpugb_device.h) chooses it.
+ */
+template <int NV>
+__device__ __forceinline__ void
+gpugb_deferred_slot_store(const GpugbAggParams &p, const GpugbStates &global, const GpugbLeanTable &t, int s,
+						  int64_t gid)
+{
+	p.counts[gid] = (unsigned long long) t.counts[s];	/* count column 0, as the adds */
+#pragma unroll
+	for (int a = 0; a < NV; a++)
+	{
+		const long long sum = (long long) (((unsigned long long) t.sums[(size_t) (2 * a + 1) * t.slots + s] << 32) |
+										   t.sums[(size_t) 2 * a * t.slots + s]);
+
+		global.values[p.vals[a].value_col * global.pitch + gid] = (unsigned long long) sum;
+		if (sum < 0)
+			global.values_hi[p.vals[a].hi_col * global.pitch + gid] = -1;	/* the int128's sign */
+	}
+}
+
+/*
  * The flush of a whole partition's keys (`direct`: the stretch was its
  * partition's every row, in one table, and the launch was the first on an
  * empty global table, so no other block and no earlier launch ever met
@@ -417,7 +445,11 @@ gpugb_deferred_flush_direct(const GpugbAggParams &p, const GpugbStates &global, 
 		{
 			p.group_keys[gid] = gpugb_deferred_group_key<KW>(t.cache.keys[s]);
 			p.group_nulls[gid] = GPUGB_GROUP_UNPUBLISHED;
+#if GPUGB_DIRECT_FLUSH_STORES
+			gpugb_deferred_slot_store<NV>(p, global, t, s, gid);
+#else
 			gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) gid);
+#endif
 		}
 		else
 		{

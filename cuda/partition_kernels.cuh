@@ -215,13 +215,51 @@ gpugb_partition_slot(const GpugbAggParams &p, unsigned long long *local_hash, in
  * The first partition whose rows reach past sorted position `pos`: the
  * smallest q with bounds[q + 1] > pos (bounds is non-decreasing; pos < n).
  * Every thread of a block computes the same q from the same loads.
+ *
+ * GPUGB_PARTITION_WARP_SEARCH (the default; gpugb_device.h): warp-
+ * collective, so every lane of each warp must call it together.  Each
+ * round the warp's lanes test 32 evenly spaced partitions at once and keep
+ * the span between the last that ends at or before pos and the first that
+ * ends past it: 2^15 partitions take 3 rounds of loads, not 15 dependent
+ * ones.  Why: at 2^26 groups a tile is about one partition (8192 rows),
+ * each tile searched three times, and the lean kernel spent about 22 us of
+ * an SM a partition beyond its rows, most of it waiting on these loads
+ * (Nsight Compute's samples by instruction, H200, session 52, call 3).
  */
 __device__ __forceinline__ int64_t
 gpugb_partition_at(const uint32_t *bounds, int64_t n_parts, int64_t pos)
 {
 	int64_t		lo = 0,
-				hi = n_parts - 1;
+				hi = n_parts - 1;	/* the answer is in [lo, hi]; hi's partition ends past pos */
 
+#if GPUGB_PARTITION_WARP_SEARCH
+	const unsigned lane = threadIdx.x & 31u;
+
+	while (lo < hi)
+	{
+		/* Lane k tests lo + k * step (those at or past hi test nothing: hi is known to pass). */
+		const int64_t step = (hi - lo + 31) / 32;
+		const int64_t q = lo + (int64_t) lane * step;
+		const bool	past = q < hi && (int64_t) bounds[q + 1] > pos;
+		const unsigned mask = __ballot_sync(GPUGB_FULL_MASK, past);
+
+		if (mask == 0u)
+		{
+			/* No tested partition ends past pos: the answer follows the last one tested below hi. */
+			const int64_t last = min((int64_t) 31, (hi - 1 - lo) / step);
+
+			lo = lo + last * step + 1;
+		}
+		else
+		{
+			const int	first = __ffs(mask) - 1;
+
+			hi = lo + (int64_t) first * step;
+			if (first > 0)
+				lo = lo + (int64_t) (first - 1) * step + 1;
+		}
+	}
+#else
 	while (lo < hi)
 	{
 		int64_t		mid = lo + (hi - lo) / 2;
@@ -231,6 +269,7 @@ gpugb_partition_at(const uint32_t *bounds, int64_t n_parts, int64_t pos)
 		else
 			lo = mid + 1;
 	}
+#endif
 	return lo;
 }
 
