@@ -586,6 +586,21 @@ typedef struct GpugbGroupResults
 #define GPUGB_PARTITION_WARP_SEARCH 1
 #endif
 /*
+ * An experiment for session 53 (written after session 52's last GPU call,
+ * never run): 0, the default, or the fewest rows of a tile of PARTITION's
+ * lean kernel (cuda/launch.cu, gpugb_launch_partitioned_lean), up to an
+ * eighth of a block's share of the launch.  Why: a tile is about a
+ * partition's mean rows, and each tile searches the bounds three times
+ * (gpugb_partition_for_each_stretch).  At 2^26 groups (2^15 partitions of
+ * 8192 rows) those searches still held about 9 % of the lean kernel's
+ * samples after the warp search (session 52, call 6); tiles of 65536 rows
+ * would search once for eight partitions.  Build with KB_DEFINES or
+ * DEVICE_DEFINES = -DGPUGB_LEAN_MIN_TILE_ROWS=N for the A/B.
+ */
+#ifndef GPUGB_LEAN_MIN_TILE_ROWS
+#define GPUGB_LEAN_MIN_TILE_ROWS 0
+#endif
+/*
  * 1: PARTITION's direct flush stores a new group's states
  * (gpugb_deferred_slot_store, cuda/partition_deferred.cuh); 0: adds them
  * with atomics as every other flush (session 52's A/B).

@@ -859,6 +859,23 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 
 	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, sorted_part_bytes, bounds, n_parts,
 									  GPUGB_LEAN_ONE_BLOCK_THREADS, max_tile_rows, stream, &tile_rows, &split_rows));
+#if GPUGB_LEAN_MIN_TILE_ROWS > 0
+	/*
+	 * The experiment GPUGB_LEAN_MIN_TILE_ROWS (gpugb_device.h): tiles of
+	 * several small partitions, so that a tile's searches
+	 * (gpugb_partition_for_each_stretch) serve all of them; still at most
+	 * max_tile_rows.
+	 */
+	{
+		const int64_t at_least = GPUGB_LEAN_MIN_TILE_ROWS < max_tile_rows ? GPUGB_LEAN_MIN_TILE_ROWS : max_tile_rows;
+
+		if (tile_rows < at_least)
+		{
+			tile_rows = at_least;
+			split_rows = 2 * tile_rows;
+		}
+	}
+#endif
 	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 		return launch_partitioned_lean_rows<decltype(nv)::value>(p, packed, packed_key_words, bounds, n_parts,
 																 (int) slots, tile_rows, split_rows, direct_gids,
