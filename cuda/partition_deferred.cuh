@@ -402,8 +402,9 @@ gpugb_deferred_slot_store(const GpugbAggParams &p, const GpugbStates &global, co
  * partition's every row, in one table, and the launch was the first on an
  * empty global table, so no other block and no earlier launch ever met
  * these keys): the block takes consecutive ids for its listed slots with
- * one atomic on the group counter and adds each slot's states to its new
- * group, with no lookup in the global table.  The groups reach the slot
+ * one atomic on the group counter and gives each slot's states to its new
+ * group (stored: gpugb_deferred_slot_store; added with atomics where
+ * GPUGB_DIRECT_FLUSH_STORES is 0), with no lookup in the global table.  The groups reach the slot
  * table after the launch (gpugb_publish_groups_kernel), which finds them by
  * GPUGB_GROUP_UNPUBLISHED in their null-mask word.  A slot whose id would
  * pass max_groups is FAILED, as a lookup that found no id left, and the
@@ -474,8 +475,8 @@ gpugb_deferred_empty_slot(const GpugbLeanTable &t, int s)
 }
 
 /*
- * Adds every claimed slot's states to its group (looked up now, or under
- * `direct` given a new id: gpugb_deferred_flush_direct), then
+ * Adds every claimed slot's states to its group (looked up now), or under
+ * `direct` stores them as a new group's (gpugb_deferred_flush_direct), then
  * empties the table; where a lookup got no group id, first lists the rows
  * of [first, end) whose slot it was (the file comment).  `overflowed`:
  * the launch was, so no lookups (any thread's view: each slot is one

@@ -214,7 +214,7 @@ gpugb_partition_slot(const GpugbAggParams &p, unsigned long long *local_hash, in
 /*
  * The first partition whose rows reach past sorted position `pos`: the
  * smallest q with bounds[q + 1] > pos (bounds is non-decreasing; pos < n).
- * Every thread of a block computes the same q from the same loads.
+ * Every thread of a block computes the same q.
  *
  * GPUGB_PARTITION_WARP_SEARCH (the default; gpugb_device.h): warp-
  * collective, so every lane of each warp must call it together.  Each
@@ -279,6 +279,7 @@ gpugb_partition_at(const uint32_t *bounds, int64_t n_parts, int64_t pos)
  * split_rows rows.  So only large partitions (a hot key's) are cut between
  * blocks; a small one is a tile's work whole, and its keys go to the global
  * table once.  Non-decreasing in t; tile t ends where tile t + 1 begins.
+ * Warp-collective, as gpugb_partition_at.
  * The nearer end, not the start: with tiles of a partition's mean rows,
  * partition t starts a little before or after t * tile_rows (the sizes
  * drift), and pulling every tile back to the start of the partition it
@@ -310,8 +311,9 @@ gpugb_partition_tile_start(const uint32_t *bounds, int64_t n_parts, int64_t n, i
  * tiles of about tile_rows positions, gpugb_partition_tile_start), in order;
  * never with an empty stretch.  whole: the stretch is its partition's every
  * row, so no other stretch of the launch holds any of its keys.  Block-uniform: tiles, partitions and stretches
- * come from the same loads in every thread, so `stretch` may hold
- * __syncthreads.
+ * come out the same in every thread, so `stretch` may hold
+ * __syncthreads; and every thread of the block must call it (the searches
+ * are warp-collective: gpugb_partition_at).
  */
 template <typename Stretch>
 __device__ __forceinline__ void
@@ -361,7 +363,8 @@ gpugb_partition_for_each_stretch(const uint32_t *bounds, int64_t n_parts, int64_
  *
  * Five blocks an SM, as many as their tables let share its shared memory
  * (43 kB each at three state columns): ptxas may use up to 51 registers
- * and takes 47, with no spills (CUDA 13).  With the block size alone it
+ * and took 47, with no spills (CUDA 13); with the warp search (session 52)
+ * it takes 48 and spills 16 bytes, 12 without.  With the block size alone it
  * aimed at eight blocks an SM, 32 registers, and spilled 120 bytes.
  */
 __global__ void __launch_bounds__(GPUGB_AGG_BLOCK, 5)
