@@ -16,7 +16,7 @@ for a in "1 26" "4 26" "1 22"; do
       > "$OUT/$src-p$1-g$2.csv" 2> "$OUT/$src-p$1-g$2.err"
     echo "== ncu source $src p$1 g$2 rc=$? ($(( $(date +%s) - t0 )) s) $(wc -l < "$OUT/$src-p$1-g$2.csv") lines"
   done
-  python3 docs/session52-2026-12-01/next/sass_stalls.py "$OUT/sass-p$1-g$2.csv" 2>&1 | head -22
+  python3 test/kernelbench/sass_stalls.py "$OUT/sass-p$1-g$2.csv" 2>&1 | head -22
 done
 gzip -9 "$OUT"/*.csv
 call_pack s52-call3

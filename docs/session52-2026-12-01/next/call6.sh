@@ -11,7 +11,7 @@ CUDA_MODULE_LOADING=EAGER timeout 100 ncu -k "regex:gpugb_partition_lean_kernel"
   --dists uniform --methods partition --reps 1 --bw-gib 1 --max-seconds 60 --md /dev/null --log2-groups 26 \
   > "$OUT/sass-n-p1-g26.csv" 2> "$OUT/sass-n-p1-g26.err"
 echo "== ncu source s52n p1 g26 rc=$? ($(( $(date +%s) - t0 )) s)"
-python3 docs/session52-2026-12-01/next/sass_stalls.py "$OUT/sass-n-p1-g26.csv" 2>&1 | sed -n '2,12p'
+python3 test/kernelbench/sass_stalls.py "$OUT/sass-n-p1-g26.csv" 2>&1 | sed -n '2,12p'
 gzip -9 "$OUT"/*.csv
 prebuilt_selftest whole s52n $(( $(call_left) - 10 ))
 call_pack s52-call6
