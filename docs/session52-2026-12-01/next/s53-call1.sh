@@ -25,4 +25,14 @@ ab_ratios base t32
 for b in s52n s53t32 s53t64; do
   ncu_in_order $b-g26 $b --methods partition --keys 4 --payloads 1 --log2-groups 26 --dists uniform | grep -E "lean|total"
 done
+# Where the timed part's allocation goes (the log's alloc column: 0.7-2.2 ms a PARTITION run): the first
+# rep's device allocations by buffer. The retries' columns (moved_cols, 4-10 GiB at 2^28 rows) are allocated
+# whether or not a row retries; if they are most of it, allocating them only for retries is the next change.
+for a in "1 zipf1.0 26" "4 uniform 22"; do
+  set -- $a
+  CUDA_MODULE_LOADING=EAGER timeout 60 test/bin/s52n/kernelbench --bw-gib 1 --reps 1 --max-seconds 50 --md /dev/null \
+    --methods partition --keys 4 --payloads $1 --dists $2 --log2-groups $3 --alloc-trace on > "$OUT/alloc-p$1-$2-g$3.log" 2>&1
+  echo "== alloc trace, four-byte keys, $1 payload(s), $2, 2^$3"
+  grep "alloc trace" "$OUT/alloc-p$1-$2-g$3.log" | head -12
+done
 call_pack s53-call1
