@@ -111,6 +111,14 @@ gpugb_lean_global_add_sum(const GpugbAggParams &p, const GpugbStates &global, in
 						  sum < 0 ? -1 : 0);
 }
 
+/* Sum a of slot s: its two 32-bit words as one int64. */
+__device__ __forceinline__ long long
+gpugb_lean_slot_sum(const GpugbLeanTable &t, int a, int s)
+{
+	return (long long) (((unsigned long long) t.sums[(size_t) (2 * a + 1) * t.slots + s] << 32) |
+						t.sums[(size_t) 2 * a * t.slots + s]);
+}
+
 /*
  * Adds slot s's states, of group gid, to the global states with the
  * generic int128 update.
@@ -133,12 +141,7 @@ gpugb_lean_slot_flush(const GpugbAggParams &p, const GpugbStates &global, const 
 	}
 #pragma unroll
 	for (int a = 0; a < NV; a++)
-	{
-		long long	sum = (long long) (((unsigned long long) t.sums[(size_t) (2 * a + 1) * t.slots + s] << 32) |
-									   t.sums[(size_t) 2 * a * t.slots + s]);
-
-		gpugb_lean_global_add_sum(p, global, a, gid, sum);
-	}
+		gpugb_lean_global_add_sum(p, global, a, gid, gpugb_lean_slot_sum(t, a, s));
 }
 
 /*

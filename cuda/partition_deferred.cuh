@@ -388,8 +388,7 @@ gpugb_deferred_slot_store(const GpugbAggParams &p, const GpugbStates &global, co
 #pragma unroll
 	for (int a = 0; a < NV; a++)
 	{
-		const long long sum = (long long) (((unsigned long long) t.sums[(size_t) (2 * a + 1) * t.slots + s] << 32) |
-										   t.sums[(size_t) 2 * a * t.slots + s]);
+		const long long sum = gpugb_lean_slot_sum(t, a, s);
 
 		global.values[p.vals[a].value_col * global.pitch + gid] = (unsigned long long) sum;
 		if (sum < 0)
@@ -561,7 +560,6 @@ struct GpugbDeferredCount
 	unsigned	held;			/* keys claimed since the table was emptied */
 	bool		overflowed;		/* the block saw the launch overflowed (it stays so) */
 };
-
 
 /*
  * One stretch [begin, end) of `rows` (a partition's packed rows, or a
