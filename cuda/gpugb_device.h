@@ -586,19 +586,21 @@ typedef struct GpugbGroupResults
 #define GPUGB_PARTITION_WARP_SEARCH 1
 #endif
 /*
- * An experiment for session 53 (written after session 52's last GPU call,
- * never run): 0, the default, or the fewest rows of a tile of PARTITION's
- * lean kernel (cuda/launch.cu, gpugb_launch_partitioned_lean), up to an
- * eighth of a block's share of the launch.  Why: a tile is about a
- * partition's mean rows, and each tile searches the bounds three times
- * (gpugb_partition_for_each_stretch).  At 2^26 groups (2^15 partitions of
- * 8192 rows) those searches still held about 9 % of the lean kernel's
- * samples after the warp search (session 52, call 6); tiles of 65536 rows
- * would search once for eight partitions.  Build with KB_DEFINES or
- * DEVICE_DEFINES = -DGPUGB_LEAN_MIN_TILE_ROWS=N for the A/B.
+ * The fewest rows of a tile of PARTITION's lean kernel (cuda/launch.cu,
+ * gpugb_launch_partitioned_lean), up to an eighth of a block's share of the
+ * launch; 0: tiles of a partition's mean rows, as before session 53.  Why:
+ * each tile searches the bounds three times
+ * (gpugb_partition_for_each_stretch), and at 2^26 groups (2^15 partitions
+ * of 8192 rows) those searches held about 9 % of the lean kernel's samples
+ * even after the warp search (session 52, call 6).  Tiles of 65536 rows
+ * search once for eight partitions.  Kernel benchmark, H200, 2^28 rows,
+ * against 0 (session 53, call 1): the lean kernel at 2^26, four-byte keys,
+ * one payload, 7.85 -> 6.70 ms (Nsight Compute, base clocks); PARTITION
+ * 1.04-1.14x at 2^26, 1.01-1.05x at 2^24, 0.97-1.03x at 2^22 (where tiles
+ * were that large already); 32768 rows gave 1.03-1.13x at 2^26.
  */
 #ifndef GPUGB_LEAN_MIN_TILE_ROWS
-#define GPUGB_LEAN_MIN_TILE_ROWS 0
+#define GPUGB_LEAN_MIN_TILE_ROWS 65536
 #endif
 /*
  * 1: PARTITION's direct flush stores a new group's states

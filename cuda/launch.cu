@@ -861,8 +861,8 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 									  GPUGB_LEAN_ONE_BLOCK_THREADS, max_tile_rows, stream, &tile_rows, &split_rows));
 #if GPUGB_LEAN_MIN_TILE_ROWS > 0
 	/*
-	 * The experiment GPUGB_LEAN_MIN_TILE_ROWS (gpugb_device.h): tiles of
-	 * several small partitions, so that a tile's searches
+	 * Tiles of at least GPUGB_LEAN_MIN_TILE_ROWS (gpugb_device.h): several
+	 * small partitions a tile, so that a tile's searches
 	 * (gpugb_partition_for_each_stretch) serve all of them; still at most
 	 * max_tile_rows.
 	 */
