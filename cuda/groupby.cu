@@ -401,6 +401,7 @@ complete_set(GpugbGroupBy *gb, GpugbStrideSet *set, bool more_to_come)
 
 	if (((const uint32_t *) set->retry_count_host.ptr)[1] != 0)
 		gb->stats.partition_overflow_aborts++;
+	GPUGB_TRY(gpugb_partition_unpack_for_retries(gb, set, n_retry));
 	if (n_retry > 0)
 		GPUGB_TRY(gpugb_run_retries(gb, set, n_retry));
 	/* Moved columns kept only for those retries (gpugb_scratch_unavailable): done with. */
@@ -599,6 +600,7 @@ launch_set(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p, bool check_
 	p.retry_out = (uint32_t *) set->retry_list.ptr;
 	p.retry_count = (unsigned int *) set->retry_count.ptr;
 	set->params = p;
+	set->retry_unpack = GpugbPackedRows();
 	GPUGB_TRY(wait_for_direct_launch(gb, set));
 	GPUGB_TRY(gpugb_publish_pending(gb, stream, true));
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(set->retry_count.ptr, 0, 8, stream)));

@@ -118,6 +118,39 @@ struct GpugbSortBufs
 								 * scatter's scan (partition_scatter.cuh) */
 };
 
+/*
+ * Sorted rows left packed for the lean partition kernel (unless
+ * spec.partition_lean_unpacked): rows of gpugb_packed_row_words(key_words,
+ * n_values) 32-bit words, the key's words (an int32, or an 8-byte key's
+ * halves in pair slots) and each value's int32 word
+ * (then 0s), partition order; the columns they unpack to.  rows == nullptr:
+ * the rows were unpacked as usual.
+ */
+#define GPUGB_SORTED_PARTS_MIXED32 (-4)
+
+struct GpugbPackedRows
+{
+	const void *rows = nullptr;
+	int64_t		n = 0;
+	int			key_words = 1;
+	int			n_values = 0;
+	/*
+	 * The rows were scattered (partition_scatter.cuh), not sorted: the
+	 * partitions' bounds are in the sort buffers' keys_in, and keys_out
+	 * holds no sorted partitions.
+	 */
+	bool		bounds_ready = false;
+	/*
+	 * The bytes of each sorted partition in keys_out (partition_move.cu): 2
+	 * where 16 bits hold them, else 4; 8: mixed words, and
+	 * GPUGB_SORTED_PARTS_MIXED32: the gathered layout's mixed keys, whose
+	 * top bits are the partitions, in rows rather than keys_out.
+	 */
+	int			sorted_part_bytes = 4;
+	int64_t    *key_out = nullptr;
+	int64_t    *value_out[GPUGB_PARTITION_LEAN_MAX_SUMS] = {};
+};
+
 struct GpugbStrideSet
 {
 	GpugbStride stride;			/* the caller's view of `host` */
@@ -139,6 +172,13 @@ struct GpugbStrideSet
 	bool		appended = false;
 	GpugbAggParams params;		/* row columns of the last submit; reused by retries */
 	GpugbSortBufs sort;
+	/*
+	 * Rows the last launch left packed for the lean kernel, whose int64
+	 * columns `params` names but nobody has written yet: complete_set
+	 * writes them (gpugb_partition_unpack_for_retries) only where the launch
+	 * listed rows for retry.  rows == nullptr: none pending.
+	 */
+	GpugbPackedRows retry_unpack;
 };
 
 struct GpugbTable
@@ -292,39 +332,6 @@ GpugbStatus gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_
 unsigned	gpugb_grid_for(int64_t work, int block);
 
 /*
- * Sorted rows left packed for the lean partition kernel (unless
- * spec.partition_lean_unpacked): rows of gpugb_packed_row_words(key_words,
- * n_values) 32-bit words, the key's words (an int32, or an 8-byte key's
- * halves in pair slots) and each value's int32 word
- * (then 0s), partition order; the columns they unpack to.  rows == nullptr:
- * the rows were unpacked as usual.
- */
-#define GPUGB_SORTED_PARTS_MIXED32 (-4)
-
-struct GpugbPackedRows
-{
-	const void *rows = nullptr;
-	int64_t		n = 0;
-	int			key_words = 1;
-	int			n_values = 0;
-	/*
-	 * The rows were scattered (partition_scatter.cuh), not sorted: the
-	 * partitions' bounds are in the sort buffers' keys_in, and keys_out
-	 * holds no sorted partitions.
-	 */
-	bool		bounds_ready = false;
-	/*
-	 * The bytes of each sorted partition in keys_out (partition_move.cu): 2
-	 * where 16 bits hold them, else 4; 8: mixed words, and
-	 * GPUGB_SORTED_PARTS_MIXED32: the gathered layout's mixed keys, whose
-	 * top bits are the partitions, in rows rather than keys_out.
-	 */
-	int			sorted_part_bytes = 4;
-	int64_t    *key_out = nullptr;
-	int64_t    *value_out[GPUGB_PARTITION_LEAN_MAX_SUMS] = {};
-};
-
-/*
  * PARTITION's rows moved with the sort (partition_move.cu): where launch p
  * has one key word without NULLs, no NULL input and value columns over at
  * most GPUGB_MOVE_MAX_VALUE_INPUTS inputs, sorts its rows' partitions (home slot
@@ -333,7 +340,8 @@ struct GpugbPackedRows
  * position i).  false in *did: not applicable or no scratch; nothing queued.
  * want_packed (the lean kernel will run, not spec.partition_lean_unpacked): where
  * the key and the value are int32 words in keyed slots, the rows stay
- * packed (*packed) and the columns are not written yet.  want_mixed
+ * packed (*packed), and the columns are neither allocated nor written, nor
+ * named in *moved (gpugb_partition_unpack_for_retries).  want_mixed
  * (GPUGB_PARTITION_MIXED_KEYS, gpugb_device.h): such
  * rows of one sum, where they do not scatter, become mixed words
  * (packed->key_words GPUGB_MIXED_KEY_WORDS).
@@ -343,12 +351,16 @@ GpugbStatus gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const 
 									  cudaStream_t stream, GpugbAggParams *moved, GpugbPackedRows *packed,
 									  bool *did);
 /*
- * After the lean kernel over packed rows: the sorted columns that *moved
- * names, written only where the launch listed rows for retry (its device
- * retry count nonzero), since retries read them (gpugb_run_retries).
+ * After a launch (or a retry round) that left its rows packed
+ * (set->retry_unpack) and listed n_retry rows for retry: allocates the
+ * sorted int64 columns (the set's moved_cols), points set->params at them
+ * and queues their unpack on the set's stream, for the retries.  Only
+ * then: the columns are 8 bytes a row for the key and each sum, 4-10 GiB
+ * at 2^28 rows, which no launch without retries reads.  Clears
+ * set->retry_unpack in any case: the rows are overwritten by the set's
+ * next launch.
  */
-GpugbStatus gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count,
-											   cudaStream_t stream);
+GpugbStatus gpugb_partition_unpack_for_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry);
 GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,
 									 uint32_t *bounds, int64_t n_parts, int64_t slots,
 									 int state_columns, cudaStream_t stream);

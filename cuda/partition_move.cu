@@ -45,7 +45,11 @@
  * Retries: rows that find no group id are listed by sorted position, so the
  * caller makes the moved parameters the set's (set->params): retries read
  * the sorted columns, which stay in the set's scratch until the set's next
- * launch, after complete_set has run them.
+ * launch, after complete_set has run them.  Rows left packed get their
+ * columns only then, from complete_set, where the launch listed retries
+ * (gpugb_partition_unpack_for_retries): since session 53, before which
+ * every such launch allocated them, 4-10 GiB at 2^28 rows, 0.2-0.5 ms of
+ * cudaMalloc (H200, kernel benchmark's alloc trace, session 53 call 1).
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -73,18 +77,12 @@ gpugb_move_pack_kernel(const Packer pk, PartKey *part_keys, typename Packer::Row
 	}
 }
 
-/*
- * The sorted rows as int64 columns.  only_if (packed rows left for the lean
- * kernel, unless spec.partition_lean_unpacked): nothing unless the launch listed a
- * row for retry there, since retries read the columns (the file comment).
- */
+/* The sorted rows as int64 columns: for the generic kernel, or for retries of packed rows (the file comment). */
 template <int KW, int VW, int NV, bool TIGHT>
 __global__ void
 gpugb_move_unpack_kernel(const GpugbMovedRow<gpugb_moved_row_words(KW + VW * NV, TIGHT)> *rows, int64_t n,
-						 const GpugbMoveCols c, const unsigned *only_if)
+						 const GpugbMoveCols c)
 {
-	if (only_if != nullptr && *only_if == 0)
-		return;
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
@@ -299,13 +297,10 @@ sort_mixed_words(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, i
 													 stream));
 }
 
-/* The sorted mixed words as int64 columns, where the launch listed a row for retry (only_if). */
+/* The sorted mixed words as int64 columns, for retries. */
 __global__ void
-gpugb_move_unpack_mixed_kernel(const unsigned long long *words, int64_t n, int64_t *key_out, int64_t *value_out,
-							   const unsigned *only_if)
+gpugb_move_unpack_mixed_kernel(const unsigned long long *words, int64_t n, int64_t *key_out, int64_t *value_out)
 {
-	if (only_if != nullptr && *only_if == 0)
-		return;
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
@@ -369,16 +364,14 @@ sort_gathered(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int 
 													  sorted_keys + n, n, 32 - bits, 32, stream));
 }
 
-/* The gathered layout's rows as int64 columns in sorted order, where the launch listed a row for retry (only_if). */
+/* The gathered layout's rows as int64 columns in sorted order, for retries. */
 template <int NV>
 __global__ void
-gpugb_move_unpack_gathered_kernel(const void *layout, int64_t n, const GpugbMoveCols c, const unsigned *only_if)
+gpugb_move_unpack_gathered_kernel(const void *layout, int64_t n, const GpugbMoveCols c)
 {
 	const uint32_t *keys = (const uint32_t *) layout;
 	const GpugbGatheredValues<NV> *values = gpugb_gathered_values<NV>(layout, n);
 
-	if (only_if != nullptr && *only_if == 0)
-		return;
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
@@ -496,7 +489,14 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 
 	if (st == GPUGB_OK)
 		st = ensure_buf(gb, &b->moved_out, out_bytes, "moved rows");
-	if (st == GPUGB_OK)
+	/*
+	 * The int64 columns now only for the generic kernel, which reads them:
+	 * rows left packed get theirs where the launch lists retries
+	 * (gpugb_partition_unpack_for_retries).
+	 */
+	const bool	unpack_now = !(PACKABLE && packed != nullptr);
+
+	if (st == GPUGB_OK && unpack_now)
 		st = ensure_buf(gb, &b->moved_cols, rows * 8 * (1 + NV), "moved columns");
 	if (st == GPUGB_OK)
 		st = ensure_buf(gb, &b->moved_temp, temp_bytes, scatter ? "moved rows' scan scratch" :
@@ -517,11 +517,14 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	}
 	GPUGB_TRY(st);
 
-	int64_t    *cols = (int64_t *) b->moved_cols.ptr;
+	if (unpack_now)
+	{
+		int64_t    *cols = (int64_t *) b->moved_cols.ptr;
 
-	c.key_out = cols;
-	for (int a = 0; a < NV; a++)
-		c.out[a] = cols + (size_t) (1 + a) * rows;
+		c.key_out = cols;
+		for (int a = 0; a < NV; a++)
+			c.out[a] = cols + (size_t) (1 + a) * rows;
+	}
 
 	const Packer pk = {p, c, shift};
 
@@ -580,14 +583,11 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 				packed->sorted_part_bytes = GPUGB_SORTED_PARTS_MIXED32;
 			}
 #endif
-			packed->key_out = c.key_out;
-			for (int a = 0; a < NV; a++)
-				packed->value_out[a] = c.out[a];
 			return GPUGB_OK;
 		}
 	}
 	gpugb_move_unpack_kernel<KW, VW, NV, TIGHT><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
-		(const Row *) b->moved_out.ptr, n, c, nullptr);
+		(const Row *) b->moved_out.ptr, n, c);
 	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
 }
 
@@ -603,31 +603,26 @@ retry_cols(const GpugbPackedRows &packed)
 	return c;
 }
 
-/*
- * The unpack of packed rows of a key of KW words and NV int32 values, where
- * the launch listed retries (an 8-byte key and one value: the tight rows).
- */
+/* The unpack of packed rows of a key of KW words and NV int32 values (an 8-byte key and one value: the tight rows). */
 template <int KW, int NV>
 static GpugbStatus
-unpack_packed_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count, cudaStream_t stream)
+unpack_packed_for_retries(const GpugbPackedRows &packed, cudaStream_t stream)
 {
-	const GpugbMoveCols c = retry_cols(packed);
-
 	gpugb_move_unpack_kernel<KW, 1, NV, KW == 2 && NV == 1><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
-		(const GpugbMovedRow<gpugb_packed_row_words(KW, NV)> *) packed.rows, packed.n, c, retry_count);
+		(const GpugbMovedRow<gpugb_packed_row_words(KW, NV)> *) packed.rows, packed.n, retry_cols(packed));
 	return GPUGB_LAUNCHED("gpugb_move_unpack_kernel");
 }
 
-GpugbStatus
-gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned *retry_count,
-								   cudaStream_t stream)
+/* Queues the unpack of packed rows into the columns they name. */
+static GpugbStatus
+unpack_packed_rows(const GpugbPackedRows &packed, cudaStream_t stream)
 {
 	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == GPUGB_LEAN_MAX_SUMS, "gpugb_for_lean_sums' instances");
 #if GPUGB_PARTITION_MIXED_KEYS
 	if (packed.key_words == GPUGB_MIXED_KEY_WORDS)
 	{
 		gpugb_move_unpack_mixed_kernel<<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
-			(const unsigned long long *) packed.rows, packed.n, packed.key_out, packed.value_out[0], retry_count);
+			(const unsigned long long *) packed.rows, packed.n, packed.key_out, packed.value_out[0]);
 		return GPUGB_LAUNCHED("gpugb_move_unpack_mixed_kernel");
 	}
 	if (packed.key_words == GPUGB_GATHERED_KEY_WORDS)
@@ -637,7 +632,7 @@ gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned
 			if constexpr (NV >= 2)
 			{
 				gpugb_move_unpack_gathered_kernel<NV><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
-					packed.rows, packed.n, retry_cols(packed), retry_count);
+					packed.rows, packed.n, retry_cols(packed));
 				return GPUGB_LAUNCHED("gpugb_move_unpack_gathered_kernel");
 			}
 			else
@@ -647,9 +642,57 @@ gpugb_partition_unpack_for_retries(const GpugbPackedRows &packed, const unsigned
 	return gpugb_for_lean_sums(packed.n_values, [&](auto nv) {
 		constexpr int NV = decltype(nv)::value;
 
-		return packed.key_words == 2 ? unpack_packed_for_retries<2, NV>(packed, retry_count, stream) :
-			unpack_packed_for_retries<1, NV>(packed, retry_count, stream);
+		return packed.key_words == 2 ? unpack_packed_for_retries<2, NV>(packed, stream) :
+			unpack_packed_for_retries<1, NV>(packed, stream);
 	});
+}
+
+GpugbStatus
+gpugb_partition_unpack_for_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry)
+{
+	GpugbPackedRows *packed = &set->retry_unpack;
+
+	if (packed->rows == nullptr || n_retry == 0)
+	{
+		*packed = GpugbPackedRows();
+		return GPUGB_OK;
+	}
+
+	GpugbSortBufs *b = &set->sort;
+	const size_t rows = (size_t) b->rows;	/* the columns' pitch, as for the generic kernel's */
+	const size_t bytes = rows * 8 * (1 + (size_t) packed->n_values);
+	GpugbStatus st = ensure_buf(gb, &b->moved_cols, bytes, "moved columns");
+
+	if (st == GPUGB_OUT_OF_MEMORY)
+	{
+		/* The set's launch is done: its sort's input and scratch make room (the next launch allocates them again). */
+		gpugb_dev_free(&gb->acct, &b->moved_temp);
+		gpugb_dev_free(&gb->acct, &b->moved_in);
+		st = ensure_buf(gb, &b->moved_cols, bytes, "moved columns");
+	}
+	if (st != GPUGB_OK)
+	{
+		*packed = GpugbPackedRows();
+		return st;
+	}
+
+	/*
+	 * Packed rows hold each value column once, in the launch's order
+	 * (gpugb_partition_move_rows keeps them packed only so): the key's
+	 * column, then value a's at 1 + a, as the generic kernel's columns.
+	 */
+	int64_t    *cols = (int64_t *) b->moved_cols.ptr;
+
+	packed->key_out = cols;
+	set->params.key_values[0] = cols;
+	for (int a = 0; a < packed->n_values; a++)
+	{
+		packed->value_out[a] = cols + (size_t) (1 + a) * rows;
+		set->params.vals[a].values = packed->value_out[a];
+	}
+	st = unpack_packed_rows(*packed, set->stream);
+	*packed = GpugbPackedRows();
+	return st;
 }
 
 template <int KW, int VW>
@@ -756,9 +799,18 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 		return st;
 
 	/* The launch over the sorted columns: row i is sorted position i. */
+	*moved = p;
+	if (packed->rows != nullptr)
+	{
+		/* No columns yet: gpugb_partition_unpack_for_retries names them where retries come. */
+		moved->key_values[0] = nullptr;
+		for (int a = 0; a < p.n_values; a++)
+			moved->vals[a].values = nullptr;
+		return GPUGB_OK;
+	}
+
 	int64_t    *cols = (int64_t *) b->moved_cols.ptr;
 
-	*moved = p;
 	moved->key_values[0] = cols;
 	for (int a = 0; a < p.n_values; a++)
 		moved->vals[a].values = cols + (size_t) (1 + col_of[a]) * (size_t) b->rows;

@@ -321,11 +321,12 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			}
 			if (packed.rows == nullptr)
 				return GPUGB_OK;
-			/* Rows left packed: the columns only for retries, which read them. */
+			/* Rows left packed: their columns only for retries, which read them (complete_set). */
 			gb->stats.partition_packed_launches++;
 			if (deferred)
 				gb->stats.partition_deferred_launches++;
-			return gpugb_partition_unpack_for_retries(packed, p.retry_count, stream);
+			set->retry_unpack = packed;
+			return GPUGB_OK;
 		}
 		return launch_generic(gb, moved, keys_out, bounds, n_parts, stream);
 	}

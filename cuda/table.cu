@@ -468,6 +468,9 @@ gpugb_run_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry)
 		bool		partitioned = false;
 
 		st = retry_round(gb, set, n_retry, !partitioned_once, &gathered, &partitioned, &n_again);
+		/* A PARTITION round that left its rows packed: their columns for the next round. */
+		if (st == GPUGB_OK)
+			st = gpugb_partition_unpack_for_retries(gb, set, n_again);
 		partitioned_once = partitioned_once || partitioned;
 		if (st != GPUGB_OK)
 		{
