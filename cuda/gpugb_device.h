@@ -575,7 +575,12 @@ typedef struct GpugbGroupResults
  * (session 51's GPUGB_GATHER_AHEAD_STEPS, removed in session 52) made the
  * lean kernel 12.80 ms against 13.27 at 2^22 (Nsight Compute) and whole
  * runs 0.99-1.02x: the chunks' barriers are not what keeps the gather from
- * overlapping the table's work (docs/session52-2026-12-01).
+ * overlapping the table's work (docs/session52-2026-12-01).  Nor did a
+ * kernel of its own that gathers the values into sorted order after CUB's
+ * sort (session 53, call 3; docs/session53-2026-12-01's patch): the lean
+ * kernel then took 5.59 ms at 2^22 (four payloads) against 13.09, but the
+ * gather 8.45 (random 16-byte reads, about 1.6 TB/s), and whole runs were
+ * 0.96-0.98x with four payloads and 0.78-0.83x with two.
  */
 /*
  * 1: a PARTITION block finds the partition at a sorted position with its
