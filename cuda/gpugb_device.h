@@ -254,6 +254,15 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_rows_only;
 	/*
+	 * For the self-test only, never set by the executor: 0, or from the
+	 * handle's launch of this number on (1: the second), PARTITION's
+	 * scratch is refused as if device memory had run out
+	 * (gpugb_launch_partition), so that gpugb_scratch_unavailable frees
+	 * the other stride set's scratch while its launch is in flight, with
+	 * its retries still to run (session 53's review).
+	 */
+	int			partition_scratch_refused_from;
+	/*
 	 * PARTITION's moved launches take the generic partition kernel even
 	 * where the lean one applies (cuda/partition_lean_kernel.cuh): for the
 	 * kernel benchmark's A/B runs (--partition-lean off), never set by the

@@ -404,9 +404,12 @@ complete_set(GpugbGroupBy *gb, GpugbStrideSet *set, bool more_to_come)
 	GPUGB_TRY(gpugb_partition_unpack_for_retries(gb, set, n_retry));
 	if (n_retry > 0)
 		GPUGB_TRY(gpugb_run_retries(gb, set, n_retry));
-	/* Moved columns kept only for those retries (gpugb_scratch_unavailable): done with. */
-	if (set->sort.rows == 0 && set->sort.moved_cols.ptr != nullptr)
+	/* Moved columns and packed rows kept only for those retries (gpugb_scratch_unavailable): done with. */
+	if (set->sort.rows == 0)
+	{
 		gpugb_dev_free(&gb->acct, &set->sort.moved_cols);
+		gpugb_dev_free(&gb->acct, &set->sort.moved_out);
+	}
 	/* Re-decide once, and only while launches are still to come. */
 	if (more_to_come && gb->spec.allow_switch && !gb->strategy_checked && gb->spec.n_keys > 0)
 		GPUGB_TRY(check_strategy(gb, set));

@@ -123,8 +123,9 @@ struct GpugbSortBufs
  * spec.partition_lean_unpacked): rows of gpugb_packed_row_words(key_words,
  * n_values) 32-bit words, the key's words (an int32, or an 8-byte key's
  * halves in pair slots) and each value's int32 word
- * (then 0s), partition order; the columns they unpack to.  rows == nullptr:
- * the rows were unpacked as usual.
+ * (then 0s), partition order; the columns they unpack to, where retries
+ * need them (gpugb_partition_unpack_for_retries fills key_out and
+ * value_out).  rows == nullptr: the rows were unpacked as usual.
  */
 #define GPUGB_SORTED_PARTS_MIXED32 (-4)
 
@@ -147,6 +148,12 @@ struct GpugbPackedRows
 	 * top bits are the partitions, in rows rather than keys_out.
 	 */
 	int			sorted_part_bytes = 4;
+	/*
+	 * The columns' pitch (the set's scratch rows at the move), kept here:
+	 * gpugb_scratch_unavailable may free the scratch, all but these rows,
+	 * before complete_set unpacks them.
+	 */
+	int64_t		pitch = 0;
 	int64_t    *key_out = nullptr;
 	int64_t    *value_out[GPUGB_PARTITION_LEAN_MAX_SUMS] = {};
 };
@@ -174,9 +181,10 @@ struct GpugbStrideSet
 	GpugbSortBufs sort;
 	/*
 	 * Rows the last launch left packed for the lean kernel, whose int64
-	 * columns `params` names but nobody has written yet: complete_set
-	 * writes them (gpugb_partition_unpack_for_retries) only where the launch
-	 * listed rows for retry.  rows == nullptr: none pending.
+	 * columns nobody has allocated or written yet (`params` names none):
+	 * complete_set has them written and named
+	 * (gpugb_partition_unpack_for_retries) only where the launch listed
+	 * rows for retry.  rows == nullptr: none pending.
 	 */
 	GpugbPackedRows retry_unpack;
 };
@@ -356,9 +364,10 @@ GpugbStatus gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const 
  * sorted int64 columns (the set's moved_cols), points set->params at them
  * and queues their unpack on the set's stream, for the retries.  Only
  * then: the columns are 8 bytes a row for the key and each sum, 4-10 GiB
- * at 2^28 rows, which no launch without retries reads.  Clears
- * set->retry_unpack in any case: the rows are overwritten by the set's
- * next launch.
+ * at 2^28 rows, which no launch without retries reads.  Once allocated
+ * they stay for the set's later launches (a cudaFree waits for the whole
+ * device).  Clears set->retry_unpack in any case: the rows are overwritten
+ * by the set's next launch.
  */
 GpugbStatus gpugb_partition_unpack_for_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32_t n_retry);
 GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts,

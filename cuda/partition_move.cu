@@ -568,6 +568,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			packed->key_words = KW;
 			packed->n_values = NV;
 			packed->bounds_ready = scatter;
+			packed->pitch = (int64_t) rows;
 			packed->sorted_part_bytes = narrow && !scatter ? 2 : 4;
 #if GPUGB_PARTITION_MIXED_KEYS
 			if (mixed)
@@ -659,7 +660,7 @@ gpugb_partition_unpack_for_retries(GpugbGroupBy *gb, GpugbStrideSet *set, uint32
 	}
 
 	GpugbSortBufs *b = &set->sort;
-	const size_t rows = (size_t) b->rows;	/* the columns' pitch, as for the generic kernel's */
+	const size_t rows = (size_t) packed->pitch;	/* as the generic kernel's columns */
 	const size_t bytes = rows * 8 * (1 + (size_t) packed->n_values);
 	GpugbStatus st = ensure_buf(gb, &b->moved_cols, bytes, "moved columns");
 

@@ -113,7 +113,8 @@ launch_generic(GpugbGroupBy *gb, const GpugbAggParams &p, const uint32_t *sorted
  * ones whose lean launches stop on overflow.  set->params becomes the
  * round's columns, so the next round's retries read what this round's
  * retry list numbers (gpugb_launch_partition sets its own where its sort
- * moves them).  The caller frees `gathered` once no round reads it, and
+ * moves them, or, for rows it leaves packed, gpugb_run_retries has them
+ * unpacked after the round).  The caller frees `gathered` once no round reads it, and
  * runs at most one such round a launch: the round's own PARTITION launch
  * carries the overflow flag, and a round after it that overflowed again
  * runs as GLOBAL_HASH, without a bound, so that repeated overflow cannot
@@ -227,7 +228,9 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	 * GiB where 20.3 were held at 2^22 groups with one payload), at the
 	 * same times within a rep's noise (H200, session 37, call 2).
 	 */
-	GpugbStatus st = gpugb_sort_bufs_ensure(gb, b, n, false, false);
+	GpugbStatus st = gb->spec.partition_scratch_refused_from > 0 &&
+		gb->launches_queued >= gb->spec.partition_scratch_refused_from ? GPUGB_OUT_OF_MEMORY :
+		gpugb_sort_bufs_ensure(gb, b, n, false, false);
 
 	if (st == GPUGB_OUT_OF_MEMORY)
 	{

@@ -135,15 +135,29 @@ gpugb_scratch_unavailable(GpugbGroupBy *gb)
 			/*
 			 * An in-flight set's retries, still to run (complete_set), may
 			 * read its moved columns (partition_move.cu): those stay until
-			 * complete_set has run them.
+			 * complete_set has run them.  Where its rows were left packed,
+			 * their columns are still to be written from them
+			 * (gpugb_partition_unpack_for_retries): the rows stay too, if
+			 * the launch listed retries (its count is on the host after the
+			 * wait above), and are forgotten if not.
 			 */
-			GpugbSortBufs *b = &gb->sets[s].sort;
-			DevBuf		keep = gb->sets[s].state == GPUGB_SET_INFLIGHT ? b->moved_cols : DevBuf();
+			GpugbStrideSet *set = &gb->sets[s];
+			GpugbSortBufs *b = &set->sort;
+			const bool	inflight = set->state == GPUGB_SET_INFLIGHT;
+			const bool	unpack_pending = inflight && set->retry_unpack.rows != nullptr &&
+				((const uint32_t *) set->retry_count_host.ptr)[0] != 0;
+			DevBuf		keep_cols = inflight ? b->moved_cols : DevBuf();
+			DevBuf		keep_rows = unpack_pending ? b->moved_out : DevBuf();
 
-			if (keep.ptr != nullptr)
+			if (keep_cols.ptr != nullptr)
 				b->moved_cols = DevBuf();
+			if (keep_rows.ptr != nullptr)
+				b->moved_out = DevBuf();
 			gpugb_sort_bufs_free(gb, b);
-			b->moved_cols = keep;
+			b->moved_cols = keep_cols;
+			b->moved_out = keep_rows;
+			if (!unpack_pending)
+				set->retry_unpack = GpugbPackedRows();
 		}
 	gb->strategy = GPUGB_STRATEGY_GLOBAL_HASH;
 	gb->stats.strategy_switches++;

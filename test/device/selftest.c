@@ -816,6 +816,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.lean_deferred = lean_deferred_option != 0;
 	spec.partition_lookup_all = no_partition_direct_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
+	spec.partition_scratch_refused_from = cs->scratch_refused_from;
 	spec.partition_move_padded = partition_padded_option != 0;
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
@@ -1420,6 +1421,16 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_overflow_aborts > 0)
 			n_overflowed_cases++;
+		/* A refused scratch (scratch_refused_from): rows left packed, retried, after the switch. */
+		if (ok && !EMULATOR && cs->scratch_refused_from > 0 && case_strategy == GPUGB_STRATEGY_PARTITION &&
+			(stats.partition_packed_launches == 0 || stats.retried_rows == 0 ||
+			 stats.strategy_used != GPUGB_STRATEGY_GLOBAL_HASH))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "refused scratch: %lld packed launches, %lld retried rows, used %s",
+					 (long long) stats.partition_packed_launches, (long long) stats.retried_rows,
+					 gpugb_strategy_name(stats.strategy_used));
+		}
 		/*
 		 * Only the experiment runs a retry round as PARTITION.  Under it, an overflowed case
 		 * must, where its retries hold half its first launch's rows or more: a smaller round
@@ -2247,6 +2258,19 @@ main(int argc, char **argv)
 		 .int32_keys = 1,
 		 .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1, .expect_direct = 1,
 		 .expect_gathered = 1},
+		/*
+		 * Case 139's first launch, then a second whose scratch is refused (scratch_refused_from,
+		 * session 53): the first set's launch, in flight with its rows left packed and its
+		 * overflow's retries to come, loses its scratch to gpugb_scratch_unavailable but those
+		 * rows, whose columns complete_set writes only now (gpugb_partition_unpack_for_retries,
+		 * since session 53).  A review found the rows freed there, and the columns' pitch read
+		 * as 0, before the fix.
+		 */
+		{"partition direct: int32 keys, one narrow sum, estimate 2^21, g=2.4e6, two 8e6-row launches, "
+		 "the second's scratch refused (grow+retry)",
+		 142, 16000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1, .expect_direct = 1,
+		 .scratch_refused_from = 1},
 		{"partition lean: int32 keys, one narrow sum, g=1e5, 10 rows a key a launch", 105, 3000000, 1,
 		 100000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1},
 		{"partition lean: 8-byte keys, one narrow sum, zipf 0.5 over 1e5, 10 rows a key a launch", 106,

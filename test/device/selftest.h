@@ -153,6 +153,15 @@ typedef struct CaseSpec
 	int			refuse_move;
 	int			rows_only;
 	/*
+	 * N > 0: with PARTITION forced on the device, PARTITION's scratch is
+	 * refused from the handle's launch N on
+	 * (spec.partition_scratch_refused_from): the other stride set's launch,
+	 * in flight with rows left packed and retries to come, loses its
+	 * scratch but those rows (gpugb_scratch_unavailable).  The case must
+	 * retry rows and switch to GLOBAL_HASH, with the right results.
+	 */
+	int			scratch_refused_from;
+	/*
 	 * 1: with PARTITION forced on the device, the table must not grow: rows
 	 * retried with room to spare in it (an 8-byte key equal to the deferred
 	 * block table's empty word, GPUGB_DEFERRED_EMPTY_KEY) are no reason to.
