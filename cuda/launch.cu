@@ -432,14 +432,14 @@ lean_gid_slots(const GpugbAggParams &p, double groups_expected, double hot_share
 	return p.max_groups < cap ? p.max_groups : cap;
 }
 
-/* Its launch: one block of GPUGB_LEAN_ONE_BLOCK_THREADS an SM, persistent. */
-template <int NV>
+/* Its launch: one block of GPUGB_LEAN_ONE_BLOCK_THREADS an SM, persistent; WORD: the kernel's instance. */
+template <int NV, int WORD>
 static GpugbStatus
-launch_lean_gid_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
+launch_lean_gid_word(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
-	static std::once_flag opted_in;
+	static std::once_flag opted_in;	/* one a kernel instance */
 	static cudaError_t opt_in_error = cudaSuccess;
-	auto		kernel = gpugb_lean_gid_kernel<NV>;
+	auto		kernel = gpugb_lean_gid_kernel<NV, WORD>;
 	size_t		bytes = gpugb_lean_gid_table_bytes(NV, slots);
 
 	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
@@ -451,6 +451,20 @@ launch_lean_gid_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
 
 	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(p, slots);
 	return GPUGB_LAUNCHED("gpugb_lean_gid_kernel");
+}
+
+template <int NV>
+static GpugbStatus
+launch_lean_gid_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
+{
+#if GPUGB_GID_AHEAD
+	/* One key word without NULLs: looked up by the word, loaded a step ahead (lean_gid_kernel.cuh). */
+	if (gpugb_lean_word_key(p) && p.slot_format == GPUGB_SLOTS_PAIR)
+		return launch_lean_gid_word<NV, GPUGB_SLOTS_PAIR>(p, slots, stream);
+	if (gpugb_lean_word_key(p) && p.slot_format == GPUGB_SLOTS_KEYED32)
+		return launch_lean_gid_word<NV, GPUGB_SLOTS_KEYED32>(p, slots, stream);
+#endif
+	return launch_lean_gid_word<NV, 0>(p, slots, stream);
 }
 
 /* Whether launch p may take the lean kernel, and its table for groups_expected groups. */

@@ -41,7 +41,86 @@ gpugb_lean_gid_table_bytes(int n_sums, int64_t slots)
 	return (size_t) GPUGB_LEAN_GID_TABLE_BYTES(n_sums, slots);
 }
 
+#if GPUGB_GID_AHEAD
+/*
+ * Lane's row (-1 in gid where it has none) added to its group's
+ * slot, or, for an id past the table or an input wider than int32, to the
+ * global states (warp-collective: every lane calls it).  row: its row in
+ * the columns, for the generic update.
+ */
 template <int NV>
+__device__ __forceinline__ void
+gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global, int64_t gid,
+				   uint32_t row, const int (&v)[NV > 0 ? NV : 1], bool narrow, unsigned lane)
+{
+	bool		local = gid >= 0 && gid < t.slots && narrow;
+	bool		generic = gid >= 0 && !local;
+
+	if (local)
+	{
+		atomicAdd(&t.counts[gid], 1u);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			gpugb_lean_add_sum(t.sums, t.slots, a, (int) gid, v[a]);
+	}
+	if (__any_sync(GPUGB_FULL_MASK, generic))
+		gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
+}
+
+/*
+ * The experiment GPUGB_GID_AHEAD (gpugb_device.h): a warp's rows base,
+ * base + step, ... of a launch of one key word without NULLs and no row
+ * list (gpugb_lean_word_key), each row's key word and inputs loaded a step
+ * ahead (gpugb_lean_fast_load, as gpugb_lean_fast_rows' AHEAD loop), and
+ * its id looked up by the word (gpugb_find_or_insert_word; PAIR: pair
+ * slots, else keyed ones).
+ */
+template <int NV, bool PAIR>
+__device__ __forceinline__ void
+gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
+						  int64_t base, int64_t step, unsigned lane)
+{
+	const long long *key_words = (const long long *) p.key_values[0];
+	const int64_t end = p.nrows;
+
+	if (base >= end)
+		return;
+
+	GpugbLeanRowInputs<NV> next = gpugb_lean_fast_load<NV>(p, key_words, base + lane, end);
+
+	for (; base < end; base += step)
+	{
+		const GpugbLeanRowInputs<NV> cur = next;
+		const int64_t i = base + lane;
+		int64_t		gid = -1;
+		int			v[NV > 0 ? NV : 1];
+		bool		narrow = true;
+
+		if (base + step < end)
+			next = gpugb_lean_fast_load<NV>(p, key_words, base + step + lane, end);
+		if (i < end)
+		{
+			gid = gpugb_find_or_insert_word<false, PAIR>(p, (int64_t) cur.key);
+			if (gid < 0)
+				p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;
+#pragma unroll
+			for (int a = 0; a < NV; a++)
+			{
+				v[a] = (int) cur.w[a];
+				narrow = narrow && (long long) v[a] == cur.w[a];
+			}
+		}
+		gpugb_lean_gid_add<NV>(p, t, global, gid, (uint32_t) i, v, narrow, lane);
+	}
+}
+#endif
+
+/*
+ * WORD (GPUGB_GID_AHEAD only): 0, rows looked up by gpugb_launch_row_gid;
+ * GPUGB_SLOTS_KEYED32 or GPUGB_SLOTS_PAIR, the launch's slot format, where
+ * gpugb_lean_word_key holds: gpugb_lean_gid_rows_ahead.
+ */
+template <int NV, int WORD = 0>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
 gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
 {
@@ -66,6 +145,13 @@ gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 	const GpugbStates global = gpugb_global_states(p);
 
+#if GPUGB_GID_AHEAD
+	if constexpr (WORD != 0)
+		gpugb_lean_gid_rows_ahead<NV, WORD == GPUGB_SLOTS_PAIR>(p, t, global,
+																(int64_t) blockIdx.x * blockDim.x +
+																(threadIdx.x & ~31u), step, lane);
+	else
+#endif
 	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < p.nrows; base += step)
 	{
 		int64_t		i = base + lane;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Written in session 53 for session 54's first call: the experiment GPUGB_GID_AHEAD (cuda/gpugb_device.h,
+# cuda/lean_gid_kernel.cuh), SHARED_HASH's group-id table loading each row's key word and inputs a step ahead
+# and looking its id up by the word. s54g: on; s54b: main (ced3f31's GPU code). Never run.
+# Why: at 2^14 groups the kernel's stall samples sat 40 % on the key's and the value's loads, each used a few
+# instructions after it was issued (session 53, calls 5 and 6).
+# Before (on the development machine; session 53 left them built in .gpu-box/bins-s54.tar.xz):
+#   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s54b
+#   make -C test/kernelbench CUDA_ARCHS=90 BIN=$PWD/test/bin/s54g KB_DEFINES=-DGPUGB_GID_AHEAD=1
+#   make -C test/device CUDA_ARCHS=90 BIN=$PWD/test/bin/s54g DEVICE_DEFINES=-DGPUGB_GID_AHEAD=1
+#   tar cJf .gpu-box/bins-s54.tar.xz test/bin/s54b/kernelbench test/bin/s54g/kernelbench test/bin/s54g/device_selftest
+#   run(command="bash docs/session53-2026-12-01/next/s54-call1.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins-s54.tar.xz"])
+# Afterwards: if it wins, make it the default (the old row path stays for several key words), then the
+# self-test (whole), pgTAP with auto (SHARED_HASH is auto's choice at 2^11-2^14) and the grid at 2^10-2^16.
+source "$(dirname "$0")/../../../test/lib/gpu-box-steps.sh"
+call_start 560 .gpu-box/bins-s54.tar.xz
+# The group-id table's cases: SHARED_HASH forced and auto (which plans it at 2^11-2^14 groups).
+prebuilt_selftest quick-sh s54g 150 --quick --strategy shared_hash
+prebuilt_selftest quick-auto s54g 60 --quick --strategy auto
+G="--methods shared_hash,auto --keys 4,8 --payloads 1,4 --log2-groups 10:16:2 --dists uniform,zipf0.5,zipf1.0,zipf1.5"
+prebuilt_kb base s54b 110 $G
+prebuilt_kb ahead s54g 110 $G
+ab_ratios base ahead
+for b in s54b s54g; do
+  ncu_in_order $b-sh14 $b --methods shared_hash --keys 4 --payloads 1 --log2-groups 14 --dists uniform | grep -E "gpugb|total"
+done
+call_pack s54-call1
