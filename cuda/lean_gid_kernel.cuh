@@ -12,7 +12,8 @@
  * dense, 0 .. groups - 1, so a table indexed by them needs no keys: a
  * 32-bit count and a 64-bit sum (two words) a group, 12 bytes, and 2^14
  * groups fit in 192 KB.  Each row takes its id from the global table
- * (gpugb_launch_row_gid: a lookup, which claims new groups), then adds
+ * (gpugb_launch_row_gid: a lookup, which claims new groups; under the
+ * experiment GPUGB_GID_AHEAD, gpugb_find_or_insert_word), then adds
  * itself with shared-memory atomics; an id past the table, or an input
  * wider than int32, takes the generic warp update of the global states.
  * test/kernelbench/shared_bound.cu's global mode is this design's bound.
@@ -100,6 +101,9 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 			next = gpugb_lean_fast_load<NV>(p, key_words, base + step + lane, end);
 		if (i < end)
 		{
+			/* A declared int32 key outside int32 traps, as the row path's gpugb_row_key_int32 does. */
+			if (!PAIR && cur.key != (long long) (int32_t) cur.key)
+				__trap();
 			gid = gpugb_find_or_insert_word<false, PAIR>(p, (int64_t) cur.key);
 			if (gid < 0)
 				p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;

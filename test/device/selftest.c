@@ -2137,6 +2137,18 @@ main(int argc, char **argv)
 		{"lean gid: g=12000, 10% null inputs (not taken)", 128, 4 * M, 1, 12000, 0, 0.01, 0.1, .lean = 1,
 		 .lean_gid = -1},
 		{"lean gid: zipf 1.5 over 12000", 131, 4 * M, 1, 12000, 1.5, 0.01, .lean = 1},
+		/*
+		 * Cases 122, 127 and 132 without NULL keys (session 53's review): one key word without
+		 * NULLs is what the experiment GPUGB_GID_AHEAD's instances take (gpugb_lean_word_key),
+		 * so that under it the sums beyond int32, the ids past the table and 8-byte keys in pair
+		 * slots run there too.
+		 */
+		{"lean gid: g=10000, uniform, some sums beyond int32, no NULL keys", 143, 4 * M, 1, 10000, 0, 0,
+		 .lean = 1, .lean_gid = 2},
+		{"lean gid: estimate 10000, g=40000 (ids past the table), no NULL keys", 144, 4 * M, 1, 40000, 0, 0,
+		 .est_groups = 10000, .lean = 1, .narrow_in0 = 1, .lean_gid = 1},
+		{"lean gid: g=10000, uniform, no NULL keys", 145, 4 * M, 1, 10000, 0, 0, .lean = 1, .narrow_in0 = 1,
+		 .lean_gid = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},
