@@ -136,6 +136,8 @@ step_kb_ab() {
 #   ncu_in_order p24 NAME --keys 4 --payloads 1 --dists uniform --methods partition --log2-groups 24
 #   [ "$(call_left)" -gt 150 ] && step_strategy partition
 #   call_pack s50-call1
+# A call that carries the debs builds the extension while its self-tests run, then pgTAP and qgen:
+#   ext_build_start; prebuilt_selftest ...; ext_build_wait; pgtap_strategies partition auto
 
 # call_start SECONDS TARBALL...: job_start, OUT (or /tmp/gpugb-call), the call's clock (call_left
 # counts down from SECONDS) and the binaries unpacked.
@@ -193,6 +195,30 @@ ncu_in_order() {
     > "$OUT/ncu-$name.csv" 2> "$OUT/ncu-$name.err"
   echo "== ncu in order, $name, rc=$? ($(( $(date +%s) - t0 )) s)"
   python3 test/kernelbench/ncu_phases.py --in-order "$OUT/ncu-$name.csv" | tail -14
+}
+
+# ext_build_start: PostgreSQL started from .gpu-box/debs and the extension built and installed there, in the
+# background (EXT_BUILD_PID; ext_build_wait prints its line): session 53's call 4, as a step.
+ext_build_start() {
+  ( source .gpu-box/scripts/start-postgres.sh .gpu-box/debs >/dev/null 2>&1
+    make -s -j10 PG_CONFIG="$PG_CONFIG" CUDA_ARCHS=90 > "$OUT/ext-build.log" 2>&1
+    echo "ext build rc=$? ($(( $(date +%s) - CALL_T0 )) s)" > "$OUT/ext-build.rc" ) &
+  EXT_BUILD_PID=$!
+}
+ext_build_wait() { wait "$EXT_BUILD_PID"; cat "$OUT/ext-build.rc"; }
+
+# pgtap_strategies S...: pgTAP and 150 qgen queries through PostgreSQL with each strategy S forced (auto:
+# the planner's), while the call has 125 s left for one (after ext_build_wait); their summary lines.
+pgtap_strategies() {
+  local s t0
+  for s in "$@"; do
+    [ "$(call_left)" -gt 125 ] || { echo "pgTAP $s skipped (time: $(call_left) s left)"; continue; }
+    t0=$(date +%s)
+    STRATEGIES=$s QGEN_STRATEGY_QUERIES=150 QGEN_JOBS=14 OUT="$OUT/$s" \
+      timeout -k 5 $(( $(call_left) - 12 )) bash test/gpu-box.sh strategies > "$OUT/pg-$s.log" 2>&1
+    echo "pgTAP and qgen $s rc=$? ($(( $(date +%s) - t0 )) s):"
+    grep -E "^Result|queries checked|^not ok" "$OUT/pg-$s.log" | tail -10
+  done
 }
 
 # call_pack NAME: everything under $OUT in one $OUT/NAME.tgz, the rest removed: the device tool
