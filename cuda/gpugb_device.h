@@ -623,8 +623,10 @@ typedef struct GpugbGroupResults
  * 52 % of the kernel's stall samples on long scoreboards, 16.7 % at the
  * key's hash waiting on its load, 5.8 % on the value's, 11 % on the global
  * slot's (session 53, call 5): loaded a step ahead, the first two overlap
- * the step before's lookup.  Build with KB_DEFINES or DEVICE_DEFINES =
- * -DGPUGB_GID_AHEAD=1 for the A/B.
+ * the step before's lookup.  2: also the home slot's word a step ahead,
+ * for keyed slots and at most one sum (the inputs then two steps ahead).
+ * Build with KB_DEFINES or DEVICE_DEFINES = -DGPUGB_GID_AHEAD=1 (or 2) for
+ * the A/B.
  */
 #ifndef GPUGB_GID_AHEAD
 #define GPUGB_GID_AHEAD 0

@@ -69,52 +69,104 @@ gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 }
 
 /*
+ * Lane's row i (its inputs `in`) added: its id looked up by the key word
+ * (gpugb_find_or_insert_word; PAIR: pair slots, else keyed ones), unless
+ * `home`, its home slot's word read a step before, already holds its key
+ * with an id (keyed slots: a published slot never changes within a
+ * launch); a row that gets no id goes to the retry list.  Warp-collective.
+ */
+template <int NV, bool PAIR, bool HOME>
+__device__ __forceinline__ void
+gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
+				   const GpugbLeanRowInputs<NV> &in, unsigned long long home, int64_t i, unsigned lane)
+{
+	int64_t		gid = -1;
+	int			v[NV > 0 ? NV : 1];
+	bool		narrow = true;
+
+	if (i < p.nrows)
+	{
+		/* A declared int32 key outside int32 traps, as the row path's gpugb_row_key_int32 does. */
+		if (!PAIR && in.key != (long long) (int32_t) in.key)
+			__trap();
+		if (HOME && (home & ~GPUGB_KEYED_SLOT_GID_MASK) == gpugb_keyed_slot_key(in.key, false) &&
+			(home & GPUGB_KEYED_SLOT_GID_MASK) >= 2)
+			gid = (int64_t) (home & GPUGB_KEYED_SLOT_GID_MASK) - 2;	/* GpugbKeyedSlots' published word */
+		else
+			gid = gpugb_find_or_insert_word<false, PAIR>(p, (int64_t) in.key);
+		if (gid < 0)
+			p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+		{
+			v[a] = (int) in.w[a];
+			narrow = narrow && (long long) v[a] == in.w[a];
+		}
+	}
+	gpugb_lean_gid_add<NV>(p, t, global, gid, (uint32_t) i, v, narrow, lane);
+}
+
+/* Keyed slots: the word of key's home slot (relaxed, as GpugbKeyedSlots reads it). */
+__device__ __forceinline__ unsigned long long
+gpugb_lean_gid_home_word(const GpugbAggParams &p, long long key)
+{
+	return gpugb_slot_ref(p.slots[gpugb_hash_word(key) & p.slot_mask]).load(cuda::memory_order_relaxed);
+}
+
+/*
  * The experiment GPUGB_GID_AHEAD (gpugb_device.h): a warp's rows base,
  * base + step, ... of a launch of one key word without NULLs and no row
  * list (gpugb_lean_word_key), each row's key word and inputs loaded a step
  * ahead (gpugb_lean_fast_load, as gpugb_lean_fast_rows' AHEAD loop), and
- * its id looked up by the word (gpugb_find_or_insert_word; PAIR: pair
- * slots, else keyed ones).
+ * its id looked up by the word.  GPUGB_GID_AHEAD 2, keyed slots and at
+ * most one sum: the inputs two steps ahead and the home slot's word one
+ * step ahead, so that a row whose key sits in its home slot waits on no
+ * load of its own (three rows' inputs held: more sums would outgrow the
+ * 64 registers of a 1024-thread block).
  */
 template <int NV, bool PAIR>
 __device__ __forceinline__ void
 gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
 						  int64_t base, int64_t step, unsigned lane)
 {
+	constexpr bool HOME = GPUGB_GID_AHEAD >= 2 && !PAIR && NV <= 1;
 	const long long *key_words = (const long long *) p.key_values[0];
 	const int64_t end = p.nrows;
+	auto		load = [&](int64_t i) { return gpugb_lean_fast_load<NV>(p, key_words, i, end); };
 
 	if (base >= end)
 		return;
 
-	GpugbLeanRowInputs<NV> next = gpugb_lean_fast_load<NV>(p, key_words, base + lane, end);
+	GpugbLeanRowInputs<NV> next = load(base + lane);
 
-	for (; base < end; base += step)
+	if constexpr (HOME)
 	{
-		const GpugbLeanRowInputs<NV> cur = next;
-		const int64_t i = base + lane;
-		int64_t		gid = -1;
-		int			v[NV > 0 ? NV : 1];
-		bool		narrow = true;
+		GpugbLeanRowInputs<NV> after = load(base + step + lane);
+		unsigned long long next_home = gpugb_lean_gid_home_word(p, next.key);
 
-		if (base + step < end)
-			next = gpugb_lean_fast_load<NV>(p, key_words, base + step + lane, end);
-		if (i < end)
+		for (; base < end; base += step)
 		{
-			/* A declared int32 key outside int32 traps, as the row path's gpugb_row_key_int32 does. */
-			if (!PAIR && cur.key != (long long) (int32_t) cur.key)
-				__trap();
-			gid = gpugb_find_or_insert_word<false, PAIR>(p, (int64_t) cur.key);
-			if (gid < 0)
-				p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;
-#pragma unroll
-			for (int a = 0; a < NV; a++)
-			{
-				v[a] = (int) cur.w[a];
-				narrow = narrow && (long long) v[a] == cur.w[a];
-			}
+			const GpugbLeanRowInputs<NV> cur = next;
+			const unsigned long long home = next_home;
+
+			next = after;
+			if (base + 2 * step < end)
+				after = load(base + 2 * step + lane);
+			if (base + step < end)
+				next_home = gpugb_lean_gid_home_word(p, next.key);
+			gpugb_lean_gid_row<NV, PAIR, true>(p, t, global, cur, home, base + lane, lane);
 		}
-		gpugb_lean_gid_add<NV>(p, t, global, gid, (uint32_t) i, v, narrow, lane);
+	}
+	else
+	{
+		for (; base < end; base += step)
+		{
+			const GpugbLeanRowInputs<NV> cur = next;
+
+			if (base + step < end)
+				next = load(base + step + lane);
+			gpugb_lean_gid_row<NV, PAIR, false>(p, t, global, cur, 0ull, base + lane, lane);
+		}
 	}
 }
 #endif
