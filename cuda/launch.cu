@@ -694,20 +694,20 @@ gpugb_launch_partition_keys(const GpugbAggParams &p, uint32_t *part_keys, uint32
 
 /*
  * The partition boundaries of a launch's sorted partition numbers, and its
- * tiles: about a partition's mean rows, at most max_tile_rows, at least a
- * block's worth; a partition is cut only where it has more than two tiles'
- * rows.
+ * tiles: about a partition's mean rows, at most max_tile_rows, at least
+ * min_tile_rows (a block's worth, or more); a partition is cut only where
+ * it has more than two tiles' rows.
  */
 static GpugbStatus
 launch_partition_bounds(const GpugbAggParams &p, const void *sorted_parts, int sorted_part_bytes, uint32_t *bounds,
-						int64_t n_parts, int block, int64_t max_tile_rows, cudaStream_t stream,
+						int64_t n_parts, int64_t min_tile_rows, int64_t max_tile_rows, cudaStream_t stream,
 						int64_t *tile_rows, int64_t *split_rows)
 {
 	int64_t		mean_rows = (p.nrows + n_parts - 1) / n_parts;
 
 	if (mean_rows > max_tile_rows)
 		mean_rows = max_tile_rows;
-	*tile_rows = mean_rows > block ? mean_rows : block;
+	*tile_rows = mean_rows > min_tile_rows ? mean_rows : min_tile_rows;
 	*split_rows = 2 * *tile_rows;
 	/* No sorted partitions: the bounds are there already (partition_scatter.cuh wrote them). */
 	if (sorted_parts == nullptr)
@@ -871,25 +871,17 @@ gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int p
 	 */
 	int64_t		max_tile_rows = p.nrows / (8 * (int64_t) gpugb_sm_count()) + 1;
 
-	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, sorted_part_bytes, bounds, n_parts,
-									  GPUGB_LEAN_ONE_BLOCK_THREADS, max_tile_rows, stream, &tile_rows, &split_rows));
-#if GPUGB_LEAN_MIN_TILE_ROWS > 0
 	/*
-	 * Tiles of at least GPUGB_LEAN_MIN_TILE_ROWS (gpugb_device.h): several
-	 * small partitions a tile, so that a tile's searches
-	 * (gpugb_partition_for_each_stretch) serve all of them; still at most
-	 * max_tile_rows.
+	 * Tiles of at least GPUGB_LEAN_MIN_TILE_ROWS (gpugb_device.h), still at
+	 * most max_tile_rows: several small partitions a tile, so that a tile's
+	 * searches (gpugb_partition_for_each_stretch) serve all of them.
 	 */
-	{
-		const int64_t at_least = GPUGB_LEAN_MIN_TILE_ROWS < max_tile_rows ? GPUGB_LEAN_MIN_TILE_ROWS : max_tile_rows;
+	int64_t		min_tile_rows = GPUGB_LEAN_MIN_TILE_ROWS < max_tile_rows ? GPUGB_LEAN_MIN_TILE_ROWS : max_tile_rows;
 
-		if (tile_rows < at_least)
-		{
-			tile_rows = at_least;
-			split_rows = 2 * tile_rows;
-		}
-	}
-#endif
+	if (min_tile_rows < GPUGB_LEAN_ONE_BLOCK_THREADS)
+		min_tile_rows = GPUGB_LEAN_ONE_BLOCK_THREADS;
+	GPUGB_TRY(launch_partition_bounds(p, sorted_parts, sorted_part_bytes, bounds, n_parts, min_tile_rows,
+									  max_tile_rows, stream, &tile_rows, &split_rows));
 	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
 		return launch_partitioned_lean_rows<decltype(nv)::value>(p, packed, packed_key_words, bounds, n_parts,
 																 (int) slots, tile_rows, split_rows, direct_gids,

@@ -47,7 +47,9 @@ gpugb_lean_gid_table_bytes(int n_sums, int64_t slots)
  * Lane's row (-1 in gid where it has none) added to its group's
  * slot, or, for an id past the table or an input wider than int32, to the
  * global states (warp-collective: every lane calls it).  row: its row in
- * the columns, for the generic update.
+ * the columns, for the generic update.  The kernel's row loop below does
+ * the same, written out so that its default build stays the code that ran;
+ * if the experiment lands, that loop calls this.
  */
 template <int NV>
 __device__ __forceinline__ void
@@ -89,10 +91,16 @@ gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 		/* A declared int32 key outside int32 traps, as the row path's gpugb_row_key_int32 does. */
 		if (!PAIR && in.key != (long long) (int32_t) in.key)
 			__trap();
-		if (HOME && (home & ~GPUGB_KEYED_SLOT_GID_MASK) == gpugb_keyed_slot_key(in.key, false) &&
-			(home & GPUGB_KEYED_SLOT_GID_MASK) >= 2)
-			gid = (int64_t) (home & GPUGB_KEYED_SLOT_GID_MASK) - 2;	/* GpugbKeyedSlots' published word */
-		else
+		/* The home word's id where it holds the key, as the probe's first step matches it (not EMPTY nor LOCKED). */
+		bool		hit = false;
+
+		if constexpr (HOME)
+		{
+			const GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(in.key, false)};
+
+			hit = f.match(0, home, &gid) && gid >= 0;
+		}
+		if (!hit)
 			gid = gpugb_find_or_insert_word<false, PAIR>(p, (int64_t) in.key);
 		if (gid < 0)
 			p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;
