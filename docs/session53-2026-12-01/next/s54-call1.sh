@@ -2,7 +2,7 @@
 # Written in session 53 for session 54's first call: the experiment GPUGB_GID_AHEAD (cuda/gpugb_device.h,
 # cuda/lean_gid_kernel.cuh), SHARED_HASH's group-id table loading each row's key word and inputs a step ahead
 # and looking its id up by the word (s54g: 1), and also its home slot's word a step ahead, for keyed slots and
-# one sum (s54g2: 2); s54b: main (33a72f0's GPU code, main's default). Never run.
+# one sum (s54g2: 2); s54b: main. Never run.
 # Why: at 2^14 groups the kernel's stall samples sat 40 % on the key's and the value's loads, each used a few
 # instructions after it was issued, and 11 % on the global slot's (session 53, calls 5 and 6).
 # Before (on the development machine; session 53 left them built in .gpu-box/bins-s54.tar.xz):
