@@ -613,24 +613,6 @@ typedef struct GpugbGroupResults
  * 1.04-1.14x at 2^26, 1.01-1.05x at 2^24, 0.97-1.03x at 2^22 (where tiles
  * were that large already); 32768 rows gave 1.03-1.13x at 2^26.
  */
-/*
- * An experiment for session 54 (written after session 53's last GPU call,
- * never run): 1, SHARED_HASH's table indexed by group id
- * (cuda/lean_gid_kernel.cuh) reads each row's key word and inputs a step
- * ahead and looks the id up by the word, where the launch has one key
- * without NULLs; 0, as before.  Why: at 2^14 groups (4-byte keys, one
- * payload, uniform; 4.6 ms against the floor's 0.96) Nsight Compute put
- * 52 % of the kernel's stall samples on long scoreboards, 16.7 % at the
- * key's hash waiting on its load, 5.8 % on the value's, 11 % on the global
- * slot's (session 53, call 5): loaded a step ahead, the first two overlap
- * the step before's lookup.  2: also the home slot's word a step ahead,
- * for keyed slots and at most one sum (the inputs then two steps ahead).
- * Build with KB_DEFINES or DEVICE_DEFINES = -DGPUGB_GID_AHEAD=1 (or 2) for
- * the A/B.
- */
-#ifndef GPUGB_GID_AHEAD
-#define GPUGB_GID_AHEAD 0
-#endif
 #ifndef GPUGB_LEAN_MIN_TILE_ROWS
 #define GPUGB_LEAN_MIN_TILE_ROWS 65536
 #endif
@@ -684,6 +666,7 @@ typedef struct GpugbStats
 	int64_t		fast_key_lean_launches;	/* those that looked keys up by one word under spec.lean_fast_key (either kernel) */
 	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
 	int64_t		gid_lean_launches;	/* those of the table indexed by group id (cuda/lean_gid_kernel.cuh) */
+	int64_t		gid_word_lean_launches;	/* those that looked rows up by their key word (gpugb_lean_gid_rows_ahead) */
 	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */

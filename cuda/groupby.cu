@@ -519,6 +519,7 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->fast_key_lean_launches += ran.lean && ran.fast_key ? 1 : 0;
 	stats->fast_lean_kernel_launches += ran.lean && ran.fast_kernel ? 1 : 0;
 	stats->gid_lean_launches += ran.lean && ran.gid ? 1 : 0;
+	stats->gid_word_lean_launches += ran.lean && ran.gid && ran.gid_word ? 1 : 0;
 	stats->deferred_lean_launches += ran.lean && ran.deferred ? 1 : 0;
 }
 

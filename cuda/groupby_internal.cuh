@@ -326,6 +326,7 @@ struct GpugbLeanLaunch
 	bool		fast_key;		/* keys looked up by one word (lean_kernel.cuh, gpugb_lean_fast_key) */
 	bool		fast_kernel;	/* gpugb_lean_fast_kernel (launch.cu, lean_fast_kernel_applies) */
 	bool		gid;			/* the table indexed by group id (launch.cu, lean_gid_slots) */
+	bool		gid_word;		/* its rows looked up by their key word (launch.cu, lean_gid_by_word) */
 	bool		deferred;		/* the one-block table with ids looked up at the flush (launch.cu, lean_deferred_chunk_rows) */
 };
 

@@ -517,8 +517,9 @@ gpugb_find_or_insert(const GpugbAggParams &p, uint32_t row)
  * (GPUGB_SLOTS_PAIR, any 8-byte key), given
  * the key's word where there is no key column to read a row from:
  * PARTITION's lean kernel over packed rows (partition_lean_kernel.cuh's
- * PACKED); or where the word was read a step ahead of the lookup (the
- * experiment GPUGB_GID_AHEAD, lean_gid_kernel.cuh).  The same hash (gpugb_hash_row of a row holding that key) and
+ * PACKED); or where the word was read a step ahead of the lookup
+ * (lean_gid_kernel.cuh, gpugb_lean_gid_rows_ahead).  The same hash
+ * (gpugb_hash_row of a row holding that key) and
  * slot words, so a row and a word of one key find one group.  The format is
  * a template parameter, so the int32 keys' instances keep their code.
  */

@@ -12,10 +12,11 @@
  * dense, 0 .. groups - 1, so a table indexed by them needs no keys: a
  * 32-bit count and a 64-bit sum (two words) a group, 12 bytes, and 2^14
  * groups fit in 192 KB.  Each row takes its id from the global table
- * (gpugb_launch_row_gid: a lookup, which claims new groups; under the
- * experiment GPUGB_GID_AHEAD, gpugb_find_or_insert_word), then adds
- * itself with shared-memory atomics; an id past the table, or an input
- * wider than int32, takes the generic warp update of the global states.
+ * (gpugb_launch_row_gid: a lookup, which claims new groups; with one key
+ * word, no NULL key and one sum, gpugb_find_or_insert_word on the key word
+ * loaded a step ahead: gpugb_lean_gid_rows_ahead), then adds itself with
+ * shared-memory atomics; an id past the table, or an input wider than
+ * int32, takes the generic warp update of the global states.
  * test/kernelbench/shared_bound.cu's global mode is this design's bound.
  *
  * cuda/launch.cu (lean_gid_slots) takes it for launches the lean kernel
@@ -42,14 +43,11 @@ gpugb_lean_gid_table_bytes(int n_sums, int64_t slots)
 	return (size_t) GPUGB_LEAN_GID_TABLE_BYTES(n_sums, slots);
 }
 
-#if GPUGB_GID_AHEAD
 /*
  * Lane's row (-1 in gid where it has none) added to its group's
  * slot, or, for an id past the table or an input wider than int32, to the
  * global states (warp-collective: every lane calls it).  row: its row in
- * the columns, for the generic update.  The kernel's row loop below does
- * the same, written out so that its default build stays the code that ran;
- * if the experiment lands, that loop calls this.
+ * the columns, for the generic update.
  */
 template <int NV>
 __device__ __forceinline__ void
@@ -122,22 +120,32 @@ gpugb_lean_gid_home_word(const GpugbAggParams &p, long long key)
 }
 
 /*
- * The experiment GPUGB_GID_AHEAD (gpugb_device.h): a warp's rows base,
- * base + step, ... of a launch of one key word without NULLs and no row
- * list (gpugb_lean_word_key), each row's key word and inputs loaded a step
- * ahead (gpugb_lean_fast_load, as gpugb_lean_fast_rows' AHEAD loop), and
- * its id looked up by the word.  GPUGB_GID_AHEAD 2, keyed slots and at
- * most one sum: the inputs two steps ahead and the home slot's word one
+ * A warp's rows base, base + step, ... of a launch of one key word without
+ * NULLs and no row list (gpugb_lean_word_key), each row's key word and
+ * inputs loaded a step ahead (gpugb_lean_fast_load, as gpugb_lean_fast_rows'
+ * AHEAD loop) and its id looked up by the word.  Keyed slots (not PAIR) and
+ * at most one sum: the inputs two steps ahead and the home slot's word one
  * step ahead, so that a row whose key sits in its home slot waits on no
- * load of its own (three rows' inputs held: more sums would outgrow the
- * 64 registers of a 1024-thread block).
+ * load of its own (three rows' inputs held: more sums would outgrow the 64
+ * registers of a 1024-thread block).
+ *
+ * Why: at 2^14 groups, 4-byte keys, one payload, the row loop's kernel took
+ * 4.62 ms, with 52 % of its stall samples on long scoreboards: the key's
+ * load 16.7 %, the value's 5.8 % (both used a few instructions after they
+ * were issued), the global slot's 11 % (Nsight Compute, session 53 call 5).
+ * This loop: 3.36 ms (session 54 call 1).  H200, 2^28 rows, forced
+ * SHARED_HASH, 3 reps, against the row loop: one payload at 2^14 groups,
+ * 4-byte keys 1.25-1.30x (1.47x at Zipf 1.5), 8-byte keys (pair slots, the
+ * step-ahead inputs only) 1.15-1.17x (1.56x at Zipf 1.5).  The inputs a step
+ * ahead with four payloads at 2^12 groups: 0.89-0.98x (the five inputs held
+ * a step), so launch.cu takes this loop with one sum only.
  */
 template <int NV, bool PAIR>
 __device__ __forceinline__ void
 gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
 						  int64_t base, int64_t step, unsigned lane)
 {
-	constexpr bool HOME = GPUGB_GID_AHEAD >= 2 && !PAIR && NV <= 1;
+	constexpr bool HOME = !PAIR && NV <= 1;
 	const long long *key_words = (const long long *) p.key_values[0];
 	const int64_t end = p.nrows;
 	auto		load = [&](int64_t i) { return gpugb_lean_fast_load<NV>(p, key_words, i, end); };
@@ -177,10 +185,9 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 		}
 	}
 }
-#endif
 
 /*
- * WORD (GPUGB_GID_AHEAD only): 0, rows looked up by gpugb_launch_row_gid;
+ * WORD: 0, rows looked up by gpugb_launch_row_gid;
  * GPUGB_SLOTS_KEYED32 or GPUGB_SLOTS_PAIR, the launch's slot format, where
  * gpugb_lean_word_key holds: gpugb_lean_gid_rows_ahead.
  */
@@ -209,47 +216,34 @@ gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
 	const int64_t step = (int64_t) gridDim.x * blockDim.x;
 	const GpugbStates global = gpugb_global_states(p);
 
-#if GPUGB_GID_AHEAD
 	if constexpr (WORD != 0)
 		gpugb_lean_gid_rows_ahead<NV, WORD == GPUGB_SLOTS_PAIR>(p, t, global,
 																(int64_t) blockIdx.x * blockDim.x +
 																(threadIdx.x & ~31u), step, lane);
 	else
-#endif
-	for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < p.nrows; base += step)
-	{
-		int64_t		i = base + lane;
-		uint32_t	row = 0;
-		int64_t		gid = -1;
-		int			v[NV > 0 ? NV : 1];
-		bool		narrow = true;
-
-		if (i < p.nrows)
+		for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < p.nrows;
+			 base += step)
 		{
-			gid = gpugb_launch_row_gid(p, i, &row);
-#pragma unroll
-			for (int a = 0; a < NV; a++)
+			int64_t		i = base + lane;
+			uint32_t	row = 0;
+			int64_t		gid = -1;
+			int			v[NV > 0 ? NV : 1];
+			bool		narrow = true;
+
+			if (i < p.nrows)
 			{
-				long long	w = __ldg((const long long *) &p.vals[a].values[row]);
-
-				v[a] = (int) w;
-				narrow = narrow && (long long) v[a] == w;
-			}
-		}
-
-		bool		local = gid >= 0 && gid < slots && narrow;
-		bool		generic = gid >= 0 && !local;
-
-		if (local)
-		{
-			atomicAdd(&t.counts[gid], 1u);
+				gid = gpugb_launch_row_gid(p, i, &row);
 #pragma unroll
-			for (int a = 0; a < NV; a++)
-				gpugb_lean_add_sum(t.sums, slots, a, (int) gid, v[a]);
+				for (int a = 0; a < NV; a++)
+				{
+					long long	w = __ldg((const long long *) &p.vals[a].values[row]);
+
+					v[a] = (int) w;
+					narrow = narrow && (long long) v[a] == w;
+				}
+			}
+			gpugb_lean_gid_add<NV>(p, t, global, gid, row, v, narrow, lane);
 		}
-		if (__any_sync(GPUGB_FULL_MASK, generic))
-			gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
-	}
 	__syncthreads();
 	for (int s = threadIdx.x; s < slots; s += blockDim.x)
 		if (t.counts[s] != 0)

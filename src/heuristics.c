@@ -531,14 +531,21 @@ gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
  * table take the generic update: at Zipf 1.0 four sums over 2^14 groups
  * took 45 ms against 11 (call 1), so it is never planned there.  Counts
  * only were not measured.
+ *
+ * A very hot group no longer keeps the partial keyed table where the
+ * kernel looks each row up by its key word loaded a step ahead (one sum,
+ * one key word without NULLs: word_key): at Zipf 1.5 and 2^14 groups it
+ * took 2.47-2.59 ms forced, where auto's partial keyed table took 3.30-3.35
+ * (H200, 2^28 rows, 3 reps, 4- and 8-byte keys; session 54 call 1).
  */
 bool
-gpugb_lean_gid_pays(int n_sums, double groups_expected, double hot_share,
+gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 					const GpugbDeviceProps *props)
 {
 	int64_t		groups = gpugb_lean_gid_max_groups(n_sums, props);
+	bool		hot_ok = hot_share < GPUGB_VERY_HOT_SHARE || (word_key && n_sums == 1);
 
-	return groups > 0 && groups_expected <= (double) groups && hot_share < GPUGB_VERY_HOT_SHARE;
+	return groups > 0 && groups_expected <= (double) groups && hot_ok;
 }
 
 /*
@@ -956,7 +963,8 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	 * 2^12 with four, where it took 19.8 (session 45 call 6).
 	 */
 	if (w->lean_aggs && w->sums_fit_int32 && w->key_words > 0 && !w->lean_gid_off &&
-		!w->nulls_expected && gpugb_lean_gid_pays(w->lean_columns - 1, groups, w->hot_share, props))
+		!w->nulls_expected &&
+		gpugb_lean_gid_pays(w->lean_columns - 1, w->key_words == 1, groups, w->hot_share, props))
 	{
 		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 		/*

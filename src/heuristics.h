@@ -215,11 +215,13 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
  * SHARED_HASH's block table indexed by group id (cuda/lean_gid_kernel.cuh):
  * the groups one block an SM holds for n_sums sums (0 where n_sums is
  * outside 1..GPUGB_LEAN_GID_MAX_SUMS), and whether a launch of
- * groups_expected groups that the lean tables do not all hold takes it.
+ * groups_expected groups that the lean tables do not all hold takes it;
+ * word_key: the launch has one key word without NULLs, which the kernel
+ * looks up by the word loaded a step ahead where it has one sum.
  */
 #define GPUGB_LEAN_GID_MAX_SUMS 4
 extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);
-extern bool gpugb_lean_gid_pays(int n_sums, double groups_expected, double hot_share,
+extern bool gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 								const GpugbDeviceProps *props);
 /* From this many groups expected the fast lean kernel's whole table takes one wide block an SM. */
 #define GPUGB_LEAN_FAST_WIDE_MIN_GROUPS 64

@@ -1671,6 +1671,21 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of the table indexed by group id (NULL inputs %g)",
 					 (long long) stats.gid_lean_launches, cs->in_null);
 		}
+		/* The table's rows looked up by key word, loaded a step ahead (lean_gid_by_word). */
+		if (ok && cs->gid_word != 0 && stats.gid_word_lean_launches != (cs->gid_word > 0 ? stats.gid_lean_launches : 0))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld of %lld launches of the table indexed by group id by key word",
+					 (long long) stats.gid_word_lean_launches, (long long) stats.gid_lean_launches);
+		}
+		if (ok && !EMULATOR && cs->gid_word > 0 && cs->nrows > 0 && gid_table_fits(cs) &&
+			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || (cs->gid_word == 2 && case_strategy < 0)) &&
+			stats.gid_word_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%s without a launch of the table indexed by group id by key word",
+					 case_strategy < 0 ? "auto" : "shared_hash");
+		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
 			ok = 0;
@@ -2112,10 +2127,12 @@ main(int argc, char **argv)
 		 * strides, counts of two more inputs, appended clustered rows, an estimate too low (ids
 		 * past the table: the generic update), Zipf 1.0; NULL inputs, which must not take it;
 		 * Zipf 1.5, which auto keeps in the partial keyed table once the check has seen its hot
-		 * group.
+		 * group (NULL keys: the row loop; without them, cases 146 and 147, the word loop takes it).
+		 * gid_word: the rows looked up by their key word (one key word without NULLs, one sum),
+		 * or not (NULL keys, two sums).
 		 */
 		{"lean gid: g=10000, uniform, some sums beyond int32", 122, 4 * M, 1, 10000, 0, 0.01, .lean = 1,
-		 .lean_gid = 2},
+		 .lean_gid = 2, .gid_word = -1},
 		{"lean gid: g=10000, uniform", 132, 4 * M, 1, 10000, 0, 0.01, .lean = 1, .narrow_in0 = 1,
 		 .lean_gid = 1},
 		{"lean gid: 2 keys, zipf 0.8 over 8000", 123, 4 * M, 2, 8000, 0.8, 0.01, .lean = 1, .narrow_in0 = 1,
@@ -2125,7 +2142,7 @@ main(int argc, char **argv)
 		{"lean gid: two sums, one beyond int32, g=9000", 125, 4 * M, 1, 9000, 0, 0.01, .lean = 2,
 		 .lean_gid = 2},
 		{"lean gid: two narrow sums, g=9000", 126, 4 * M, 1, 9000, 0.5, 0, .lean = 2, .narrow_in2 = 1,
-		 .narrow_in0 = 1, .lean_gid = 1},
+		 .narrow_in0 = 1, .lean_gid = 1, .gid_word = -1},
 		{"lean gid: counts of two more inputs, g=7000", 133, 4 * M, 1, 7000, 0, 0.01, .lean = 3,
 		 .narrow_in0 = 1, .lean_gid = 1},
 		{"lean gid: estimate 10000, g=40000 (ids past the table)", 127, 4 * M, 1, 40000, 0, 0.01,
@@ -2139,16 +2156,21 @@ main(int argc, char **argv)
 		{"lean gid: zipf 1.5 over 12000", 131, 4 * M, 1, 12000, 1.5, 0.01, .lean = 1},
 		/*
 		 * Cases 122, 127 and 132 without NULL keys (session 53's review): one key word without
-		 * NULLs is what the experiment GPUGB_GID_AHEAD's instances take (gpugb_lean_word_key),
-		 * so that under it the sums beyond int32, the ids past the table and 8-byte keys in pair
-		 * slots run there too.
+		 * NULLs and one sum take the word loop (gpugb_lean_gid_rows_ahead), so the sums beyond
+		 * int32, the ids past the table and 8-byte keys in pair slots run there too; 146 and 147,
+		 * Zipf 1.5, which auto takes there (int32 keys: keyed slots, whose home word is read
+		 * a step ahead).
 		 */
 		{"lean gid: g=10000, uniform, some sums beyond int32, no NULL keys", 143, 4 * M, 1, 10000, 0, 0,
-		 .lean = 1, .lean_gid = 2},
+		 .lean = 1, .lean_gid = 2, .gid_word = 1},
 		{"lean gid: estimate 10000, g=40000 (ids past the table), no NULL keys", 144, 4 * M, 1, 40000, 0, 0,
-		 .est_groups = 10000, .lean = 1, .narrow_in0 = 1, .lean_gid = 1},
+		 .est_groups = 10000, .lean = 1, .narrow_in0 = 1, .lean_gid = 1, .gid_word = 1},
 		{"lean gid: g=10000, uniform, no NULL keys", 145, 4 * M, 1, 10000, 0, 0, .lean = 1, .narrow_in0 = 1,
-		 .lean_gid = 1},
+		 .lean_gid = 1, .gid_word = 1},
+		{"lean gid: zipf 1.5 over 12000, no NULL keys", 146, 4 * M, 1, 12000, 1.5, 0, .lean = 1,
+		 .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
+		{"lean gid: int32 keys, zipf 1.5 over 12000, no NULL keys", 147, 4 * M, 1, 12000, 1.5, 0,
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},
@@ -2172,10 +2194,15 @@ main(int argc, char **argv)
 		 .lean = 5, .narrow_in0 = 1, .partition_only = 1},
 		/*
 		 * The move refused under a memory limit (refuse_move): row numbers into the generic
-		 * kernel's partitions, where the lean kernel's (fewer) would have been planned.
+		 * kernel's partitions.  A sum of values beyond int32, so that the rows move unpacked,
+		 * with their int64 columns: since session 53 rows that stay packed get those columns
+		 * only for retries (gpugb_partition_unpack_for_retries), and a narrow sum's packed
+		 * rows (8 bytes a row, scattered) need less than the row numbers' sort (16), so no
+		 * limit refuses their move alone: that case took the move and, for the second stride
+		 * set's launch, GLOBAL_HASH (session 54, call 2).
 		 */
-		{"partition moved: one narrow sum, the move refused under a memory limit, g=1000", 100,
-		 2 * M, 1, 1000, 0, 0, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .partition_only = 1,
+		{"partition moved: one sum beyond int32, the move refused under a memory limit, g=1000", 100,
+		 2 * M, 1, 1000, 0, 0, .int32_keys = 1, .lean = 1, .partition_only = 1,
 		 .refuse_move = 1},
 		/*
 		 * Packed rows (partition_lean_kernel.cuh's PACKED, the default since session 34): int32

@@ -102,6 +102,15 @@ typedef struct CaseSpec
 	 */
 	int			lean_gid;
 	/*
+	 * 1: every launch of the table indexed by group id must look its rows
+	 * up by their key word (one key word without NULLs, one sum:
+	 * cuda/launch.cu, lean_gid_by_word), and a forced SHARED_HASH must take
+	 * one.  2: auto must take one too (a very hot group, which no longer
+	 * keeps auto from the table: gpugb_lean_gid_pays' word_key).  -1: no
+	 * launch may (NULL keys, more sums).
+	 */
+	int			gid_word;
+	/*
 	 * 1: under --lean-deferred, a forced SHARED_HASH must take the one-block
 	 * table that looks its ids up at the flush (cuda/lean_deferred_kernel.cuh;
 	 * cuda/launch.cu, lean_deferred_chunk_rows).  -1: no launch may (a summed

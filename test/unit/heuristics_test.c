@@ -1301,9 +1301,12 @@ test_lean_gid_table(void)
 	CHECK(gpugb_lean_gid_max_groups(0, &h200) == 0 &&
 		  gpugb_lean_gid_max_groups(GPUGB_LEAN_GID_MAX_SUMS + 1, &h200) == 0,
 		  "counts only, or more sums than it was measured with: none");
-	CHECK(!gpugb_lean_gid_pays(1, 16384, GPUGB_VERY_HOT_SHARE, &h200) &&
-		  gpugb_lean_gid_pays(1, 16384, GPUGB_VERY_HOT_SHARE - 0.01, &h200),
-		  "a very hot group keeps the partial keyed table");
+	CHECK(!gpugb_lean_gid_pays(1, false, 16384, GPUGB_VERY_HOT_SHARE, &h200) &&
+		  gpugb_lean_gid_pays(1, false, 16384, GPUGB_VERY_HOT_SHARE - 0.01, &h200),
+		  "a very hot group keeps the partial keyed table from rows looked up by row");
+	CHECK(gpugb_lean_gid_pays(1, true, 16384, 0.4, &h200) && !gpugb_lean_gid_pays(2, true, 9000, 0.4, &h200),
+		  "but not from one sum looked up by key word; two sums, still");
+	CHECK(!gpugb_lean_gid_pays(1, true, 20000, 0, &h200), "more groups than the table holds: not by key word either");
 
 	for (int g = 8192; g <= 16384; g *= 2)
 	{
@@ -1312,6 +1315,14 @@ test_lean_gid_table(void)
 			  "lean, one payload, %d groups, skew unknown: shared_hash indexed by group id (%s: %s)", g,
 			  gpugb_strategy_name(c.strategy), c.reason);
 	}
+	c = choose(workload_packed(16384, 1, 0.38));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "indexed by group id") != NULL,
+		  "one key word, one payload, 16384 groups, largest 38 %%: still indexed by group id (%s: %s)",
+		  gpugb_strategy_name(c.strategy), c.reason);
+	c = choose(workload_packed(4096, 4, 0.38));
+	CHECK(strstr(c.reason, "indexed by group id") == NULL,
+		  "four payloads, 4096 groups, largest 38 %%: not indexed by group id (%s: %s)",
+		  gpugb_strategy_name(c.strategy), c.reason);
 	c = choose(workload_packed(16384, 1, 0));
 	CHECK(c.table_slots >= 64 * 16384, "16384 groups indexed by group id: an L2-sized global table (%lld slots)",
 		  (long long) c.table_slots);
@@ -1332,9 +1343,10 @@ test_lean_gid_table(void)
 		GpugbWorkload w = workload_packed(16384, 1, 0);
 
 		w.hot_share = 0.4;
+		w.key_words = 2;
 		c = choose(w);
-		CHECK(strstr(c.reason, "indexed by group id") == NULL, "a group of 40 %% of the rows: not (%s)",
-			  c.reason);
+		CHECK(strstr(c.reason, "indexed by group id") == NULL,
+			  "two key words (looked up by row) and a group of 40 %% of the rows: not (%s)", c.reason);
 		w = workload_packed(16384, 1, 0);
 		w.nulls_expected = true;
 		c = choose(w);
