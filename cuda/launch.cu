@@ -543,6 +543,24 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	bool		lean = plan_lean(p, groups_expected, &props, &plan);
 	int64_t		one_block_slots = 0;
 
+#if GPUGB_GID_FROM_GROUPS > 0
+	/* The experiment GPUGB_GID_FROM_GROUPS (gpugb_device.h): the word loop before the keyed tables. */
+	if (lean && lean_gid_by_word(p) && groups_expected >= GPUGB_GID_FROM_GROUPS && hot_share < GPUGB_VERY_HOT_SHARE)
+	{
+		int64_t		gid_slots = lean_gid_slots(p, groups_expected, hot_share, &props);
+		int64_t		wanted = 2 * (int64_t) groups_expected;
+
+		if (gid_slots > wanted)
+			gid_slots = wanted;
+		if (gid_slots > 0)
+		{
+			ran->lean = ran->gid = ran->gid_word = true;
+			ran->fast_key = false;
+			return launch_lean_gid_nv<1>(p, (int) gid_slots, stream);
+		}
+	}
+#endif
+
 	if (lean && plan.partial)
 		one_block_slots = lean_one_block_slots(p, groups_expected, &props);
 	else if (lean)
