@@ -617,19 +617,6 @@ typedef struct GpugbGroupResults
 #define GPUGB_LEAN_MIN_TILE_ROWS 65536
 #endif
 /*
- * An experiment (session 54, for its call 4): N > 0, SHARED_HASH takes the
- * table indexed by group id with its word loop (cuda/launch.cu,
- * lean_gid_by_word: one key word without NULLs, one sum) from N groups
- * expected, before the keyed lean tables, without a very hot group, its
- * slots at most twice the groups expected; 0, only where no keyed table
- * holds the groups, as before.  Why: the floor target misses at 2^12
- * groups with one payload, where the one-block keyed table took 3.2-3.7
- * ms, and the word loop took 3.0-3.3 at 2^14 (session 54, calls 1-2).
- */
-#ifndef GPUGB_GID_FROM_GROUPS
-#define GPUGB_GID_FROM_GROUPS 0
-#endif
-/*
  * 1: PARTITION's direct flush stores a new group's states
  * (gpugb_deferred_slot_store, cuda/partition_deferred.cuh); 0: adds them
  * with atomics as every other flush (session 52's A/B).

@@ -873,6 +873,39 @@ lean_partition_min_l2_multiple(const GpugbWorkload *w)
 }
 
 /*
+ * Too many groups for a keyed lean table, but counts and one to four
+ * integer sums of as many as a table indexed by group id holds, without
+ * a very hot group (gpugb_lean_gid_pays) or NULLs expected (the launch
+ * takes it only without NULL inputs), every summed input declared int32
+ * (a wider value takes the generic update, in one block an SM: never
+ * measured, so not planned; a review's point): 4.2 ms at 2^14 groups with one
+ * payload, uniform, where auto took 9.8 before (global_hash), and 5.2 at
+ * 2^12 with four, where it took 19.8 (session 45 call 6).  Fills *c and
+ * returns true where it plans that table.
+ */
+static bool
+plan_gid_table(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups, GpugbStrategyChoice *c)
+{
+	if (!(w->lean_aggs && w->sums_fit_int32 && w->key_words > 0 && !w->lean_gid_off &&
+		  !w->nulls_expected &&
+		  gpugb_lean_gid_pays(w->lean_columns - 1, w->key_words == 1, groups, w->hot_share, props)))
+		return false;
+	c->strategy = GPUGB_STRATEGY_SHARED_HASH;
+	/*
+	 * Every row looks its group id up in the global table: an L2-sized
+	 * one, as GLOBAL_HASH's, spreads the keys over L2's lines.  In a
+	 * table sized for the groups the kernel took 11.3 ms at 2^13-2^14
+	 * groups with one payload, in GLOBAL_HASH's plan's 4.1 at 2^14
+	 * (session 45 calls 5 and 1).
+	 */
+	(void) size_table_to_l2(w, props, c);
+	snprintf(c->reason, sizeof(c->reason),
+			 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
+			 "table indexed by group id", groups);
+	return true;
+}
+
+/*
  * SORT, or PARTITION (PARTITION_MIN_ROWS_PER_GROUP, partition_lean_pays), for a table beyond
  * SORT_MIN_L2_MULTIPLE x L2 (lean_partition_min_l2_multiple where the lean kernel pays: then
  * always PARTITION), and the reason.
@@ -915,6 +948,12 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	if (c->private_groups > 0 && groups <= c->private_groups)
 		c->private_groups = gpugb_private_groups_needed(groups, c->private_groups);
 
+#if GPUGB_GID_FROM_GROUPS > 0
+	/* The experiment GPUGB_GID_FROM_GROUPS (heuristics.h): the group-id table's word loop first. */
+	if (groups >= GPUGB_GID_FROM_GROUPS && w->lean_columns == 2 && w->key_words == 1 &&
+		w->hot_share < GPUGB_VERY_HOT_SHARE && plan_gid_table(w, props, groups, c))
+		return;
+#endif
 	/*
 	 * Counts and integer sums only, groups a keyed lean table holds
 	 * (gpugb_plan_lean_table, as the launch plans it): SHARED_HASH's lean
@@ -952,34 +991,9 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 				 "an SM", groups);
 		return;
 	}
-	/*
-	 * Too many groups for a keyed lean table, but counts and one to four
-	 * integer sums of as many as a table indexed by group id holds, without
-	 * a very hot group (gpugb_lean_gid_pays) or NULLs expected (the launch
-	 * takes it only without NULL inputs), every summed input declared int32
-	 * (a wider value takes the generic update, in one block an SM: never
-	 * measured, so not planned; a review's point): 4.2 ms at 2^14 groups with one
-	 * payload, uniform, where auto took 9.8 before (global_hash), and 5.2 at
-	 * 2^12 with four, where it took 19.8 (session 45 call 6).
-	 */
-	if (w->lean_aggs && w->sums_fit_int32 && w->key_words > 0 && !w->lean_gid_off &&
-		!w->nulls_expected &&
-		gpugb_lean_gid_pays(w->lean_columns - 1, w->key_words == 1, groups, w->hot_share, props))
-	{
-		c->strategy = GPUGB_STRATEGY_SHARED_HASH;
-		/*
-		 * Every row looks its group id up in the global table: an L2-sized
-		 * one, as GLOBAL_HASH's, spreads the keys over L2's lines.  In a
-		 * table sized for the groups the kernel took 11.3 ms at 2^13-2^14
-		 * groups with one payload, in GLOBAL_HASH's plan's 4.1 at 2^14
-		 * (session 45 calls 5 and 1).
-		 */
-		(void) size_table_to_l2(w, props, c);
-		snprintf(c->reason, sizeof(c->reason),
-				 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
-				 "table indexed by group id", groups);
+	/* Too many groups for a keyed lean table: one indexed by group id? */
+	if (plan_gid_table(w, props, groups, c))
 		return;
-	}
 	if (c->private_groups > 0 && groups <= c->private_groups)
 	{
 		c->strategy = GPUGB_STRATEGY_PRIVATE_HASH;

@@ -220,6 +220,22 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
  * looks up by the word loaded a step ahead where it has one sum.
  */
 #define GPUGB_LEAN_GID_MAX_SUMS 4
+/*
+ * An experiment (session 54, calls 4-5): N > 0, SHARED_HASH plans and takes
+ * the table indexed by group id with its word loop (cuda/launch.cu,
+ * lean_gid_by_word: one key word without NULLs, one sum) from N groups
+ * expected, before the keyed lean tables, without a very hot group, its
+ * slots at most twice the groups expected, its global table L2-sized as
+ * the group-id table's plan has it; 0, only where no keyed table holds
+ * the groups, as before.  Why: the floor target misses at 2^12 groups with
+ * one payload (the one-block keyed table, 3.2-3.7 ms), and the word loop
+ * took 3.0-3.3 at 2^14 (session 54, calls 1-2).  Call 4 took the word loop
+ * at launch only, in the keyed plan's smaller global table: 1.40-1.66x at
+ * 2^13 groups (uniform, Zipf 0.5), 0.14-0.55x at 2^8-2^12.
+ */
+#ifndef GPUGB_GID_FROM_GROUPS
+#define GPUGB_GID_FROM_GROUPS 0
+#endif
 extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);
 extern bool gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 								const GpugbDeviceProps *props);
