@@ -412,6 +412,19 @@ launch_lean_one_block_partial(const GpugbAggParams &p, int slots, cudaStream_t s
 }
 
 /*
+ * Whether launch p's rows are looked up by their key word loaded a step
+ * ahead (lean_gid_kernel.cuh, gpugb_lean_gid_rows_ahead): one key word
+ * without NULLs in keyed or pair slots, and one sum (four ran 0.89-0.98x
+ * so, session 54 call 1).
+ */
+static bool
+lean_gid_by_word(const GpugbAggParams &p)
+{
+	return p.n_values == 1 && gpugb_lean_word_key(p) &&
+		(p.slot_format == GPUGB_SLOTS_PAIR || p.slot_format == GPUGB_SLOTS_KEYED32);
+}
+
+/*
  * The slots of gpugb_lean_gid_kernel's table for launch p, whose groups no
  * keyed lean table holds (the caller's test): where gpugb_lean_gid_pays
  * (src/heuristics.c) and the launch has no NULL input, as many group ids as
@@ -424,7 +437,7 @@ lean_gid_slots(const GpugbAggParams &p, double groups_expected, double hot_share
 			   const GpugbDeviceProps *props)
 {
 	if (p.lean_gid_off || p.n_keys == 0 || gpugb_lean_has_nulls(p) ||
-		!gpugb_lean_gid_pays(p.n_values, gpugb_lean_word_key(p), groups_expected, hot_share, props))
+		!gpugb_lean_gid_pays(p.n_values, lean_gid_by_word(p), groups_expected, hot_share, props))
 		return 0;
 
 	int64_t		cap = gpugb_lean_gid_max_groups(p.n_values, props);
@@ -453,31 +466,31 @@ launch_lean_gid_word(const GpugbAggParams &p, int slots, cudaStream_t stream)
 	return GPUGB_LAUNCHED("gpugb_lean_gid_kernel");
 }
 
-/*
- * Whether launch p's rows are looked up by their key word loaded a step
- * ahead (lean_gid_kernel.cuh, gpugb_lean_gid_rows_ahead): one key word
- * without NULLs in keyed or pair slots, and one sum (four ran 0.89-0.98x
- * so, session 54 call 1).
- */
-static bool
-lean_gid_by_word(const GpugbAggParams &p)
-{
-	return p.n_values == 1 && gpugb_lean_word_key(p) &&
-		(p.slot_format == GPUGB_SLOTS_PAIR || p.slot_format == GPUGB_SLOTS_KEYED32);
-}
-
+/* *by_word: whether it took a word instance (the self-test checks where it must). */
 template <int NV>
 static GpugbStatus
-launch_lean_gid_nv(const GpugbAggParams &p, int slots, cudaStream_t stream)
+launch_lean_gid_nv(const GpugbAggParams &p, int slots, cudaStream_t stream, bool *by_word)
 {
+	*by_word = NV == 1 && lean_gid_by_word(p);
 	if constexpr (NV == 1)
 	{
-		if (lean_gid_by_word(p) && p.slot_format == GPUGB_SLOTS_PAIR)
+		if (*by_word && p.slot_format == GPUGB_SLOTS_PAIR)
 			return launch_lean_gid_word<NV, GPUGB_SLOTS_PAIR>(p, slots, stream);
-		if (lean_gid_by_word(p))
+		if (*by_word)
 			return launch_lean_gid_word<NV, GPUGB_SLOTS_KEYED32>(p, slots, stream);
 	}
 	return launch_lean_gid_word<NV, 0>(p, slots, stream);
+}
+
+/* The table indexed by group id, `slots` of them, for launch p; *ran says what ran. */
+static GpugbStatus
+launch_lean_gid(const GpugbAggParams &p, int64_t slots, cudaStream_t stream, GpugbLeanLaunch *ran)
+{
+	ran->lean = ran->gid = true;
+	ran->fast_key = false;	/* it looks rows up in the global table, never by the cache's word */
+	return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
+		return launch_lean_gid_nv<decltype(nv)::value>(p, (int) slots, stream, &ran->gid_word);
+	});
 }
 
 /* Whether launch p may take the lean kernel, and its table for groups_expected groups. */
@@ -543,23 +556,20 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	bool		lean = plan_lean(p, groups_expected, &props, &plan);
 	int64_t		one_block_slots = 0;
 
-#if GPUGB_GID_FROM_GROUPS > 0
-	/* The experiment GPUGB_GID_FROM_GROUPS (gpugb_device.h): the word loop before the keyed tables. */
-	if (lean && lean_gid_by_word(p) && groups_expected >= GPUGB_GID_FROM_GROUPS && hot_share < GPUGB_VERY_HOT_SHARE)
+	/*
+	 * One sum looked up by key word from 2048 groups, no group of 5 % of the
+	 * rows: the table indexed by group id before the keyed tables
+	 * (gpugb_lean_gid_first, src/heuristics.c), with at most twice the
+	 * groups expected of its slots, as measured (session 54 call 5).
+	 */
+	if (lean && gpugb_lean_gid_first(p.n_values, lean_gid_by_word(p), groups_expected, hot_share, &props))
 	{
 		int64_t		gid_slots = lean_gid_slots(p, groups_expected, hot_share, &props);
 		int64_t		wanted = 2 * (int64_t) groups_expected;
 
-		if (gid_slots > wanted)
-			gid_slots = wanted;
 		if (gid_slots > 0)
-		{
-			ran->lean = ran->gid = ran->gid_word = true;
-			ran->fast_key = false;
-			return launch_lean_gid_nv<1>(p, (int) gid_slots, stream);
-		}
+			return launch_lean_gid(p, gid_slots < wanted ? gid_slots : wanted, stream, ran);
 	}
-#endif
 
 	if (lean && plan.partial)
 		one_block_slots = lean_one_block_slots(p, groups_expected, &props);
@@ -596,14 +606,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	int64_t		gid_slots = lean && plan.partial ? lean_gid_slots(p, groups_expected, hot_share, &props) : 0;
 
 	if (gid_slots > 0)
-	{
-		ran->lean = ran->gid = true;
-		ran->gid_word = lean_gid_by_word(p);
-		ran->fast_key = false;	/* it looks rows up in the global table, never by the cache's word */
-		return gpugb_for_lean_sums(p.n_values, [&](auto nv) {
-			return launch_lean_gid_nv<decltype(nv)::value>(p, (int) gid_slots, stream);
-		});
-	}
+		return launch_lean_gid(p, gid_slots, stream, ran);
 	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))
 	{
 		int64_t		wide_slots = plan.partial ? one_block_partial_slots(p, &props) : 0;

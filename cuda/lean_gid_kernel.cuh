@@ -13,15 +13,19 @@
  * 32-bit count and a 64-bit sum (two words) a group, 12 bytes, and 2^14
  * groups fit in 192 KB.  Each row takes its id from the global table
  * (gpugb_launch_row_gid: a lookup, which claims new groups; with one key
- * word, no NULL key and one sum, gpugb_find_or_insert_word on the key word
- * loaded a step ahead: gpugb_lean_gid_rows_ahead), then adds itself with
+ * word in the global table's slots, no NULL key, no row list and one sum,
+ * gpugb_find_or_insert_word on the key word loaded a step ahead:
+ * gpugb_lean_gid_rows_ahead, launch.cu's lean_gid_by_word), then adds itself with
  * shared-memory atomics; an id past the table, or an input wider than
  * int32, takes the generic warp update of the global states.
  * test/kernelbench/shared_bound.cu's global mode is this design's bound.
  *
  * cuda/launch.cu (lean_gid_slots) takes it for launches the lean kernel
  * takes (gpugb_lean_launch_ok) without NULL inputs, whose groups expected no
- * keyed lean table holds and this one does, without a very hot group: at
+ * keyed lean table holds and this one does, without a very hot group
+ * (unless looked up by key word: gpugb_lean_gid_pays), and, looked up by
+ * key word with one sum, from 2048 groups before the keyed tables
+ * (gpugb_lean_gid_first, src/heuristics.c, with the numbers): at
  * 2^14 groups and one sum it ran 3.2x as fast as the partial keyed table
  * uniform, within 2 % of shared_bound's global mode (its design's bound,
  * 4.1 ms for 2^28 rows); below 2^12 groups it is slower than the keyed

@@ -532,11 +532,14 @@ gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
  * took 45 ms against 11 (call 1), so it is never planned there.  Counts
  * only were not measured.
  *
- * A very hot group no longer keeps the partial keyed table where the
- * kernel looks each row up by its key word loaded a step ahead (one sum,
- * one key word without NULLs: word_key): at Zipf 1.5 and 2^14 groups it
- * took 2.47-2.59 ms forced, where auto's partial keyed table took 3.30-3.35
- * (H200, 2^28 rows, 3 reps, 4- and 8-byte keys; session 54 call 1).
+ * A very hot group no longer keeps a launch from the table (and in the
+ * partial keyed table) where the kernel looks each row up by its key word
+ * loaded a step ahead (one sum, one key word without NULLs: word_key): at
+ * Zipf 1.5 and 2^14 groups it took 2.47-2.59 ms forced, where auto's
+ * partial keyed table took 3.30-3.35 (H200, 2^28 rows, 3 reps, 4- and
+ * 8-byte keys; session 54 call 1); at Zipf 2.0 and 3.0 auto took what it
+ * took before (0.99-1.01x, call 2).  Measured at 2^14 groups only, and
+ * with sums declared int32 (a wider value takes the generic update).
  */
 bool
 gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
@@ -546,6 +549,30 @@ gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double ho
 	bool		hot_ok = hot_share < GPUGB_VERY_HOT_SHARE || (word_key && n_sums == 1);
 
 	return groups > 0 && groups_expected <= (double) groups && hot_ok;
+}
+
+/*
+ * Whether a launch of one sum looked up by key word takes the table indexed
+ * by group id even where a keyed lean table holds its groups: from 2048
+ * groups expected, without a group of 5 % of the rows.  Against the keyed
+ * tables (the one-block table from 2^11 groups), both in the group-id
+ * plan's L2-sized global table, H200, 2^28 rows, 3 reps, forced
+ * SHARED_HASH (session 54 call 5): 4-byte keys 1.87x at 2^11-2^12 groups
+ * uniform, 1.66-1.78x at Zipf 0.5 (largest group about 1 %), 1.40x at
+ * 2^13; 8-byte keys 1.55-1.67x at 2^11-2^13; but at 2^10 0.84-0.96x, and at
+ * Zipf 1.0 (largest group 11-12 %) 0.55-0.92x with 4-byte keys at
+ * 2^10-2^12, at Zipf 1.5 0.42-0.91x.  Between 2^10 and 2^11 groups, and
+ * hot shares between 1 and 11 %, not measured.  In the keyed plan's
+ * smaller global table the same kernel took 0.43-0.55x at 2^11-2^12
+ * (call 4).
+ */
+bool
+gpugb_lean_gid_first(int n_sums, bool word_key, double groups_expected, double hot_share,
+					 const GpugbDeviceProps *props)
+{
+	return n_sums == 1 && word_key && groups_expected >= GPUGB_GID_FIRST_MIN_GROUPS &&
+		hot_share < GPUGB_GID_FIRST_MAX_HOT_SHARE &&
+		gpugb_lean_gid_pays(n_sums, word_key, groups_expected, hot_share, props);
 }
 
 /*
@@ -872,11 +899,20 @@ lean_partition_min_l2_multiple(const GpugbWorkload *w)
 	return SORT_MIN_L2_MULTIPLE;
 }
 
+/* One key word in the global table's slots: the group-id table may look it up by the word (gpugb_lean_gid_pays). */
+static bool
+gid_word_key(const GpugbWorkload *w)
+{
+	return w->key_words == 1 && !w->tagged_slots_only;
+}
+
 /*
- * Too many groups for a keyed lean table, but counts and one to four
- * integer sums of as many as a table indexed by group id holds, without
- * a very hot group (gpugb_lean_gid_pays) or NULLs expected (the launch
- * takes it only without NULL inputs), every summed input declared int32
+ * Too many groups for a keyed lean table (or one sum looked up by key word
+ * from 2048 groups: gpugb_lean_gid_first), but counts and one to four
+ * integer sums of as many as a table indexed by group id holds, without a
+ * very hot group where rows are looked up by row (gpugb_lean_gid_pays) or
+ * NULLs expected (the launch takes it only without NULL inputs), every
+ * summed input declared int32
  * (a wider value takes the generic update, in one block an SM: never
  * measured, so not planned; a review's point): 4.2 ms at 2^14 groups with one
  * payload, uniform, where auto took 9.8 before (global_hash), and 5.2 at
@@ -888,7 +924,7 @@ plan_gid_table(const GpugbWorkload *w, const GpugbDeviceProps *props, double gro
 {
 	if (!(w->lean_aggs && w->sums_fit_int32 && w->key_words > 0 && !w->lean_gid_off &&
 		  !w->nulls_expected &&
-		  gpugb_lean_gid_pays(w->lean_columns - 1, w->key_words == 1, groups, w->hot_share, props)))
+		  gpugb_lean_gid_pays(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props)))
 		return false;
 	c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 	/*
@@ -948,12 +984,11 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	if (c->private_groups > 0 && groups <= c->private_groups)
 		c->private_groups = gpugb_private_groups_needed(groups, c->private_groups);
 
-#if GPUGB_GID_FROM_GROUPS > 0
-	/* The experiment GPUGB_GID_FROM_GROUPS (heuristics.h): the group-id table's word loop first. */
-	if (groups >= GPUGB_GID_FROM_GROUPS && w->lean_columns == 2 && w->key_words == 1 &&
-		w->hot_share < GPUGB_VERY_HOT_SHARE && plan_gid_table(w, props, groups, c))
+	/* One sum looked up by key word, from 2048 groups: the table indexed by group id first. */
+	if (w->lean_aggs &&
+		gpugb_lean_gid_first(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props) &&
+		plan_gid_table(w, props, groups, c))
 		return;
-#endif
 	/*
 	 * Counts and integer sums only, groups a keyed lean table holds
 	 * (gpugb_plan_lean_table, as the launch plans it): SHARED_HASH's lean

@@ -49,6 +49,8 @@ typedef struct GpugbWorkload
 	bool		sums_fit_int32;
 	/* spec.lean_gid_off (an experiment): no block table indexed by group id (gpugb_lean_gid_pays) */
 	bool		lean_gid_off;
+	/* spec.tagged_slots_only (A/B runs): no key in the global table's slots, so no lookup by key word */
+	bool		tagged_slots_only;
 	/*
 	 * NULLs expected in a key or an aggregate input (the planner's
 	 * gpugb_estimate_nulls): a launch with some does not move its rows, and
@@ -216,26 +218,23 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
  * the groups one block an SM holds for n_sums sums (0 where n_sums is
  * outside 1..GPUGB_LEAN_GID_MAX_SUMS), and whether a launch of
  * groups_expected groups that the lean tables do not all hold takes it;
- * word_key: the launch has one key word without NULLs, which the kernel
- * looks up by the word loaded a step ahead where it has one sum.
+ * word_key: the launch has one key word without NULLs or a row list, kept
+ * in the global table's slots (keyed or pair: not spec.tagged_slots_only),
+ * which the kernel looks up by the word loaded a step ahead where it has
+ * one sum (cuda/launch.cu, lean_gid_by_word).
  */
 #define GPUGB_LEAN_GID_MAX_SUMS 4
 /*
- * An experiment (session 54, calls 4-5): N > 0, SHARED_HASH plans and takes
- * the table indexed by group id with its word loop (cuda/launch.cu,
- * lean_gid_by_word: one key word without NULLs, one sum) from N groups
- * expected, before the keyed lean tables, without a very hot group, its
- * slots at most twice the groups expected, its global table L2-sized as
- * the group-id table's plan has it; 0, only where no keyed table holds
- * the groups, as before.  Why: the floor target misses at 2^12 groups with
- * one payload (the one-block keyed table, 3.2-3.7 ms), and the word loop
- * took 3.0-3.3 at 2^14 (session 54, calls 1-2).  Call 4 took the word loop
- * at launch only, in the keyed plan's smaller global table: 1.40-1.66x at
- * 2^13 groups (uniform, Zipf 0.5), 0.14-0.55x at 2^8-2^12.
+ * Whether a launch of one sum whose rows the group-id table looks up by key
+ * word (word_key) takes that table before the keyed lean tables, which
+ * hold its groups: from GPUGB_GID_FIRST_MIN_GROUPS groups expected, where
+ * no group has GPUGB_GID_FIRST_MAX_HOT_SHARE of the rows (src/heuristics.c
+ * says why).
  */
-#ifndef GPUGB_GID_FROM_GROUPS
-#define GPUGB_GID_FROM_GROUPS 0
-#endif
+#define GPUGB_GID_FIRST_MIN_GROUPS 2048
+#define GPUGB_GID_FIRST_MAX_HOT_SHARE 0.05
+extern bool gpugb_lean_gid_first(int n_sums, bool word_key, double groups_expected, double hot_share,
+								 const GpugbDeviceProps *props);
 extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);
 extern bool gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 								const GpugbDeviceProps *props);

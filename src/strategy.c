@@ -106,6 +106,7 @@ gpugb_spec_workload(const GpugbGroupBySpec *spec, GpugbWorkload *w)
 	w->state_columns = gpugb_spec_state_columns(spec);
 	w->lean_aggs = spec_lean_aggs(spec, &w->lean_columns, &w->sums_fit_int32);
 	w->lean_gid_off = spec->lean_gid_off;
+	w->tagged_slots_only = spec->tagged_slots_only;
 	w->hot_share = spec->n_keys == 0 ? 0 : spec->estimated_hot_share;
 	w->nulls_expected = spec->estimated_nulls;
 }

@@ -812,7 +812,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.appends_only = cs->append != 0;	/* as the leader's direct copy: no pinned strides */
 	spec.lean_fast_key = lean_fast_key_option != 0;
 	spec.lean_fast_wide = lean_fast_wide_option != 0;
-	spec.lean_gid_off = no_lean_gid_option != 0;
+	spec.lean_gid_off = no_lean_gid_option != 0 || cs->keyed_only != 0;
 	spec.lean_deferred = lean_deferred_option != 0;
 	spec.partition_lookup_all = no_partition_direct_option != 0;
 	spec.partition_rows_only = cs->rows_only != 0;
@@ -991,7 +991,7 @@ gid_table_fits(const CaseSpec *cs)
 	int64_t		groups = cs->est_groups ? cs->est_groups : cs->g;
 
 	gpugb_device_properties(&props);
-	return case_lean_only(cs) && !no_lean_gid_option &&
+	return case_lean_only(cs) && !no_lean_gid_option && !cs->keyed_only &&
 		groups <= gpugb_lean_gid_max_groups(lean_case_sums(cs), &props);
 }
 
@@ -2081,7 +2081,7 @@ main(int argc, char **argv)
 		 */
 		{"lean fast key: g=200", 80, 4 * M, 1, 200, 0, 0, .lean = 1},
 		{"lean fast key: g=3000 (one-block table)", 81, 4 * M, 1, 3000, 0.5, 0, .lean = 1,
-		 .lean_one_block = 1},
+		 .lean_one_block = 1, .keyed_only = 1},
 		{"lean fast key: zipf 1.0 over 1e5 (partial table)", 82, 4 * M, 1, 100000, 1.0, 0, .lean = 2,
 		 .partial_lean = 1},
 		{"lean fast key: g=1000, 10% null inputs", 83, 4 * M, 1, 1000, 0, 0, 0.1, .lean = 3},
@@ -2097,7 +2097,7 @@ main(int argc, char **argv)
 		{"lean: counts only, g=1000, 10% null inputs", 93, 2 * M, 1, 1000, 0, 0, 0.1, .lean = 4},
 		{"lean fast key: three counts, g=1000", 86, 2 * M, 1, 1000, 0, 0, .lean = 3},
 		{"lean fast key: estimate 3000, g=20000 (cache full)", 87, 4 * M, 1, 20000, 0.5, 0,
-		 .est_groups = 3000, .lean = 1, .lean_one_block = 1},
+		 .est_groups = 3000, .lean = 1, .lean_one_block = 1, .keyed_only = 1},
 		{"lean fast key: estimate 1, g=1e5, 64K strides (grow+retry)", 88, 2 * M, 1, 100000, 0, 0,
 		 .est_groups = 1, .stride_rows = 65536, .expect_grow = 1, .lean = 1},
 		/*
@@ -2110,15 +2110,15 @@ main(int argc, char **argv)
 		 * declared int32, which must not take it.
 		 */
 		{"lean deferred: int32 keys, g=4000, uniform", 134, 4 * M, 1, 4000, 0, 0, .int32_keys = 1,
-		 .lean = 1, .narrow_in0 = 1, .lean_deferred = 1},
+		 .lean = 1, .narrow_in0 = 1, .lean_deferred = 1, .keyed_only = 1},
 		{"lean deferred: g=3000, zipf 1.0", 135, 4 * M, 1, 3000, 1.0, 0, .lean = 1, .narrow_in0 = 1,
-		 .lean_deferred = 1},
+		 .lean_deferred = 1, .keyed_only = 1},
 		{"lean deferred: int32 keys, counts only, g=2500", 136, 2 * M, 1, 2500, 0.5, 0, .int32_keys = 1,
 		 .lean = 4, .lean_deferred = 1},
 		{"lean deferred: estimate 3000, g=30000 (flushes, table full)", 137, 4 * M, 1, 30000, 0, 0,
-		 .est_groups = 3000, .lean = 1, .narrow_in0 = 1, .lean_deferred = 1},
+		 .est_groups = 3000, .lean = 1, .narrow_in0 = 1, .lean_deferred = 1, .keyed_only = 1},
 		{"lean deferred: int32 keys, g=4000, some sums beyond int32 (not taken)", 138, 2 * M, 1, 4000, 0,
-		 0, .int32_keys = 1, .lean = 1, .lean_deferred = -1},
+		 0, .int32_keys = 1, .lean = 1, .lean_deferred = -1, .keyed_only = 1},
 		/*
 		 * More groups than a keyed lean table holds, as many as the table indexed by group id
 		 * does (cuda/lean_gid_kernel.cuh: 19370 of one sum, 11622 of two on the H200): sums
@@ -2171,6 +2171,24 @@ main(int argc, char **argv)
 		 .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
 		{"lean gid: int32 keys, zipf 1.5 over 12000, no NULL keys", 147, 4 * M, 1, 12000, 1.5, 0,
 		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
+		/* 143 and 144 with int32 keys: keyed slots, whose home word the word loop reads a step ahead. */
+		{"lean gid: int32 keys, g=10000, some sums beyond int32, no NULL keys", 148, 4 * M, 1, 10000, 0, 0,
+		 .int32_keys = 1, .lean = 1, .lean_gid = 2, .gid_word = 1},
+		{"lean gid: int32 keys, estimate 10000, g=40000 (ids past the table), no NULL keys", 149, 4 * M, 1,
+		 40000, 0, 0, .est_groups = 10000, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .lean_gid = 1,
+		 .gid_word = 1},
+		/*
+		 * From 2048 groups one sum looked up by key word takes the table indexed by group id
+		 * before the keyed tables, which hold these groups (gpugb_lean_gid_first): forced and
+		 * auto (uniform: no hot group), 8-byte and int32 keys, and an estimate too low (ids past
+		 * the table's twice the groups expected).
+		 */
+		{"lean gid first: g=3000, uniform, no NULL keys", 150, 4 * M, 1, 3000, 0, 0, .lean = 1,
+		 .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
+		{"lean gid first: int32 keys, g=5000, uniform, no NULL keys", 151, 4 * M, 1, 5000, 0, 0,
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
+		{"lean gid first: estimate 2500, g=9000, no NULL keys", 152, 4 * M, 1, 9000, 0, 0,
+		 .est_groups = 2500, .lean = 1, .narrow_in0 = 1, .gid_word = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},

@@ -111,6 +111,13 @@ typedef struct CaseSpec
 	 */
 	int			gid_word;
 	/*
+	 * 1: spec.lean_gid_off, so that a case written for the keyed lean
+	 * tables at 2048 groups or more with one sum keeps them (since session
+	 * 54 such launches take the table indexed by group id first:
+	 * gpugb_lean_gid_first).
+	 */
+	int			keyed_only;
+	/*
 	 * 1: under --lean-deferred, a forced SHARED_HASH must take the one-block
 	 * table that looks its ids up at the flush (cuda/lean_deferred_kernel.cuh;
 	 * cuda/launch.cu, lean_deferred_chunk_rows).  -1: no launch may (a summed

@@ -1323,6 +1323,34 @@ test_lean_gid_table(void)
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
 		  "four payloads, 4096 groups, largest 38 %%: not indexed by group id (%s: %s)",
 		  gpugb_strategy_name(c.strategy), c.reason);
+	/* From 2048 groups, one sum looked up by key word: the table indexed by group id first. */
+	for (int g = 2048; g <= 8192; g *= 2)
+	{
+		c = choose(workload_packed(g, 1, 0));
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "indexed by group id") != NULL &&
+			  c.table_slots >= 64 * 16384,
+			  "one payload, %d groups, no hot group: indexed by group id first, in an L2-sized table (%s, %lld slots)",
+			  g, c.reason, (long long) c.table_slots);
+	}
+	c = choose(workload_packed(1024, 1, 0));
+	CHECK(strstr(c.reason, "indexed by group id") == NULL, "1024 groups: the keyed table (%s)", c.reason);
+	c = choose(workload_packed(4096, 1, 0.10));
+	CHECK(strstr(c.reason, "indexed by group id") == NULL, "4096 groups, largest 10 %%: the keyed table (%s)",
+		  c.reason);
+	{
+		GpugbWorkload w = workload_packed(4096, 1, 0);
+
+		w.tagged_slots_only = true;
+		c = choose(w);
+		CHECK(strstr(c.reason, "indexed by group id") == NULL, "tagged slots (no lookup by key word): the keyed table (%s)",
+			  c.reason);
+	}
+	CHECK(gpugb_lean_gid_first(1, true, GPUGB_GID_FIRST_MIN_GROUPS, 0, &h200) &&
+		  !gpugb_lean_gid_first(1, true, GPUGB_GID_FIRST_MIN_GROUPS - 1, 0, &h200) &&
+		  !gpugb_lean_gid_first(1, true, 4096, GPUGB_GID_FIRST_MAX_HOT_SHARE, &h200) &&
+		  !gpugb_lean_gid_first(2, true, 4096, 0, &h200) && !gpugb_lean_gid_first(1, false, 4096, 0, &h200) &&
+		  !gpugb_lean_gid_first(1, true, 20000, 0, &h200),
+		  "gpugb_lean_gid_first: one sum by key word, 2048 groups to what the table holds, no group of 5 %%");
 	c = choose(workload_packed(16384, 1, 0));
 	CHECK(c.table_slots >= 64 * 16384, "16384 groups indexed by group id: an L2-sized global table (%lld slots)",
 		  (long long) c.table_slots);
@@ -1330,9 +1358,9 @@ test_lean_gid_table(void)
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && strstr(c.reason, "indexed by group id") != NULL,
 		  "lean, four payloads, 4096 groups: shared_hash indexed by group id (%s: %s)",
 		  gpugb_strategy_name(c.strategy), c.reason);
-	c = choose(workload_packed(2048, 1, 0));
+	c = choose(workload_packed(2048, 1, 0.10));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
-		  "lean, one payload, 2048 groups: a keyed table holds them (%s)", c.reason);
+		  "lean, one payload, 2048 groups, largest 10 %%: a keyed table holds them (%s)", c.reason);
 	c = choose(workload_packed(32768, 1, 0));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
 		  "lean, one payload, 32768 groups: more than the table holds (%s)", c.reason);
