@@ -1569,11 +1569,13 @@ run_case(const CaseSpec *cs)
 		 */
 		/*
 		 * such a case forced to SHARED_HASH, with a whole table (not partial,
-		 * nor more groups than a keyed table holds: lean_gid)
+		 * nor more groups than a keyed table holds: lean_gid, nor one sum from
+		 * 2048 groups expected, which the table indexed by group id takes
+		 * first: gid_word, unless keyed_only)
 		 */
 		int			whole_fast_case = cs->lean && cs->n_keys == 1 && cs->key_null == 0 &&
-			cs->in_null == 0 && !cs->partial_lean && cs->lean_gid == 0 && cs->nrows > 0 &&
-			case_strategy == GPUGB_STRATEGY_SHARED_HASH;
+			cs->in_null == 0 && !cs->partial_lean && cs->lean_gid == 0 && cs->gid_word == 0 &&
+			cs->nrows > 0 && case_strategy == GPUGB_STRATEGY_SHARED_HASH;
 
 		if (ok && !EMULATOR && cs->in_null > 0 && stats.fast_lean_kernel_launches != 0)
 		{
