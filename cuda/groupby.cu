@@ -179,7 +179,10 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 		gb->stats.strategy_switches++;
 	}
 	/* The groups the check expects: a table for them now, not by overflow in the launches to come. */
-	return gpugb_table_reserve(gb, (int64_t) gb->groups_hint, stream);
+	GPUGB_TRY(gpugb_table_reserve(gb, (int64_t) gb->groups_hint, stream));
+	/* The group-id table first only where the re-plan chose it and the table is as large as it planned. */
+	gb->lean_gid_first = choice.lean_gid_first && gb->table.capacity >= choice.table_slots;
+	return GPUGB_OK;
 }
 
 /* Shares count columns per input and value columns per (op, input). */
@@ -339,6 +342,8 @@ create_all(GpugbGroupBy *gb)
 		   capacity > GPUGB_MIN_SLOTS)
 		capacity /= 2;
 	GPUGB_TRY(st);
+	/* The group-id table first where the plan chose it and got its table (not halved under a limit). */
+	gb->lean_gid_first = choice.lean_gid_first && capacity >= choice.table_slots;
 	GPUGB_TRY(GPUGB_CUDA(cudaMemsetAsync(gb->group_counter.ptr, 0, GPUGB_GROUP_COUNTER_BYTES, stream)));
 	/* The other set's stream must see an initialised table. */
 	return gpugb_sync_stream(gb, stream);
@@ -465,6 +470,7 @@ set_agg_params(const GpugbGroupBy *gb, GpugbAggParams *p, const int64_t *const *
 	p->lean_fast_wide = gb->spec.lean_fast_wide ? 1 : 0;
 	p->lean_gid_off = gb->spec.lean_gid_off ? 1 : 0;
 	p->lean_deferred = gb->lean_deferred ? 1 : 0;
+	p->lean_gid_first = gb->lean_gid_first ? 1 : 0;
 	for (int c = 0; c < gb->n_counts; c++)
 	{
 		int			in = gb->count_input[c];

@@ -231,6 +231,13 @@ struct GpugbAggParams
 	 * move_row.cuh's GpugbRowPacker does, still moves its later fields).
 	 */
 	int32_t		lean_deferred;
+	/*
+	 * 1: SHARED_HASH may take the table indexed by group id before the
+	 * keyed tables (cuda/launch.cu, gpugb_lean_gid_first): the handle's plan
+	 * chose it, and the global table is as large as that plan sized it
+	 * (GpugbGroupBy.lean_gid_first).  Last, as lean_deferred.
+	 */
+	int32_t		lean_gid_first;
 };
 
 /*

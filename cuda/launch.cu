@@ -426,7 +426,7 @@ lean_gid_by_word(const GpugbAggParams &p)
 
 /*
  * The slots of gpugb_lean_gid_kernel's table for launch p, whose groups no
- * keyed lean table holds (the caller's test): where gpugb_lean_gid_pays
+ * keyed lean table holds, or which takes it first (the callers' tests): where gpugb_lean_gid_pays
  * (src/heuristics.c) and the launch has no NULL input, as many group ids as
  * the table of its sums holds, or the table's ids if fewer; 0 where it does
  * not apply.  Group ids past the slots (more groups than expected) take the
@@ -559,10 +559,13 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	/*
 	 * One sum looked up by key word from 2048 groups, no group of 5 % of the
 	 * rows: the table indexed by group id before the keyed tables
-	 * (gpugb_lean_gid_first, src/heuristics.c), with at most twice the
-	 * groups expected of its slots, as measured (session 54 call 5).
+	 * (gpugb_lean_gid_first, src/heuristics.c), where the handle's plan
+	 * chose it (p.lean_gid_first: its L2-sized global table, every sum
+	 * declared int32, no NULLs expected), with at most twice the groups
+	 * expected of its slots, as measured (session 54 call 5).
 	 */
-	if (lean && gpugb_lean_gid_first(p.n_values, lean_gid_by_word(p), groups_expected, hot_share, &props))
+	if (lean && p.lean_gid_first != 0 &&
+		gpugb_lean_gid_first(p.n_values, lean_gid_by_word(p), groups_expected, hot_share, &props))
 	{
 		int64_t		gid_slots = lean_gid_slots(p, groups_expected, hot_share, &props);
 		int64_t		wanted = 2 * (int64_t) groups_expected;

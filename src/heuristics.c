@@ -988,7 +988,10 @@ gpugb_choose_strategy(const GpugbWorkload *w, const GpugbDeviceProps *props,
 	if (w->lean_aggs &&
 		gpugb_lean_gid_first(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props) &&
 		plan_gid_table(w, props, groups, c))
+	{
+		c->lean_gid_first = true;
 		return;
+	}
 	/*
 	 * Counts and integer sums only, groups a keyed lean table holds
 	 * (gpugb_plan_lean_table, as the launch plans it): SHARED_HASH's lean

@@ -76,6 +76,12 @@ typedef struct GpugbStrategyChoice
 	int64_t		table_slots;	/* initial capacity of the global table */
 	int			fill_percent;	/* groups the global table holds per 100 slots */
 	double		groups;			/* the groups the choice was made for */
+	/*
+	 * SHARED_HASH planned the table indexed by group id first
+	 * (gpugb_lean_gid_first), with its L2-sized global table: the launches
+	 * may take it before the keyed tables (cuda/launch.cu) only then.
+	 */
+	bool		lean_gid_first;
 	char		reason[160];	/* why, for EXPLAIN */
 } GpugbStrategyChoice;
 
@@ -229,10 +235,15 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
  * word (word_key) takes that table before the keyed lean tables, which
  * hold its groups: from GPUGB_GID_FIRST_MIN_GROUPS groups expected, where
  * no group has GPUGB_GID_FIRST_MAX_HOT_SHARE of the rows (src/heuristics.c
- * says why).
+ * says why).  Build defines may change them for an A/B (KB_DEFINES,
+ * DEVICE_DEFINES).
  */
+#ifndef GPUGB_GID_FIRST_MIN_GROUPS
 #define GPUGB_GID_FIRST_MIN_GROUPS 2048
+#endif
+#ifndef GPUGB_GID_FIRST_MAX_HOT_SHARE
 #define GPUGB_GID_FIRST_MAX_HOT_SHARE 0.05
+#endif
 extern bool gpugb_lean_gid_first(int n_sums, bool word_key, double groups_expected, double hot_share,
 								 const GpugbDeviceProps *props);
 extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);

@@ -1571,10 +1571,10 @@ run_case(const CaseSpec *cs)
 		 * such a case forced to SHARED_HASH, with a whole table (not partial,
 		 * nor more groups than a keyed table holds: lean_gid, nor one sum from
 		 * 2048 groups expected, which the table indexed by group id takes
-		 * first: gid_word, unless keyed_only)
+		 * first: gid_word 1 or 2, unless keyed_only)
 		 */
 		int			whole_fast_case = cs->lean && cs->n_keys == 1 && cs->key_null == 0 &&
-			cs->in_null == 0 && !cs->partial_lean && cs->lean_gid == 0 && cs->gid_word == 0 &&
+			cs->in_null == 0 && !cs->partial_lean && cs->lean_gid == 0 && cs->gid_word <= 0 &&
 			cs->nrows > 0 && case_strategy == GPUGB_STRATEGY_SHARED_HASH;
 
 		if (ok && !EMULATOR && cs->in_null > 0 && stats.fast_lean_kernel_launches != 0)
@@ -2120,7 +2120,7 @@ main(int argc, char **argv)
 		{"lean deferred: estimate 3000, g=30000 (flushes, table full)", 137, 4 * M, 1, 30000, 0, 0,
 		 .est_groups = 3000, .lean = 1, .narrow_in0 = 1, .lean_deferred = 1, .keyed_only = 1},
 		{"lean deferred: int32 keys, g=4000, some sums beyond int32 (not taken)", 138, 2 * M, 1, 4000, 0,
-		 0, .int32_keys = 1, .lean = 1, .lean_deferred = -1, .keyed_only = 1},
+		 0, .int32_keys = 1, .lean = 1, .lean_deferred = -1, .gid_word = -1},
 		/*
 		 * More groups than a keyed lean table holds, as many as the table indexed by group id
 		 * does (cuda/lean_gid_kernel.cuh: 19370 of one sum, 11622 of two on the H200): sums
@@ -2183,11 +2183,13 @@ main(int argc, char **argv)
 		 * From 2048 groups one sum looked up by key word takes the table indexed by group id
 		 * before the keyed tables, which hold these groups (gpugb_lean_gid_first): forced and
 		 * auto (uniform: no hot group), 8-byte and int32 keys, and an estimate too low (ids past
-		 * the table's twice the groups expected).
+		 * the table's twice the groups expected).  Case 138 (a sum not declared int32, whose plan
+		 * keeps the keyed tables and their smaller global table) must not take it (gid_word -1):
+		 * only the plan's choice lets a launch take it first (GpugbAggParams.lean_gid_first).
 		 */
 		{"lean gid first: g=3000, uniform, no NULL keys", 150, 4 * M, 1, 3000, 0, 0, .lean = 1,
 		 .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
-		{"lean gid first: int32 keys, g=5000, uniform, no NULL keys", 151, 4 * M, 1, 5000, 0, 0,
+		{"lean gid first: int32 keys, g=4000, uniform, no NULL keys", 151, 4 * M, 1, 4000, 0, 0,
 		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
 		{"lean gid first: estimate 2500, g=9000, no NULL keys", 152, 4 * M, 1, 9000, 0, 0,
 		 .est_groups = 2500, .lean = 1, .narrow_in0 = 1, .gid_word = 1},

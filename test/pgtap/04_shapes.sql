@@ -218,7 +218,8 @@ SELECT pg_temp.ok_gid_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM g10 G
                                'shared_hash or auto on the device: 10000 groups take the table indexed by group id');
 
 -- 4000 groups of a count and an int4 SUM: one block's keyed table holds them all (the fast lean
--- kernel's one-block table, cuda/launch.cu).
+-- kernel's one-block table, cuda/launch.cu); since session 54 the table indexed by group id takes
+-- them first where no group holds 5 % of the rows (src/heuristics.c, gpugb_lean_gid_first).
 CREATE TEMP TABLE g4 AS
 SELECT (i % 4000)::int AS k, (hashint8(i) % 1000)::int AS v FROM generate_series(1::bigint, :n_rows) i;
 ANALYZE g4;

@@ -1332,8 +1332,22 @@ test_lean_gid_table(void)
 			  "one payload, %d groups, no hot group: indexed by group id first, in an L2-sized table (%s, %lld slots)",
 			  g, c.reason, (long long) c.table_slots);
 	}
+	c = choose(workload_packed(4096, 1, 0));
+	CHECK(c.lean_gid_first, "4096 groups of one sum: the plan says the group-id table first (its launches may)");
+	c = choose(workload_lean(4096, 1, 0));
+	CHECK(!c.lean_gid_first && strstr(c.reason, "indexed by group id") == NULL,
+		  "4096 groups of a sum not declared int32: the keyed table, and its launches may not take the group-id "
+		  "table first (%s)", c.reason);
+	{
+		GpugbWorkload w = workload_packed(4096, 1, 0);
+
+		w.nulls_expected = true;
+		c = choose(w);
+		CHECK(!c.lean_gid_first, "NULLs expected: not first (%s)", c.reason);
+	}
 	c = choose(workload_packed(1024, 1, 0));
-	CHECK(strstr(c.reason, "indexed by group id") == NULL, "1024 groups: the keyed table (%s)", c.reason);
+	CHECK(!c.lean_gid_first && strstr(c.reason, "indexed by group id") == NULL, "1024 groups: the keyed table (%s)",
+		  c.reason);
 	c = choose(workload_packed(4096, 1, 0.10));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL, "4096 groups, largest 10 %%: the keyed table (%s)",
 		  c.reason);
