@@ -617,6 +617,20 @@ typedef struct GpugbGroupResults
 #define GPUGB_LEAN_MIN_TILE_ROWS 65536
 #endif
 /*
+ * An experiment for session 55 (written after session 54's last GPU call,
+ * never run): 1, the group-id table's word loop (cuda/lean_gid_kernel.cuh,
+ * GpugbLeanCarryLater) works out a row's carry into its sum's high word at
+ * the lane's next row, not right after the low word's atomic add; 0, at
+ * once, as before.  Why: Nsight Compute put 20 % of the word loop's stall
+ * samples at 2^14 groups on the instruction that waits for that add's old
+ * word (short scoreboard 27.8 % in all; long scoreboard only 8.7 % since
+ * the loads moved a step ahead: session 54 call 4).  Build with KB_DEFINES
+ * or DEVICE_DEFINES = -DGPUGB_GID_DEFER_CARRY=1 for the A/B.
+ */
+#ifndef GPUGB_GID_DEFER_CARRY
+#define GPUGB_GID_DEFER_CARRY 0
+#endif
+/*
  * 1: PARTITION's direct flush stores a new group's states
  * (gpugb_deferred_slot_store, cuda/partition_deferred.cuh); 0: adds them
  * with atomics as every other flush (session 52's A/B).
