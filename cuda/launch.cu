@@ -426,11 +426,11 @@ lean_gid_by_word(const GpugbAggParams &p)
 
 /*
  * The slots of gpugb_lean_gid_kernel's table for launch p, whose groups no
- * keyed lean table holds, or which takes it first (the callers' tests): where gpugb_lean_gid_pays
- * (src/heuristics.c) and the launch has no NULL input, as many group ids as
- * the table of its sums holds, or the table's ids if fewer; 0 where it does
- * not apply.  Group ids past the slots (more groups than expected) take the
- * generic update in the kernel.
+ * keyed lean table holds, or which takes it first (the callers' tests):
+ * where gpugb_lean_gid_pays (src/heuristics.c) and the launch has no NULL
+ * input, as many group ids as the table of its sums holds, or the table's
+ * ids if fewer; 0 where it does not apply.  Group ids past the slots (more
+ * groups than expected) take the generic update in the kernel.
  */
 static int64_t
 lean_gid_slots(const GpugbAggParams &p, double groups_expected, double hot_share,

@@ -107,7 +107,8 @@ typedef struct CaseSpec
 	 * cuda/launch.cu, lean_gid_by_word), and a forced SHARED_HASH must take
 	 * one.  2: auto must take one too (a very hot group, which no longer
 	 * keeps auto from the table: gpugb_lean_gid_pays' word_key).  -1: no
-	 * launch may (NULL keys, more sums).
+	 * launch may (NULL keys, more sums, or a sum not declared int32, whose
+	 * plan keeps the keyed tables: GpugbAggParams.lean_gid_first).
 	 */
 	int			gid_word;
 	/*
