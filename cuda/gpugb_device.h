@@ -631,6 +631,20 @@ typedef struct GpugbGroupResults
 #define GPUGB_GID_DEFER_CARRY 0
 #endif
 /*
+ * An experiment for session 55 (never run): 1, the group-id table's word
+ * loop over pair slots (8-byte keys) reads each row's home pair a step
+ * ahead, both words in one 16-byte load, as keyed slots read their home
+ * word, and a row whose key sits there published takes its id with no
+ * lookup (cuda/lean_gid_kernel.cuh, GpugbLeanPairHome); 0, pair slots look
+ * every row up, as before.  Why: with keyed slots the home word a step
+ * ahead gave 1.12x over the step-ahead inputs alone at 2^14 groups (session
+ * 54 call 1), and 8-byte keys at 2^14 run 3.75-4.01x the floor, against
+ * 3.25-3.52x for 4-byte keys.
+ */
+#ifndef GPUGB_GID_PAIR_HOME
+#define GPUGB_GID_PAIR_HOME 0
+#endif
+/*
  * 1: PARTITION's direct flush stores a new group's states
  * (gpugb_deferred_slot_store, cuda/partition_deferred.cuh); 0: adds them
  * with atomics as every other flush (session 52's A/B).

@@ -130,10 +130,44 @@ gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
  * with an id (keyed slots: a published slot never changes within a
  * launch); a row that gets no id goes to the retry list.  Warp-collective.
  */
-template <int NV, bool PAIR, bool HOME, typename Carry>
+/* Pair slots: the home pair's key word and state, read together (the experiment GPUGB_GID_PAIR_HOME). */
+struct GpugbLeanPairHome
+{
+	unsigned long long key_word;
+	unsigned long long state;
+};
+
+/* Keyed slots: whether the home word holds the key with an id (*gid), as the probe's first step matches it. */
+__device__ __forceinline__ bool
+gpugb_lean_gid_home_hit(const GpugbAggParams &p, long long key, unsigned long long home, int64_t *gid)
+{
+	const GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(key, false)};
+
+	return f.match(0, home, gid) && *gid >= 0;
+}
+
+/*
+ * Pair slots: the same, where the pair's key word was read written (not
+ * GPUGB_PAIR_KEY_UNSET: an unwritten word, or a key equal to the salt,
+ * takes the lookup) and the state published; a key word is written once,
+ * before its state (GpugbPairSlots::match, given seen_key).
+ */
+__device__ __forceinline__ bool
+gpugb_lean_gid_home_hit(const GpugbAggParams &p, long long key, const GpugbLeanPairHome &home, int64_t *gid)
+{
+	if (home.key_word == GPUGB_PAIR_KEY_UNSET)
+		return false;
+
+	GpugbPairSlots f = {p, (unsigned long long) key ^ GPUGB_PAIR_KEY_SALT, 0ull};
+
+	f.seen_key = home.key_word;
+	return f.match(0, home.state, gid) && *gid >= 0;
+}
+
+template <int NV, bool PAIR, bool HOME, typename Carry, typename Home>
 __device__ __forceinline__ void
 gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
-				   const GpugbLeanRowInputs<NV> &in, unsigned long long home, int64_t i, unsigned lane,
+				   const GpugbLeanRowInputs<NV> &in, const Home &home, int64_t i, unsigned lane,
 				   Carry &carry)
 {
 	int64_t		gid = -1;
@@ -149,11 +183,7 @@ gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 		bool		hit = false;
 
 		if constexpr (HOME)
-		{
-			const GpugbKeyedSlots f = {p, gpugb_keyed_slot_key(in.key, false)};
-
-			hit = f.match(0, home, &gid) && gid >= 0;
-		}
+			hit = gpugb_lean_gid_home_hit(p, in.key, home, &gid);
 		if (!hit)
 			gid = gpugb_find_or_insert_word<false, PAIR>(p, (int64_t) in.key);
 		if (gid < 0)
@@ -175,13 +205,36 @@ gpugb_lean_gid_home_word(const GpugbAggParams &p, long long key)
 	return gpugb_slot_ref(p.slots[gpugb_hash_word(key) & p.slot_mask]).load(cuda::memory_order_relaxed);
 }
 
+/* Pair slots: key's home pair, both words in one relaxed 16-byte load (as GpugbPairSlots::load reads them). */
+__device__ __forceinline__ GpugbLeanPairHome
+gpugb_lean_gid_home_pair(const GpugbAggParams &p, long long key)
+{
+	GpugbLeanPairHome h;
+
+	asm volatile ("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];"
+				  : "=l" (h.key_word), "=l" (h.state)
+				  : "l" (&p.slots[2 * (gpugb_hash_word(key) & p.slot_mask)]) : "memory");
+	return h;
+}
+
+/* Key's home word (keyed slots) or pair (pair slots). */
+template <bool PAIR>
+__device__ __forceinline__ std::conditional_t<PAIR, GpugbLeanPairHome, unsigned long long>
+gpugb_lean_gid_home(const GpugbAggParams &p, long long key)
+{
+	if constexpr (PAIR)
+		return gpugb_lean_gid_home_pair(p, key);
+	else
+		return gpugb_lean_gid_home_word(p, key);
+}
+
 /*
  * A warp's rows base, base + step, ... of a launch of one key word without
  * NULLs and no row list (gpugb_lean_word_key), each row's key word and
  * inputs loaded a step ahead (gpugb_lean_fast_load, as gpugb_lean_fast_rows'
- * AHEAD loop) and its id looked up by the word.  Keyed slots (not PAIR) and
- * at most one sum: the inputs two steps ahead and the home slot's word one
- * step ahead, so that a row whose key sits in its home slot waits on no
+ * AHEAD loop) and its id looked up by the word.  Keyed slots (not PAIR;
+ * pair slots too under the experiment GPUGB_GID_PAIR_HOME) and at most one
+ * sum: the inputs two steps ahead and the home slot's word one step ahead, so that a row whose key sits in its home slot waits on no
  * load of its own (three rows' inputs held: more sums would outgrow the 64
  * registers of a 1024-thread block).
  *
@@ -201,7 +254,8 @@ __device__ __forceinline__ void
 gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
 						  int64_t base, int64_t step, unsigned lane)
 {
-	constexpr bool HOME = !PAIR && NV <= 1;
+	/* Pair slots' home pair only under the experiment GPUGB_GID_PAIR_HOME (gpugb_device.h). */
+	constexpr bool HOME = NV <= 1 && (!PAIR || GPUGB_GID_PAIR_HOME != 0);
 	using Carry = std::conditional_t<GPUGB_GID_DEFER_CARRY != 0, GpugbLeanCarryLater, GpugbLeanCarryNow>;
 	Carry		carry;
 	const long long *key_words = (const long long *) p.key_values[0];
@@ -216,18 +270,18 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 	if constexpr (HOME)
 	{
 		GpugbLeanRowInputs<NV> after = load(base + step + lane);
-		unsigned long long next_home = gpugb_lean_gid_home_word(p, next.key);
+		auto		next_home = gpugb_lean_gid_home<PAIR>(p, next.key);
 
 		for (; base < end; base += step)
 		{
 			const GpugbLeanRowInputs<NV> cur = next;
-			const unsigned long long home = next_home;
+			const auto	home = next_home;
 
 			next = after;
 			if (base + 2 * step < end)
 				after = load(base + 2 * step + lane);
 			if (base + step < end)
-				next_home = gpugb_lean_gid_home_word(p, next.key);
+				next_home = gpugb_lean_gid_home<PAIR>(p, next.key);
 			gpugb_lean_gid_row<NV, PAIR, true>(p, t, global, cur, home, base + lane, lane, carry);
 		}
 	}
