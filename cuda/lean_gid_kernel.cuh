@@ -123,13 +123,6 @@ gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 		gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
 }
 
-/*
- * Lane's row i (its inputs `in`) added: its id looked up by the key word
- * (gpugb_find_or_insert_word; PAIR: pair slots, else keyed ones), unless
- * `home`, its home slot's word read a step before, already holds its key
- * with an id (keyed slots: a published slot never changes within a
- * launch); a row that gets no id goes to the retry list.  Warp-collective.
- */
 /* Pair slots: the home pair's key word and state, read together (the experiment GPUGB_GID_PAIR_HOME). */
 struct GpugbLeanPairHome
 {
@@ -160,10 +153,18 @@ gpugb_lean_gid_home_hit(const GpugbAggParams &p, long long key, const GpugbLeanP
 
 	GpugbPairSlots f = {p, (unsigned long long) key ^ GPUGB_PAIR_KEY_SALT, 0ull};
 
+	/* seen_key is set, so match reads no slot: the index it takes (0) is never used. */
 	f.seen_key = home.key_word;
 	return f.match(0, home.state, gid) && *gid >= 0;
 }
 
+/*
+ * Lane's row i (its inputs `in`) added: its id looked up by the key word
+ * (gpugb_find_or_insert_word; PAIR: pair slots, else keyed ones), unless
+ * `home`, its home slot's word (or pair) read a step before, already holds
+ * its key with an id (a published slot never changes within a launch); a
+ * row that gets no id goes to the retry list.  Warp-collective.
+ */
 template <int NV, bool PAIR, bool HOME, typename Carry, typename Home>
 __device__ __forceinline__ void
 gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
@@ -234,9 +235,10 @@ gpugb_lean_gid_home(const GpugbAggParams &p, long long key)
  * inputs loaded a step ahead (gpugb_lean_fast_load, as gpugb_lean_fast_rows'
  * AHEAD loop) and its id looked up by the word.  Keyed slots (not PAIR;
  * pair slots too under the experiment GPUGB_GID_PAIR_HOME) and at most one
- * sum: the inputs two steps ahead and the home slot's word one step ahead, so that a row whose key sits in its home slot waits on no
- * load of its own (three rows' inputs held: more sums would outgrow the 64
- * registers of a 1024-thread block).
+ * sum: the inputs two steps ahead and the home slot's word one step ahead,
+ * so that a row whose key sits in its home slot waits on no load of its own
+ * (three rows' inputs held: more sums would outgrow the 64 registers of a
+ * 1024-thread block).
  *
  * Why: at 2^14 groups, 4-byte keys, one payload, the row loop's kernel took
  * 4.62 ms, with 52 % of its stall samples on long scoreboards: the key's
