@@ -76,7 +76,7 @@ struct GpugbLeanCarryLater
 		if (slot < 0)
 			return;
 
-		int			carry_hi = x_hi + (old + added < old ? 1 : 0);
+		int			carry_hi = gpugb_lean_carry_hi(old, added, x_hi);
 
 		if (carry_hi != 0)
 			atomicAdd((int *) &t.sums[(size_t) t.slots + slot], carry_hi);

@@ -912,12 +912,11 @@ gid_word_key(const GpugbWorkload *w)
  * integer sums of as many as a table indexed by group id holds, without a
  * very hot group where rows are looked up by row (gpugb_lean_gid_pays) or
  * NULLs expected (the launch takes it only without NULL inputs), every
- * summed input declared int32
- * (a wider value takes the generic update, in one block an SM: never
- * measured, so not planned; a review's point): 4.2 ms at 2^14 groups with one
- * payload, uniform, where auto took 9.8 before (global_hash), and 5.2 at
- * 2^12 with four, where it took 19.8 (session 45 call 6).  Fills *c and
- * returns true where it plans that table.
+ * summed input declared int32 (a wider value takes the generic update, in
+ * one block an SM: never measured, so not planned; a review's point): 4.2
+ * ms at 2^14 groups with one payload, uniform, where auto took 9.8 before
+ * (global_hash), and 5.2 at 2^12 with four, where it took 19.8 (session 45
+ * call 6).  Fills *c and returns true where it plans that table.
  */
 static bool
 plan_gid_table(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups, GpugbStrategyChoice *c)

@@ -230,6 +230,9 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
  * one sum (cuda/launch.cu, lean_gid_by_word).
  */
 #define GPUGB_LEAN_GID_MAX_SUMS 4
+extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);
+extern bool gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
+								const GpugbDeviceProps *props);
 /*
  * Whether a launch of one sum whose rows the group-id table looks up by key
  * word (word_key) takes that table before the keyed lean tables, which
@@ -246,9 +249,6 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
 #endif
 extern bool gpugb_lean_gid_first(int n_sums, bool word_key, double groups_expected, double hot_share,
 								 const GpugbDeviceProps *props);
-extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);
-extern bool gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
-								const GpugbDeviceProps *props);
 /* From this many groups expected the fast lean kernel's whole table takes one wide block an SM. */
 #define GPUGB_LEAN_FAST_WIDE_MIN_GROUPS 64
 extern bool gpugb_lean_fast_wide_pays(int n_sums, double groups_expected);
