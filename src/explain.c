@@ -137,6 +137,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.gid_lean_launches > 0)
 		ExplainPropertyInteger("Shared Launches Indexed By Group Id", NULL,
 							   st->stats.gid_lean_launches, es);
+	/* ...of which looked rows up by their key word a step ahead (gpugb_lean_gid_rows_ahead) */
+	if (st->stats.gid_word_lean_launches > 0)
+		ExplainPropertyInteger("Shared Launches Looking Up Key Words", NULL,
+							   st->stats.gid_word_lean_launches, es);
 	/* PARTITION's launches whose rows moved with the sort (cuda/partition_move.cu) */
 	if (st->stats.partition_moved_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Moved Rows", NULL,
