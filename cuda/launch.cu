@@ -429,8 +429,10 @@ lean_gid_by_word(const GpugbAggParams &p)
  * keyed lean table holds, or which takes it first (the callers' tests):
  * where gpugb_lean_gid_pays (src/heuristics.c) and the launch has no NULL
  * input, as many group ids as the table of its sums holds, or the table's
- * ids if fewer; 0 where it does not apply.  Group ids past the slots (more
- * groups than expected) take the generic update in the kernel.
+ * ids if fewer, or fewer still that leave L1 room for the rows
+ * (gpugb_lean_gid_launch_slots); 0 where it does not apply.  Group ids
+ * past the slots (more groups than expected) take the generic update in
+ * the kernel.
  */
 static int64_t
 lean_gid_slots(const GpugbAggParams &p, double groups_expected, double hot_share,
@@ -442,7 +444,8 @@ lean_gid_slots(const GpugbAggParams &p, double groups_expected, double hot_share
 
 	int64_t		cap = gpugb_lean_gid_max_groups(p.n_values, props);
 
-	return p.max_groups < cap ? p.max_groups : cap;
+	return gpugb_lean_gid_launch_slots(p.n_values, groups_expected, p.max_groups < cap ? p.max_groups : cap,
+									   props);
 }
 
 /* Its launch: one block of GPUGB_LEAN_ONE_BLOCK_THREADS an SM, persistent; WORD: the kernel's instance. */

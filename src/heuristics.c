@@ -517,6 +517,40 @@ gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
 }
 
 /*
+ * The slots a launch of the table indexed by group id takes, of at most
+ * `most` (what its sums' table holds, or the global table's ids if fewer):
+ * under the experiment GPUGB_GID_L1_RESERVE_BYTES, no more than twice the
+ * groups expected, nor more than leave that reserve of the SM's shared
+ * memory to L1 where the groups expected fit so.
+ *
+ * Why: the kernel streams its rows through L1 (__ldg, two steps ahead), and
+ * its shared memory comes out of the same 256 KB.  At 2^13 groups, 8-byte
+ * keys, Zipf 1.0, auto's launch took all 19370 slots (232,440 bytes: L1
+ * keeps about 28 KB) and ran 3.01 ms, a forced SHARED_HASH's 16384 slots
+ * (196,608 bytes: about 60 KB) 2.58-2.60 ms, with the same instructions,
+ * shared atomics and L2 sectors (H200, Nsight Compute, session 55 call 4).
+ */
+int64_t
+gpugb_lean_gid_launch_slots(int n_sums, double groups_expected, int64_t most, const GpugbDeviceProps *props)
+{
+	int64_t		slots = most;
+
+	if (GPUGB_GID_L1_RESERVE_BYTES > 0 && n_sums >= 1)
+	{
+		int64_t		need = groups_expected < 1 ? 1 : (int64_t) ceil(groups_expected);
+		int64_t		l1_room = (props->shared_bytes_per_sm - GPUGB_GID_L1_RESERVE_BYTES - 1024) /
+			GPUGB_LEAN_GID_TABLE_BYTES(n_sums, 1);
+		int64_t		wanted = 2 * need < l1_room ? 2 * need : l1_room;
+
+		if (wanted < need)
+			wanted = need;
+		if (wanted < slots)
+			slots = wanted;
+	}
+	return slots;
+}
+
+/*
  * Whether a launch whose groups no keyed lean table holds (the caller's
  * test) takes the table indexed by group id: every group expected fits it
  * and no group has GPUGB_VERY_HOT_SHARE of the rows.  Against the keyed

@@ -231,6 +231,16 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
  */
 #define GPUGB_LEAN_GID_MAX_SUMS 4
 extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);
+/*
+ * The experiment GPUGB_GID_L1_RESERVE_BYTES (0: off): the group-id table's
+ * launch takes no more slots than leave this much of an SM's shared memory
+ * to L1, where the groups expected fit so (gpugb_lean_gid_launch_slots).
+ */
+#ifndef GPUGB_GID_L1_RESERVE_BYTES
+#define GPUGB_GID_L1_RESERVE_BYTES 0
+#endif
+extern int64_t gpugb_lean_gid_launch_slots(int n_sums, double groups_expected, int64_t most,
+										   const GpugbDeviceProps *props);
 extern bool gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 								const GpugbDeviceProps *props);
 /*
