@@ -565,16 +565,16 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	 * (gpugb_lean_gid_first, src/heuristics.c), where the handle's plan
 	 * chose it (p.lean_gid_first: its L2-sized global table, every sum
 	 * declared int32, no NULLs expected), with at most twice the groups
-	 * expected of its slots, as measured (session 54 call 5).
+	 * expected of its slots (gpugb_lean_gid_launch_slots), as measured
+	 * (session 54 call 5).
 	 */
 	if (lean && p.lean_gid_first != 0 &&
 		gpugb_lean_gid_first(p.n_values, lean_gid_by_word(p), groups_expected, hot_share, &props))
 	{
 		int64_t		gid_slots = lean_gid_slots(p, groups_expected, hot_share, &props);
-		int64_t		wanted = 2 * (int64_t) groups_expected;
 
 		if (gid_slots > 0)
-			return launch_lean_gid(p, gid_slots < wanted ? gid_slots : wanted, stream, ran);
+			return launch_lean_gid(p, gid_slots, stream, ran);
 	}
 
 	if (lean && plan.partial)

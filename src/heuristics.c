@@ -519,16 +519,22 @@ gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
 /*
  * The slots a launch of the table indexed by group id takes, of at most
  * `most` (what its sums' table holds, or the global table's ids if fewer):
- * under the experiment GPUGB_GID_L1_RESERVE_BYTES, no more than twice the
- * groups expected, nor more than leave that reserve of the SM's shared
- * memory to L1 where the groups expected fit so.
+ * no more than twice the groups expected, nor more than leave
+ * GPUGB_GID_L1_RESERVE_BYTES of the SM's shared memory to L1 where the
+ * groups expected fit so (on the H200, 16640 slots of one sum and 5546 of
+ * four leave 60 KB of L1 where 19370 and 6456 left 28 KB).
  *
  * Why: the kernel streams its rows through L1 (__ldg, two steps ahead), and
  * its shared memory comes out of the same 256 KB.  At 2^13 groups, 8-byte
- * keys, Zipf 1.0, auto's launch took all 19370 slots (232,440 bytes: L1
- * keeps about 28 KB) and ran 3.01 ms, a forced SHARED_HASH's 16384 slots
- * (196,608 bytes: about 60 KB) 2.58-2.60 ms, with the same instructions,
- * shared atomics and L2 sectors (H200, Nsight Compute, session 55 call 4).
+ * keys, Zipf 1.0, auto's launch took all 19370 slots (232,440 bytes) and
+ * ran 3.01 ms, a forced SHARED_HASH's 16384 slots (196,608 bytes) 2.58-2.60
+ * ms, with the same instructions, shared atomics and L2 sectors (Nsight
+ * Compute, session 55 call 4).  With the 32 KB reserve against none (H200,
+ * 2^28 rows, 3 reps, two rounds, each order once; session 55 call 5): one
+ * payload at 2^14 groups 1.40-1.42x faster with 4-byte keys uniform and
+ * Zipf 0.5 (3.3 to 2.3 ms), 1.54-1.59x with 8-byte keys, 1.13-1.32x at Zipf
+ * 1.0-1.5; auto at 2^13 and Zipf 1.0-1.5 1.13-1.46x; four payloads at
+ * 2^11-2^12 1.05-1.10x; elsewhere within noise.
  */
 int64_t
 gpugb_lean_gid_launch_slots(int n_sums, double groups_expected, int64_t most, const GpugbDeviceProps *props)

@@ -232,12 +232,12 @@ extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_
 #define GPUGB_LEAN_GID_MAX_SUMS 4
 extern int64_t gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props);
 /*
- * The experiment GPUGB_GID_L1_RESERVE_BYTES (0: off): the group-id table's
- * launch takes no more slots than leave this much of an SM's shared memory
- * to L1, where the groups expected fit so (gpugb_lean_gid_launch_slots).
+ * The group-id table's launch takes no more slots than leave this much of
+ * an SM's shared memory to L1, where the groups expected fit so
+ * (gpugb_lean_gid_launch_slots; 0: every slot it may, the A/B baseline).
  */
 #ifndef GPUGB_GID_L1_RESERVE_BYTES
-#define GPUGB_GID_L1_RESERVE_BYTES 0
+#define GPUGB_GID_L1_RESERVE_BYTES 32768
 #endif
 extern int64_t gpugb_lean_gid_launch_slots(int n_sums, double groups_expected, int64_t most,
 										   const GpugbDeviceProps *props);

@@ -1307,11 +1307,6 @@ test_lean_gid_table(void)
 	CHECK(gpugb_lean_gid_pays(1, true, 16384, 0.4, &h200) && !gpugb_lean_gid_pays(2, true, 9000, 0.4, &h200),
 		  "but not from one sum looked up by key word; two sums, still");
 	CHECK(!gpugb_lean_gid_pays(1, true, 20000, 0, &h200), "more groups than the table holds: not by key word either");
-#if GPUGB_GID_L1_RESERVE_BYTES == 0
-	CHECK(gpugb_lean_gid_launch_slots(1, 8192, 19370, &h200) == 19370,
-		  "a launch of the group-id table takes every slot it may (%lld)",
-		  (long long) gpugb_lean_gid_launch_slots(1, 8192, 19370, &h200));
-#elif GPUGB_GID_L1_RESERVE_BYTES == 32768
 	/* 228 kB less 32 kB for L1 and 1 kB a block: 16640 slots of 12 bytes */
 	CHECK(gpugb_lean_gid_launch_slots(1, 8192, 19370, &h200) == 16384 &&
 		  gpugb_lean_gid_launch_slots(1, 16384, 19370, &h200) == 16640 &&
@@ -1322,7 +1317,9 @@ test_lean_gid_table(void)
 		  "the group-id table leaves L1 32 kB where the groups expected fit so (%lld at 2^13, %lld at 2^14)",
 		  (long long) gpugb_lean_gid_launch_slots(1, 8192, 19370, &h200),
 		  (long long) gpugb_lean_gid_launch_slots(1, 16384, 19370, &h200));
-#endif
+	CHECK(gpugb_lean_gid_launch_slots(4, 4096, 6456, &h200) == 5546,
+		  "four sums at 4096 groups: 5546 slots of 36 bytes (%lld)",
+		  (long long) gpugb_lean_gid_launch_slots(4, 4096, 6456, &h200));
 
 	for (int g = 8192; g <= 16384; g *= 2)
 	{
