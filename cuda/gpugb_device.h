@@ -617,21 +617,7 @@ typedef struct GpugbGroupResults
 #define GPUGB_LEAN_MIN_TILE_ROWS 65536
 #endif
 /*
- * An experiment for session 55 (written after session 54's last GPU call,
- * never run): 1, the group-id table's word loop (cuda/lean_gid_kernel.cuh,
- * GpugbLeanCarryLater) works out a row's carry into its sum's high word at
- * the lane's next row, not right after the low word's atomic add; 0, at
- * once, as before.  Why: Nsight Compute put 20 % of the word loop's stall
- * samples at 2^14 groups on the instruction that waits for that add's old
- * word (short scoreboard 27.8 % in all; long scoreboard only 8.7 % since
- * the loads moved a step ahead: session 54 call 4).  Build with KB_DEFINES
- * or DEVICE_DEFINES = -DGPUGB_GID_DEFER_CARRY=1 for the A/B.
- */
-#ifndef GPUGB_GID_DEFER_CARRY
-#define GPUGB_GID_DEFER_CARRY 0
-#endif
-/*
- * An experiment for session 55 (never run): 1, the group-id table's word
+ * An experiment (run in session 55, off): 1, the group-id table's word
  * loop over pair slots (8-byte keys) reads each row's home pair a step
  * ahead, both words in one 16-byte load, as keyed slots read their home
  * word, and a row whose key sits there published takes its id with no
@@ -639,7 +625,12 @@ typedef struct GpugbGroupResults
  * every row up, as before.  Why: with keyed slots the home word a step
  * ahead gave 1.12x over the step-ahead inputs alone at 2^14 groups (session
  * 54 call 1), and 8-byte keys at 2^14 run 3.75-4.01x the floor, against
- * 3.25-3.52x for 4-byte keys.
+ * 3.25-3.52x for 4-byte keys.  Measured (H200, 2^28 rows, one payload,
+ * forced SHARED_HASH, two rounds, before the L1 reserve of
+ * gpugb_lean_gid_launch_slots; session 55 calls 1 and 3): 8-byte keys
+ * 1.06-1.15x uniform and Zipf 0.5 at 2^11, 2^12 and 2^14, even at 2^13,
+ * but 0.71-1.03x at Zipf 1.5; 4-byte keys unchanged.  Not the default for
+ * that loss; worth an A/B again on top of the L1 reserve.
  */
 #ifndef GPUGB_GID_PAIR_HOME
 #define GPUGB_GID_PAIR_HOME 0

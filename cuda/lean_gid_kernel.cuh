@@ -47,77 +47,26 @@ gpugb_lean_gid_table_bytes(int n_sums, int64_t slots)
 	return (size_t) GPUGB_LEAN_GID_TABLE_BYTES(n_sums, slots);
 }
 
-/* The sums' adds as gpugb_lean_add_sum makes them, each carry at once. */
-struct GpugbLeanCarryNow
-{
-	static constexpr bool DEFERS = false;
-	__device__ void resolve(const GpugbLeanTable &) {}
-	__device__ void add(const GpugbLeanTable &, int, int) {}
-};
-
-/*
- * The experiment GPUGB_GID_DEFER_CARRY (gpugb_device.h): one sum's add to
- * its low word (gpugb_lean_add64) returns the old word, which the carry
- * needs; here that carry is worked out and added at the lane's next row
- * (resolve), after its lookup, so that the warp does not wait for the
- * atomic's result.  The pair is still the exact sum: every pending carry
- * is resolved before the block's flush (the caller's last resolve).
- */
-struct GpugbLeanCarryLater
-{
-	static constexpr bool DEFERS = true;
-	int			slot = -1;		/* -1: none pending */
-	unsigned	added = 0;
-	unsigned	old = 0;
-	int			x_hi = 0;
-
-	__device__ void resolve(const GpugbLeanTable &t)
-	{
-		if (slot < 0)
-			return;
-
-		int			carry_hi = gpugb_lean_carry_hi(old, added, x_hi);
-
-		if (carry_hi != 0)
-			atomicAdd((int *) &t.sums[(size_t) t.slots + slot], carry_hi);
-		slot = -1;
-	}
-	__device__ void add(const GpugbLeanTable &t, int s, int x)
-	{
-		slot = s;
-		added = (unsigned) x;
-		x_hi = x < 0 ? -1 : 0;
-		old = atomicAdd(&t.sums[s], added);
-	}
-};
-
 /*
  * Lane's row (-1 in gid where it has none) added to its group's
  * slot, or, for an id past the table or an input wider than int32, to the
  * global states (warp-collective: every lane calls it).  row: its row in
- * the columns, for the generic update.  carry: GpugbLeanCarryNow, or, one
- * sum, GpugbLeanCarryLater (its pending carry resolved first).
+ * the columns, for the generic update.
  */
-template <int NV, typename Carry = GpugbLeanCarryNow>
+template <int NV>
 __device__ __forceinline__ void
 gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global, int64_t gid,
-				   uint32_t row, const int (&v)[NV > 0 ? NV : 1], bool narrow, unsigned lane, Carry &carry)
+				   uint32_t row, const int (&v)[NV > 0 ? NV : 1], bool narrow, unsigned lane)
 {
 	bool		local = gid >= 0 && gid < t.slots && narrow;
 	bool		generic = gid >= 0 && !local;
 
-	carry.resolve(t);
 	if (local)
 	{
 		atomicAdd(&t.counts[gid], 1u);
-		if constexpr (Carry::DEFERS && NV == 1)
-			carry.add(t, (int) gid, v[0]);
-		else
-		{
 #pragma unroll
-			for (int a = 0; a < NV; a++)
-				gpugb_lean_add_sum(t.sums, t.slots, a, (int) gid, v[a]);
-		}
+		for (int a = 0; a < NV; a++)
+			gpugb_lean_add_sum(t.sums, t.slots, a, (int) gid, v[a]);
 	}
 	if (__any_sync(GPUGB_FULL_MASK, generic))
 		gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
@@ -165,11 +114,10 @@ gpugb_lean_gid_home_hit(const GpugbAggParams &p, long long key, const GpugbLeanP
  * its key with an id (a published slot never changes within a launch); a
  * row that gets no id goes to the retry list.  Warp-collective.
  */
-template <int NV, bool PAIR, bool HOME, typename Carry, typename Home>
+template <int NV, bool PAIR, bool HOME, typename Home>
 __device__ __forceinline__ void
 gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
-				   const GpugbLeanRowInputs<NV> &in, const Home &home, int64_t i, unsigned lane,
-				   Carry &carry)
+				   const GpugbLeanRowInputs<NV> &in, const Home &home, int64_t i, unsigned lane)
 {
 	int64_t		gid = -1;
 	int			v[NV > 0 ? NV : 1];
@@ -196,7 +144,7 @@ gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 			narrow = narrow && (long long) v[a] == in.w[a];
 		}
 	}
-	gpugb_lean_gid_add<NV>(p, t, global, gid, (uint32_t) i, v, narrow, lane, carry);
+	gpugb_lean_gid_add<NV>(p, t, global, gid, (uint32_t) i, v, narrow, lane);
 }
 
 /* Keyed slots: the word of key's home slot (relaxed, as GpugbKeyedSlots reads it). */
@@ -258,8 +206,6 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 {
 	/* Pair slots' home pair only under the experiment GPUGB_GID_PAIR_HOME (gpugb_device.h). */
 	constexpr bool HOME = NV <= 1 && (!PAIR || GPUGB_GID_PAIR_HOME != 0);
-	using Carry = std::conditional_t<GPUGB_GID_DEFER_CARRY != 0, GpugbLeanCarryLater, GpugbLeanCarryNow>;
-	Carry		carry;
 	const long long *key_words = (const long long *) p.key_values[0];
 	const int64_t end = p.nrows;
 	auto		load = [&](int64_t i) { return gpugb_lean_fast_load<NV>(p, key_words, i, end); };
@@ -284,7 +230,7 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 				after = load(base + 2 * step + lane);
 			if (base + step < end)
 				next_home = gpugb_lean_gid_home<PAIR>(p, next.key);
-			gpugb_lean_gid_row<NV, PAIR, true>(p, t, global, cur, home, base + lane, lane, carry);
+			gpugb_lean_gid_row<NV, PAIR, true>(p, t, global, cur, home, base + lane, lane);
 		}
 	}
 	else
@@ -295,10 +241,9 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 
 			if (base + step < end)
 				next = load(base + step + lane);
-			gpugb_lean_gid_row<NV, PAIR, false>(p, t, global, cur, 0ull, base + lane, lane, carry);
+			gpugb_lean_gid_row<NV, PAIR, false>(p, t, global, cur, 0ull, base + lane, lane);
 		}
 	}
-	carry.resolve(t);
 }
 
 /*
@@ -357,9 +302,7 @@ gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
 					narrow = narrow && (long long) v[a] == w;
 				}
 			}
-			GpugbLeanCarryNow now;
-
-			gpugb_lean_gid_add<NV>(p, t, global, gid, row, v, narrow, lane, now);
+			gpugb_lean_gid_add<NV>(p, t, global, gid, row, v, narrow, lane);
 		}
 	__syncthreads();
 	for (int s = threadIdx.x; s < slots; s += blockDim.x)
