@@ -175,6 +175,9 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 		if (gpugb_strategy_uses_scratch(gb->strategy))
 			for (int s = 0; s < GPUGB_N_SETS; s++)
 				gpugb_sort_bufs_free(gb, &gb->sets[s].sort);
+		/* ...and SHARED_HASH's column of group ids (GPUGB_GID_SPLIT_SUMS) */
+		for (int s = 0; s < GPUGB_N_SETS; s++)
+			gpugb_dev_free(&gb->acct, &gb->sets[s].gid_column);
 		gb->strategy = next;
 		gb->stats.strategy_switches++;
 	}
@@ -527,6 +530,29 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->gid_lean_launches += ran.lean && ran.gid ? 1 : 0;
 	stats->gid_word_lean_launches += ran.lean && ran.gid && ran.gid_word ? 1 : 0;
 	stats->deferred_lean_launches += ran.lean && ran.deferred ? 1 : 0;
+	stats->gid_split_lean_launches += ran.lean && ran.gid_split ? 1 : 0;
+}
+
+/*
+ * The set's column of launch p's group ids for the experiment
+ * GPUGB_GID_SPLIT_SUMS, allocated the first time a launch wants it
+ * (gpugb_lean_gid_split_wanted); nullptr where none does, or where the
+ * device memory is not there: the launch then takes the tables it took
+ * before.
+ */
+static int32_t *
+split_gid_column(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAggParams &p)
+{
+	size_t		bytes = (size_t) p.nrows * 4;
+
+	if (GPUGB_GID_SPLIT_SUMS == 0 || !gpugb_lean_gid_split_wanted(p, gb->groups_hint, gb->hot_share))
+		return nullptr;
+	if (set->gid_column.ptr != nullptr && set->gid_column.bytes >= bytes)
+		return (int32_t *) set->gid_column.ptr;
+	gpugb_dev_free(&gb->acct, &set->gid_column);
+	if (gpugb_dev_alloc(&gb->acct, &set->gid_column, bytes, "group-id column") != GPUGB_OK)
+		return nullptr;
+	return (int32_t *) set->gid_column.ptr;
 }
 
 /* Queues the aggregation of launch p with the handle's current strategy. */
@@ -543,7 +569,8 @@ launch_strategy(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 
 				GPUGB_TRY(gpugb_launch_shared(p, gb->shared_slots,
 											  gb->n_counts + gb->n_values + gb->n_his,
-											  gb->groups_hint, gb->hot_share, stream, &ran));
+											  gb->groups_hint, gb->hot_share, stream, &ran,
+											  split_gid_column(gb, set, p)));
 				count_lean_launch(&gb->stats, ran);
 				break;
 			}
@@ -1010,6 +1037,7 @@ gpugb_groupby_destroy(GpugbGroupBy *gb)
 		gpugb_host_free(&gb->acct, &set->host);
 		gpugb_dev_free(&gb->acct, &set->dev);
 		gpugb_dev_free(&gb->acct, &set->retry_list);
+		gpugb_dev_free(&gb->acct, &set->gid_column);
 		gpugb_dev_free(&gb->acct, &set->retry_count);
 		gpugb_host_free(&gb->acct, &set->retry_count_host);
 		gpugb_sort_bufs_free(gb, &set->sort);

@@ -496,6 +496,96 @@ launch_lean_gid(const GpugbAggParams &p, int64_t slots, cudaStream_t stream, Gpu
 	});
 }
 
+/*
+ * The experiment GPUGB_GID_SPLIT_SUMS (gpugb_device.h): the slots of the
+ * group-id table for launch p taken once a sum (gpugb_lean_gid_split_pays:
+ * two to four sums looked up by one key word, groups expected that one
+ * sum's table holds and all of them do not), or 0.  Ids must fit the
+ * column's int32.
+ */
+static int64_t
+lean_gid_split_slots(const GpugbAggParams &p, double groups_expected, double hot_share,
+					 const GpugbDeviceProps *props)
+{
+	bool		word = gpugb_lean_word_key(p) &&
+		(p.slot_format == GPUGB_SLOTS_PAIR || p.slot_format == GPUGB_SLOTS_KEYED32);
+
+	if (GPUGB_GID_SPLIT_SUMS == 0 || p.lean_gid_off || p.n_keys == 0 || gpugb_lean_has_nulls(p) || !word ||
+		p.max_groups > INT32_MAX ||
+		!gpugb_lean_gid_split_pays(p.n_values, true, groups_expected, hot_share, props))
+		return 0;
+
+	int64_t		cap = gpugb_lean_gid_max_groups(1, props);
+
+	return gpugb_lean_gid_launch_slots(1, groups_expected, p.max_groups < cap ? p.max_groups : cap, props);
+}
+
+bool
+gpugb_lean_gid_split_wanted(const GpugbAggParams &p, double groups_expected, double hot_share)
+{
+	GpugbDeviceProps props;
+
+	if (GPUGB_GID_SPLIT_SUMS == 0 || p.nrows <= 0 || !gpugb_lean_launch_ok(p))
+		return false;
+	gpugb_device_properties(&props);
+	return lean_gid_split_slots(p, groups_expected, hot_share, &props) > 0;
+}
+
+/* Launches a kernel of the split, one block of GPUGB_LEAN_ONE_BLOCK_THREADS an SM, persistent. */
+template <typename Kernel, typename... Args>
+static GpugbStatus
+launch_gid_split_kernel(Kernel kernel, std::once_flag &opted_in, cudaError_t &opt_in_error, int64_t nrows,
+						size_t bytes, cudaStream_t stream, const char *name, Args... args)
+{
+	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+
+	unsigned	blocks = persistent_grid((nrows + GPUGB_LEAN_ONE_BLOCK_THREADS - 1) / GPUGB_LEAN_ONE_BLOCK_THREADS,
+										 (int64_t) bytes + 1024, GPUGB_LEAN_ONE_BLOCK_THREADS,
+										 resident_blocks_per_sm(kernel, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes));
+
+	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(args...);
+	return gpugb_check(cudaGetLastError(), name, __FILE__, __LINE__);
+}
+
+/*
+ * The split for launch p, `slots` ids a table: the counts and sum 0 looked
+ * up by key word, each row's id written to gids (nrows of them), then each
+ * later sum from that column, on the same stream.  *ran says what ran.
+ */
+static GpugbStatus
+launch_lean_gid_split(const GpugbAggParams &p, int64_t slots, int32_t *gids, cudaStream_t stream,
+					  GpugbLeanLaunch *ran)
+{
+#if GPUGB_GID_SPLIT_SUMS
+	{
+		static std::once_flag first_opted[2], sum_opted;
+		static cudaError_t first_error[2], sum_error;
+		GpugbAggParams first = p;
+		bool		pair = p.slot_format == GPUGB_SLOTS_PAIR;
+
+		first.n_values = 1;		/* the counts and sum 0: its generic update too */
+		ran->lean = ran->gid = ran->gid_word = ran->gid_split = true;
+		ran->fast_key = false;
+		GPUGB_TRY(pair ?
+				  launch_gid_split_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR>, first_opted[1],
+										  first_error[1], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
+										  "gpugb_lean_gid_split_first_kernel", first, (int) slots, gids) :
+				  launch_gid_split_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32>, first_opted[0],
+										  first_error[0], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
+										  "gpugb_lean_gid_split_first_kernel", first, (int) slots, gids));
+		for (int a = 1; a < p.n_values; a++)
+			GPUGB_TRY(launch_gid_split_kernel(gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS>, sum_opted, sum_error,
+											  p.nrows, (size_t) 8 * slots, stream, "gpugb_lean_gid_sum_kernel", p,
+											  a, (int) slots, (const int32_t *) gids));
+		return GPUGB_OK;
+	}
+#else
+	(void) p, (void) slots, (void) gids, (void) stream, (void) ran;
+	return GPUGB_INVALID_ARGUMENT;	/* lean_gid_split_slots takes none */
+#endif
+}
+
 /* Whether launch p may take the lean kernel, and its table for groups_expected groups. */
 static bool
 plan_lean(const GpugbAggParams &p, double groups_expected, const GpugbDeviceProps *props,
@@ -542,7 +632,7 @@ partial_table_pays(const GpugbAggParams &p, double groups_expected, double hot_s
 GpugbStatus
 gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 					double groups_expected, double hot_share, cudaStream_t stream,
-					GpugbLeanLaunch *ran)
+					GpugbLeanLaunch *ran, int32_t *gid_column)
 {
 	static std::once_flag opted_in;
 	static cudaError_t opt_in_error = cudaSuccess;
@@ -613,6 +703,13 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 
 	if (gid_slots > 0)
 		return launch_lean_gid(p, gid_slots, stream, ran);
+
+	/* ...or, under the experiment GPUGB_GID_SPLIT_SUMS, that table once a sum (the caller's column of p.nrows ids) */
+	int64_t		split_slots = lean && plan.partial && gid_column != nullptr ?
+		lean_gid_split_slots(p, groups_expected, hot_share, &props) : 0;
+
+	if (split_slots > 0)
+		return launch_lean_gid_split(p, split_slots, gid_column, stream, ran);
 	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))
 	{
 		int64_t		wide_slots = plan.partial ? one_block_partial_slots(p, &props) : 0;

@@ -107,6 +107,25 @@ gpugb_lean_gid_home_hit(const GpugbAggParams &p, long long key, const GpugbLeanP
 	return f.match(0, home.state, gid) && *gid >= 0;
 }
 
+/* Where a row's group id goes besides the table: nowhere (every launch but the experiment's)... */
+struct GpugbGidNoColumn
+{
+	__device__ void put(int64_t, int64_t) const {}
+};
+
+/*
+ * ...or, under the experiment GPUGB_GID_SPLIT_SUMS, to row i of a column
+ * that the launches of the later sums read (gpugb_lean_gid_sum_kernel):
+ * the id, or -1 for a row sent to the retry list (the retry adds all of
+ * its aggregates).
+ */
+struct GpugbGidColumn
+{
+	int32_t    *gids;
+
+	__device__ void put(int64_t i, int64_t gid) const { gids[i] = (int32_t) gid; }
+};
+
 /*
  * Lane's row i (its inputs `in`) added: its id looked up by the key word
  * (gpugb_find_or_insert_word; PAIR: pair slots, else keyed ones), unless
@@ -114,10 +133,11 @@ gpugb_lean_gid_home_hit(const GpugbAggParams &p, long long key, const GpugbLeanP
  * its key with an id (a published slot never changes within a launch); a
  * row that gets no id goes to the retry list.  Warp-collective.
  */
-template <int NV, bool PAIR, bool HOME, typename Home>
+template <int NV, bool PAIR, bool HOME, typename Home, typename Column>
 __device__ __forceinline__ void
 gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
-				   const GpugbLeanRowInputs<NV> &in, const Home &home, int64_t i, unsigned lane)
+				   const GpugbLeanRowInputs<NV> &in, const Home &home, int64_t i, unsigned lane,
+				   const Column &column)
 {
 	int64_t		gid = -1;
 	int			v[NV > 0 ? NV : 1];
@@ -137,6 +157,7 @@ gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 			gid = gpugb_find_or_insert_word<false, PAIR>(p, (int64_t) in.key);
 		if (gid < 0)
 			p.retry_out[atomicAdd(p.retry_count, 1u)] = (uint32_t) i;
+		column.put(i, gid);
 #pragma unroll
 		for (int a = 0; a < NV; a++)
 		{
@@ -199,10 +220,10 @@ gpugb_lean_gid_home(const GpugbAggParams &p, long long key)
  * ahead with four payloads at 2^12 groups: 0.89-0.98x (the five inputs held
  * a step), so launch.cu takes this loop with one sum only.
  */
-template <int NV, bool PAIR>
+template <int NV, bool PAIR, typename Column>
 __device__ __forceinline__ void
 gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
-						  int64_t base, int64_t step, unsigned lane)
+						  int64_t base, int64_t step, unsigned lane, const Column &column)
 {
 	/* Pair slots' home pair only under the experiment GPUGB_GID_PAIR_HOME (gpugb_device.h). */
 	constexpr bool HOME = NV <= 1 && (!PAIR || GPUGB_GID_PAIR_HOME != 0);
@@ -230,7 +251,7 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 				after = load(base + 2 * step + lane);
 			if (base + step < end)
 				next_home = gpugb_lean_gid_home<PAIR>(p, next.key);
-			gpugb_lean_gid_row<NV, PAIR, true>(p, t, global, cur, home, base + lane, lane);
+			gpugb_lean_gid_row<NV, PAIR, true>(p, t, global, cur, home, base + lane, lane, column);
 		}
 	}
 	else
@@ -241,19 +262,20 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 
 			if (base + step < end)
 				next = load(base + step + lane);
-			gpugb_lean_gid_row<NV, PAIR, false>(p, t, global, cur, 0ull, base + lane, lane);
+			gpugb_lean_gid_row<NV, PAIR, false>(p, t, global, cur, 0ull, base + lane, lane, column);
 		}
 	}
 }
 
 /*
- * WORD: 0, rows looked up by gpugb_launch_row_gid;
- * GPUGB_SLOTS_KEYED32 or GPUGB_SLOTS_PAIR, the launch's slot format, where
- * gpugb_lean_word_key holds: gpugb_lean_gid_rows_ahead.
+ * The kernel's work in a block.  WORD: 0, rows looked up by
+ * gpugb_launch_row_gid; GPUGB_SLOTS_KEYED32 or GPUGB_SLOTS_PAIR, the
+ * launch's slot format, where gpugb_lean_word_key holds:
+ * gpugb_lean_gid_rows_ahead, each row's id also put to `column`.
  */
-template <int NV, int WORD = 0>
-__global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
-gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
+template <int NV, int WORD, typename Column>
+__device__ __forceinline__ void
+gpugb_lean_gid_block(const GpugbAggParams &p, int slots, const Column &column)
 {
 	GpugbLeanTable t;
 
@@ -279,7 +301,7 @@ gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
 	if constexpr (WORD != 0)
 		gpugb_lean_gid_rows_ahead<NV, WORD == GPUGB_SLOTS_PAIR>(p, t, global,
 																(int64_t) blockIdx.x * blockDim.x +
-																(threadIdx.x & ~31u), step, lane);
+																(threadIdx.x & ~31u), step, lane, column);
 	else
 		for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < p.nrows;
 			 base += step)
@@ -308,6 +330,86 @@ gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
 	for (int s = threadIdx.x; s < slots; s += blockDim.x)
 		if (t.counts[s] != 0)
 			gpugb_lean_slot_flush<NV, false>(p, global, t, s, s);
+}
+
+template <int NV, int WORD = 0>
+__global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
+gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
+{
+	gpugb_lean_gid_block<NV, WORD>(p, slots, GpugbGidNoColumn());
+}
+
+/*
+ * The experiment GPUGB_GID_SPLIT_SUMS' first launch: p as the caller
+ * passes it, with one sum (the counts and sum 0 of the launch), looked up
+ * by key word (WORD), each row's group id written to gids.
+ */
+template <int WORD>
+__global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
+gpugb_lean_gid_split_first_kernel(const GpugbAggParams p, int slots, int32_t *gids)
+{
+	static_assert(WORD != 0, "the split's first launch looks rows up by key word");
+	gpugb_lean_gid_block<1, WORD>(p, slots, GpugbGidColumn{gids});
+}
+
+/*
+ * The experiment GPUGB_GID_SPLIT_SUMS' later launches: sum a of launch p,
+ * each row's group id read from gids (the first launch's), not looked up.
+ * A block table of `slots` sums (a column of uint32 low words and one of
+ * int32 high words: gpugb_lean_add_sum's layout) in one block an SM; a row
+ * whose id is past the table or whose value does not fit int32 adds
+ * itself to the global state, one of -1 (retried: its retry adds every
+ * aggregate) nothing.  R rows a thread a step, their loads issued before
+ * any add, so that they are in flight together.
+ */
+template <int R>
+__global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
+gpugb_lean_gid_sum_kernel(const GpugbAggParams p, int a, int slots, const int32_t *gids)
+{
+	GpugbLeanTable t;
+
+	t.sums = (unsigned *) gpugb_lean_smem;
+	t.counts = nullptr;
+	t.count_columns = 0;
+	t.slots = slots;
+	t.cache = GpugbKeyCache();
+	for (int s = threadIdx.x; s < 2 * slots; s += blockDim.x)
+		t.sums[s] = 0;
+	__syncthreads();
+
+	const GpugbStates global = gpugb_global_states(p);
+	const long long *values = (const long long *) p.vals[a].values;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x * R;
+
+	for (int64_t base = (int64_t) blockIdx.x * blockDim.x * R + threadIdx.x; base < p.nrows; base += step)
+	{
+		int32_t		gid[R];
+		long long	w[R];
+
+#pragma unroll
+		for (int r = 0; r < R; r++)
+		{
+			int64_t		i = base + (int64_t) r * blockDim.x;
+
+			gid[r] = i < p.nrows ? __ldg(gids + i) : -1;
+			w[r] = i < p.nrows ? __ldg(values + i) : 0;
+		}
+#pragma unroll
+		for (int r = 0; r < R; r++)
+		{
+			int			v = (int) w[r];
+
+			if (gid[r] < 0)
+				continue;
+			if (gid[r] < slots && (long long) v == w[r])
+				gpugb_lean_add_sum(t.sums, slots, 0, gid[r], v);
+			else
+				gpugb_lean_global_add_sum(p, global, a, gid[r], w[r]);
+		}
+	}
+	__syncthreads();
+	for (int s = threadIdx.x; s < slots; s += blockDim.x)
+		gpugb_lean_global_add_sum(p, global, a, s, gpugb_lean_slot_sum(t, 0, s));	/* nothing for 0 */
 }
 
 #endif							/* GPUGB_LEAN_GID_KERNEL_CUH */

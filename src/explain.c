@@ -141,6 +141,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.gid_word_lean_launches > 0)
 		ExplainPropertyInteger("Shared Launches Looking Up Key Words", NULL,
 							   st->stats.gid_word_lean_launches, es);
+	/* ...of which took it once a sum, the experiment GPUGB_GID_SPLIT_SUMS */
+	if (st->stats.gid_split_lean_launches > 0)
+		ExplainPropertyInteger("Shared Launches Split By Sum", NULL,
+							   st->stats.gid_split_lean_launches, es);
 	/* PARTITION's launches whose rows moved with the sort (cuda/partition_move.cu) */
 	if (st->stats.partition_moved_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Moved Rows", NULL,

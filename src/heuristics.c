@@ -592,6 +592,22 @@ gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double ho
 }
 
 /*
+ * Under the experiment GPUGB_GID_SPLIT_SUMS (cuda/gpugb_device.h): whether
+ * a launch of two to four sums looked up by one key word, whose groups
+ * expected the group-id table holds with one sum but not with all of them,
+ * takes it once a sum (cuda/launch.cu, lean_gid_split_slots), without a
+ * very hot group.  Never measured: false while the experiment is off.
+ */
+bool
+gpugb_lean_gid_split_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
+						  const GpugbDeviceProps *props)
+{
+	return GPUGB_GID_SPLIT_SUMS != 0 && n_sums >= 2 && n_sums <= GPUGB_LEAN_GID_MAX_SUMS && word_key &&
+		!gpugb_lean_gid_pays(n_sums, word_key, groups_expected, hot_share, props) &&
+		gpugb_lean_gid_pays(1, word_key, groups_expected, 0, props) && hot_share < GPUGB_VERY_HOT_SHARE;
+}
+
+/*
  * Whether a launch of one sum looked up by key word takes the table indexed
  * by group id even where a keyed lean table holds its groups: from 2048
  * groups expected, without a group of 5 % of the rows.  Against the keyed
@@ -963,7 +979,8 @@ plan_gid_table(const GpugbWorkload *w, const GpugbDeviceProps *props, double gro
 {
 	if (!(w->lean_aggs && w->sums_fit_int32 && w->key_words > 0 && !w->lean_gid_off &&
 		  !w->nulls_expected &&
-		  gpugb_lean_gid_pays(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props)))
+		  (gpugb_lean_gid_pays(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props) ||
+		   gpugb_lean_gid_split_pays(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props))))
 		return false;
 	c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 	/*

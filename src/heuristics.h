@@ -243,6 +243,8 @@ extern int64_t gpugb_lean_gid_launch_slots(int n_sums, double groups_expected, i
 										   const GpugbDeviceProps *props);
 extern bool gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 								const GpugbDeviceProps *props);
+extern bool gpugb_lean_gid_split_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
+									  const GpugbDeviceProps *props);
 /*
  * Whether a launch of one sum whose rows the group-id table looks up by key
  * word (word_key) takes that table before the keyed lean tables, which

@@ -996,6 +996,22 @@ gid_table_fits(const CaseSpec *cs)
 }
 
 /*
+ * Whether case cs's groups take the group-id table once a sum on this
+ * device under the experiment GPUGB_GID_SPLIT_SUMS (the heuristic's
+ * gpugb_lean_gid_split_pays), and the table is not turned off.
+ */
+static int
+gid_split_fits(const CaseSpec *cs)
+{
+	GpugbDeviceProps props;
+	int64_t		groups = cs->est_groups ? cs->est_groups : cs->g;
+
+	gpugb_device_properties(&props);
+	return case_lean_only(cs) && !no_lean_gid_option && !cs->keyed_only &&
+		gpugb_lean_gid_split_pays(lean_case_sums(cs), true, (double) groups, 0, &props);
+}
+
+/*
  * The data and CPU reference of the case main is running, kept while every
  * strategy runs it in turn.  Building the reference of "1 key, g=1e6, 1e7
  * rows" took 7.0 s on the development machine (with a build beside it),
@@ -1688,6 +1704,22 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "%s without a launch of the table indexed by group id by key word",
 					 case_strategy < 0 ? "auto" : "shared_hash");
 		}
+		/* The group-id table once a sum (GPUGB_GID_SPLIT_SUMS). */
+		if (ok && !EMULATOR && GPUGB_GID_SPLIT_SUMS != 0 && cs->gid_split > 0 && cs->nrows > 0 &&
+			gid_split_fits(cs) &&
+			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || (cs->gid_split == 2 && case_strategy < 0)) &&
+			stats.gid_split_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%s without a launch of the group-id table once a sum",
+					 case_strategy < 0 ? "auto" : "shared_hash");
+		}
+		if (ok && (GPUGB_GID_SPLIT_SUMS == 0 || cs->gid_split < 0) && stats.gid_split_lean_launches != 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of the group-id table once a sum",
+					 (long long) stats.gid_split_lean_launches);
+		}
 		if (ok && cs->lean_probe < 0 && stats.lean_probe_launches != 0)
 		{
 			ok = 0;
@@ -2193,6 +2225,32 @@ main(int argc, char **argv)
 		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .lean_gid = 1, .gid_word = 2},
 		{"lean gid first: estimate 2500, g=9000, no NULL keys", 152, 4 * M, 1, 9000, 0, 0,
 		 .est_groups = 2500, .lean = 1, .narrow_in0 = 1, .gid_word = 1},
+		/*
+		 * Two to four sums over more groups than the group-id table holds with all of them, as
+		 * many as it holds with one: under the experiment GPUGB_GID_SPLIT_SUMS the table once a
+		 * sum, the first launch writing each row's id for the later ones (gid_split); without it,
+		 * whatever ran before.  A count and three sums declared int32, int32 and 8-byte keys,
+		 * uniform and Zipf 1.0; four sums without COUNT(*); an estimate too low (ids past the
+		 * table: the global update, each sum in its launch); sums beyond int32 (every row of
+		 * one); partial strides (the column used again); one NULL key (no split).
+		 */
+		{"lean gid split: a count and three narrow sums, g=12000, no NULL keys", 153, 4 * M, 1, 12000, 0, 0,
+		 .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .gid_split = 2},
+		{"lean gid split: int32 keys, a count and three narrow sums, zipf 1.0 over 14000", 154, 4 * M, 1, 14000,
+		 1.0, 0, .int32_keys = 1, .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1,
+		 .gid_split = 1},
+		{"lean gid split: four narrow sums, g=10000, no NULL keys", 155, 4 * M, 1, 10000, 0, 0, .lean = 6,
+		 .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .gid_split = 2},
+		{"lean gid split: estimate 10000, g=30000 (ids past the table), no NULL keys", 156, 4 * M, 1, 30000, 0,
+		 0, .est_groups = 10000, .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1,
+		 .gid_split = 1},
+		{"lean gid split: int32 keys, sums beyond int32, g=12000", 157, 2 * M, 1, 12000, 0, 0,
+		 .int32_keys = 1, .lean = 7, .narrow_in13 = 1, .gid_split = 1},
+		{"lean gid split: int32 keys, g=12000, partial strides", 158, 2 * M, 1, 12000, 0, 0,
+		 .stride_rows = 100000, .partial = 1, .int32_keys = 1, .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1,
+		 .narrow_in13 = 1, .gid_split = 1},
+		{"lean gid split: NULL keys, g=12000 (not taken)", 159, 2 * M, 1, 12000, 0, 0.01, .lean = 7,
+		 .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .gid_split = -1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},

@@ -112,6 +112,13 @@ typedef struct CaseSpec
 	 */
 	int			gid_word;
 	/*
+	 * The experiment GPUGB_GID_SPLIT_SUMS (cuda/gpugb_device.h), where the
+	 * self-test is built with it: 1, a forced SHARED_HASH must take the
+	 * group-id table once a sum; 2, auto too.  Built without it, or -1: no
+	 * launch may.
+	 */
+	int			gid_split;
+	/*
 	 * 1: spec.lean_gid_off, so that a case written for the keyed lean
 	 * tables at 2048 groups or more with one sum keeps them (since session
 	 * 54 such launches take the table indexed by group id first:

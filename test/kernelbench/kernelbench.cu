@@ -910,6 +910,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->fast_kernel_launches = stats.fast_lean_kernel_launches;
 		m->gid_launches = stats.gid_lean_launches;
 		m->gid_word_launches = stats.gid_word_lean_launches;
+		m->gid_split_launches = stats.gid_split_lean_launches;
 		m->deferred_launches = stats.deferred_lean_launches;
 		m->partition_launches[0] = stats.partition_moved_launches;
 		m->partition_launches[1] = stats.partition_lean_launches;
@@ -998,6 +999,8 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 		fprintf(stderr, " (table indexed by group id%s)",
 				m.gid_word_launches == m.gid_launches ? ", rows looked up by key word" :
 				m.gid_word_launches > 0 ? ", some launches' rows looked up by key word" : "");
+	if (m.gid_split_launches > 0)
+		fprintf(stderr, " (group-id table once a sum)");
 	if (m.deferred_launches > 0)
 		fprintf(stderr, " (ids looked up at the flush)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */
