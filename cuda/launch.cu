@@ -398,7 +398,7 @@ one_block_partial_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
 {
 	if (!gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p) || p.n_keys == 0)
 		return 0;
-	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, props);
+	return gpugb_lean_one_block_slots_leaving(p.n_values, p.n_keys, GPUGB_PARTIAL_L1_RESERVE_BYTES, props);
 }
 
 /* Its launch (one_block_partial_slots is above 0: no NULL input). */
@@ -924,7 +924,7 @@ gpugb_partition_lean_slots(const GpugbAggParams &p)
 		!gpugb_lean_word_key(p) || gpugb_lean_has_nulls(p))
 		return 0;
 	gpugb_device_properties(&props);
-	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, &props);
+	return gpugb_lean_one_block_slots_leaving(p.n_values, p.n_keys, GPUGB_PARTITION_L1_RESERVE_BYTES, &props);
 }
 
 template <int NV, bool PACKED, int KW = 1>

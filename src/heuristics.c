@@ -455,13 +455,28 @@ gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 int64_t
 gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const GpugbDeviceProps *props)
 {
+	return gpugb_lean_one_block_slots_leaving(n_sums, n_keys, 0, props);
+}
+
+/*
+ * The same, leaving `reserve` bytes of the SM's shared memory unused, to
+ * L1.  For the experiments GPUGB_PARTIAL_L1_RESERVE_BYTES and
+ * GPUGB_PARTITION_L1_RESERVE_BYTES (heuristics.h): the group-id table ran
+ * 1.40-1.59x faster at 2^14 groups once it left L1 32 KB (session 55,
+ * gpugb_lean_gid_launch_slots), and these tables take as much of the SM as
+ * a power of two of slots allows (229,392 of 233,472 bytes for one sum on
+ * the H200).  A reserve of 32 KB halves them there.
+ */
+int64_t
+gpugb_lean_one_block_slots_leaving(int n_sums, int n_keys, int64_t reserve, const GpugbDeviceProps *props)
+{
 	int64_t		slots = 0;
 
 	for (int64_t s = GPUGB_MIN_KEYED_SLOTS; s <= (1 << 20); s *= 2)
 	{
 		int64_t		bytes = GPUGB_LEAN_TABLE_BYTES(n_sums, 1, n_keys, s);
 
-		if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 > props->shared_bytes_per_sm)
+		if (bytes > props->shared_bytes_per_block_optin || bytes + 1024 + reserve > props->shared_bytes_per_sm)
 			break;
 		slots = s;
 	}

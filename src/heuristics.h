@@ -217,6 +217,22 @@ extern bool gpugb_lean_partial_pays(double hot_share, double groups_expected, in
 extern bool gpugb_plan_lean_table(int columns, int n_keys, double groups_expected,
 								  const GpugbDeviceProps *props, GpugbSharedTablePlan *plan);
 extern int64_t gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const GpugbDeviceProps *props);
+extern int64_t gpugb_lean_one_block_slots_leaving(int n_sums, int n_keys, int64_t reserve,
+												 const GpugbDeviceProps *props);
+/*
+ * Experiments for session 56 (written in session 55, never run; 0: off):
+ * SHARED_HASH's partial lean table of one block an SM (cuda/launch.cu,
+ * one_block_partial_slots: 2^16 groups at Zipf 1.5 run 3.36-3.47 ms there,
+ * 2.86 passes the floor target) and PARTITION's lean kernel's block table
+ * (gpugb_partition_lean_slots, and so its partitions' sizes) leave this
+ * much of the SM's shared memory to L1 (gpugb_lean_one_block_slots_leaving).
+ */
+#ifndef GPUGB_PARTIAL_L1_RESERVE_BYTES
+#define GPUGB_PARTIAL_L1_RESERVE_BYTES 0
+#endif
+#ifndef GPUGB_PARTITION_L1_RESERVE_BYTES
+#define GPUGB_PARTITION_L1_RESERVE_BYTES 0
+#endif
 extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 										  const GpugbDeviceProps *props);
 /*

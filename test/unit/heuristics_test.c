@@ -1317,6 +1317,11 @@ test_lean_gid_table(void)
 		  "the group-id table leaves L1 32 kB where the groups expected fit so (%lld at 2^13, %lld at 2^14)",
 		  (long long) gpugb_lean_gid_launch_slots(1, 8192, 19370, &h200),
 		  (long long) gpugb_lean_gid_launch_slots(1, 16384, 19370, &h200));
+	CHECK(gpugb_lean_one_block_slots_leaving(1, 1, 0, &h200) == gpugb_lean_one_block_max_slots(1, 1, &h200) &&
+		  gpugb_lean_one_block_max_slots(1, 1, &h200) == 8192 &&
+		  gpugb_lean_one_block_slots_leaving(1, 1, 32768, &h200) == 4096,
+		  "one block's lean table of one sum: 8192 slots, 4096 leaving L1 32 kB (%lld)",
+		  (long long) gpugb_lean_one_block_slots_leaving(1, 1, 32768, &h200));
 #if GPUGB_GID_SPLIT_SUMS
 	CHECK(gpugb_lean_gid_split_pays(4, true, 12000, 0, &h200) && gpugb_lean_gid_split_pays(2, true, 19370, 0, &h200) &&
 		  !gpugb_lean_gid_split_pays(4, true, 6000, 0, &h200) && !gpugb_lean_gid_split_pays(4, true, 20000, 0, &h200) &&
