@@ -548,7 +548,7 @@ gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
  * 2^28 rows, 3 reps, two rounds, each order once; session 55 call 5): one
  * payload at 2^14 groups 1.40-1.42x faster with 4-byte keys uniform and
  * Zipf 0.5 (3.3 to 2.3 ms), 1.54-1.59x with 8-byte keys, 1.13-1.32x at Zipf
- * 1.0-1.5; auto at 2^13 and Zipf 1.0-1.5 1.13-1.46x; four payloads at
+ * 1.0-1.5; auto at 2^13 and Zipf 1.0-1.5 0.97-1.46x; four payloads at
  * 2^11-2^12 1.05-1.10x; elsewhere within noise.
  */
 int64_t
