@@ -1587,10 +1587,12 @@ run_case(const CaseSpec *cs)
 		 * such a case forced to SHARED_HASH, with a whole table (not partial,
 		 * nor more groups than a keyed table holds: lean_gid, nor one sum from
 		 * 2048 groups expected, which the table indexed by group id takes
-		 * first: gid_word 1 or 2, unless keyed_only)
+		 * first: gid_word 1 or 2, unless keyed_only; nor the groups of
+		 * gid_split cases, which no keyed table holds either)
 		 */
 		int			whole_fast_case = cs->lean && cs->n_keys == 1 && cs->key_null == 0 &&
 			cs->in_null == 0 && !cs->partial_lean && cs->lean_gid == 0 && cs->gid_word <= 0 &&
+			cs->gid_split == 0 &&
 			cs->nrows > 0 && case_strategy == GPUGB_STRATEGY_SHARED_HASH;
 
 		if (ok && !EMULATOR && cs->in_null > 0 && stats.fast_lean_kernel_launches != 0)
