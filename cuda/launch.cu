@@ -448,25 +448,38 @@ lean_gid_slots(const GpugbAggParams &p, double groups_expected, double hot_share
 									   props);
 }
 
-/* Its launch: one block of GPUGB_LEAN_ONE_BLOCK_THREADS an SM, persistent; WORD: the kernel's instance. */
+/*
+ * Launches a kernel of the group-id table (args...) over nrows rows: one
+ * block of GPUGB_LEAN_ONE_BLOCK_THREADS an SM, persistent, with `bytes` of
+ * shared memory, opted in once an instance (opted_in, opt_in_error).
+ */
+template <typename Kernel, typename... Args>
+static GpugbStatus
+launch_gid_block_kernel(Kernel kernel, std::once_flag &opted_in, cudaError_t &opt_in_error, int64_t nrows,
+						size_t bytes, cudaStream_t stream, const char *name, Args... args)
+{
+	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
+		return GPUGB_CUDA(opt_in_error);
+
+	unsigned	blocks = persistent_grid((nrows + GPUGB_LEAN_ONE_BLOCK_THREADS - 1) / GPUGB_LEAN_ONE_BLOCK_THREADS,
+										 (int64_t) bytes + 1024, GPUGB_LEAN_ONE_BLOCK_THREADS,
+										 resident_blocks_per_sm(kernel, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes));
+
+	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(args...);
+	return gpugb_check(cudaGetLastError(), name, __FILE__, __LINE__);
+}
+
+/* The table's launch; WORD: the kernel's instance. */
 template <int NV, int WORD>
 static GpugbStatus
 launch_lean_gid_word(const GpugbAggParams &p, int slots, cudaStream_t stream)
 {
 	static std::once_flag opted_in;	/* one a kernel instance */
 	static cudaError_t opt_in_error = cudaSuccess;
-	auto		kernel = gpugb_lean_gid_kernel<NV, WORD>;
-	size_t		bytes = gpugb_lean_gid_table_bytes(NV, slots);
 
-	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
-		return GPUGB_CUDA(opt_in_error);
-
-	unsigned	blocks = persistent_grid((p.nrows + GPUGB_LEAN_ONE_BLOCK_THREADS - 1) / GPUGB_LEAN_ONE_BLOCK_THREADS,
-										 (int64_t) bytes + 1024, GPUGB_LEAN_ONE_BLOCK_THREADS,
-										 resident_blocks_per_sm(kernel, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes));
-
-	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(p, slots);
-	return GPUGB_LAUNCHED("gpugb_lean_gid_kernel");
+	return launch_gid_block_kernel(gpugb_lean_gid_kernel<NV, WORD>, opted_in, opt_in_error, p.nrows,
+								   gpugb_lean_gid_table_bytes(NV, slots), stream, "launch gpugb_lean_gid_kernel",
+								   p, slots);
 }
 
 /* *by_word: whether it took a word instance (the self-test checks where it must). */
@@ -531,23 +544,6 @@ gpugb_lean_gid_split_wanted(const GpugbAggParams &p, double groups_expected, dou
 	return lean_gid_split_slots(p, groups_expected, hot_share, &props) > 0;
 }
 
-/* Launches a kernel of the split, one block of GPUGB_LEAN_ONE_BLOCK_THREADS an SM, persistent. */
-template <typename Kernel, typename... Args>
-static GpugbStatus
-launch_gid_split_kernel(Kernel kernel, std::once_flag &opted_in, cudaError_t &opt_in_error, int64_t nrows,
-						size_t bytes, cudaStream_t stream, const char *name, Args... args)
-{
-	if (opt_in_shared(kernel, opted_in, opt_in_error) != cudaSuccess)
-		return GPUGB_CUDA(opt_in_error);
-
-	unsigned	blocks = persistent_grid((nrows + GPUGB_LEAN_ONE_BLOCK_THREADS - 1) / GPUGB_LEAN_ONE_BLOCK_THREADS,
-										 (int64_t) bytes + 1024, GPUGB_LEAN_ONE_BLOCK_THREADS,
-										 resident_blocks_per_sm(kernel, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes));
-
-	kernel<<<blocks, GPUGB_LEAN_ONE_BLOCK_THREADS, bytes, stream>>>(args...);
-	return gpugb_check(cudaGetLastError(), name, __FILE__, __LINE__);
-}
-
 /*
  * The split for launch p, `slots` ids a table: the counts and sum 0 looked
  * up by key word, each row's id written to gids (nrows of them), then each
@@ -568,15 +564,15 @@ launch_lean_gid_split(const GpugbAggParams &p, int64_t slots, int32_t *gids, cud
 		ran->lean = ran->gid = ran->gid_word = ran->gid_split = true;
 		ran->fast_key = false;
 		GPUGB_TRY(pair ?
-				  launch_gid_split_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR>, first_opted[1],
+				  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR>, first_opted[1],
 										  first_error[1], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
-										  "gpugb_lean_gid_split_first_kernel", first, (int) slots, gids) :
-				  launch_gid_split_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32>, first_opted[0],
+										  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids) :
+				  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32>, first_opted[0],
 										  first_error[0], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
-										  "gpugb_lean_gid_split_first_kernel", first, (int) slots, gids));
+										  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids));
 		for (int a = 1; a < p.n_values; a++)
-			GPUGB_TRY(launch_gid_split_kernel(gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS>, sum_opted, sum_error,
-											  p.nrows, (size_t) 8 * slots, stream, "gpugb_lean_gid_sum_kernel", p,
+			GPUGB_TRY(launch_gid_block_kernel(gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS>, sum_opted, sum_error,
+											  p.nrows, (size_t) 8 * slots, stream, "launch gpugb_lean_gid_sum_kernel", p,
 											  a, (int) slots, (const int32_t *) gids));
 		return GPUGB_OK;
 	}

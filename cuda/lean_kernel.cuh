@@ -152,19 +152,12 @@ gpugb_lean_table_bytes(int n_sums, int count_columns, int n_keys, int64_t slots)
  * The high word's add is rare: a row's x is an int32, whose high word 0
  * or -1 the carry mostly cancels.
  */
-/* What an add of `add` (x's low word; x_hi its high word) to low word `old` adds to the high word. */
-__device__ __forceinline__ int
-gpugb_lean_carry_hi(unsigned old, unsigned add, int x_hi)
-{
-	return x_hi + (old + add < old ? 1 : 0);
-}
-
 __device__ __forceinline__ void
 gpugb_lean_add64(unsigned *lo, int *hi, long long x)
 {
 	unsigned	add = (unsigned) x;
 	unsigned	old = atomicAdd(lo, add);
-	int			carry_hi = gpugb_lean_carry_hi(old, add, (int) (x >> 32));
+	int			carry_hi = (int) (x >> 32) + (old + add < old ? 1 : 0);
 
 	if (carry_hi != 0)
 		atomicAdd(hi, carry_hi);
