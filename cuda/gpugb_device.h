@@ -654,6 +654,23 @@ typedef struct GpugbGroupResults
 #ifndef GPUGB_GID_SPLIT_SUMS
 #define GPUGB_GID_SPLIT_SUMS 0
 #endif
+/*
+ * An experiment (session 56): 1, the lanes of a warp step that add to one
+ * slot of a lean block table add together, one count and one sum a state
+ * from the lowest of them (__match_any_sync, then two 32-bit reductions a
+ * sum: cuda/lean_fast_kernel.cuh, gpugb_lean_add_matched_rows), in the
+ * group-id table (gpugb_lean_gid_add) and where gpugb_lean_add_warp_rows'
+ * 32 lanes are not all in one slot (the fast keyed kernel, PARTITION's
+ * deferred tables); 0, each lane adds its own row, as before.  Why: with a
+ * hot group (Zipf 1.0-1.5, 11-38 % of the rows) a warp holds 4-12 rows of
+ * it, whose shared-memory atomics on one address serialize; 4-byte keys
+ * with a hot group ran at one of two speeds (2.09-2.58 ms at 2^14, Zipf
+ * 1.5; session 55).  Build with KB_DEFINES or DEVICE_DEFINES =
+ * -DGPUGB_WARP_MATCH_ADD=1 for the A/B.
+ */
+#ifndef GPUGB_WARP_MATCH_ADD
+#define GPUGB_WARP_MATCH_ADD 0
+#endif
 /* Rows a thread of the split's later launches loads before it adds them (gpugb_lean_gid_sum_kernel). */
 #ifndef GPUGB_GID_SUM_ROWS
 #define GPUGB_GID_SUM_ROWS 4

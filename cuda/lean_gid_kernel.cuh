@@ -61,6 +61,9 @@ gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 	bool		local = gid >= 0 && gid < t.slots && narrow;
 	bool		generic = gid >= 0 && !local;
 
+#if GPUGB_WARP_MATCH_ADD
+	gpugb_lean_add_matched_rows<NV>(t, v, local, local ? (int) gid : -1, lane);
+#else
 	if (local)
 	{
 		atomicAdd(&t.counts[gid], 1u);
@@ -68,6 +71,7 @@ gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 		for (int a = 0; a < NV; a++)
 			gpugb_lean_add_sum(t.sums, t.slots, a, (int) gid, v[a]);
 	}
+#endif
 	if (__any_sync(GPUGB_FULL_MASK, generic))
 		gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
 }

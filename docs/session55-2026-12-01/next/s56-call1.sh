@@ -23,28 +23,31 @@
 # its own work in session 51, which a starved L1 would explain). Each halves those tables' slots on the H200. If
 # either wins, the self-test's partition and shared_hash sets with it as the default before it lands.
 source "$(dirname "$0")/../../../test/lib/gpu-box-steps.sh"
-call_start 560 .gpu-box/bins-s56m.tar.xz .gpu-box/bins-s56s.tar.xz .gpu-box/bins-s56qt.tar.xz
+call_start 590 .gpu-box/bins-s56m.tar.xz .gpu-box/bins-s56s.tar.xz .gpu-box/bins-s56qt.tar.xz
 # Correctness first: the split's own cases (153-159) under both strategies, with the experiment and without.
 prebuilt_selftest split-sh s56s 60 --strategy shared_hash --only "lean gid split"
 prebuilt_selftest split-auto s56s 60 --strategy auto --only "lean gid split"
 prebuilt_selftest split-sh-main s56m 60 --strategy shared_hash --only "lean gid split"
 prebuilt_selftest gid-sh s56s 45 --strategy shared_hash --only "lean gid"
 # The A/B: four payloads (and one, unchanged by design), 2^12-2^15, both key widths, every distribution.
-G="--methods shared_hash,auto --keys 4,8 --payloads 1,4 --log2-groups 12:15:1"
+G="--methods shared_hash,auto --keys 4,8 --payloads 4 --log2-groups 12:15:1"
 prebuilt_kb main s56m 90 $G
 prebuilt_kb split s56s 90 $G
 ab_ratios main split
 grep -E "4 payload|shared_hash |auto " "$OUT/split.log" | grep -A2 "4 payload" | grep -E "g=2\^14|shared_hash |auto " | cut -c1-220 | head -40
 ncu_in_order s56s-sh14 s56s --methods shared_hash --keys 4 --payloads 4 --log2-groups 14 --dists uniform
 # The partial one-block table: one and four payloads, 2^14-2^20 (where auto or a forced SHARED_HASH take it).
-P="--methods shared_hash,auto --keys 4,8 --payloads 1,4 --log2-groups 14:20:2"
+P="--methods shared_hash,auto --keys 4,8 --payloads 1 --log2-groups 14:20:2"
 prebuilt_kb partial-main s56m 60 $P
 prebuilt_kb partial-l1 s56q 60 $P
 ab_ratios partial-main partial-l1
 # PARTITION's lean kernel: 2^18-2^26, where it runs.
-T="--methods partition,auto --keys 4,8 --payloads 1,4 --log2-groups 18:26:2"
+T="--methods partition,auto --keys 4,8 --payloads 1,4 --log2-groups 20:26:2"
 prebuilt_kb part-main s56m 120 $T
 prebuilt_kb part-l1 s56t 120 $T
 ab_ratios part-main part-l1
+# Session 56: the two speeds of 4-byte keys with a hot group, 9 reps (the CSV's median and min tell whether a
+# method invocation's reps differ among themselves or only invocations do).
+prebuilt_kb twospeed s56m 50 --methods shared_hash,auto --keys 4 --payloads 1 --dists zipf1.0,zipf1.5 --log2-groups 10:14:2 --reps 9
 prebuilt_selftest quick-sh s56s 90 --quick --strategy shared_hash
 call_pack s56-call1
