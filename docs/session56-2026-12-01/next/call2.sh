@@ -6,14 +6,14 @@
 # debs (17.7 MB) do not fit in the carry beside the tracked tree (46 MB).
 #   run(command="bash docs/session56-2026-12-01/next/call2.sh", carry=[".gpu-box/HEAD", ".gpu-box/bins-s56mw.tar.xz"])
 source "$(dirname "$0")/../../../test/lib/gpu-box-steps.sh"
-call_start 400 .gpu-box/bins-s56mw.tar.xz
+call_start 450 .gpu-box/bins-s56mw.tar.xz
 prebuilt_selftest wm-quick-sh s56w 60 --quick --strategy shared_hash
 prebuilt_selftest wm-quick-part s56w 60 --quick --strategy partition
-W="--methods shared_hash,auto --keys 4,8 --payloads 1 --log2-groups 6:14:2"
-prebuilt_kb wm-main s56m 45 $W
-prebuilt_kb wm-on s56w 45 $W
-prebuilt_kb wm-on2 s56w 45 $W
-prebuilt_kb wm-main2 s56m 45 $W
+W="--methods shared_hash,auto --keys 4,8 --payloads 1,4 --log2-groups 6:14:2"
+prebuilt_kb wm-main s56m 60 $W
+prebuilt_kb wm-on s56w 60 $W
+prebuilt_kb wm-on2 s56w 60 $W
+prebuilt_kb wm-main2 s56m 60 $W
 ab_ratios wm-main wm-on
 ab_ratios wm-main2 wm-on2
 WP="--methods partition --keys 4,8 --payloads 1,4 --dists uniform,zipf1.0,zipf1.5 --log2-groups 16:22:2"
