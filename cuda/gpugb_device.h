@@ -636,42 +636,10 @@ typedef struct GpugbGroupResults
 #define GPUGB_GID_PAIR_HOME 0
 #endif
 /*
- * An experiment for session 56 (written in session 55, never run): 1, two
- * to four sums looked up by one key word, of more groups than the
- * group-id table holds with all of them (6456 of four on the H200) but
- * no more than it holds with one (19370), take that table once a sum: the
- * first launch adds the counts and sum 0 with the word loop and writes each
- * row's group id to a column (-1: the row was retried), each later one adds
- * one more sum from that column, with no lookup (cuda/lean_gid_kernel.cuh,
- * gpugb_lean_gid_sum_kernel); 0, as before.  Why: four payloads at 2^14
- * groups run 11.6-18.4 ms (GLOBAL_HASH, PARTITION, the partial keyed
- * table), 4.9-7.7x the floor; one payload there now runs 2.3-2.5 ms, and a
- * pass over a given group id and one value 0.95-1.14 ms (session 29's
- * shared_bound), so four sums might take 2.7 + 3 x 1.1 = 6 ms, about 2.5x
- * the floor.  Build with KB_DEFINES or DEVICE_DEFINES =
- * -DGPUGB_GID_SPLIT_SUMS=1 for the A/B.
+ * Rows a thread of the group-id table's later launches, once a sum, loads
+ * before it adds them (gpugb_lean_gid_sum_kernel; the split: src/heuristics.c,
+ * gpugb_lean_gid_split_pays).
  */
-#ifndef GPUGB_GID_SPLIT_SUMS
-#define GPUGB_GID_SPLIT_SUMS 0
-#endif
-/*
- * An experiment (session 56): 1, the lanes of a warp step that add to one
- * slot of a lean block table add together, one count and one sum a state
- * from the lowest of them (__match_any_sync, then two 32-bit reductions a
- * sum: cuda/lean_fast_kernel.cuh, gpugb_lean_add_matched_rows), in the
- * group-id table (gpugb_lean_gid_add) and where gpugb_lean_add_warp_rows'
- * 32 lanes are not all in one slot (the fast keyed kernel, PARTITION's
- * deferred tables); 0, each lane adds its own row, as before.  Why: with a
- * hot group (Zipf 1.0-1.5, 11-38 % of the rows) a warp holds 4-12 rows of
- * it, whose shared-memory atomics on one address serialize; 4-byte keys
- * with a hot group ran at one of two speeds (2.09-2.58 ms at 2^14, Zipf
- * 1.5; session 55).  Build with KB_DEFINES or DEVICE_DEFINES =
- * -DGPUGB_WARP_MATCH_ADD=1 for the A/B.
- */
-#ifndef GPUGB_WARP_MATCH_ADD
-#define GPUGB_WARP_MATCH_ADD 0
-#endif
-/* Rows a thread of the split's later launches loads before it adds them (gpugb_lean_gid_sum_kernel). */
 #ifndef GPUGB_GID_SUM_ROWS
 #define GPUGB_GID_SUM_ROWS 4
 #endif
@@ -726,7 +694,7 @@ typedef struct GpugbStats
 	int64_t		fast_lean_kernel_launches;	/* those of gpugb_lean_fast_kernel (cuda/launch.cu, lean_fast_kernel_applies) */
 	int64_t		gid_lean_launches;	/* those of the table indexed by group id (cuda/lean_gid_kernel.cuh) */
 	int64_t		gid_word_lean_launches;	/* those that looked rows up by their key word (gpugb_lean_gid_rows_ahead) */
-	int64_t		gid_split_lean_launches;	/* those that took it once a sum (GPUGB_GID_SPLIT_SUMS) */
+	int64_t		gid_split_lean_launches;	/* those that took it once a sum (gpugb_lean_gid_split_pays) */
 	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */

@@ -175,7 +175,7 @@ check_strategy(GpugbGroupBy *gb, GpugbStrideSet *set)
 		if (gpugb_strategy_uses_scratch(gb->strategy))
 			for (int s = 0; s < GPUGB_N_SETS; s++)
 				gpugb_sort_bufs_free(gb, &gb->sets[s].sort);
-		/* ...and SHARED_HASH's column of group ids (GPUGB_GID_SPLIT_SUMS) */
+		/* ...and SHARED_HASH's column of group ids (the group-id table once a sum) */
 		for (int s = 0; s < GPUGB_N_SETS; s++)
 			gpugb_dev_free(&gb->acct, &gb->sets[s].gid_column);
 		gb->strategy = next;
@@ -534,8 +534,8 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 }
 
 /*
- * The set's column of launch p's group ids for the experiment
- * GPUGB_GID_SPLIT_SUMS, allocated the first time a launch wants it
+ * The set's column of launch p's group ids for the group-id table once a
+ * sum (src/heuristics.c, gpugb_lean_gid_split_pays), allocated the first time a launch wants it
  * (gpugb_lean_gid_split_wanted); nullptr where none does, or where the
  * device memory is not there: the launch then takes the tables it took
  * before.
@@ -545,7 +545,7 @@ split_gid_column(GpugbGroupBy *gb, GpugbStrideSet *set, const GpugbAggParams &p)
 {
 	size_t		bytes = (size_t) p.nrows * 4;
 
-	if (GPUGB_GID_SPLIT_SUMS == 0 || !gpugb_lean_gid_split_wanted(p, gb->groups_hint, gb->hot_share))
+	if (!gpugb_lean_gid_split_wanted(p, gb->groups_hint, gb->hot_share))
 		return nullptr;
 	if (set->gid_column.ptr != nullptr && set->gid_column.bytes >= bytes)
 		return (int32_t *) set->gid_column.ptr;

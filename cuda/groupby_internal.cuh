@@ -168,7 +168,7 @@ struct GpugbStrideSet
 	int64_t    *d_input_values[GPUGB_MAX_INPUTS];
 	uint8_t    *d_input_nulls[GPUGB_MAX_INPUTS];
 	DevBuf		retry_list;		/* uint32 row indices, stride_rows of them */
-	DevBuf		gid_column;		/* int32 group ids of a launch's rows (GPUGB_GID_SPLIT_SUMS), allocated on first use */
+	DevBuf		gid_column;		/* int32 group ids of a launch's rows (the group-id table once a sum), allocated on first use */
 	DevBuf		retry_count;	/* uint32 */
 	HostBuf		retry_count_host;	/* pinned uint32, valid after ev_done */
 	cudaStream_t stream = nullptr;
@@ -336,10 +336,10 @@ struct GpugbLeanLaunch
 	bool		gid;			/* the table indexed by group id (launch.cu, lean_gid_slots) */
 	bool		gid_word;		/* its rows looked up by their key word (launch.cu, lean_gid_by_word) */
 	bool		deferred;		/* the one-block table with ids looked up at the flush (launch.cu, lean_deferred_chunk_rows) */
-	bool		gid_split;		/* that table once a sum (the experiment GPUGB_GID_SPLIT_SUMS) */
+	bool		gid_split;		/* that table once a sum (launch.cu, lean_gid_split_slots) */
 };
 
-/* gid_column: nullptr, or p.nrows int32 for the experiment GPUGB_GID_SPLIT_SUMS (gpugb_lean_gid_split_wanted). */
+/* gid_column: nullptr, or p.nrows int32 for the group-id table once a sum (gpugb_lean_gid_split_wanted). */
 GpugbStatus gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 								double groups_expected, double hot_share, cudaStream_t stream,
 								GpugbLeanLaunch *ran, int32_t *gid_column);

@@ -398,7 +398,7 @@ one_block_partial_slots(const GpugbAggParams &p, const GpugbDeviceProps *props)
 {
 	if (!gpugb_lean_launch_ok(p) || gpugb_lean_has_nulls(p) || p.n_keys == 0)
 		return 0;
-	return gpugb_lean_one_block_slots_leaving(p.n_values, p.n_keys, GPUGB_PARTIAL_L1_RESERVE_BYTES, props);
+	return gpugb_lean_one_block_max_slots(p.n_values, p.n_keys, props);
 }
 
 /* Its launch (one_block_partial_slots is above 0: no NULL input). */
@@ -510,8 +510,7 @@ launch_lean_gid(const GpugbAggParams &p, int64_t slots, cudaStream_t stream, Gpu
 }
 
 /*
- * The experiment GPUGB_GID_SPLIT_SUMS (gpugb_device.h): the slots of the
- * group-id table for launch p taken once a sum (gpugb_lean_gid_split_pays:
+ * The slots of the group-id table for launch p taken once a sum (gpugb_lean_gid_split_pays:
  * two to four sums looked up by one key word, groups expected that one
  * sum's table holds and all of them do not), or 0.  Ids must fit the
  * column's int32.
@@ -523,7 +522,7 @@ lean_gid_split_slots(const GpugbAggParams &p, double groups_expected, double hot
 	bool		word = gpugb_lean_word_key(p) &&
 		(p.slot_format == GPUGB_SLOTS_PAIR || p.slot_format == GPUGB_SLOTS_KEYED32);
 
-	if (GPUGB_GID_SPLIT_SUMS == 0 || p.lean_gid_off || p.n_keys == 0 || gpugb_lean_has_nulls(p) || !word ||
+	if (p.lean_gid_off || p.n_keys == 0 || gpugb_lean_has_nulls(p) || !word ||
 		p.max_groups > INT32_MAX ||
 		!gpugb_lean_gid_split_pays(p.n_values, true, groups_expected, hot_share, props))
 		return 0;
@@ -538,7 +537,7 @@ gpugb_lean_gid_split_wanted(const GpugbAggParams &p, double groups_expected, dou
 {
 	GpugbDeviceProps props;
 
-	if (GPUGB_GID_SPLIT_SUMS == 0 || p.nrows <= 0 || !gpugb_lean_launch_ok(p))
+	if (p.nrows <= 0 || !gpugb_lean_launch_ok(p))
 		return false;
 	gpugb_device_properties(&props);
 	return lean_gid_split_slots(p, groups_expected, hot_share, &props) > 0;
@@ -553,33 +552,26 @@ static GpugbStatus
 launch_lean_gid_split(const GpugbAggParams &p, int64_t slots, int32_t *gids, cudaStream_t stream,
 					  GpugbLeanLaunch *ran)
 {
-#if GPUGB_GID_SPLIT_SUMS
-	{
-		static std::once_flag first_opted[2], sum_opted;
-		static cudaError_t first_error[2], sum_error;
-		GpugbAggParams first = p;
-		bool		pair = p.slot_format == GPUGB_SLOTS_PAIR;
+	static std::once_flag first_opted[2], sum_opted;
+	static cudaError_t first_error[2], sum_error;
+	GpugbAggParams first = p;
+	bool		pair = p.slot_format == GPUGB_SLOTS_PAIR;
 
-		first.n_values = 1;		/* the counts and sum 0: its generic update too */
-		ran->lean = ran->gid = ran->gid_word = ran->gid_split = true;
-		ran->fast_key = false;
-		GPUGB_TRY(pair ?
-				  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR>, first_opted[1],
-										  first_error[1], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
-										  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids) :
-				  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32>, first_opted[0],
-										  first_error[0], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
-										  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids));
-		for (int a = 1; a < p.n_values; a++)
-			GPUGB_TRY(launch_gid_block_kernel(gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS>, sum_opted, sum_error,
-											  p.nrows, (size_t) 8 * slots, stream, "launch gpugb_lean_gid_sum_kernel", p,
-											  a, (int) slots, (const int32_t *) gids));
-		return GPUGB_OK;
-	}
-#else
-	(void) p, (void) slots, (void) gids, (void) stream, (void) ran;
-	return GPUGB_INVALID_ARGUMENT;	/* lean_gid_split_slots takes none */
-#endif
+	first.n_values = 1;		/* the counts and sum 0: its generic update too */
+	ran->lean = ran->gid = ran->gid_word = ran->gid_split = true;
+	ran->fast_key = false;
+	GPUGB_TRY(pair ?
+			  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR>, first_opted[1],
+									  first_error[1], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
+									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids) :
+			  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32>, first_opted[0],
+									  first_error[0], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
+									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids));
+	for (int a = 1; a < p.n_values; a++)
+		GPUGB_TRY(launch_gid_block_kernel(gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS>, sum_opted, sum_error,
+										  p.nrows, (size_t) 8 * slots, stream, "launch gpugb_lean_gid_sum_kernel", p,
+										  a, (int) slots, (const int32_t *) gids));
+	return GPUGB_OK;
 }
 
 /* Whether launch p may take the lean kernel, and its table for groups_expected groups. */
@@ -700,7 +692,7 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (gid_slots > 0)
 		return launch_lean_gid(p, gid_slots, stream, ran);
 
-	/* ...or, under the experiment GPUGB_GID_SPLIT_SUMS, that table once a sum (the caller's column of p.nrows ids) */
+	/* ...or that table once a sum (the caller's column of p.nrows ids: gpugb_lean_gid_split_pays) */
 	int64_t		split_slots = lean && plan.partial && gid_column != nullptr ?
 		lean_gid_split_slots(p, groups_expected, hot_share, &props) : 0;
 

@@ -384,58 +384,6 @@ gpugb_lean_packed_load(const void *rows, int64_t i, int64_t end)
 	return in;
 }
 
-#if GPUGB_WARP_MATCH_ADD
-/*
- * Under the experiment GPUGB_WARP_MATCH_ADD (gpugb_device.h): a warp
- * step's rows added to their block-table slots, the lanes of one slot
- * together: lane's row where `add` (`slot`, int32 values v).  Lanes of the
- * same slot (__match_any_sync) sum their values exactly (the two 16-bit
- * halves of each, as gpugb_warp_sum_int32, over the lanes of the slot) and
- * the lowest of them adds one count and one sum a state: a hot group's
- * lanes serialize on one shared-memory address otherwise.  A lane alone in
- * its slot adds its row as before.  Warp-collective.
- */
-template <int NV>
-__device__ __forceinline__ void
-gpugb_lean_add_matched_rows(const GpugbLeanTable &table, const int (&v)[NV > 0 ? NV : 1], bool add, int slot,
-							unsigned lane)
-{
-	unsigned	adders = __ballot_sync(GPUGB_FULL_MASK, add);
-	/* A lane that adds nothing matches on -1, which no slot is, and leaves every adder's set. */
-	unsigned	same = __match_any_sync(GPUGB_FULL_MASK, add ? slot : -1) & adders;
-
-	if (!add)
-		return;
-	if (same == (1u << lane))
-	{
-		atomicAdd(&table.counts[slot], 1u);
-#pragma unroll
-		for (int a = 0; a < NV; a++)
-			gpugb_lean_add_sum(table.sums, table.slots, a, slot, v[a]);
-		return;
-	}
-
-	long long	total[NV > 0 ? NV : 1];
-
-	/* Every lane of `same` is here with the same set: each reduction's lanes agree on it. */
-#pragma unroll
-	for (int a = 0; a < NV; a++)
-	{
-		unsigned	lo = __reduce_add_sync(same, (unsigned) v[a] & 0xFFFFu);
-		int			hi = __reduce_add_sync(same, v[a] >> 16);	/* arithmetic shift */
-
-		total[a] = (long long) hi * 65536 + (long long) lo;
-	}
-	if ((int) lane == __ffs(same) - 1)
-	{
-		atomicAdd(&table.counts[slot], (unsigned) __popc(same));
-#pragma unroll
-		for (int a = 0; a < NV; a++)
-			gpugb_lean_add_sum(table.sums, table.slots, a, slot, total[a]);
-	}
-}
-#endif
-
 /*
  * A warp step's rows added to their block-table slots: lane's row where
  * `add` (`slot`, int32 values v).  When all 32 rows are in one slot (a hot
@@ -464,10 +412,6 @@ gpugb_lean_add_warp_rows(const GpugbLeanTable &table, const int (&v)[NV > 0 ? NV
 				gpugb_lean_add_sum(table.sums, table.slots, a, slot0, total[a]);
 		}
 	}
-#if GPUGB_WARP_MATCH_ADD
-	else
-		gpugb_lean_add_matched_rows<NV>(table, v, add, slot, lane);
-#else
 	else if (add)
 	{
 		atomicAdd(&table.counts[slot], 1u);
@@ -475,7 +419,6 @@ gpugb_lean_add_warp_rows(const GpugbLeanTable &table, const int (&v)[NV > 0 ? NV
 		for (int a = 0; a < NV; a++)
 			gpugb_lean_add_sum(table.sums, table.slots, a, slot, v[a]);
 	}
-#endif
 }
 
 /*

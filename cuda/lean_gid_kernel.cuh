@@ -61,9 +61,6 @@ gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 	bool		local = gid >= 0 && gid < t.slots && narrow;
 	bool		generic = gid >= 0 && !local;
 
-#if GPUGB_WARP_MATCH_ADD
-	gpugb_lean_add_matched_rows<NV>(t, v, local, local ? (int) gid : -1, lane);
-#else
 	if (local)
 	{
 		atomicAdd(&t.counts[gid], 1u);
@@ -71,7 +68,6 @@ gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 		for (int a = 0; a < NV; a++)
 			gpugb_lean_add_sum(t.sums, t.slots, a, (int) gid, v[a]);
 	}
-#endif
 	if (__any_sync(GPUGB_FULL_MASK, generic))
 		gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
 }
@@ -111,15 +107,15 @@ gpugb_lean_gid_home_hit(const GpugbAggParams &p, long long key, const GpugbLeanP
 	return f.match(0, home.state, gid) && *gid >= 0;
 }
 
-/* Where a row's group id goes besides the table: nowhere (every launch but the experiment's)... */
+/* Where a row's group id goes besides the table: nowhere (every launch but the split's first)... */
 struct GpugbGidNoColumn
 {
 	__device__ void put(int64_t, int64_t) const {}
 };
 
 /*
- * ...or, under the experiment GPUGB_GID_SPLIT_SUMS, to row i of a column
- * that the launches of the later sums read (gpugb_lean_gid_sum_kernel):
+ * ...or, where the table is taken once a sum (src/heuristics.c,
+ * gpugb_lean_gid_split_pays), to row i of a column that the launches of the later sums read (gpugb_lean_gid_sum_kernel):
  * the id, or -1 for a row sent to the retry list (the retry adds all of
  * its aggregates).
  */
@@ -344,7 +340,7 @@ gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
 }
 
 /*
- * The experiment GPUGB_GID_SPLIT_SUMS' first launch: p as the caller
+ * The split's first launch (the table once a sum): p as the caller
  * passes it, with one sum (the counts and sum 0 of the launch), looked up
  * by key word (WORD), each row's group id written to gids.
  */
@@ -357,7 +353,7 @@ gpugb_lean_gid_split_first_kernel(const GpugbAggParams p, int slots, int32_t *gi
 }
 
 /*
- * The experiment GPUGB_GID_SPLIT_SUMS' later launches: sum a of launch p,
+ * The split's later launches: sum a of launch p,
  * each row's group id read from gids (the first launch's), not looked up.
  * A block table of `slots` sums (a column of uint32 low words and one of
  * int32 high words: gpugb_lean_add_sum's layout) in one block an SM; a row

@@ -141,7 +141,7 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.gid_word_lean_launches > 0)
 		ExplainPropertyInteger("Shared Launches Looking Up Key Words", NULL,
 							   st->stats.gid_word_lean_launches, es);
-	/* ...of which took it once a sum, the experiment GPUGB_GID_SPLIT_SUMS */
+	/* ...of which took it once a sum (heuristics.c, gpugb_lean_gid_split_pays) */
 	if (st->stats.gid_split_lean_launches > 0)
 		ExplainPropertyInteger("Shared Launches Split By Sum", NULL,
 							   st->stats.gid_split_lean_launches, es);

@@ -460,12 +460,11 @@ gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const GpugbDeviceProps *p
 
 /*
  * The same, leaving `reserve` bytes of the SM's shared memory unused, to
- * L1.  For the experiments GPUGB_PARTIAL_L1_RESERVE_BYTES and
- * GPUGB_PARTITION_L1_RESERVE_BYTES (heuristics.h): the group-id table ran
- * 1.40-1.59x faster at 2^14 groups once it left L1 32 KB (session 55,
- * gpugb_lean_gid_launch_slots), and these tables take as much of the SM as
- * a power of two of slots allows (229,392 of 233,472 bytes for one sum on
- * the H200).  A reserve of 32 KB halves them there.
+ * L1.  For the experiment GPUGB_PARTITION_L1_RESERVE_BYTES (heuristics.h):
+ * the group-id table ran 1.40-1.59x faster at 2^14 groups once it left L1
+ * 32 KB (session 55, gpugb_lean_gid_launch_slots), and PARTITION's table
+ * takes as much of the SM as a power of two of slots allows (229,392 of
+ * 233,472 bytes for one sum on the H200).  A reserve of 32 KB halves it.
  */
 int64_t
 gpugb_lean_one_block_slots_leaving(int n_sums, int n_keys, int64_t reserve, const GpugbDeviceProps *props)
@@ -607,17 +606,31 @@ gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double ho
 }
 
 /*
- * Under the experiment GPUGB_GID_SPLIT_SUMS (cuda/gpugb_device.h): whether
- * a launch of two to four sums looked up by one key word, whose groups
- * expected the group-id table holds with one sum but not with all of them,
- * takes it once a sum (cuda/launch.cu, lean_gid_split_slots), without a
- * very hot group.  Never measured: false while the experiment is off.
+ * Whether a launch of two to four sums looked up by one key word, whose
+ * groups expected the group-id table holds with one sum but not with all
+ * of them (6456 of four, 19370 of one on the H200), takes it once a sum
+ * (cuda/launch.cu, lean_gid_split_slots), without a very hot group: the
+ * first launch adds the counts and sum 0 with the word loop and writes each
+ * row's group id to a column (-1: the row was retried), each later one adds
+ * one more sum from that column, with no lookup (cuda/lean_gid_kernel.cuh,
+ * gpugb_lean_gid_sum_kernel).
+ *
+ * Why: four payloads at 2^13-2^14 groups ran 11.6-18.4 ms (GLOBAL_HASH,
+ * PARTITION, the partial keyed table), 4.9-7.7x the floor.  Measured
+ * (H200, 2^28 rows, four payloads, 3 reps, session 56 call 1), against
+ * the tables taken before: uniform and Zipf 0.5 at 2^13-2^14 3.2-3.9x
+ * faster, forced SHARED_HASH and auto (5.1-5.8 ms, 2.1-2.4x the floor),
+ * Zipf 1.0 1.9-2.3x; at Zipf 1.5, where no estimate of the hot group
+ * reached the plan, 0.90-0.96x forced and 0.97-1.01x auto (4.7-5.1 ms,
+ * about 2x the floor either way).  Nsight Compute at 2^14 uniform: the
+ * first launch 3.43 ms, each later one 0.78 ms.  2^12 and 2^15 unchanged
+ * (the table of four sums holds 2^12; one sum's does not hold 2^15).
  */
 bool
 gpugb_lean_gid_split_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 						  const GpugbDeviceProps *props)
 {
-	return GPUGB_GID_SPLIT_SUMS != 0 && n_sums >= 2 && n_sums <= GPUGB_LEAN_GID_MAX_SUMS && word_key &&
+	return n_sums >= 2 && n_sums <= GPUGB_LEAN_GID_MAX_SUMS && word_key &&
 		!gpugb_lean_gid_pays(n_sums, word_key, groups_expected, hot_share, props) &&
 		gpugb_lean_gid_pays(1, word_key, groups_expected, 0, props) && hot_share < GPUGB_VERY_HOT_SHARE;
 }

@@ -220,16 +220,19 @@ extern int64_t gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const Gpug
 extern int64_t gpugb_lean_one_block_slots_leaving(int n_sums, int n_keys, int64_t reserve,
 												 const GpugbDeviceProps *props);
 /*
- * Experiments for session 56 (written in session 55, never run; 0: off):
- * SHARED_HASH's partial lean table of one block an SM (cuda/launch.cu,
- * one_block_partial_slots: 2^16 groups at Zipf 1.5 run 3.36-3.47 ms there,
- * 2.86 passes the floor target) and PARTITION's lean kernel's block table
- * (gpugb_partition_lean_slots, and so its partitions' sizes) leave this
- * much of the SM's shared memory to L1 (gpugb_lean_one_block_slots_leaving).
+ * An experiment (session 55, run in session 56; 0: off): PARTITION's lean
+ * kernel's block table (cuda/launch.cu, gpugb_partition_lean_slots, and so
+ * its partitions' sizes) leaves this much of the SM's shared memory to L1
+ * (gpugb_lean_one_block_slots_leaving; 32768 halves it on the H200).
+ * Measured (H200, 2^28 rows, 3 reps, forced PARTITION, session 56 call 1):
+ * 4-byte keys with four payloads 1.07-1.27x faster at 2^22-2^26 (uniform
+ * to Zipf 1.0; 23.8 -> 19.9 ms at 2^22 uniform, where six of the 29 misses
+ * of 3x Thrust are), but 0.62-0.66x at 2^20 (another partition plan ran),
+ * 8-byte keys with four payloads 0.77-0.98x, one payload 0.83-0.96x.  Off
+ * for those losses; a rule for four sums over 4-byte keys at 2^22 and up
+ * is the lead.  The same reserve for SHARED_HASH's one-block partial table
+ * lost (0.91-0.95x at Zipf 1.0-1.5, 2^16-2^20) and is gone.
  */
-#ifndef GPUGB_PARTIAL_L1_RESERVE_BYTES
-#define GPUGB_PARTIAL_L1_RESERVE_BYTES 0
-#endif
 #ifndef GPUGB_PARTITION_L1_RESERVE_BYTES
 #define GPUGB_PARTITION_L1_RESERVE_BYTES 0
 #endif

@@ -997,8 +997,8 @@ gid_table_fits(const CaseSpec *cs)
 
 /*
  * Whether case cs's groups take the group-id table once a sum on this
- * device under the experiment GPUGB_GID_SPLIT_SUMS (the heuristic's
- * gpugb_lean_gid_split_pays), and the table is not turned off.
+ * device (the heuristic's gpugb_lean_gid_split_pays), and the table is not
+ * turned off.
  */
 static int
 gid_split_fits(const CaseSpec *cs)
@@ -1708,8 +1708,8 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "%s without a launch of the table indexed by group id by key word",
 					 case_strategy < 0 ? "auto" : "shared_hash");
 		}
-		/* The group-id table once a sum (GPUGB_GID_SPLIT_SUMS). */
-		if (ok && !EMULATOR && GPUGB_GID_SPLIT_SUMS != 0 && cs->gid_split > 0 && cs->nrows > 0 &&
+		/* The group-id table once a sum (gpugb_lean_gid_split_pays). */
+		if (ok && !EMULATOR && cs->gid_split > 0 && cs->nrows > 0 &&
 			gid_split_fits(cs) &&
 			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || (cs->gid_split == 2 && case_strategy < 0)) &&
 			stats.gid_split_lean_launches == 0)
@@ -1718,7 +1718,7 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "%s without a launch of the group-id table once a sum",
 					 case_strategy < 0 ? "auto" : "shared_hash");
 		}
-		if (ok && (GPUGB_GID_SPLIT_SUMS == 0 || cs->gid_split < 0) && stats.gid_split_lean_launches != 0)
+		if (ok && cs->gid_split < 0 && stats.gid_split_lean_launches != 0)
 		{
 			ok = 0;
 			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of the group-id table once a sum",
@@ -2231,9 +2231,8 @@ main(int argc, char **argv)
 		 .est_groups = 2500, .lean = 1, .narrow_in0 = 1, .gid_word = 1},
 		/*
 		 * Two to four sums over more groups than the group-id table holds with all of them, as
-		 * many as it holds with one: under the experiment GPUGB_GID_SPLIT_SUMS the table once a
-		 * sum, the first launch writing each row's id for the later ones (gid_split); without it,
-		 * whatever ran before.  A count and three sums declared int32, int32 and 8-byte keys,
+		 * many as it holds with one: the table once a sum, the first launch writing each row's id
+		 * for the later ones (gid_split).  A count and three sums declared int32, int32 and 8-byte keys,
 		 * uniform and Zipf 1.0; four sums without COUNT(*); an estimate too low (ids past the
 		 * table: the global update, each sum in its launch); sums beyond int32 (every row of
 		 * one); strides of 100000 rows (the column used again: fixed sizes, so that PARTITION

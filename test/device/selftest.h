@@ -112,10 +112,9 @@ typedef struct CaseSpec
 	 */
 	int			gid_word;
 	/*
-	 * The experiment GPUGB_GID_SPLIT_SUMS (cuda/gpugb_device.h), where the
-	 * self-test is built with it: 1, a forced SHARED_HASH must take the
-	 * group-id table once a sum; 2, auto too.  Built without it, or -1: no
-	 * launch may.
+	 * The group-id table once a sum (src/heuristics.c,
+	 * gpugb_lean_gid_split_pays): 1, a forced SHARED_HASH must take it; 2,
+	 * auto too; -1: no launch may.
 	 */
 	int			gid_split;
 	/*

@@ -121,6 +121,9 @@ usage(FILE *f)
 			"  --lean-gid-table on|off off: SHARED_HASH never takes its block table\n"
 			"                       indexed by group id, nor auto plans it, as before\n"
 			"                       session 45 (spec.lean_gid_off); on (default)\n"
+			"  --rep-trace on|off   on: each repetition's time and its largest group's\n"
+			"                       id (ids come from racing claims; session 56's\n"
+			"                       two speeds of a hot group); off (default)\n"
 			"  --lean-deferred on|off on: SHARED_HASH's one-block table looks its ids\n"
 			"                       up at the flush (spec.lean_deferred, an experiment of\n"
 			"                       session 47); off (default)\n"
@@ -365,6 +368,8 @@ static bool planned_skew_option = false;
 static bool lean_fast_key_option = false;
 /* --lean-gid-table off: spec.lean_gid_off (no block table indexed by group id, as before session 45). */
 static bool lean_gid_table_option = true;
+/* --rep-trace on: each repetition's time and its largest group's id on stderr (rep_trace). */
+static bool rep_trace_option = false;
 /* --lean-deferred on: spec.lean_deferred (SHARED_HASH's one-block table looks its ids up at the flush; session 47's experiment). */
 static bool lean_deferred_option = false;
 /* --partition-direct off: spec.partition_lookup_all (every group looked up at the flush, as before session 48). */
@@ -488,6 +493,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			lean_fast_key_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-gid-table") == 0)
 			lean_gid_table_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--rep-trace") == 0)
+			rep_trace_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--lean-deferred") == 0)
 			lean_deferred_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-direct") == 0)
@@ -827,6 +834,44 @@ alloc_trace_print(int method)
 }
 
 /*
+ * --rep-trace: repetition rep's time and the id of its group with the most
+ * rows (fetched in id order), the key and its count, on stderr.  Why: with a
+ * hot group the same kernel ran at one of two speeds from one repetition to
+ * the next (session 56 call 1: 4-byte keys at Zipf 1.5 over 2^14 groups, a
+ * median of 3.41 ms and a minimum of 2.84 over 9 reps), and the ids, which
+ * decide the hot group's slots in the block tables, come from racing claims.
+ */
+static void
+rep_trace(GpugbGroupBy *gb, const KbMeasure *m, int64_t n_groups, const FetchBuffers &b)
+{
+	GpugbGroupResults out;
+	int64_t		hot = -1;
+	long long	hot_key = 0;
+	long long	hot_count = -1;
+
+	memset(&out, 0, sizeof(out));
+	out.key_values[0] = b.key;
+	out.agg_count[0] = b.count;
+	for (int64_t first = 0; first < n_groups; first += FETCH_CHUNK_GROUPS)
+	{
+		int64_t		n = n_groups - first < FETCH_CHUNK_GROUPS ? n_groups - first : FETCH_CHUNK_GROUPS;
+
+		if (gpugb_groupby_fetch(gb, first, n, &out) != GPUGB_OK)
+			return;
+		for (int64_t i = 0; i < n; i++)
+			if ((long long) b.count[i] > hot_count)
+			{
+				hot = first + i;
+				hot_key = (long long) b.key[i];
+				hot_count = (long long) b.count[i];
+			}
+	}
+	fprintf(stderr, "      rep %zu %-12s %8.3f ms  hot id %lld (id %% 32 = %lld, key %lld, %lld rows)\n",
+			m->seconds.size(), kb_method_name(m->method), m->seconds.back() * 1e3, (long long) hot,
+			(long long) (hot & 31), hot_key, hot_count);
+}
+
+/*
  * One timed run: create (timed apart), aggregate_device + finish (timed),
  * and on the first repetition the stats and the verification.
  */
@@ -886,6 +931,8 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		return false;
 	}
 	m->seconds.push_back(std::chrono::duration<double>(t2 - t1).count());
+	if (rep_trace_option)
+		rep_trace(gb, m, n_groups, b);
 	if (first_rep)
 	{
 		GpugbStats stats;

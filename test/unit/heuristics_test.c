@@ -1322,19 +1322,16 @@ test_lean_gid_table(void)
 		  gpugb_lean_one_block_slots_leaving(1, 1, 32768, &h200) == 4096,
 		  "one block's lean table of one sum: 8192 slots, 4096 leaving L1 32 kB (%lld)",
 		  (long long) gpugb_lean_one_block_slots_leaving(1, 1, 32768, &h200));
-#if GPUGB_GID_SPLIT_SUMS
 	CHECK(gpugb_lean_gid_split_pays(4, true, 12000, 0, &h200) && gpugb_lean_gid_split_pays(2, true, 19370, 0, &h200) &&
 		  !gpugb_lean_gid_split_pays(4, true, 6000, 0, &h200) && !gpugb_lean_gid_split_pays(4, true, 20000, 0, &h200) &&
 		  !gpugb_lean_gid_split_pays(4, false, 12000, 0, &h200) && !gpugb_lean_gid_split_pays(1, true, 12000, 0, &h200) &&
 		  !gpugb_lean_gid_split_pays(4, true, 12000, GPUGB_VERY_HOT_SHARE, &h200),
-		  "GPUGB_GID_SPLIT_SUMS: two to four sums by key word, past their own table, within one sum's, no very hot group");
+		  "the group-id table once a sum: two to four sums by key word, past their own table, within one sum's, "
+		  "no very hot group");
 	c = choose(workload_packed(12000, 4, 0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && c.table_slots >= 32 * 12000,
-		  "GPUGB_GID_SPLIT_SUMS: four payloads at 12000 groups plan shared_hash, an L2-sized global table (%s, %lld)",
-		  gpugb_strategy_name(c.strategy), (long long) c.table_slots);
-#else
-	CHECK(!gpugb_lean_gid_split_pays(4, true, 12000, 0, &h200), "no group-id table once a sum without its experiment");
-#endif
+		  "the group-id table once a sum: four payloads at 12000 groups plan shared_hash, an L2-sized global table "
+		  "(%s, %lld)", gpugb_strategy_name(c.strategy), (long long) c.table_slots);
 	CHECK(gpugb_lean_gid_launch_slots(4, 4096, 6456, &h200) == 5546,
 		  "four sums at 4096 groups: 5546 slots of 36 bytes (%lld)",
 		  (long long) gpugb_lean_gid_launch_slots(4, 4096, 6456, &h200));
@@ -1409,11 +1406,9 @@ test_lean_gid_table(void)
 	c = choose(workload_packed(32768, 1, 0));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
 		  "lean, one payload, 32768 groups: more than the table holds (%s)", c.reason);
-#if !GPUGB_GID_SPLIT_SUMS
-	c = choose(workload_packed(8192, 4, 0));
+	c = choose(workload_packed(20000, 4, 0));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
-		  "lean, four payloads, 8192 groups: more than the table of four sums holds (%s)", c.reason);
-#endif
+		  "lean, four payloads, 20000 groups: more than the table of one sum holds (%s)", c.reason);
 	{
 		GpugbWorkload w = workload_packed(16384, 1, 0);
 
