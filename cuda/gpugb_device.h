@@ -695,6 +695,7 @@ typedef struct GpugbStats
 	int64_t		gid_lean_launches;	/* those of the table indexed by group id (cuda/lean_gid_kernel.cuh) */
 	int64_t		gid_word_lean_launches;	/* those that looked rows up by their key word (gpugb_lean_gid_rows_ahead) */
 	int64_t		gid_split_lean_launches;	/* those that took it once a sum (gpugb_lean_gid_split_pays) */
+	int64_t		gid_range_lean_launches;	/* those of them in more than one group range (gpugb_lean_gid_split_ranges) */
 	int64_t		partition_moved_launches;	/* PARTITION launches whose rows moved with the sort (cuda/partition_move.cu) */
 	int64_t		partition_lean_launches;	/* those that took the lean partition kernel (cuda/partition_lean_kernel.cuh) */
 	int64_t		partition_packed_launches;	/* those that read packed rows (not spec.partition_lean_unpacked) */

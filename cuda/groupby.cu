@@ -531,6 +531,7 @@ count_lean_launch(GpugbStats *stats, const GpugbLeanLaunch &ran)
 	stats->gid_word_lean_launches += ran.lean && ran.gid && ran.gid_word ? 1 : 0;
 	stats->deferred_lean_launches += ran.lean && ran.deferred ? 1 : 0;
 	stats->gid_split_lean_launches += ran.lean && ran.gid_split ? 1 : 0;
+	stats->gid_range_lean_launches += ran.lean && ran.gid_split && ran.gid_ranges ? 1 : 0;
 }
 
 /*

@@ -336,7 +336,8 @@ struct GpugbLeanLaunch
 	bool		gid;			/* the table indexed by group id (launch.cu, lean_gid_slots) */
 	bool		gid_word;		/* its rows looked up by their key word (launch.cu, lean_gid_by_word) */
 	bool		deferred;		/* the one-block table with ids looked up at the flush (launch.cu, lean_deferred_chunk_rows) */
-	bool		gid_split;		/* that table once a sum (launch.cu, lean_gid_split_slots) */
+	bool		gid_split;		/* that table once a sum (launch.cu, lean_gid_split_plan) */
+	bool		gid_ranges;		/* ...and group range, more than one (gpugb_lean_gid_split_ranges) */
 };
 
 /* gid_column: nullptr, or p.nrows int32 for the group-id table once a sum (gpugb_lean_gid_split_wanted). */

@@ -510,67 +510,90 @@ launch_lean_gid(const GpugbAggParams &p, int64_t slots, cudaStream_t stream, Gpu
 }
 
 /*
- * The slots of the group-id table for launch p taken once a sum (gpugb_lean_gid_split_pays:
- * two to four sums looked up by one key word, groups expected that one
- * sum's table holds and all of them do not), or 0.  Ids must fit the
- * column's int32.
+ * The group-id table for launch p taken once a sum (and group range:
+ * gpugb_lean_gid_split_ranges, src/heuristics.c): one key word looked up,
+ * ids that fit the column's int32.  Returns the ranges (0: none), with the
+ * slots of each range's table in *slots: at most twice a range's share of
+ * the groups expected (gpugb_lean_gid_launch_slots), so that the ranges
+ * cover the groups expected.
  */
-static int64_t
-lean_gid_split_slots(const GpugbAggParams &p, double groups_expected, double hot_share,
-					 const GpugbDeviceProps *props)
+static int
+lean_gid_split_plan(const GpugbAggParams &p, double groups_expected, double hot_share,
+					const GpugbDeviceProps *props, int64_t *slots)
 {
 	bool		word = gpugb_lean_word_key(p) &&
 		(p.slot_format == GPUGB_SLOTS_PAIR || p.slot_format == GPUGB_SLOTS_KEYED32);
+	int			ranges;
 
+	*slots = 0;
 	if (p.lean_gid_off || p.n_keys == 0 || gpugb_lean_has_nulls(p) || !word ||
-		p.max_groups > INT32_MAX ||
-		!gpugb_lean_gid_split_pays(p.n_values, true, groups_expected, hot_share, props))
+		p.max_groups > INT32_MAX)
+		return 0;
+	ranges = gpugb_lean_gid_split_ranges(p.n_values, true, groups_expected, hot_share, props);
+	if (ranges <= 0)
 		return 0;
 
 	int64_t		cap = gpugb_lean_gid_max_groups(1, props);
 
-	return gpugb_lean_gid_launch_slots(1, groups_expected, p.max_groups < cap ? p.max_groups : cap, props);
+	*slots = gpugb_lean_gid_launch_slots(1, groups_expected / ranges, p.max_groups < cap ? p.max_groups : cap,
+										 props);
+	return *slots > 0 ? ranges : 0;
 }
 
 bool
 gpugb_lean_gid_split_wanted(const GpugbAggParams &p, double groups_expected, double hot_share)
 {
 	GpugbDeviceProps props;
+	int64_t		slots;
 
 	if (p.nrows <= 0 || !gpugb_lean_launch_ok(p))
 		return false;
 	gpugb_device_properties(&props);
-	return lean_gid_split_slots(p, groups_expected, hot_share, &props) > 0;
+	return lean_gid_split_plan(p, groups_expected, hot_share, &props, &slots) > 0;
 }
 
 /*
- * The split for launch p, `slots` ids a table: the counts and sum 0 looked
- * up by key word, each row's id written to gids (nrows of them), then each
- * later sum from that column, on the same stream.  *ran says what ran.
+ * The split for launch p, `ranges` group ranges of `slots` ids: the counts
+ * and sum 0 of the first range looked up by key word, each row's id
+ * written to gids (nrows of them); then the counts and sum 0 of each later
+ * range, and each later sum over every range, from that column, on the
+ * same stream.  The last range is open: it also adds the ids past it.
+ * *ran says what ran.
  */
 static GpugbStatus
-launch_lean_gid_split(const GpugbAggParams &p, int64_t slots, int32_t *gids, cudaStream_t stream,
+launch_lean_gid_split(const GpugbAggParams &p, int64_t slots, int ranges, int32_t *gids, cudaStream_t stream,
 					  GpugbLeanLaunch *ran)
 {
-	static std::once_flag first_opted[2], sum_opted;
-	static cudaError_t first_error[2], sum_error;
+	static std::once_flag first_opted[2], count_opted, sum_opted;
+	static cudaError_t first_error[2], count_error, sum_error;
 	GpugbAggParams first = p;
 	bool		pair = p.slot_format == GPUGB_SLOTS_PAIR;
+	size_t		table_bytes = gpugb_lean_gid_table_bytes(1, slots);
 
 	first.n_values = 1;		/* the counts and sum 0: its generic update too */
 	ran->lean = ran->gid = ran->gid_word = ran->gid_split = true;
+	ran->gid_ranges = ranges > 1;
 	ran->fast_key = false;
 	GPUGB_TRY(pair ?
 			  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR>, first_opted[1],
-									  first_error[1], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
-									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids) :
+									  first_error[1], p.nrows, table_bytes, stream,
+									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids,
+									  ranges == 1) :
 			  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32>, first_opted[0],
-									  first_error[0], p.nrows, gpugb_lean_gid_table_bytes(1, slots), stream,
-									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids));
+									  first_error[0], p.nrows, table_bytes, stream,
+									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids,
+									  ranges == 1));
+	for (int r = 1; r < ranges; r++)
+		GPUGB_TRY(launch_gid_block_kernel(gpugb_lean_gid_range_count_kernel<GPUGB_GID_SUM_ROWS>, count_opted,
+										  count_error, p.nrows, table_bytes, stream,
+										  "launch gpugb_lean_gid_range_count_kernel", first, (int) slots,
+										  (const int32_t *) gids, GpugbGidRange{r * slots, r == ranges - 1}));
 	for (int a = 1; a < p.n_values; a++)
-		GPUGB_TRY(launch_gid_block_kernel(gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS>, sum_opted, sum_error,
-										  p.nrows, (size_t) 8 * slots, stream, "launch gpugb_lean_gid_sum_kernel", p,
-										  a, (int) slots, (const int32_t *) gids));
+		for (int r = 0; r < ranges; r++)
+			GPUGB_TRY(launch_gid_block_kernel(gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS>, sum_opted, sum_error,
+											  p.nrows, (size_t) 8 * slots, stream,
+											  "launch gpugb_lean_gid_sum_kernel", p, a, (int) slots,
+											  (const int32_t *) gids, GpugbGidRange{r * slots, r == ranges - 1}));
 	return GPUGB_OK;
 }
 
@@ -692,12 +715,13 @@ gpugb_launch_shared(const GpugbAggParams &p, int64_t slots, int state_columns,
 	if (gid_slots > 0)
 		return launch_lean_gid(p, gid_slots, stream, ran);
 
-	/* ...or that table once a sum (the caller's column of p.nrows ids: gpugb_lean_gid_split_pays) */
-	int64_t		split_slots = lean && plan.partial && gid_column != nullptr ?
-		lean_gid_split_slots(p, groups_expected, hot_share, &props) : 0;
+	/* ...or that table once a sum and group range (the caller's column of p.nrows ids: gpugb_lean_gid_split_ranges) */
+	int64_t		split_slots = 0;
+	int			split_ranges = lean && plan.partial && gid_column != nullptr ?
+		lean_gid_split_plan(p, groups_expected, hot_share, &props, &split_slots) : 0;
 
-	if (split_slots > 0)
-		return launch_lean_gid_split(p, split_slots, gid_column, stream, ran);
+	if (split_ranges > 0)
+		return launch_lean_gid_split(p, split_slots, split_ranges, gid_column, stream, ran);
 	if (lean && (!plan.partial || partial_table_pays(p, groups_expected, hot_share, &props)))
 	{
 		int64_t		wide_slots = plan.partial ? one_block_partial_slots(p, &props) : 0;

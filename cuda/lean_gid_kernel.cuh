@@ -48,25 +48,43 @@ gpugb_lean_gid_table_bytes(int n_sums, int64_t slots)
 }
 
 /*
+ * The group ids a launch's block table adds, slot s holding id lo + s: a
+ * launch of the table once a sum and group range (src/heuristics.c,
+ * gpugb_lean_gid_split_ranges) adds only ids lo .. lo + slots - 1, each
+ * other range being another launch's, except the last range's (open),
+ * which also sends every id past it to the global states.  Every other
+ * launch: {0, true}, every id.
+ */
+struct GpugbGidRange
+{
+	int64_t		lo;
+	bool		open;
+};
+
+/*
  * Lane's row (-1 in gid where it has none) added to its group's
- * slot, or, for an id past the table or an input wider than int32, to the
- * global states (warp-collective: every lane calls it).  row: its row in
- * the columns, for the generic update.
+ * slot, or, for an id past the table (in an open range) or an input wider
+ * than int32, to the global states (warp-collective: every lane calls it);
+ * an id of another range, nowhere.  row: its row in the columns, for the
+ * generic update.
  */
 template <int NV>
 __device__ __forceinline__ void
 gpugb_lean_gid_add(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global, int64_t gid,
-				   uint32_t row, const int (&v)[NV > 0 ? NV : 1], bool narrow, unsigned lane)
+				   uint32_t row, const int (&v)[NV > 0 ? NV : 1], bool narrow, unsigned lane,
+				   const GpugbGidRange &range)
 {
-	bool		local = gid >= 0 && gid < t.slots && narrow;
-	bool		generic = gid >= 0 && !local;
+	int64_t		s = gid - range.lo;
+	bool		mine = gid >= 0 && s >= 0 && (s < t.slots || range.open);
+	bool		local = mine && s < t.slots && narrow;
+	bool		generic = mine && !local;
 
 	if (local)
 	{
-		atomicAdd(&t.counts[gid], 1u);
+		atomicAdd(&t.counts[s], 1u);
 #pragma unroll
 		for (int a = 0; a < NV; a++)
-			gpugb_lean_add_sum(t.sums, t.slots, a, (int) gid, v[a]);
+			gpugb_lean_add_sum(t.sums, t.slots, a, (int) s, v[a]);
 	}
 	if (__any_sync(GPUGB_FULL_MASK, generic))
 		gpugb_aggregate_warp(p, global, row, generic ? gid : -1, gid, lane);
@@ -137,7 +155,7 @@ template <int NV, bool PAIR, bool HOME, typename Home, typename Column>
 __device__ __forceinline__ void
 gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
 				   const GpugbLeanRowInputs<NV> &in, const Home &home, int64_t i, unsigned lane,
-				   const Column &column)
+				   const Column &column, const GpugbGidRange &range)
 {
 	int64_t		gid = -1;
 	int			v[NV > 0 ? NV : 1];
@@ -165,7 +183,7 @@ gpugb_lean_gid_row(const GpugbAggParams &p, const GpugbLeanTable &t, const Gpugb
 			narrow = narrow && (long long) v[a] == in.w[a];
 		}
 	}
-	gpugb_lean_gid_add<NV>(p, t, global, gid, (uint32_t) i, v, narrow, lane);
+	gpugb_lean_gid_add<NV>(p, t, global, gid, (uint32_t) i, v, narrow, lane, range);
 }
 
 /* Keyed slots: the word of key's home slot (relaxed, as GpugbKeyedSlots reads it). */
@@ -223,7 +241,8 @@ gpugb_lean_gid_home(const GpugbAggParams &p, long long key)
 template <int NV, bool PAIR, typename Column>
 __device__ __forceinline__ void
 gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, const GpugbStates &global,
-						  int64_t base, int64_t step, unsigned lane, const Column &column)
+						  int64_t base, int64_t step, unsigned lane, const Column &column,
+						  const GpugbGidRange &range)
 {
 	/* Pair slots' home pair only under the experiment GPUGB_GID_PAIR_HOME (gpugb_device.h). */
 	constexpr bool HOME = NV <= 1 && (!PAIR || GPUGB_GID_PAIR_HOME != 0);
@@ -251,7 +270,7 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 				after = load(base + 2 * step + lane);
 			if (base + step < end)
 				next_home = gpugb_lean_gid_home<PAIR>(p, next.key);
-			gpugb_lean_gid_row<NV, PAIR, true>(p, t, global, cur, home, base + lane, lane, column);
+			gpugb_lean_gid_row<NV, PAIR, true>(p, t, global, cur, home, base + lane, lane, column, range);
 		}
 	}
 	else
@@ -262,7 +281,7 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
 
 			if (base + step < end)
 				next = load(base + step + lane);
-			gpugb_lean_gid_row<NV, PAIR, false>(p, t, global, cur, 0ull, base + lane, lane, column);
+			gpugb_lean_gid_row<NV, PAIR, false>(p, t, global, cur, 0ull, base + lane, lane, column, range);
 		}
 	}
 }
@@ -275,7 +294,7 @@ gpugb_lean_gid_rows_ahead(const GpugbAggParams &p, const GpugbLeanTable &t, cons
  */
 template <int NV, int WORD, typename Column>
 __device__ __forceinline__ void
-gpugb_lean_gid_block(const GpugbAggParams &p, int slots, const Column &column)
+gpugb_lean_gid_block(const GpugbAggParams &p, int slots, const Column &column, const GpugbGidRange &range)
 {
 	GpugbLeanTable t;
 
@@ -301,7 +320,7 @@ gpugb_lean_gid_block(const GpugbAggParams &p, int slots, const Column &column)
 	if constexpr (WORD != 0)
 		gpugb_lean_gid_rows_ahead<NV, WORD == GPUGB_SLOTS_PAIR>(p, t, global,
 																(int64_t) blockIdx.x * blockDim.x +
-																(threadIdx.x & ~31u), step, lane, column);
+																(threadIdx.x & ~31u), step, lane, column, range);
 	else
 		for (int64_t base = (int64_t) blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < p.nrows;
 			 base += step)
@@ -324,47 +343,108 @@ gpugb_lean_gid_block(const GpugbAggParams &p, int slots, const Column &column)
 					narrow = narrow && (long long) v[a] == w;
 				}
 			}
-			gpugb_lean_gid_add<NV>(p, t, global, gid, row, v, narrow, lane);
+			gpugb_lean_gid_add<NV>(p, t, global, gid, row, v, narrow, lane, range);
 		}
 	__syncthreads();
 	for (int s = threadIdx.x; s < slots; s += blockDim.x)
 		if (t.counts[s] != 0)
-			gpugb_lean_slot_flush<NV, false>(p, global, t, s, s);
+			gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) (range.lo + s));
 }
 
 template <int NV, int WORD = 0>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
 gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
 {
-	gpugb_lean_gid_block<NV, WORD>(p, slots, GpugbGidNoColumn());
+	gpugb_lean_gid_block<NV, WORD>(p, slots, GpugbGidNoColumn(), GpugbGidRange{0, true});
 }
 
 /*
  * The split's first launch (the table once a sum): p as the caller
  * passes it, with one sum (the counts and sum 0 of the launch), looked up
- * by key word (WORD), each row's group id written to gids.
+ * by key word (WORD), each row's group id written to gids; its table holds
+ * the first group range (`open` where it is the only one).
  */
 template <int WORD>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
-gpugb_lean_gid_split_first_kernel(const GpugbAggParams p, int slots, int32_t *gids)
+gpugb_lean_gid_split_first_kernel(const GpugbAggParams p, int slots, int32_t *gids, bool open)
 {
 	static_assert(WORD != 0, "the split's first launch looks rows up by key word");
-	gpugb_lean_gid_block<1, WORD>(p, slots, GpugbGidColumn{gids});
+	gpugb_lean_gid_block<1, WORD>(p, slots, GpugbGidColumn{gids}, GpugbGidRange{0, open});
 }
 
 /*
- * The split's later launches: sum a of launch p,
- * each row's group id read from gids (the first launch's), not looked up.
- * A block table of `slots` sums (a column of uint32 low words and one of
- * int32 high words: gpugb_lean_add_sum's layout) in one block an SM; a row
- * whose id is past the table or whose value does not fit int32 adds
- * itself to the global state, one of -1 (retried: its retry adds every
- * aggregate) nothing.  R rows a thread a step, their loads issued before
- * any add, so that they are in flight together.
+ * The split's later group ranges of the counts and sum 0 (p as the first
+ * launch's: one sum): each row's group id read from gids (the first
+ * launch's, -1 for a retried row), the rows of `range` added to a table
+ * of `slots` counts and sums, then flushed, as the first launch's.  R rows
+ * a lane a step, their loads issued before any add; the add is
+ * warp-collective (a wide value's generic update), so every lane makes
+ * each of its R calls.
  */
 template <int R>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
-gpugb_lean_gid_sum_kernel(const GpugbAggParams p, int a, int slots, const int32_t *gids)
+gpugb_lean_gid_range_count_kernel(const GpugbAggParams p, int slots, const int32_t *gids, GpugbGidRange range)
+{
+	GpugbLeanTable t;
+
+	t.sums = (unsigned *) gpugb_lean_smem;
+	t.counts = (unsigned *) (gpugb_lean_smem + (size_t) slots);
+	t.count_columns = 1;
+	t.slots = slots;
+	t.cache = GpugbKeyCache();
+	for (int s = threadIdx.x; s < 3 * slots; s += blockDim.x)
+		t.sums[s] = 0;		/* the low words, the high words, the counts */
+	__syncthreads();
+
+	const unsigned lane = threadIdx.x & 31u;
+	const GpugbStates global = gpugb_global_states(p);
+	const long long *values = (const long long *) p.vals[0].values;
+	const int64_t warp_base = (int64_t) blockIdx.x * blockDim.x * R + (threadIdx.x & ~31u) * R;
+	const int64_t step = (int64_t) gridDim.x * blockDim.x * R;
+
+	/* A warp's R * 32 consecutive rows a step: lane's rows base + lane, base + 32 + lane, ... */
+	for (int64_t base = warp_base; base < p.nrows; base += step)
+	{
+		int32_t		gid[R];
+		long long	w[R];
+
+#pragma unroll
+		for (int r = 0; r < R; r++)
+		{
+			int64_t		i = base + 32 * r + lane;
+
+			gid[r] = i < p.nrows ? __ldg(gids + i) : -1;
+			w[r] = i < p.nrows ? __ldg(values + i) : 0;
+		}
+#pragma unroll
+		for (int r = 0; r < R; r++)
+		{
+			int			v[1] = {(int) w[r]};
+
+			gpugb_lean_gid_add<1>(p, t, global, gid[r], (uint32_t) (base + 32 * r + lane), v,
+								  (long long) v[0] == w[r], lane, range);
+		}
+	}
+	__syncthreads();
+	for (int s = threadIdx.x; s < slots; s += blockDim.x)
+		if (t.counts[s] != 0)
+			gpugb_lean_slot_flush<1, false>(p, global, t, s, (int) (range.lo + s));
+}
+
+/*
+ * The split's later launches: sum a of launch p, over the ids of `range`,
+ * each row's group id read from gids (the first launch's), not looked up.
+ * A block table of `slots` sums (a column of uint32 low words and one of
+ * int32 high words: gpugb_lean_add_sum's layout) in one block an SM; a row
+ * of the range whose value does not fit int32, or (open range) whose id is
+ * past the table, adds itself to the global state; a row of -1 (retried:
+ * its retry adds every aggregate) or of another range, nothing.  R rows a
+ * thread a step, their loads issued before any add, so that they are in
+ * flight together.
+ */
+template <int R>
+__global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
+gpugb_lean_gid_sum_kernel(const GpugbAggParams p, int a, int slots, const int32_t *gids, GpugbGidRange range)
 {
 	GpugbLeanTable t;
 
@@ -398,18 +478,19 @@ gpugb_lean_gid_sum_kernel(const GpugbAggParams p, int a, int slots, const int32_
 		for (int r = 0; r < R; r++)
 		{
 			int			v = (int) w[r];
+			int64_t		s = (int64_t) gid[r] - range.lo;
 
-			if (gid[r] < 0)
+			if (gid[r] < 0 || s < 0 || (s >= slots && !range.open))
 				continue;
-			if (gid[r] < slots && (long long) v == w[r])
-				gpugb_lean_add_sum(t.sums, slots, 0, gid[r], v);
+			if (s < slots && (long long) v == w[r])
+				gpugb_lean_add_sum(t.sums, slots, 0, (int) s, v);
 			else
 				gpugb_lean_global_add_sum(p, global, a, gid[r], w[r]);
 		}
 	}
 	__syncthreads();
 	for (int s = threadIdx.x; s < slots; s += blockDim.x)
-		gpugb_lean_global_add_sum(p, global, a, s, gpugb_lean_slot_sum(t, 0, s));	/* nothing for 0 */
+		gpugb_lean_global_add_sum(p, global, a, range.lo + s, gpugb_lean_slot_sum(t, 0, s));	/* nothing for 0 */
 }
 
 #endif							/* GPUGB_LEAN_GID_KERNEL_CUH */

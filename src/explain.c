@@ -145,6 +145,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.gid_split_lean_launches > 0)
 		ExplainPropertyInteger("Shared Launches Split By Sum", NULL,
 							   st->stats.gid_split_lean_launches, es);
+	/* ...of which in more than one group range (heuristics.c, gpugb_lean_gid_split_ranges) */
+	if (st->stats.gid_range_lean_launches > 0)
+		ExplainPropertyInteger("Shared Launches Split By Group Range", NULL,
+							   st->stats.gid_range_lean_launches, es);
 	/* PARTITION's launches whose rows moved with the sort (cuda/partition_move.cu) */
 	if (st->stats.partition_moved_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Moved Rows", NULL,

@@ -530,6 +530,13 @@ gpugb_lean_gid_max_groups(int n_sums, const GpugbDeviceProps *props)
 	return room / GPUGB_LEAN_GID_TABLE_BYTES(n_sums, 1);
 }
 
+/* Slots of the group-id table of n_sums sums that leave GPUGB_GID_L1_RESERVE_BYTES of an SM to L1. */
+static int64_t
+gid_l1_room_slots(int n_sums, const GpugbDeviceProps *props)
+{
+	return (props->shared_bytes_per_sm - GPUGB_GID_L1_RESERVE_BYTES - 1024) / GPUGB_LEAN_GID_TABLE_BYTES(n_sums, 1);
+}
+
 /*
  * The slots a launch of the table indexed by group id takes, of at most
  * `most` (what its sums' table holds, or the global table's ids if fewer):
@@ -558,8 +565,7 @@ gpugb_lean_gid_launch_slots(int n_sums, double groups_expected, int64_t most, co
 	if (GPUGB_GID_L1_RESERVE_BYTES > 0 && n_sums >= 1)
 	{
 		int64_t		need = groups_expected < 1 ? 1 : (int64_t) ceil(groups_expected);
-		int64_t		l1_room = (props->shared_bytes_per_sm - GPUGB_GID_L1_RESERVE_BYTES - 1024) /
-			GPUGB_LEAN_GID_TABLE_BYTES(n_sums, 1);
+		int64_t		l1_room = gid_l1_room_slots(n_sums, props);
 		int64_t		wanted = 2 * need < l1_room ? 2 * need : l1_room;
 
 		if (wanted < need)
@@ -630,9 +636,49 @@ bool
 gpugb_lean_gid_split_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 						  const GpugbDeviceProps *props)
 {
-	return n_sums >= 2 && n_sums <= GPUGB_LEAN_GID_MAX_SUMS && word_key &&
-		!gpugb_lean_gid_pays(n_sums, word_key, groups_expected, hot_share, props) &&
-		gpugb_lean_gid_pays(1, word_key, groups_expected, 0, props) && hot_share < GPUGB_VERY_HOT_SHARE;
+	return gpugb_lean_gid_split_ranges(n_sums, word_key, groups_expected, hot_share, props) > 0;
+}
+
+/*
+ * The split's group ranges: 1 where one sum's table holds the groups
+ * expected and all sums' does not (two to four sums: once a sum, above);
+ * where not even one sum's table holds them, one to four sums take the
+ * table once a sum and group range: the first launch looks every row up
+ * and writes its id, adding the counts and sum 0 of the ids of its
+ * table's range (0 .. slots - 1); each later launch reads the ids and adds
+ * one sum (the counts with sum 0) over one range, the last range also the
+ * ids past it (to the global states: an estimate too low costs time, never
+ * a row).  Ranges: the groups expected over the slots that leave L1 its
+ * reserve (16640 of one sum on the H200: 2 ranges at 2^15 groups, 4 at
+ * 2^16), so that ranges x sums launches each read an int32 id and an
+ * 8-byte value a row, one of them the lookup.
+ *
+ * Why: 2^15-2^16 groups ran GLOBAL_HASH at 8.1 ms with one payload and
+ * 17.8 with four (8.5x and 7.3x the floor; session 56's grid), and the
+ * first launch took 3.43 ms and a later one 0.78 at 2^14 (Nsight Compute,
+ * session 56 call 1): at 2^16 with one sum 3.4 + 3 x 0.8 ms, with four
+ * 3.4 + 15 x 0.8.  Not measured yet: session 57 measures it (the limits
+ * here are its experiment's).
+ */
+int
+gpugb_lean_gid_split_ranges(int n_sums, bool word_key, double groups_expected, double hot_share,
+							const GpugbDeviceProps *props)
+{
+	int64_t		room;
+	double		ranges;
+
+	if (n_sums < 1 || n_sums > GPUGB_LEAN_GID_MAX_SUMS || !word_key || hot_share >= GPUGB_VERY_HOT_SHARE ||
+		gpugb_lean_gid_pays(n_sums, word_key, groups_expected, hot_share, props))
+		return 0;
+	if (gpugb_lean_gid_pays(1, word_key, groups_expected, 0, props))
+		return n_sums >= 2 ? 1 : 0;
+	room = gid_l1_room_slots(1, props);
+	if (room < 1)
+		return 0;
+	ranges = ceil(groups_expected / (double) room);
+	if (ranges > GPUGB_GID_MAX_RANGES || ranges * n_sums > GPUGB_GID_MAX_RANGE_PASSES)
+		return 0;
+	return (int) ranges;
 }
 
 /*
@@ -1005,6 +1051,8 @@ gid_word_key(const GpugbWorkload *w)
 static bool
 plan_gid_table(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups, GpugbStrategyChoice *c)
 {
+	int			ranges;
+
 	if (!(w->lean_aggs && w->sums_fit_int32 && w->key_words > 0 && !w->lean_gid_off &&
 		  !w->nulls_expected &&
 		  (gpugb_lean_gid_pays(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props) ||
@@ -1019,9 +1067,15 @@ plan_gid_table(const GpugbWorkload *w, const GpugbDeviceProps *props, double gro
 	 * (session 45 calls 5 and 1).
 	 */
 	(void) size_table_to_l2(w, props, c);
-	snprintf(c->reason, sizeof(c->reason),
-			 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
-			 "table indexed by group id", groups);
+	ranges = gpugb_lean_gid_split_ranges(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props);
+	if (ranges > 1)
+		snprintf(c->reason, sizeof(c->reason),
+				 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
+				 "table indexed by group id, in %d group ranges", groups, ranges);
+	else
+		snprintf(c->reason, sizeof(c->reason),
+				 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
+				 "table indexed by group id", groups);
 	return true;
 }
 

@@ -265,6 +265,20 @@ extern bool gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expecte
 extern bool gpugb_lean_gid_split_pays(int n_sums, bool word_key, double groups_expected, double hot_share,
 									  const GpugbDeviceProps *props);
 /*
+ * The group-id table once a sum and group range: the ranges a launch takes
+ * (0: no split; 1: once a sum only), at most GPUGB_GID_MAX_RANGES of them
+ * and GPUGB_GID_MAX_RANGE_PASSES ranges times sums (src/heuristics.c says
+ * why).  Build defines may change them for an A/B.
+ */
+#ifndef GPUGB_GID_MAX_RANGES
+#define GPUGB_GID_MAX_RANGES 8
+#endif
+#ifndef GPUGB_GID_MAX_RANGE_PASSES
+#define GPUGB_GID_MAX_RANGE_PASSES 16
+#endif
+extern int	gpugb_lean_gid_split_ranges(int n_sums, bool word_key, double groups_expected, double hot_share,
+										const GpugbDeviceProps *props);
+/*
  * Whether a launch of one sum whose rows the group-id table looks up by key
  * word (word_key) takes that table before the keyed lean tables, which
  * hold its groups: from GPUGB_GID_FIRST_MIN_GROUPS groups expected, where

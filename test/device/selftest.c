@@ -1012,6 +1012,22 @@ gid_split_fits(const CaseSpec *cs)
 }
 
 /*
+ * Whether case cs's groups take the group-id table in more than one group
+ * range on this device (gpugb_lean_gid_split_ranges), and the table is not
+ * turned off.
+ */
+static int
+gid_range_fits(const CaseSpec *cs)
+{
+	GpugbDeviceProps props;
+	int64_t		groups = cs->est_groups ? cs->est_groups : cs->g;
+
+	gpugb_device_properties(&props);
+	return case_lean_only(cs) && !no_lean_gid_option && !cs->keyed_only &&
+		gpugb_lean_gid_split_ranges(lean_case_sums(cs), true, (double) groups, 0, &props) > 1;
+}
+
+/*
  * The data and CPU reference of the case main is running, kept while every
  * strategy runs it in turn.  Building the reference of "1 key, g=1e6, 1e7
  * rows" took 7.0 s on the development machine (with a build beside it),
@@ -1718,6 +1734,15 @@ run_case(const CaseSpec *cs)
 			snprintf(fail_msg, sizeof(fail_msg), "%s without a launch of the group-id table once a sum",
 					 case_strategy < 0 ? "auto" : "shared_hash");
 		}
+		/* ...and group range (gpugb_lean_gid_split_ranges). */
+		if (ok && !EMULATOR && cs->gid_range > 0 && cs->nrows > 0 && gid_range_fits(cs) &&
+			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || (cs->gid_range == 2 && case_strategy < 0)) &&
+			stats.gid_range_lean_launches == 0)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%s without a launch of the group-id table by group range",
+					 case_strategy < 0 ? "auto" : "shared_hash");
+		}
 		if (ok && cs->gid_split < 0 && stats.gid_split_lean_launches != 0)
 		{
 			ok = 0;
@@ -2255,6 +2280,30 @@ main(int argc, char **argv)
 		 .narrow_in13 = 1, .gid_split = 1},
 		{"lean gid split: NULL keys, g=12000 (not taken)", 159, 2 * M, 1, 12000, 0, 0.01, .lean = 7,
 		 .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .gid_split = -1},
+		/*
+		 * More groups than one sum's group-id table holds: the table once a sum and group range
+		 * (gid_range), the first launch adding the first range, later ones a range of a sum each,
+		 * the last range also every id past it.  One sum and a count and three sums, 8-byte and
+		 * int32 keys, uniform and Zipf 1.0; an estimate too low (most ids past the last range, to
+		 * the global update) and one too high (ranges with no ids); sums beyond int32; strides of
+		 * 100000 rows.
+		 */
+		{"lean gid ranges: one sum, g=40000, no NULL keys", 160, 4 * M, 1, 40000, 0, 0, .lean = 1,
+		 .narrow_in0 = 1, .gid_split = 2, .gid_range = 2},
+		{"lean gid ranges: int32 keys, a count and three narrow sums, g=30000", 161, 4 * M, 1, 30000, 0, 0,
+		 .int32_keys = 1, .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .gid_split = 2,
+		 .gid_range = 2},
+		{"lean gid ranges: int32 keys, one sum, zipf 1.0 over 60000", 162, 4 * M, 1, 60000, 1.0, 0,
+		 .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .gid_split = 1, .gid_range = 1},
+		{"lean gid ranges: estimate 20000, g=100000 (ids past the last range)", 163, 4 * M, 1, 100000, 0, 0,
+		 .est_groups = 20000, .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .gid_split = 1,
+		 .gid_range = 1},
+		{"lean gid ranges: estimate 60000, g=5000 (ranges with no ids)", 164, 4 * M, 1, 5000, 0, 0,
+		 .est_groups = 60000, .int32_keys = 1, .lean = 1, .narrow_in0 = 1, .gid_split = 1, .gid_range = 1},
+		{"lean gid ranges: int32 keys, sums beyond int32, g=40000", 165, 2 * M, 1, 40000, 0, 0,
+		 .int32_keys = 1, .lean = 7, .narrow_in13 = 1, .gid_split = 1, .gid_range = 1},
+		{"lean gid ranges: g=40000, 100000-row strides", 166, 2 * M, 1, 40000, 0, 0, .stride_rows = 100000,
+		 .lean = 1, .narrow_in0 = 1, .gid_split = 1, .gid_range = 1},
 		/* NULL inputs take a count column more: no one-block table, a partial one (auto too). */
 		{"lean: g=3000, 10% null inputs (no one-block table)", 76, 4 * M, 1, 3000, 0, 0.01, 0.1,
 		 .lean = 1, .partial_lean = 1, .lean_one_block = -1},

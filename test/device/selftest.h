@@ -118,6 +118,12 @@ typedef struct CaseSpec
 	 */
 	int			gid_split;
 	/*
+	 * ...and group range (gpugb_lean_gid_split_ranges, more than one
+	 * range: groups that not even one sum's table holds): 1, a forced
+	 * SHARED_HASH must take it; 2, auto too.  Such a case sets gid_split too.
+	 */
+	int			gid_range;
+	/*
 	 * 1: spec.lean_gid_off, so that a case written for the keyed lean
 	 * tables at 2048 groups or more with one sum keeps them (since session
 	 * 54 such launches take the table indexed by group id first:

@@ -958,6 +958,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->gid_launches = stats.gid_lean_launches;
 		m->gid_word_launches = stats.gid_word_lean_launches;
 		m->gid_split_launches = stats.gid_split_lean_launches;
+		m->gid_range_launches = stats.gid_range_lean_launches;
 		m->deferred_launches = stats.deferred_lean_launches;
 		m->partition_launches[0] = stats.partition_moved_launches;
 		m->partition_launches[1] = stats.partition_lean_launches;
@@ -1047,7 +1048,7 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 				m.gid_word_launches == m.gid_launches ? ", rows looked up by key word" :
 				m.gid_word_launches > 0 ? ", some launches' rows looked up by key word" : "");
 	if (m.gid_split_launches > 0)
-		fprintf(stderr, " (group-id table once a sum)");
+		fprintf(stderr, " (group-id table once a sum%s)", m.gid_range_launches > 0 ? " and group range" : "");
 	if (m.deferred_launches > 0)
 		fprintf(stderr, " (ids looked up at the flush)");
 	/* Which PARTITION kernel ran: auto may reach it only after the run-time check. */

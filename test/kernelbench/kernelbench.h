@@ -162,6 +162,7 @@ struct KbMeasure
 	int64_t		gid_launches = 0;	/* stats.gid_lean_launches (the table indexed by group id) */
 	int64_t		gid_word_launches = 0;	/* stats.gid_word_lean_launches (of those, rows looked up by key word) */
 	int64_t		gid_split_launches = 0;	/* stats.gid_split_lean_launches (of those, once a sum) */
+	int64_t		gid_range_launches = 0;	/* stats.gid_range_lean_launches (of those, by group range too) */
 	int64_t		deferred_launches = 0;	/* stats.deferred_lean_launches (ids looked up at the flush) */
 	int64_t		partition_launches[8] = {0, 0, 0, 0, 0, 0, 0, 0};	/* stats.partition_{moved,lean,packed,scattered}_launches, partition_overflow_aborts, partition_{deferred,direct}_launches, probe_restarts */
 	int64_t		partition_direct_groups = 0;	/* stats.partition_direct_groups */

@@ -246,5 +246,40 @@ SELECT pg_temp.ok_shared_launches($$SELECT k, count(*) AS n, sum(v::int8) AS s F
                                   'shared_hash or auto on the device: 4000 groups of an int8 sum take the keyed tables',
                                   expect_none => true);
 
+-- Three int4 sums over 10000 groups: more than the group-id table of three sums holds (8300 on the
+-- H200), fewer than one sum's: the table once a sum (src/heuristics.c, gpugb_lean_gid_split_ranges).
+-- 40000 groups of one sum: more than even one sum's table holds (19370): once a sum and group range.
+-- Asserted where shared_hash is forced (auto plans by the planner's estimate, which may differ here).
+CREATE OR REPLACE FUNCTION pg_temp.ok_forced_shared_launches(q text, what text, description text) RETURNS text
+LANGUAGE plpgsql AS $fn$
+BEGIN
+    IF current_setting('gpugb.strategy') <> 'shared_hash' THEN
+        RETURN pass(description || ' (not this run)');
+    END IF;
+    RETURN pg_temp.ok_shared_launches(q, what, description);
+END
+$fn$;
+CREATE TEMP TABLE g10w AS
+SELECT (i % 10000)::int AS k, (hashint8(i) % 1000)::int AS v, (hashint8(i + 7) % 100000)::int AS w,
+       (i % 77)::int AS x
+  FROM generate_series(1::bigint, :n_rows) i;
+ANALYZE g10w;
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, sum(w) AS s1, sum(x) AS s2 FROM g10w GROUP BY k$$,
+                   '10000 groups of a count and three int4 sums');
+SELECT pg_temp.ok_forced_shared_launches(
+    $$SELECT k, count(*) AS n, sum(v) AS s, sum(w) AS s1, sum(x) AS s2 FROM g10w GROUP BY k$$,
+    'Shared Launches Split By Sum',
+    'shared_hash on the device: 10000 groups of three int4 sums take the group-id table once a sum');
+CREATE TEMP TABLE g40 AS
+SELECT (i % 40000)::int AS k, (hashint8(i) % 1000)::int AS v FROM generate_series(1::bigint, 4 * :n_rows) i;
+ANALYZE g40;
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s FROM g40 GROUP BY k$$,
+                   '40000 groups of a count and an int4 sum');
+SELECT gpugb_check($$SELECT k, count(*) AS n, sum(v) AS s, sum(k) AS s1 FROM g40 GROUP BY k$$,
+                   '40000 groups of a count and two int4 sums');
+SELECT pg_temp.ok_forced_shared_launches($$SELECT k, count(*) AS n, sum(v) AS s FROM g40 GROUP BY k$$,
+                                         'Shared Launches Split By Group Range',
+                                         'shared_hash on the device: 40000 groups take the group-id table by group range');
+
 SELECT gpugb_check_no_leak('no device memory, pinned memory or streams held after the suite');
 SELECT * FROM finish();

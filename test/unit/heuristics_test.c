@@ -1322,12 +1322,34 @@ test_lean_gid_table(void)
 		  gpugb_lean_one_block_slots_leaving(1, 1, 32768, &h200) == 4096,
 		  "one block's lean table of one sum: 8192 slots, 4096 leaving L1 32 kB (%lld)",
 		  (long long) gpugb_lean_one_block_slots_leaving(1, 1, 32768, &h200));
-	CHECK(gpugb_lean_gid_split_pays(4, true, 12000, 0, &h200) && gpugb_lean_gid_split_pays(2, true, 19370, 0, &h200) &&
-		  !gpugb_lean_gid_split_pays(4, true, 6000, 0, &h200) && !gpugb_lean_gid_split_pays(4, true, 20000, 0, &h200) &&
-		  !gpugb_lean_gid_split_pays(4, false, 12000, 0, &h200) && !gpugb_lean_gid_split_pays(1, true, 12000, 0, &h200) &&
-		  !gpugb_lean_gid_split_pays(4, true, 12000, GPUGB_VERY_HOT_SHARE, &h200),
+	CHECK(gpugb_lean_gid_split_ranges(4, true, 12000, 0, &h200) == 1 &&
+		  gpugb_lean_gid_split_ranges(2, true, 19370, 0, &h200) == 1 &&
+		  gpugb_lean_gid_split_ranges(4, true, 6000, 0, &h200) == 0 &&
+		  gpugb_lean_gid_split_ranges(4, false, 12000, 0, &h200) == 0 &&
+		  gpugb_lean_gid_split_ranges(1, true, 12000, 0, &h200) == 0 &&
+		  gpugb_lean_gid_split_ranges(4, true, 12000, GPUGB_VERY_HOT_SHARE, &h200) == 0,
 		  "the group-id table once a sum: two to four sums by key word, past their own table, within one sum's, "
 		  "no very hot group");
+	/* past one sum's table: ranges of the 16640 slots that leave L1 32 kB */
+	CHECK(gpugb_lean_gid_split_ranges(1, true, 19371, 0, &h200) == 2 &&
+		  gpugb_lean_gid_split_ranges(1, true, 32768, 0, &h200) == 2 &&
+		  gpugb_lean_gid_split_ranges(1, true, 65536, 0, &h200) == 4 &&
+		  gpugb_lean_gid_split_ranges(4, true, 20000, 0, &h200) == 2 &&
+		  gpugb_lean_gid_split_ranges(4, true, 65536, 0, &h200) == 4 &&
+		  gpugb_lean_gid_split_ranges(1, true, 16640.0 * GPUGB_GID_MAX_RANGES, 0, &h200) == GPUGB_GID_MAX_RANGES &&
+		  gpugb_lean_gid_split_ranges(1, true, 16640.0 * GPUGB_GID_MAX_RANGES + 1, 0, &h200) == 0 &&
+		  gpugb_lean_gid_split_ranges(4, true, 16640.0 * (GPUGB_GID_MAX_RANGE_PASSES / 4) + 1, 0, &h200) == 0 &&
+		  gpugb_lean_gid_split_ranges(1, false, 65536, 0, &h200) == 0 &&
+		  gpugb_lean_gid_split_ranges(1, true, 65536, GPUGB_VERY_HOT_SHARE, &h200) == 0 &&
+		  gpugb_lean_gid_split_pays(1, true, 65536, 0, &h200),
+		  "the group-id table once a sum and group range: one to four sums by key word past one sum's table, "
+		  "2 ranges at 2^15, 4 at 2^16 (%d, %d), no very hot group, at most %d ranges and %d passes",
+		  gpugb_lean_gid_split_ranges(1, true, 32768, 0, &h200), gpugb_lean_gid_split_ranges(1, true, 65536, 0, &h200),
+		  GPUGB_GID_MAX_RANGES, GPUGB_GID_MAX_RANGE_PASSES);
+	c = choose(workload_packed(65536, 1, 0));
+	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+		  "the group-id table by group range: one payload at 2^16 groups plans shared_hash (%s)",
+		  gpugb_strategy_name(c.strategy));
 	c = choose(workload_packed(12000, 4, 0));
 	CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH && c.table_slots >= 32 * 12000,
 		  "the group-id table once a sum: four payloads at 12000 groups plan shared_hash, an L2-sized global table "
@@ -1404,11 +1426,17 @@ test_lean_gid_table(void)
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
 		  "lean, one payload, 2048 groups, largest 10 %%: a keyed table holds them (%s)", c.reason);
 	c = choose(workload_packed(32768, 1, 0));
-	CHECK(strstr(c.reason, "indexed by group id") == NULL,
-		  "lean, one payload, 32768 groups: more than the table holds (%s)", c.reason);
+	CHECK(strstr(c.reason, "indexed by group id, in 2 group ranges") != NULL,
+		  "lean, one payload, 32768 groups: more than the table holds, two group ranges (%s)", c.reason);
 	c = choose(workload_packed(20000, 4, 0));
+	CHECK(strstr(c.reason, "indexed by group id, in 2 group ranges") != NULL,
+		  "lean, four payloads, 20000 groups: more than the table of one sum holds, two group ranges (%s)", c.reason);
+	c = choose(workload_packed(16640.0 * GPUGB_GID_MAX_RANGES + 1, 1, 0));
 	CHECK(strstr(c.reason, "indexed by group id") == NULL,
-		  "lean, four payloads, 20000 groups: more than the table of one sum holds (%s)", c.reason);
+		  "lean, one payload, more groups than its most group ranges hold: not indexed by group id (%s)", c.reason);
+	c = choose(workload_packed(16640.0 * (GPUGB_GID_MAX_RANGE_PASSES / 4) + 1, 4, 0));
+	CHECK(strstr(c.reason, "indexed by group id") == NULL,
+		  "lean, four payloads, more groups than its most passes hold: not indexed by group id (%s)", c.reason);
 	{
 		GpugbWorkload w = workload_packed(16384, 1, 0);
 
