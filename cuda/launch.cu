@@ -564,25 +564,24 @@ static GpugbStatus
 launch_lean_gid_split(const GpugbAggParams &p, int64_t slots, int ranges, int32_t *gids, cudaStream_t stream,
 					  GpugbLeanLaunch *ran)
 {
-	static std::once_flag first_opted[2], count_opted, sum_opted;
-	static cudaError_t first_error[2], count_error, sum_error;
+	static std::once_flag first_opted[4], count_opted, sum_opted[2];
+	static cudaError_t first_error[4], count_error, sum_error[2];
 	GpugbAggParams first = p;
 	bool		pair = p.slot_format == GPUGB_SLOTS_PAIR;
+	bool		ranged = ranges > 1;
 	size_t		table_bytes = gpugb_lean_gid_table_bytes(1, slots);
+	int			k = 2 * pair + ranged;	/* the first launch's instance */
 
 	first.n_values = 1;		/* the counts and sum 0: its generic update too */
 	ran->lean = ran->gid = ran->gid_word = ran->gid_split = true;
-	ran->gid_ranges = ranges > 1;
+	ran->gid_ranges = ranged;
 	ran->fast_key = false;
-	GPUGB_TRY(pair ?
-			  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR>, first_opted[1],
-									  first_error[1], p.nrows, table_bytes, stream,
-									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids,
-									  ranges == 1) :
-			  launch_gid_block_kernel(gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32>, first_opted[0],
-									  first_error[0], p.nrows, table_bytes, stream,
-									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids,
-									  ranges == 1));
+	GPUGB_TRY(launch_gid_block_kernel(pair ? (ranged ? gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR, true> :
+											  gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_PAIR, false>) :
+									  (ranged ? gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32, true> :
+									   gpugb_lean_gid_split_first_kernel<GPUGB_SLOTS_KEYED32, false>),
+									  first_opted[k], first_error[k], p.nrows, table_bytes, stream,
+									  "launch gpugb_lean_gid_split_first_kernel", first, (int) slots, gids));
 	for (int r = 1; r < ranges; r++)
 		GPUGB_TRY(launch_gid_block_kernel(gpugb_lean_gid_range_count_kernel<GPUGB_GID_SUM_ROWS>, count_opted,
 										  count_error, p.nrows, table_bytes, stream,
@@ -590,9 +589,10 @@ launch_lean_gid_split(const GpugbAggParams &p, int64_t slots, int ranges, int32_
 										  (const int32_t *) gids, GpugbGidRange{r * slots, r == ranges - 1}));
 	for (int a = 1; a < p.n_values; a++)
 		for (int r = 0; r < ranges; r++)
-			GPUGB_TRY(launch_gid_block_kernel(gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS>, sum_opted, sum_error,
-											  p.nrows, (size_t) 8 * slots, stream,
-											  "launch gpugb_lean_gid_sum_kernel", p, a, (int) slots,
+			GPUGB_TRY(launch_gid_block_kernel(ranged ? gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS, true> :
+											  gpugb_lean_gid_sum_kernel<GPUGB_GID_SUM_ROWS, false>,
+											  sum_opted[ranged], sum_error[ranged], p.nrows, (size_t) 8 * slots,
+											  stream, "launch gpugb_lean_gid_sum_kernel", p, a, (int) slots,
 											  (const int32_t *) gids, GpugbGidRange{r * slots, r == ranges - 1}));
 	return GPUGB_OK;
 }

@@ -362,14 +362,16 @@ gpugb_lean_gid_kernel(const GpugbAggParams p, int slots)
  * The split's first launch (the table once a sum): p as the caller
  * passes it, with one sum (the counts and sum 0 of the launch), looked up
  * by key word (WORD), each row's group id written to gids; its table holds
- * the first group range (`open` where it is the only one).
+ * the first group range (RANGED), or every id (a constant range: the split
+ * once a sum only ran 0.92x as fast with the range a kernel parameter,
+ * four payloads at 2^14 groups, H200, session 57 call 1).
  */
-template <int WORD>
+template <int WORD, bool RANGED>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
-gpugb_lean_gid_split_first_kernel(const GpugbAggParams p, int slots, int32_t *gids, bool open)
+gpugb_lean_gid_split_first_kernel(const GpugbAggParams p, int slots, int32_t *gids)
 {
 	static_assert(WORD != 0, "the split's first launch looks rows up by key word");
-	gpugb_lean_gid_block<1, WORD>(p, slots, GpugbGidColumn{gids}, GpugbGidRange{0, open});
+	gpugb_lean_gid_block<1, WORD>(p, slots, GpugbGidColumn{gids}, GpugbGidRange{0, !RANGED});
 }
 
 /*
@@ -438,14 +440,18 @@ gpugb_lean_gid_range_count_kernel(const GpugbAggParams p, int slots, const int32
  * int32 high words: gpugb_lean_add_sum's layout) in one block an SM; a row
  * of the range whose value does not fit int32, or (open range) whose id is
  * past the table, adds itself to the global state; a row of -1 (retried:
- * its retry adds every aggregate) or of another range, nothing.  R rows a
+ * its retry adds every aggregate) or of another range, nothing.  RANGED:
+ * the range is `ranged`, else every id.  R rows a
  * thread a step, their loads issued before any add, so that they are in
  * flight together.
  */
-template <int R>
+template <int R, bool RANGED>
 __global__ void __launch_bounds__(GPUGB_LEAN_ONE_BLOCK_THREADS, 1)
-gpugb_lean_gid_sum_kernel(const GpugbAggParams p, int a, int slots, const int32_t *gids, GpugbGidRange range)
+gpugb_lean_gid_sum_kernel(const GpugbAggParams p, int a, int slots, const int32_t *gids, GpugbGidRange ranged)
 {
+	/* Not RANGED: every id, as a constant (the first launch's comment says why). */
+	const GpugbGidRange range = RANGED ? ranged : GpugbGidRange{0, true};
+
 	GpugbLeanTable t;
 
 	t.sums = (unsigned *) gpugb_lean_smem;

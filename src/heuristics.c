@@ -653,12 +653,21 @@ gpugb_lean_gid_split_pays(int n_sums, bool word_key, double groups_expected, dou
  * 2^16), so that ranges x sums launches each read an int32 id and an
  * 8-byte value a row, one of them the lookup.
  *
- * Why: 2^15-2^16 groups ran GLOBAL_HASH at 8.1 ms with one payload and
- * 17.8 with four (8.5x and 7.3x the floor; session 56's grid), and the
- * first launch took 3.43 ms and a later one 0.78 at 2^14 (Nsight Compute,
- * session 56 call 1): at 2^16 with one sum 3.4 + 3 x 0.8 ms, with four
- * 3.4 + 15 x 0.8.  Not measured yet: session 57 measures it (the limits
- * here are its experiment's).
+ * Why: 2^15-2^16 groups ran GLOBAL_HASH at 7.7-8.8 ms with one payload
+ * and 17.8-18.8 with four (8.5x and 7.3x the floor).  Measured (H200, 2^28
+ * rows, 3 reps, forced SHARED_HASH and auto, 4- and 8-byte keys; session
+ * 57 call 1), the launches of 2^28 rows take about 2.7 ms for the first
+ * and 0.95 for each later one (ranges x sums of them in all):
+ *   - one payload, uniform and Zipf 0.5: 2^15 (2 ranges) 3.6-3.7 ms where
+ *     auto took 8.2-9.4 (2.2-2.5x), 2^16 (4) 5.5-5.7 where it took 8.1-8.6
+ *     (1.4-1.5x), but 2^17 (8) 9.1-9.4 against GLOBAL_HASH's 7.7-8.2;
+ *   - Zipf 1.0: 2^15 3.5-4.3 (1.7-2.4x), 2^16 5.2-5.9 (1.5-1.7x);
+ *   - four payloads: 2^15 (8 launches) 9.3-9.8 ms where auto took 13.4-19.2
+ *     (1.4-1.9x), 2^16 (16) 15.8-17.3 against 17.8-18.9 (1.0-1.1x);
+ *   - Zipf 1.5 (auto, which sees the hot group, keeps the partial keyed
+ *     table): a forced SHARED_HASH took 5.0 ms at 2^16 with one payload
+ *     where the partial table took 3.4.
+ * Hence at most 4 ranges and 8 launches.
  */
 int
 gpugb_lean_gid_split_ranges(int n_sums, bool word_key, double groups_expected, double hot_share,

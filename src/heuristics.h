@@ -271,10 +271,10 @@ extern bool gpugb_lean_gid_split_pays(int n_sums, bool word_key, double groups_e
  * why).  Build defines may change them for an A/B.
  */
 #ifndef GPUGB_GID_MAX_RANGES
-#define GPUGB_GID_MAX_RANGES 8
+#define GPUGB_GID_MAX_RANGES 4
 #endif
 #ifndef GPUGB_GID_MAX_RANGE_PASSES
-#define GPUGB_GID_MAX_RANGE_PASSES 16
+#define GPUGB_GID_MAX_RANGE_PASSES 8
 #endif
 extern int	gpugb_lean_gid_split_ranges(int n_sums, bool word_key, double groups_expected, double hot_share,
 										const GpugbDeviceProps *props);

@@ -1335,7 +1335,8 @@ test_lean_gid_table(void)
 		  gpugb_lean_gid_split_ranges(1, true, 32768, 0, &h200) == 2 &&
 		  gpugb_lean_gid_split_ranges(1, true, 65536, 0, &h200) == 4 &&
 		  gpugb_lean_gid_split_ranges(4, true, 20000, 0, &h200) == 2 &&
-		  gpugb_lean_gid_split_ranges(4, true, 65536, 0, &h200) == 4 &&
+		  gpugb_lean_gid_split_ranges(4, true, 65536, 0, &h200) == 0 &&
+		  gpugb_lean_gid_split_ranges(2, true, 65536, 0, &h200) == 4 &&
 		  gpugb_lean_gid_split_ranges(1, true, 16640.0 * GPUGB_GID_MAX_RANGES, 0, &h200) == GPUGB_GID_MAX_RANGES &&
 		  gpugb_lean_gid_split_ranges(1, true, 16640.0 * GPUGB_GID_MAX_RANGES + 1, 0, &h200) == 0 &&
 		  gpugb_lean_gid_split_ranges(4, true, 16640.0 * (GPUGB_GID_MAX_RANGE_PASSES / 4) + 1, 0, &h200) == 0 &&
@@ -1343,7 +1344,7 @@ test_lean_gid_table(void)
 		  gpugb_lean_gid_split_ranges(1, true, 65536, GPUGB_VERY_HOT_SHARE, &h200) == 0 &&
 		  gpugb_lean_gid_split_pays(1, true, 65536, 0, &h200),
 		  "the group-id table once a sum and group range: one to four sums by key word past one sum's table, "
-		  "2 ranges at 2^15, 4 at 2^16 (%d, %d), no very hot group, at most %d ranges and %d passes",
+		  "2 ranges at 2^15, 4 at 2^16 (%d, %d), not four sums at 2^16, no very hot group, at most %d ranges and %d passes",
 		  gpugb_lean_gid_split_ranges(1, true, 32768, 0, &h200), gpugb_lean_gid_split_ranges(1, true, 65536, 0, &h200),
 		  GPUGB_GID_MAX_RANGES, GPUGB_GID_MAX_RANGE_PASSES);
 	c = choose(workload_packed(65536, 1, 0));
