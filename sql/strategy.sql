@@ -192,11 +192,13 @@ SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM nullskew GROUP BY k') A
 -- Counts and integer sums over more groups than a block's lean table holds:
 -- from a group of 5 % on (GPUGB_PARTIAL_LEAN_HOT_SHARE) the blocks keep the
 -- hot groups in a partial lean table and defer the other rows (while the
--- global table stays within L2, as here); at 3 % they do not.
+-- global table stays within L2, as here); at 3 % they do not.  90000 groups:
+-- more than the group-id table's ranges hold (4 of 16640 ids on the H200:
+-- src/heuristics.c, gpugb_lean_gid_split_ranges), which take fewer.
 CREATE TABLE skew10 AS
-  SELECT CASE WHEN i % 10 = 0 THEN 0 ELSE i END AS k, i AS v FROM generate_series(1, 50000) i;
+  SELECT CASE WHEN i % 10 = 0 THEN 0 ELSE i END AS k, i AS v FROM generate_series(1, 100000) i;
 CREATE TABLE skew3 AS
-  SELECT CASE WHEN i % 33 = 0 THEN 0 ELSE i END AS k, i AS v FROM generate_series(1, 50000) i;
+  SELECT CASE WHEN i % 33 = 0 THEN 0 ELSE i END AS k, i AS v FROM generate_series(1, 100000) i;
 ANALYZE skew10;
 ANALYZE skew3;
 SELECT n->>'Strategy' AS strategy,
@@ -207,6 +209,16 @@ SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM skew10 GROUP BY k') AS 
 SELECT n->>'Strategy Reason' LIKE '%blocks keep the hot groups%' AS partial_lean_table
   FROM strategy_node('SELECT k, count(*), sum(v) FROM skew3 GROUP BY k', false) n;
 SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM skew3 GROUP BY k') AS mismatches;
+-- 40000 groups of a count and one integer sum, without a very hot group:
+-- more than one sum's group-id table holds (19370), so the table once a sum
+-- and group range (ranges of 16640 ids).
+CREATE TABLE ranges40 AS
+  SELECT i % 40000 AS k, (i % 1000)::int AS v FROM generate_series(1, 120000) i;
+ANALYZE ranges40;
+SELECT n->>'Strategy' AS strategy,
+       n->>'Strategy Reason' LIKE '%indexed by group id, in % group ranges%' AS group_ranges
+  FROM strategy_node('SELECT k, count(*), sum(v) FROM ranges40 GROUP BY k', false) n;
+SELECT gpugb_mismatches('SELECT k, count(*), sum(v) FROM ranges40 GROUP BY k') AS mismatches;
 -- A forced strategy is never corrected: no check, no switch.
 SET gpugb.strategy = global_hash;
 SELECT strategy_analyze('SELECT x % 1000, count(*) FROM st GROUP BY 1');

@@ -996,35 +996,21 @@ gid_table_fits(const CaseSpec *cs)
 }
 
 /*
- * Whether case cs's groups take the group-id table once a sum on this
- * device (the heuristic's gpugb_lean_gid_split_pays), and the table is not
+ * The group ranges case cs's groups take the group-id table once a sum in
+ * on this device (the heuristic's gpugb_lean_gid_split_ranges: 0, no
+ * split; 1, once a sum; more, by group range too), 0 where the table is
  * turned off.
  */
 static int
-gid_split_fits(const CaseSpec *cs)
+gid_split_case_ranges(const CaseSpec *cs)
 {
 	GpugbDeviceProps props;
 	int64_t		groups = cs->est_groups ? cs->est_groups : cs->g;
 
+	if (!case_lean_only(cs) || no_lean_gid_option || cs->keyed_only)
+		return 0;
 	gpugb_device_properties(&props);
-	return case_lean_only(cs) && !no_lean_gid_option && !cs->keyed_only &&
-		gpugb_lean_gid_split_pays(lean_case_sums(cs), true, (double) groups, 0, &props);
-}
-
-/*
- * Whether case cs's groups take the group-id table in more than one group
- * range on this device (gpugb_lean_gid_split_ranges), and the table is not
- * turned off.
- */
-static int
-gid_range_fits(const CaseSpec *cs)
-{
-	GpugbDeviceProps props;
-	int64_t		groups = cs->est_groups ? cs->est_groups : cs->g;
-
-	gpugb_device_properties(&props);
-	return case_lean_only(cs) && !no_lean_gid_option && !cs->keyed_only &&
-		gpugb_lean_gid_split_ranges(lean_case_sums(cs), true, (double) groups, 0, &props) > 1;
+	return gpugb_lean_gid_split_ranges(lean_case_sums(cs), true, (double) groups, 0, &props);
 }
 
 /*
@@ -1726,7 +1712,7 @@ run_case(const CaseSpec *cs)
 		}
 		/* The group-id table once a sum (gpugb_lean_gid_split_pays). */
 		if (ok && !EMULATOR && cs->gid_split > 0 && cs->nrows > 0 &&
-			gid_split_fits(cs) &&
+			gid_split_case_ranges(cs) > 0 &&
 			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || (cs->gid_split == 2 && case_strategy < 0)) &&
 			stats.gid_split_lean_launches == 0)
 		{
@@ -1735,7 +1721,7 @@ run_case(const CaseSpec *cs)
 					 case_strategy < 0 ? "auto" : "shared_hash");
 		}
 		/* ...and group range (gpugb_lean_gid_split_ranges). */
-		if (ok && !EMULATOR && cs->gid_range > 0 && cs->nrows > 0 && gid_range_fits(cs) &&
+		if (ok && !EMULATOR && cs->gid_range > 0 && cs->nrows > 0 && gid_split_case_ranges(cs) > 1 &&
 			(case_strategy == GPUGB_STRATEGY_SHARED_HASH || (cs->gid_range == 2 && case_strategy < 0)) &&
 			stats.gid_range_lean_launches == 0)
 		{
