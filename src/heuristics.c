@@ -612,10 +612,12 @@ gpugb_lean_gid_pays(int n_sums, bool word_key, double groups_expected, double ho
 }
 
 /*
- * Whether a launch of two to four sums looked up by one key word, whose
+ * Whether a launch takes the group-id table once a sum
+ * (gpugb_lean_gid_split_ranges > 0, below; cuda/launch.cu,
+ * lean_gid_split_plan).  Two to four sums looked up by one key word, whose
  * groups expected the group-id table holds with one sum but not with all
- * of them (6456 of four, 19370 of one on the H200), takes it once a sum
- * (cuda/launch.cu, lean_gid_split_slots), without a very hot group: the
+ * of them (6456 of four, 19370 of one on the H200), take it once a sum,
+ * without a very hot group (past one sum's table, by group range too): the
  * first launch adds the counts and sum 0 with the word loop and writes each
  * row's group id to a column (-1: the row was retried), each later one adds
  * one more sum from that column, with no lookup (cuda/lean_gid_kernel.cuh,
@@ -1060,12 +1062,13 @@ gid_word_key(const GpugbWorkload *w)
 static bool
 plan_gid_table(const GpugbWorkload *w, const GpugbDeviceProps *props, double groups, GpugbStrategyChoice *c)
 {
-	int			ranges;
+	int			ranges = gpugb_lean_gid_split_ranges(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share,
+													 props);
+	char		ranges_note[32] = "";
 
 	if (!(w->lean_aggs && w->sums_fit_int32 && w->key_words > 0 && !w->lean_gid_off &&
 		  !w->nulls_expected &&
-		  (gpugb_lean_gid_pays(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props) ||
-		   gpugb_lean_gid_split_pays(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props))))
+		  (gpugb_lean_gid_pays(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props) || ranges > 0)))
 		return false;
 	c->strategy = GPUGB_STRATEGY_SHARED_HASH;
 	/*
@@ -1076,15 +1079,11 @@ plan_gid_table(const GpugbWorkload *w, const GpugbDeviceProps *props, double gro
 	 * (session 45 calls 5 and 1).
 	 */
 	(void) size_table_to_l2(w, props, c);
-	ranges = gpugb_lean_gid_split_ranges(w->lean_columns - 1, gid_word_key(w), groups, w->hot_share, props);
 	if (ranges > 1)
-		snprintf(c->reason, sizeof(c->reason),
-				 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
-				 "table indexed by group id, in %d group ranges", groups, ranges);
-	else
-		snprintf(c->reason, sizeof(c->reason),
-				 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
-				 "table indexed by group id", groups);
+		snprintf(ranges_note, sizeof(ranges_note), ", in %d group ranges", ranges);
+	snprintf(c->reason, sizeof(c->reason),
+			 "%.0f groups of counts and integer sums: each SM adds them in a shared-memory "
+			 "table indexed by group id%s", groups, ranges_note);
 	return true;
 }
 
