@@ -139,6 +139,11 @@ typedef enum GpugbOrderKind
 	GPUGB_ORDER_UINT			/* unsigned bits: the low word of a 128-bit sum (order.cu) */
 } GpugbOrderKind;
 
+/* GpugbGroupBySpec.partition_l1_reserve: the rule (0), or never / always (A/B runs and tests). */
+#define GPUGB_L1_RESERVE_BY_RULE 0
+#define GPUGB_L1_RESERVE_NEVER (-1)
+#define GPUGB_L1_RESERVE_ALWAYS 1
+
 /*
  * One key of ordered output: a GROUP BY key word, or (by_count) the count
  * of a COUNT_STAR or COUNT device aggregate, which is never NULL and orders
@@ -339,6 +344,14 @@ typedef struct GpugbGroupBySpec
 	 * never set by the executor.
 	 */
 	bool		partition_ungathered_values;
+	/*
+	 * PARTITION's lean table leaves L1 GPUGB_PARTITION_L1_RESERVE_BYTES of
+	 * the SM (src/heuristics.h): 0 where gpugb_partition_l1_reserve_pays,
+	 * GPUGB_L1_RESERVE_NEVER or GPUGB_L1_RESERVE_ALWAYS for the kernel
+	 * benchmark's A/B runs (--partition-l1-reserve) and the self-test
+	 * (--partition-l1-reserve); the executor leaves it 0.
+	 */
+	int8_t		partition_l1_reserve;
 	/*
 	 * Rows of a device-resident handle's probe launch before its run-time
 	 * check (cuda/groupby.cu); 0: GPUGB_DEVICE_PROBE_ROWS.  For the kernel
@@ -703,6 +716,7 @@ typedef struct GpugbStats
 	int64_t		partition_narrow_sort_launches;	/* those whose rows CUB sorted with 2-byte partitions (cuda/partition_move.cu) */
 	int64_t		partition_mixed_launches;	/* those sorted by mixed keys (GPUGB_PARTITION_MIXED_KEYS): words, or keys with row numbers */
 	int64_t		partition_gathered_launches;	/* those of mixed keys with row numbers (GPUGB_GATHERED_KEY_WORDS) */
+	int64_t		partition_l1_reserve_launches;	/* lean ones whose table left L1 GPUGB_PARTITION_L1_RESERVE_BYTES (spec.partition_l1_reserve) */
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		probe_restarts;	/* device-resident probes whose rows ran again on an emptied table (groupby.cu, restarts_after_probe) */
 	int64_t		partition_direct_launches;	/* deferred ones that numbered whole partitions' groups without lookups (cuda/partition_deferred.cuh, gpugb_deferred_flush_direct) */

@@ -390,8 +390,8 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  * PARTITION's lean kernel (partition_lean_kernel.cuh), for launches whose
  * rows moved with the sort: the slots of its block table for launch p (one
  * key word without NULLs, no NULL input and no row list, COUNT and at most
- * GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs), or 0 where it does not
- * apply; and its launch over the sorted partitions (sorted_part_bytes
+ * GPUGB_PARTITION_LEAN_MAX_SUMS integer SUMs) that leave l1_reserve bytes
+ * of the SM to L1, or 0 where it does not apply; and its launch over the sorted partitions (sorted_part_bytes
  * each: GpugbPackedRows.sorted_part_bytes), with those slots
  * (packed: GpugbPackedRows' rows of a key of packed_key_words words, read
  * in place of p's columns).  sorted_parts == nullptr: the rows were
@@ -400,7 +400,7 @@ GpugbStatus gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *so
  * (partition_deferred.cuh, gpugb_deferred_flush_direct); then the caller
  * queues gpugb_launch_publish_groups next, before any other lookup.
  */
-int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p);
+int64_t		gpugb_partition_lean_slots(const GpugbAggParams &p, int64_t l1_reserve);
 GpugbStatus gpugb_launch_partitioned_lean(const GpugbAggParams &p, const void *packed, int packed_key_words,
 										  const void *sorted_parts, int sorted_part_bytes, uint32_t *bounds,
 										  int64_t n_parts, int64_t slots, bool direct_gids, cudaStream_t stream);

@@ -928,7 +928,7 @@ gpugb_launch_partitioned(const GpugbAggParams &p, const uint32_t *sorted_parts, 
 }
 
 int64_t
-gpugb_partition_lean_slots(const GpugbAggParams &p)
+gpugb_partition_lean_slots(const GpugbAggParams &p, int64_t l1_reserve)
 {
 	GpugbDeviceProps props;
 
@@ -936,7 +936,7 @@ gpugb_partition_lean_slots(const GpugbAggParams &p)
 		!gpugb_lean_word_key(p) || gpugb_lean_has_nulls(p))
 		return 0;
 	gpugb_device_properties(&props);
-	return gpugb_lean_one_block_slots_leaving(p.n_values, p.n_keys, GPUGB_PARTITION_L1_RESERVE_BYTES, &props);
+	return gpugb_lean_one_block_slots_leaving(p.n_values, p.n_keys, l1_reserve, &props);
 }
 
 template <int NV, bool PACKED, int KW = 1>

@@ -32,7 +32,7 @@
 
 #include "groupby_internal.cuh"
 #include "partition_deferred_rule.cuh"	/* gpugb_partition_deferred_applies */
-#include "../src/heuristics.h"	/* gpugb_partition_bits, gpugb_partition_lean_rows_pay */
+#include "../src/heuristics.h"	/* gpugb_partition_bits, gpugb_partition_lean_rows_pay, gpugb_partition_l1_reserve_pays */
 
 /* log2 of the table's capacity (a power of two, >= GPUGB_MIN_SLOTS). */
 static int
@@ -53,22 +53,39 @@ launch_distinct(const GpugbGroupBy *gb, int64_t n)
 }
 
 /*
+ * Whether launch p's lean table leaves L1 GPUGB_PARTITION_L1_RESERVE_BYTES
+ * (src/heuristics.h): gpugb_partition_l1_reserve_pays, unless the spec
+ * says never or always.
+ */
+static bool
+l1_reserve_for(const GpugbGroupBy *gb, const GpugbAggParams &p, double distinct)
+{
+	if (gb->spec.partition_l1_reserve != GPUGB_L1_RESERVE_BY_RULE)
+		return gb->spec.partition_l1_reserve == GPUGB_L1_RESERVE_ALWAYS;
+	return gpugb_partition_l1_reserve_pays(p.n_values, p.n_keys == 1 && gb->spec.key_fits_int32, distinct,
+										   gb->hot_share);
+}
+
+/*
  * The lean partition kernel's slots for launch p (0: the generic kernel):
  * where the launch suits it (gpugb_partition_lean_slots), its rows will
  * move, and its keys are expected to repeat enough
- * (gpugb_partition_lean_rows_pay, src/heuristics.c, says why).
+ * (gpugb_partition_lean_rows_pay, src/heuristics.c, says why).  *reserved:
+ * the table leaves L1 its reserve (l1_reserve_for).
  */
 static int64_t
-lean_slots_for(const GpugbGroupBy *gb, const GpugbAggParams &p)
+lean_slots_for(const GpugbGroupBy *gb, const GpugbAggParams &p, bool *reserved)
 {
 	double		distinct = launch_distinct(gb, p.nrows);
 	int			rows_per_key = gb->spec.partition_lean_rows_per_key;
 	bool		pays = rows_per_key > 0 ? (double) p.nrows >= rows_per_key * distinct :
 		gpugb_partition_lean_rows_pay((double) p.nrows, distinct);
 
+	*reserved = false;
 	if (gb->move_refused || gb->spec.partition_rows_only || gb->spec.partition_generic_only || !pays)
 		return 0;
-	return gpugb_partition_lean_slots(p);
+	*reserved = l1_reserve_for(gb, p, distinct);
+	return gpugb_partition_lean_slots(p, *reserved ? GPUGB_PARTITION_L1_RESERVE_BYTES : 0);
 }
 
 /*
@@ -248,7 +265,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 	 * partitions an SM, which at 2^18 groups took a second radix pass.
 	 * The generic kernel's tiles keep partitions whole: at least two an SM.
 	 */
-	int64_t		lean_slots = lean_slots_for(gb, p);
+	bool		l1_reserved;
+	int64_t		lean_slots = lean_slots_for(gb, p, &l1_reserved);
 	int			tbits = table_bits(&gb->table);
 	double		distinct = launch_distinct(gb, n);
 	int			generic_bits = gpugb_partition_bits(distinct, n, gb->partition_slots,
@@ -293,6 +311,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			const bool	direct = deferred && direct_gids_apply(gb);
 
 			gb->stats.partition_lean_launches++;
+			if (l1_reserved)
+				gb->stats.partition_l1_reserve_launches++;
 			/*
 			 * Scattered rows come with their bounds; sorted ones with their
 			 * sorted partitions, whose width the move chose (2 or 4 bytes,

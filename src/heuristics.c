@@ -460,7 +460,7 @@ gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const GpugbDeviceProps *p
 
 /*
  * The same, leaving `reserve` bytes of the SM's shared memory unused, to
- * L1.  For the experiment GPUGB_PARTITION_L1_RESERVE_BYTES (heuristics.h):
+ * L1.  For GPUGB_PARTITION_L1_RESERVE_BYTES (heuristics.h):
  * the group-id table ran 1.40-1.59x faster at 2^14 groups once it left L1
  * 32 KB (session 55, gpugb_lean_gid_launch_slots), and PARTITION's table
  * takes as much of the SM as a power of two of slots allows (229,392 of
@@ -480,6 +480,21 @@ gpugb_lean_one_block_slots_leaving(int n_sums, int n_keys, int64_t reserve, cons
 		slots = s;
 	}
 	return slots;
+}
+
+/*
+ * Session 56's measurement (heuristics.h, GPUGB_PARTITION_L1_RESERVE_BYTES)
+ * as a rule: only where it won.  With four sums over an int32 key word,
+ * halving the table made whole PARTITION launches 1.07-1.27x faster from
+ * 2^22 groups; at 2^20 the partitions' extra bit changed the move's plan
+ * (0.62x).  8-byte keys (pair slots), one sum and a very hot group lost.
+ * Why L1 pays there and not elsewhere is not measured yet.
+ */
+bool
+gpugb_partition_l1_reserve_pays(int n_sums, bool key_int32, double groups_expected, double hot_share)
+{
+	return key_int32 && n_sums >= GPUGB_PARTITION_L1_RESERVE_MIN_SUMS &&
+		groups_expected >= GPUGB_PARTITION_L1_RESERVE_MIN_GROUPS && hot_share < GPUGB_VERY_HOT_SHARE;
 }
 
 /*

@@ -220,22 +220,34 @@ extern int64_t gpugb_lean_one_block_max_slots(int n_sums, int n_keys, const Gpug
 extern int64_t gpugb_lean_one_block_slots_leaving(int n_sums, int n_keys, int64_t reserve,
 												 const GpugbDeviceProps *props);
 /*
- * An experiment (session 55, run in session 56; 0: off): PARTITION's lean
- * kernel's block table (cuda/launch.cu, gpugb_partition_lean_slots, and so
- * its partitions' sizes) leaves this much of the SM's shared memory to L1
- * (gpugb_lean_one_block_slots_leaving; 32768 halves it on the H200).
- * Measured (H200, 2^28 rows, 3 reps, forced PARTITION, session 56 call 1):
+ * PARTITION's lean kernel's block table (cuda/launch.cu,
+ * gpugb_partition_lean_slots, and so its partitions' sizes) leaves this
+ * much of the SM's shared memory to L1 where gpugb_partition_l1_reserve_pays
+ * (gpugb_lean_one_block_slots_leaving; 32768 halves the table on the
+ * H200).  Session 55 wrote it as a constant for every launch; session 56
+ * measured it so (H200, 2^28 rows, 3 reps, forced PARTITION, call 1):
  * 4-byte keys with four payloads 1.07-1.27x faster at 2^22-2^26 (uniform
  * to Zipf 1.0; 23.8 -> 19.9 ms at 2^22 uniform, where six of the 29 misses
  * of 3x Thrust are), but 0.62-0.66x at 2^20 (another partition plan ran),
- * 8-byte keys with four payloads 0.77-0.98x, one payload 0.83-0.96x.  Off
- * for those losses; a rule for four sums over 4-byte keys at 2^22 and up
- * is the lead.  The same reserve for SHARED_HASH's one-block partial table
- * lost (0.91-0.95x at Zipf 1.0-1.5, 2^16-2^20) and is gone.
+ * 0.95-0.96x at Zipf 1.5, 8-byte keys with four payloads 0.77-0.98x, one
+ * payload 0.83-0.96x.  Session 58 made it the rule below.  The same
+ * reserve for SHARED_HASH's one-block partial table lost (0.91-0.95x at
+ * Zipf 1.0-1.5, 2^16-2^20) and is gone.
  */
-#ifndef GPUGB_PARTITION_L1_RESERVE_BYTES
-#define GPUGB_PARTITION_L1_RESERVE_BYTES 0
+#define GPUGB_PARTITION_L1_RESERVE_BYTES 32768
+/* The rule's bounds: at least this many sums, groups, and no group this hot (GPUGB_VERY_HOT_SHARE). */
+#ifndef GPUGB_PARTITION_L1_RESERVE_MIN_SUMS
+#define GPUGB_PARTITION_L1_RESERVE_MIN_SUMS 4
 #endif
+#define GPUGB_PARTITION_L1_RESERVE_MIN_GROUPS (4.0 * 1024 * 1024)
+/*
+ * Whether a PARTITION launch's lean table leaves GPUGB_PARTITION_L1_RESERVE_BYTES
+ * to L1: n_sums SUMs over one key word that fits int32 (key_int32),
+ * groups_expected distinct keys in the launch, hot_share the largest
+ * group's share of the rows (0 unknown).
+ */
+extern bool gpugb_partition_l1_reserve_pays(int n_sums, bool key_int32, double groups_expected,
+											double hot_share);
 extern int64_t gpugb_lean_one_block_slots(int n_sums, int n_keys, double groups_expected,
 										  const GpugbDeviceProps *props);
 /*

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--partition-ungathered] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-l1-reserve] [--partition-unmixed] [--partition-ungathered] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -78,6 +78,9 @@ static int	walks_only_option = 0;
 /* --retry-repartition: every case with spec.partition_retry_repartition (session 39's experiment). */
 static int	retry_repartition_option = 0;
 static int	n_repartitioned_cases = 0;
+/* --partition-l1-reserve: every case with spec.partition_l1_reserve always (PARTITION's lean table leaves L1 its reserve, session 58's rule's shape). */
+static int	partition_l1_reserve_option = 0;
+static int	n_l1_reserve_cases = 0;
 static int	n_overflowed_cases = 0;
 /* --observed-uniform-only: every case with spec.observed_uniform_only (the check's evenly-drawn model alone, as before session 39). */
 static int	observed_uniform_only_option = 0;
@@ -821,6 +824,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_lean_unpacked = partition_unpacked_option != 0;
 	spec.partition_cub_sort = partition_cub_sort_option != 0;
 	spec.partition_wide_sort_keys = partition_wide_keys_option != 0;
+	spec.partition_l1_reserve = partition_l1_reserve_option ? GPUGB_L1_RESERVE_ALWAYS : GPUGB_L1_RESERVE_BY_RULE;
 	spec.partition_unmixed_words = partition_unmixed_option != 0;
 	spec.partition_ungathered_values = partition_ungathered_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
@@ -1469,6 +1473,16 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.retry_partition_rounds > 0)
 			n_repartitioned_cases++;
+		/* The L1 reserve under the option: every lean partition launch (the reserved table is what ran). */
+		if (ok && partition_l1_reserve_option && stats.partition_l1_reserve_launches != stats.partition_lean_launches)
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld of %lld lean partition launches left L1 its reserve%s",
+					 (long long) stats.partition_l1_reserve_launches, (long long) stats.partition_lean_launches,
+					 partition_l1_reserve_option ? " under --partition-l1-reserve" : "");
+		}
+		if (ok && stats.partition_l1_reserve_launches > 0)
+			n_l1_reserve_cases++;
 		if (ok && partition_unpacked_option && stats.partition_packed_launches != 0)
 		{
 			ok = 0;
@@ -1926,6 +1940,8 @@ main(int argc, char **argv)
 			partition_cub_sort_option = 1;
 		else if (strcmp(argv[i], "--partition-wide-keys") == 0)
 			partition_wide_keys_option = 1;
+		else if (strcmp(argv[i], "--partition-l1-reserve") == 0)
+			partition_l1_reserve_option = 1;
 		else if (strcmp(argv[i], "--partition-unmixed") == 0)
 			partition_unmixed_option = 1;
 		else if (strcmp(argv[i], "--partition-ungathered") == 0)
@@ -1952,7 +1968,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-wide-keys] [--partition-unmixed] [--partition-ungathered] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-wide-keys] [--partition-l1-reserve] [--partition-unmixed] [--partition-ungathered] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -2531,6 +2547,7 @@ main(int argc, char **argv)
 	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",
 		   n_deferred_cases, n_deferred_wide_cases);
 	printf("cases with partitioned retry rounds: %d\n", n_repartitioned_cases);
+	printf("cases with lean partition launches leaving L1 its reserve: %d\n", n_l1_reserve_cases);
 	printf("cases with a direct partition launch: %d (%d numbered groups so)\n", n_direct_cases, n_direct_group_cases);
 	printf("device selftest: %d cases, %d failed\n", n_cases, n_failed);
 	return n_failed ? 1 : 0;

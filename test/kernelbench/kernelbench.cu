@@ -177,6 +177,10 @@ usage(FILE *f)
 			"                       partitions, not mixed keys with row numbers\n"
 			"                       (spec.partition_ungathered_values, for A/B runs); on\n"
 			"                       (default)\n"
+			"  --partition-l1-reserve rule|off|on  PARTITION's lean table leaves L1 32 kB\n"
+			"                       of the SM where gpugb_partition_l1_reserve_pays\n"
+			"                       (rule, default), never or always (spec.\n"
+			"                       partition_l1_reserve, for A/B runs)\n"
 			"  --estimate-scale F   the group estimate every method is given is the true\n"
 			"                       number of groups times F (at least 1): 1e-5 or 1e5\n"
 			"                       for a planner far off; 1 (default)\n"
@@ -394,6 +398,8 @@ static bool partition_mixed_words_option = true;
 static bool partition_eager_publish_option = false;
 /* --partition-gather: off sets spec.partition_ungathered_values (GPUGB_GATHERED_KEY_WORDS's A/B, session 51). */
 static bool partition_gather_option = true;
+/* --partition-l1-reserve: spec.partition_l1_reserve (GPUGB_PARTITION_L1_RESERVE_BYTES's rule and its A/B, session 58). */
+static int	partition_l1_reserve_option = GPUGB_L1_RESERVE_BY_RULE;
 /*
  * --estimate-scale: the planner's group estimate (spec.estimated_groups) is
  * the true number of groups times this, at least 1, for every method: the
@@ -517,6 +523,13 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_eager_publish_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-gather") == 0)
 			partition_gather_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-l1-reserve") == 0)
+		{
+			if (strcmp(val, "rule") == 0)
+				partition_l1_reserve_option = GPUGB_L1_RESERVE_BY_RULE;
+			else
+				partition_l1_reserve_option = parse_on_off(val, opt) ? GPUGB_L1_RESERVE_ALWAYS : GPUGB_L1_RESERVE_NEVER;
+		}
 		else if (strcmp(opt, "--estimate-scale") == 0)
 			estimate_scale_option = parse_double(val, 1e-9, 1e9, opt);
 		else if (strcmp(opt, "--probe-rows") == 0)
@@ -630,6 +643,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_unmixed_words = !partition_mixed_words_option;
 	spec.partition_eager_publish = partition_eager_publish_option;
 	spec.partition_ungathered_values = !partition_gather_option;
+	spec.partition_l1_reserve = (int8_t) partition_l1_reserve_option;
 	spec.device_probe_rows = probe_rows_option;
 	spec.device_direct_min_groups = direct_min_groups_option;
 	spec.partition_sort_probe = partition_sort_probe_option;
@@ -972,6 +986,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_narrow_sorts = stats.partition_narrow_sort_launches;
 		m->partition_mixed_sorts = stats.partition_mixed_launches;
 		m->partition_gathered_sorts = stats.partition_gathered_launches;
+		m->partition_l1_reserves = stats.partition_l1_reserve_launches;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
 		auto		t3 = std::chrono::steady_clock::now();
@@ -1060,6 +1075,8 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 				(long long) m.partition_launches[6], (long long) m.partition_launches[7],
 				(long long) m.partition_direct_groups, (long long) m.partition_narrow_sorts,
 				(long long) m.partition_mixed_sorts, (long long) m.partition_gathered_sorts);
+	if (m.partition_l1_reserves > 0)
+		fprintf(stderr, " (%lld lean partition launches left L1 its reserve)", (long long) m.partition_l1_reserves);
 	if (m.groups_at_check >= 0)
 		fprintf(stderr, "  %d switch(es), %lld groups at the check", m.switches,
 				(long long) m.groups_at_check);

@@ -1322,6 +1322,21 @@ test_lean_gid_table(void)
 		  gpugb_lean_one_block_slots_leaving(1, 1, 32768, &h200) == 4096,
 		  "one block's lean table of one sum: 8192 slots, 4096 leaving L1 32 kB (%lld)",
 		  (long long) gpugb_lean_one_block_slots_leaving(1, 1, 32768, &h200));
+	CHECK(gpugb_lean_one_block_slots_leaving(4, 1, GPUGB_PARTITION_L1_RESERVE_BYTES, &h200) ==
+		  gpugb_lean_one_block_max_slots(4, 1, &h200) / 2 &&
+		  gpugb_lean_one_block_slots_leaving(4, 1, GPUGB_PARTITION_L1_RESERVE_BYTES, &h200) >= GPUGB_MIN_KEYED_SLOTS,
+		  "four sums' one-block table leaving PARTITION's L1 reserve: half the slots (%lld of %lld)",
+		  (long long) gpugb_lean_one_block_slots_leaving(4, 1, GPUGB_PARTITION_L1_RESERVE_BYTES, &h200),
+		  (long long) gpugb_lean_one_block_max_slots(4, 1, &h200));
+	/* session 56's wins: four sums over an int32 key word, 2^22 groups and up, no very hot group */
+	CHECK(gpugb_partition_l1_reserve_pays(4, true, 4194304.0, 0) &&
+		  gpugb_partition_l1_reserve_pays(4, true, 67108864.0, 0.06),
+		  "PARTITION's L1 reserve: four sums, int32 key, 2^22-2^26 groups, uniform to Zipf 1.0");
+	CHECK(!gpugb_partition_l1_reserve_pays(4, true, 1048576.0, 0) &&
+		  !gpugb_partition_l1_reserve_pays(4, false, 4194304.0, 0) &&
+		  !gpugb_partition_l1_reserve_pays(1, true, 4194304.0, 0) &&
+		  !gpugb_partition_l1_reserve_pays(4, true, 4194304.0, GPUGB_VERY_HOT_SHARE),
+		  "no L1 reserve at 2^20 groups, with 8-byte keys, one sum or a very hot group (its losses)");
 	CHECK(gpugb_lean_gid_split_ranges(4, true, 12000, 0, &h200) == 1 &&
 		  gpugb_lean_gid_split_ranges(2, true, 19370, 0, &h200) == 1 &&
 		  gpugb_lean_gid_split_ranges(4, true, 6000, 0, &h200) == 0 &&
