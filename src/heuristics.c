@@ -486,9 +486,12 @@ gpugb_lean_one_block_slots_leaving(int n_sums, int n_keys, int64_t reserve, cons
  * Session 56's measurement (heuristics.h, GPUGB_PARTITION_L1_RESERVE_BYTES)
  * as a rule: only where it won.  With four sums over an int32 key word,
  * halving the table made whole PARTITION launches 1.07-1.27x faster from
- * 2^22 groups; at 2^20 the partitions' extra bit changed the move's plan
- * (0.62x).  8-byte keys (pair slots), one sum and a very hot group lost.
- * Why L1 pays there and not elsewhere is not measured yet.
+ * 2^22 groups (session 59: 1.20-1.25x at 2^21 too); at 2^20 the
+ * partitions' extra bit changed the move's plan (0.62x in session 56,
+ * 0.91x in session 59).  8-byte keys (pair slots), one sum and a very hot
+ * group lost.  Nsight Compute (session 59, 2^22 uniform) puts the whole
+ * gain in the lean kernel (13.09 -> 9.59 ms; the sort and move unchanged);
+ * why L1 helps that kernel with four sums and not with one is not measured.
  */
 bool
 gpugb_partition_l1_reserve_pays(int n_sums, bool key_int32, double groups_expected, double hot_share)

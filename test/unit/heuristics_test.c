@@ -1332,7 +1332,13 @@ test_lean_gid_table(void)
 	CHECK(gpugb_partition_l1_reserve_pays(4, true, 4194304.0, 0) &&
 		  gpugb_partition_l1_reserve_pays(4, true, 67108864.0, 0.06),
 		  "PARTITION's L1 reserve: four sums, int32 key, 2^22-2^26 groups, uniform to Zipf 1.0");
+	/* session 59's: 2^21 won too, and Zipf draws hold a little fewer keys than drawn from */
+	CHECK(gpugb_partition_l1_reserve_pays(4, true, 2097152.0, 0) &&
+		  gpugb_partition_l1_reserve_pays(4, true, 4181415.0, 0.06) &&
+		  gpugb_partition_l1_reserve_pays(4, true, 2080000.0, 0.07),
+		  "PARTITION's L1 reserve from 2^21 groups, and for Zipf 1.0's 4,181,415 keys of 2^22");
 	CHECK(!gpugb_partition_l1_reserve_pays(4, true, 1048576.0, 0) &&
+		  !gpugb_partition_l1_reserve_pays(4, true, 1500000.0, 0) &&
 		  !gpugb_partition_l1_reserve_pays(4, false, 4194304.0, 0) &&
 		  !gpugb_partition_l1_reserve_pays(1, true, 4194304.0, 0) &&
 		  !gpugb_partition_l1_reserve_pays(4, true, 4194304.0, GPUGB_VERY_HOT_SHARE),
