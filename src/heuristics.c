@@ -157,6 +157,16 @@
  */
 #define LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE 0.2
 /*
+ * ...and one int32 sum without skew, from this many times L2.  H200, 2^28
+ * rows, one payload, uniform (session 59, call 5, forced strategies in one
+ * run): 2^21 groups with 4-byte keys (a table of 120 MB, 2.0 x L2)
+ * PARTITION 9.0 ms against global_hash's 19.6, which auto kept under
+ * SORT_MIN_L2_MULTIPLE; at 2^20 (session 57's grid) 4-byte keys 9.1
+ * against 9.7 (an L2-sized table) and 8-byte keys 11.4 against 11.0 (76
+ * MB, 1.27 x L2): even.  The line lies between the two measured sizes.
+ */
+#define LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE 1.5
+/*
  * Auto takes PARTITION's lean kernel from this many rows a key expected in
  * a launch, at least the launch's own GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY,
  * so that auto never plans the lean kernel for launches that would not run
@@ -1041,7 +1051,8 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
  * LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE for two sums or more
  * (partition_lean_pays holds: over packed rows) without skew and for four
  * with it, LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE for one sum with
- * skew, else SORT_MIN_L2_MULTIPLE, where sort pays too.
+ * skew, LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE for one int32 sum without,
+ * else SORT_MIN_L2_MULTIPLE, where sort pays too.
  */
 static double
 lean_partition_min_l2_multiple(const GpugbWorkload *w)
@@ -1051,6 +1062,8 @@ lean_partition_min_l2_multiple(const GpugbWorkload *w)
 
 	if (sums == 1 && skewed)
 		return LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE;
+	if (sums == 1 && w->sums_fit_int32)
+		return LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE;
 	if (sums == 0 && w->key_fits_int32)
 		return LEAN_PARTITION_MIN_L2_MULTIPLE;
 	if (sums >= 2 && (!skewed || sums == GPUGB_PARTITION_LEAN_MAX_SUMS))

@@ -700,6 +700,31 @@ test_partition(void)
 	}
 	{
 		/*
+		 * One int32 sum without skew: PARTITION from 1.5 x L2
+		 * (LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE).  Session 59, call 5:
+		 * 2^21 groups, 4-byte keys (120 MB, 2.0 x L2) PARTITION 9.0 ms
+		 * against global_hash's 19.6, which auto kept; 2^20 with 8-byte
+		 * keys (76 MB, 1.27 x L2) even, and global_hash stays.
+		 */
+		GpugbWorkload one21 = workload_packed(2097152.0, 1, 0.0);
+		GpugbWorkload one20_wide = wide_key(workload_packed(1048576.0, 1, 0.0));
+		GpugbWorkload one21_words = workload_lean(2097152.0, 1, 0.0);
+
+		c = choose(one21);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^21 groups, one int32 sum, int32 key -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(one20_wide);
+		CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+			  "2^20 groups, one int32 sum, 8-byte key (1.27 x L2) -> global_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(one21_words);
+		CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+			  "2^21 groups, one sum of 8-byte words (not measured) -> global_hash as before (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
+	{
+		/*
 		 * Skewed (Zipf 1.0, largest group 7 %), within 3 x L2, two or three
 		 * sums: the partial lean table, not PARTITION (session 36, call 2:
 		 * 8-byte keys, three sums, 21.8 ms against 28.2); beyond it PARTITION
