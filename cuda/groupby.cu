@@ -812,8 +812,15 @@ aggregate_device_rows(GpugbGroupBy *gb, const GpugbDeviceColumns *cols, int64_t 
  * points of 8-byte keys at 2^26 (H200, 2^28 rows, both key widths, one and
  * four payloads, four distributions, 2^14-2^26, 3 reps, kernelbench
  * --direct-min-groups, session 51 call 5).
+ * 0.9 x 2^21 since session 60: a Zipf 1.0 draw of 2^21 keys holds
+ * 2,097,109 of them, 43 short of 2^21, so auto ran on without the restart
+ * and took 29.7 ms with four payloads against forced PARTITION's 19.3;
+ * the lower line made auto 1.46x as fast there and changed no other point
+ * beyond the run's noise (0.94-1.05x, as forced PARTITION's own times moved;
+ * both key widths, one and four payloads, four distributions, 2^20-2^22
+ * and 8-byte keys at 2^26, session 60 call 2).
  */
-#define GPUGB_DIRECT_MIN_GROUPS (INT64_C(1) << 21)
+#define GPUGB_DIRECT_MIN_GROUPS ((int64_t) (0.9 * (INT64_C(1) << 21)))
 
 static bool
 restarts_after_probe(const GpugbGroupBy *gb)

@@ -190,7 +190,7 @@ usage(FILE *f)
 			"  --direct-min-groups N groups auto's probe must lead it to expect before its\n"
 			"                       rows run again on an emptied table, for direct group\n"
 			"                       ids (spec.device_direct_min_groups, for A/B runs); 0:\n"
-			"                       the default, GPUGB_DIRECT_MIN_GROUPS (2^21)\n"
+			"                       the default, GPUGB_DIRECT_MIN_GROUPS (0.9 x 2^21)\n"
 			"  --partition-probe hash|on|off hash (default): where auto plans PARTITION,\n"
 			"                       its probe launch runs GLOBAL_HASH; on: PARTITION, as\n"
 			"                       in sessions 38-44 (spec.partition_own_probe); off:\n"
