@@ -345,6 +345,13 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_ungathered_values;
 	/*
+	 * PARTITION sorts packed rows of an 8-byte key with their partitions,
+	 * as before session 60, not hashed rows (GPUGB_HASHED_KEY_WORDS below):
+	 * for the kernel benchmark's A/B runs (--partition-hashed off) and the
+	 * self-test (--partition-unhashed), never set by the executor.
+	 */
+	bool		partition_unhashed_keys;
+	/*
 	 * PARTITION's lean table leaves L1 GPUGB_PARTITION_L1_RESERVE_BYTES of
 	 * the SM (src/heuristics.h): 0 where gpugb_partition_l1_reserve_pays,
 	 * GPUGB_L1_RESERVE_NEVER or GPUGB_L1_RESERVE_ALWAYS for the kernel
@@ -664,6 +671,19 @@ typedef struct GpugbGroupResults
 #ifndef GPUGB_DIRECT_FLUSH_STORES
 #define GPUGB_DIRECT_FLUSH_STORES 1
 #endif
+/*
+ * Since session 60, PARTITION's packed rows of an 8-byte key and one to
+ * four int32 sums, where the lean kernel looks group ids up at the flush
+ * and the rows do not scatter, are sorted as (key hash, values) pairs
+ * (hashed_rows.cuh says why): the block table holds the hash, and the
+ * flush takes the key back from it (gpugb_unhash_word).  Any launch, not
+ * only a direct one: the hash's partitions are the table's slices.
+ * spec.partition_unhashed_keys turns it off for A/B runs.  Such rows' key
+ * word count is GPUGB_HASHED_KEY_WORDS.
+ */
+#define GPUGB_HASHED_KEY_WORDS 5
+/* The key word counts of 8-byte keys (the table's pair slots; GPUGB_DEFERRED_EMPTY_KEY takes no slot). */
+#define GPUGB_KEY_WORDS_8_BYTES(kw) ((kw) == 2 || (kw) == GPUGB_HASHED_KEY_WORDS)
 /* The key word counts whose block-table keys are mixed (unmixed at the flush). */
 #define GPUGB_KEY_WORDS_MIXED(kw) (GPUGB_PARTITION_MIXED_KEYS && ((kw) == GPUGB_MIXED_KEY_WORDS || (kw) == GPUGB_GATHERED_KEY_WORDS))
 /*
@@ -716,6 +736,7 @@ typedef struct GpugbStats
 	int64_t		partition_narrow_sort_launches;	/* those whose rows CUB sorted with 2-byte partitions (cuda/partition_move.cu) */
 	int64_t		partition_mixed_launches;	/* those sorted by mixed keys (GPUGB_PARTITION_MIXED_KEYS): words, or keys with row numbers */
 	int64_t		partition_gathered_launches;	/* those of mixed keys with row numbers (GPUGB_GATHERED_KEY_WORDS) */
+	int64_t		partition_hashed_launches;	/* packed ones whose 8-byte keys CUB sorted as hashes with their sums (GPUGB_HASHED_KEY_WORDS) */
 	int64_t		partition_l1_reserve_launches;	/* lean ones whose table left L1 GPUGB_PARTITION_L1_RESERVE_BYTES (spec.partition_l1_reserve) */
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */
 	int64_t		probe_restarts;	/* device-resident probes whose rows ran again on an emptied table (groupby.cu, restarts_after_probe) */

@@ -128,6 +128,8 @@ struct GpugbSortBufs
  * value_out).  rows == nullptr: the rows were unpacked as usual.
  */
 #define GPUGB_SORTED_PARTS_MIXED32 (-4)
+/* ...and the hashed layout's hashes (hashed_rows.cuh), bits [table bits - bits, table bits) of which are the partitions. */
+#define GPUGB_SORTED_PARTS_HASHED (-8)
 
 struct GpugbPackedRows
 {
@@ -365,10 +367,12 @@ unsigned	gpugb_grid_for(int64_t work, int block);
  * named in *moved (gpugb_partition_unpack_for_retries).  want_mixed
  * (GPUGB_PARTITION_MIXED_KEYS, gpugb_device.h): such
  * rows of one sum, where they do not scatter, become mixed words
- * (packed->key_words GPUGB_MIXED_KEY_WORDS).
+ * (packed->key_words GPUGB_MIXED_KEY_WORDS).  want_hashed (the deferred
+ * path will read them): such rows of an 8-byte key and one to four sums,
+ * where they do not scatter, become hashed rows (GPUGB_HASHED_KEY_WORDS).
  */
 GpugbStatus gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
-									  int shift, int bits, bool want_packed, bool want_mixed,
+									  int shift, int bits, bool want_packed, bool want_mixed, bool want_hashed,
 									  cudaStream_t stream, GpugbAggParams *moved, GpugbPackedRows *packed,
 									  bool *did);
 /*

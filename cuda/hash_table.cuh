@@ -134,6 +134,31 @@ gpugb_hash_word(int64_t key)
 	return gpugb_hash_finish(gpugb_hash_step(GPUGB_HASH_SEED, (uint64_t) key), 0);
 }
 
+/* gpugb_fmix64's inverse: each xor-shift by 33 is its own, and the multipliers' inverses mod 2^64. */
+__device__ __forceinline__ uint64_t
+gpugb_unfmix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0x9cb4b2f8129337dbull;	/* 0xc4ceb9fe1a85ec53's inverse */
+	k ^= k >> 33;
+	k *= 0x4f74430c22a54005ull;	/* 0xff51afd7ed558ccd's inverse */
+	k ^= k >> 33;
+	return k;
+}
+
+/*
+ * The key whose gpugb_hash_word is h: every step of that hash (an xor with
+ * a constant, gpugb_fmix64, an add) is a bijection of 64-bit words, so
+ * PARTITION's hashed rows (hashed_rows.cuh) keep the hash in the key's place.
+ */
+__device__ __forceinline__ int64_t
+gpugb_unhash_word(uint64_t h)
+{
+	uint64_t	x = gpugb_unfmix64(h) ^ 0x5851F42D4C957F2Dull;
+
+	return (int64_t) (gpugb_unfmix64(x - 0x9E3779B97F4A7C15ull) ^ GPUGB_HASH_SEED);
+}
+
 /*
  * Group data is read through L2 (ld.global.cg): the line may have been
  * cached in this SM's L1 before another SM wrote a neighbouring group.

@@ -862,6 +862,24 @@ launch_partition_bounds(const GpugbAggParams &p, const void *sorted_parts, int s
 	/* No sorted partitions: the bounds are there already (partition_scatter.cuh wrote them). */
 	if (sorted_parts == nullptr)
 		return GPUGB_OK;
+	/*
+	 * Hashed rows: the sorted hashes come first, and a row's partition is
+	 * its home slot's top bits, (hash & slot_mask) >> (table bits - bits).
+	 */
+	if (sorted_part_bytes == GPUGB_SORTED_PARTS_HASHED)
+	{
+		int			bits = 0,
+					table_bits = 0;
+
+		while ((1ll << bits) < n_parts)
+			bits++;
+		while (table_bits < 63 && (1ull << table_bits) <= (unsigned long long) p.slot_mask)
+			table_bits++;
+		gpugb_partition_hash_bounds_kernel<<<gpugb_grid_for(n_parts + 1, 256), 256, 0, stream>>>(
+			(const unsigned long long *) sorted_parts, p.nrows, table_bits - bits, (unsigned long long) n_parts - 1,
+			bounds, n_parts);
+		return GPUGB_LAUNCHED("gpugb_partition_hash_bounds_kernel");
+	}
 #if GPUGB_PARTITION_MIXED_KEYS
 	/*
 	 * Mixed rows: the sorted words themselves, whose top bits are the
@@ -972,6 +990,15 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_
 	if (rows != nullptr && key_words == 2)
 		return launch_partitioned_lean_nv<NV, true, 2>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, direct,
 													   stream);
+	if (rows != nullptr && key_words == GPUGB_HASHED_KEY_WORDS)
+	{
+		/* Hashed rows hold one to four sums (partition_move.cu). */
+		if constexpr (NV >= 1)
+			return launch_partitioned_lean_nv<NV, true, GPUGB_HASHED_KEY_WORDS>(p, rows, bounds, n_parts, slots,
+																				tile_rows, split_rows, direct, stream);
+		else
+			return GPUGB_INVALID_ARGUMENT;
+	}
 #if GPUGB_PARTITION_MIXED_KEYS
 	if (rows != nullptr && key_words == GPUGB_MIXED_KEY_WORDS)
 	{

@@ -66,6 +66,7 @@
 #if GPUGB_PARTITION_MIXED_KEYS
 #include "key_mix.cuh"
 #endif
+#include "hashed_rows.cuh"
 
 /* A slot whose lookup got no group id (in the table's gid word; 0 otherwise). */
 #define GPUGB_DEFERRED_FAILED 1
@@ -144,6 +145,23 @@ struct GpugbDeferredPackedRows
 
 	__device__ __forceinline__ GpugbLeanRowInputs<NV> load(int64_t i, int64_t end) const
 	{
+		/* The key's hash (the block table's key) and the values, from the layout's two arrays. */
+		if constexpr (KW == GPUGB_HASHED_KEY_WORDS)
+		{
+			GpugbLeanRowInputs<NV> in = {};
+
+			if (i < end)
+			{
+				const GpugbHashedValues<NV> v = gpugb_hashed_load_values<NV>(rows, n, i);
+
+				in.key = (long long) __ldg((const unsigned long long *) rows + i);
+#pragma unroll
+				for (int a = 0; a < NV; a++)
+					in.w[a] = (long long) (int32_t) v.w[a];
+			}
+			return in;
+		}
+		else
 #if GPUGB_PARTITION_MIXED_KEYS
 		if constexpr (KW == GPUGB_GATHERED_KEY_WORDS)
 			return fetch(stage(i, end), i, end);
@@ -167,11 +185,12 @@ struct GpugbDeferredPackedRows
 #endif
 			return gpugb_lean_packed_load<NV, KW>(rows, i, end);
 	}
-	static constexpr bool may_be_unslotted = KW == 2;
+	/* An 8-byte block-table key (a hashed row's hash too) may be the EMPTY key. */
+	static constexpr bool may_be_unslotted = GPUGB_KEY_WORDS_8_BYTES(KW);
 
 	__device__ __forceinline__ bool unslotted(const GpugbLeanRowInputs<NV> &in) const
 	{
-		return KW == 2 && in.key == GPUGB_DEFERRED_EMPTY_KEY;
+		return may_be_unslotted && in.key == GPUGB_DEFERRED_EMPTY_KEY;
 	}
 };
 
@@ -338,11 +357,16 @@ gpugb_deferred_list_claimed(const GpugbLeanTable &t, unsigned lane)
 	return (int) *(volatile unsigned *) &list[GPUGB_DEFERRED_LIST_COUNT];
 }
 
-/* The group key of a block-table key: mixed rows' and gathered rows' keys are mixed (GPUGB_PARTITION_MIXED_KEYS). */
+/*
+ * The group key of a block-table key: mixed rows' and gathered rows' keys
+ * are mixed (GPUGB_PARTITION_MIXED_KEYS), hashed rows' are the key's hash.
+ */
 template <int KW>
 __device__ __forceinline__ int64_t
 gpugb_deferred_group_key(long long key)
 {
+	if constexpr (KW == GPUGB_HASHED_KEY_WORDS)
+		return gpugb_unhash_word((uint64_t) key);
 #if GPUGB_PARTITION_MIXED_KEYS
 	if constexpr (GPUGB_KEY_WORDS_MIXED(KW))
 		return gpugb_unmixed_key((uint32_t) key);
@@ -358,7 +382,7 @@ gpugb_deferred_flush_slot(const GpugbAggParams &p, const GpugbStates &global, co
 {
 	/* Coalesced claims: the lanes that claim together take their ids with one atomic. */
 	int64_t		gid = overflowed ? -1 :
-		gpugb_find_or_insert_word<true, KW == 2>(p, gpugb_deferred_group_key<KW>(t.cache.keys[s]));
+		gpugb_find_or_insert_word<true, GPUGB_KEY_WORDS_8_BYTES(KW)>(p, gpugb_deferred_group_key<KW>(t.cache.keys[s]));
 
 	if (gid >= 0)
 		gpugb_lean_slot_flush<NV, false>(p, global, t, s, (int) gid);

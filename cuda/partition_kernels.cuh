@@ -121,6 +121,17 @@ gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds
 	gpugb_partition_bounds_of(n, bounds, n_parts, [&](int64_t i) { return (int64_t) sorted[i]; });
 }
 
+/*
+ * ...over sorted hashes whose partition is their bits [shift, shift +
+ * bits), mask = 2^bits - 1: hashed rows' (hashed_rows.cuh).
+ */
+__global__ void
+gpugb_partition_hash_bounds_kernel(const unsigned long long *sorted, int64_t n, int shift, unsigned long long mask,
+								   uint32_t *bounds, int64_t n_parts)
+{
+	gpugb_partition_bounds_of(n, bounds, n_parts, [&](int64_t i) { return (int64_t) ((sorted[i] >> shift) & mask); });
+}
+
 #if GPUGB_PARTITION_MIXED_KEYS
 /*
  * ...over sorted words whose partition is their bits from `shift` up: the

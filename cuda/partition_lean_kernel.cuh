@@ -91,16 +91,14 @@ gpugb_partition_lean_kernel(const __grid_constant__ GpugbAggParams p, const void
 			return;
 		}
 	}
-#if GPUGB_PARTITION_MIXED_KEYS
-	/* Mixed and gathered rows come only where the deferred path applies (partition_strategy.cu checks). */
-	if constexpr (GPUGB_KEY_WORDS_MIXED(KW))
+	/* Mixed, gathered and hashed rows come only where the deferred path applies (partition_strategy.cu checks). */
+	if constexpr (GPUGB_KEY_WORDS_MIXED(KW) || KW == GPUGB_HASHED_KEY_WORDS)
 		__trap();
-#endif
 	gpugb_lean_table_reset<NV>(table);
 	__syncthreads();
 
-	/* The instance below never runs for mixed rows (above): any valid one compiles there. */
-	constexpr int FAST_KW = GPUGB_KEY_WORDS_MIXED(KW) ? 1 : KW;
+	/* The instance below never runs for those rows (above): any valid one compiles there. */
+	constexpr int FAST_KW = GPUGB_KEY_WORDS_MIXED(KW) || KW == GPUGB_HASHED_KEY_WORDS ? 1 : KW;
 	const unsigned lane = threadIdx.x & 31u;
 	const long long *key_words = (const long long *) p.key_values[0];
 

@@ -56,6 +56,7 @@
 #include <mutex>
 
 #include "groupby_internal.cuh"
+#include "hashed_rows.cuh"
 #include "partition_scatter.cuh"
 #if GPUGB_PARTITION_MIXED_KEYS
 #include "key_mix.cuh"
@@ -260,6 +261,77 @@ sort_rows(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t rows, int bits,
 													  (Row *) b->moved_out.ptr, n, 0, bits, stream));
 }
 
+/* Each row of an 8-byte key and NV int32 values as the hashed layout's (hashed_rows.cuh): the key's hash, and the values. */
+template <class Packer, int NV>
+__global__ void
+gpugb_move_pack_hashed_kernel(const Packer pk, unsigned long long *hashes, GpugbHashedValues<NV> *values)
+{
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < pk.p.nrows;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		const typename Packer::Row r = pk.row(i);
+		GpugbHashedValues<NV> v = {};
+
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			v.w[a] = r.w[2 + a];
+		hashes[i] = gpugb_hash_word((int64_t) (((uint64_t) r.w[1] << 32) | r.w[0]));
+		values[i] = v;
+	}
+}
+
+/*
+ * Hashed rows (GPUGB_HASHED_KEY_WORDS, gpugb_device.h): the pack into
+ * b->moved_in and CUB's sort of the (hash, values) pairs by the hashes'
+ * bits [shift, shift + bits), the partitions, into b->moved_out; temp ==
+ * nullptr: only the scratch's size for `items` pairs (all 64 bits: at
+ * least the passes of `bits`).
+ */
+template <class Packer, int NV>
+static GpugbStatus
+sort_hashed(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int shift, int bits, void *temp,
+			size_t *temp_bytes, cudaStream_t stream)
+{
+	typedef GpugbHashedValues<NV> Values;
+
+	if (temp == nullptr)
+		return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const unsigned long long *) nullptr,
+														  (unsigned long long *) nullptr, (const Values *) nullptr,
+														  (Values *) nullptr, items));
+
+	void	   *in = b->moved_in.ptr,
+			   *out = b->moved_out.ptr;
+
+	gpugb_move_pack_hashed_kernel<Packer, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
+		*pk, (unsigned long long *) in, gpugb_hashed_values<NV>(in, n));
+	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_hashed_kernel"));
+	return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const unsigned long long *) in,
+													  (unsigned long long *) out,
+													  (const Values *) gpugb_hashed_values<NV>(in, n),
+													  gpugb_hashed_values<NV>(out, n), n, shift, shift + bits,
+													  stream));
+}
+
+/* The hashed layout's rows as int64 columns in sorted order, for retries. */
+template <int NV>
+__global__ void
+gpugb_move_unpack_hashed_kernel(const void *layout, int64_t n, const GpugbMoveCols c)
+{
+	const unsigned long long *hashes = (const unsigned long long *) layout;
+	const GpugbHashedValues<NV> *values = gpugb_hashed_values<NV>(layout, n);
+
+	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (int64_t) gridDim.x * blockDim.x)
+	{
+		const GpugbHashedValues<NV> v = values[i];
+
+		c.key_out[i] = gpugb_unhash_word(hashes[i]);
+#pragma unroll
+		for (int a = 0; a < NV; a++)
+			c.out[a][i] = (int64_t) (int32_t) v.w[a];
+	}
+}
+
 #if GPUGB_PARTITION_MIXED_KEYS
 /* Each row of an int32 key and one int32 value as one word: the key mixed (key_mix.cuh) above the value. */
 template <class Packer>
@@ -397,7 +469,7 @@ template <int KW, int VW, int NV, bool TIGHT = false>
 static GpugbStatus
 move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMoveCols c,
 		  int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed = nullptr,
-		  bool want_mixed = false)
+		  bool want_mixed = false, bool want_hashed = false)
 {
 	typedef GpugbRowPacker<KW, VW, NV, TIGHT> Packer;
 	typedef typename Packer::Row Row;
@@ -422,6 +494,12 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	if constexpr (PACKABLE)
 		scatter = packed != nullptr && scatter_applies<Packer>(gb, b, n, bits, &temp_bytes);
 
+	/* Hashed rows (gpugb_device.h): an 8-byte key and one to four sums, where the caller wants them and no scatter. */
+	constexpr bool HASHABLE = PACKABLE && KW == 2 && NV >= 1;
+	const bool	hashed = HASHABLE && want_hashed && packed != nullptr && !scatter &&
+		!gb->spec.partition_unhashed_keys;
+	size_t		in_bytes = rows * sizeof(Row);	/* moved_in's: the packed rows, or the hashed layout */
+
 #if GPUGB_PARTITION_MIXED_KEYS
 	/* Mixed words (gpugb_device.h): an int32 key and one sum, where the caller wants them and no scatter. */
 	constexpr bool MIXABLE = PACKABLE && KW == 1 && NV == 1 && !TIGHT;
@@ -445,6 +523,28 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 #endif
 	if (!scatter)
 		GPUGB_TRY(sort(nullptr, (int64_t) rows, nullptr));	/* the scratch's size */
+	/*
+	 * Hashed rows' pairs: scratch and buffers for them and for the packed
+	 * rows' sort, which a later launch of the set may take (no scatter
+	 * then), so that none of them frees a buffer to grow it (a cudaFree
+	 * waits for the whole device).  Their layout outgrows the tight 12-byte
+	 * rows by its 16-byte alignment.
+	 */
+	if constexpr (HASHABLE)
+	{
+		if (hashed)
+		{
+			size_t		pairs_bytes = 0;
+
+			GPUGB_TRY((sort_hashed<Packer, NV>(b, nullptr, n, (int64_t) rows, shift, bits, nullptr, &pairs_bytes,
+											   stream)));
+			temp_bytes = pairs_bytes > temp_bytes ? pairs_bytes : temp_bytes;
+			if (gpugb_hashed_bytes<NV>((int64_t) rows) > in_bytes)
+				in_bytes = gpugb_hashed_bytes<NV>((int64_t) rows);
+			if (gpugb_hashed_bytes<NV>((int64_t) rows) > out_bytes)
+				out_bytes = gpugb_hashed_bytes<NV>((int64_t) rows);
+		}
+	}
 #if GPUGB_PARTITION_MIXED_KEYS
 	/*
 	 * Only the handle's first launch sorts mixed words; its set's later
@@ -485,7 +585,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	 * GiB at 2^28 rows of four sums, where 1 would do for a handle of one
 	 * launch (a review's note, session 51; not changed for want of a GPU run).
 	 */
-	GpugbStatus st = scatter ? GPUGB_OK : ensure_buf(gb, &b->moved_in, rows * sizeof(Row), "moved rows");
+	GpugbStatus st = scatter ? GPUGB_OK : ensure_buf(gb, &b->moved_in, in_bytes, "moved rows");
 
 	if (st == GPUGB_OK)
 		st = ensure_buf(gb, &b->moved_out, out_bytes, "moved rows");
@@ -535,6 +635,13 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			GPUGB_TRY(scatter_rows(b, pk, n, bits, stream));
 		gb->stats.partition_scattered_launches++;
 	}
+	else if (hashed)
+	{
+		temp_bytes = b->moved_temp.bytes;
+		if constexpr (HASHABLE)
+			GPUGB_TRY((sort_hashed<Packer, NV>(b, &pk, n, n, shift, bits, b->moved_temp.ptr, &temp_bytes, stream)));
+		gb->stats.partition_hashed_launches++;
+	}
 #if GPUGB_PARTITION_MIXED_KEYS
 	else if (mixed)
 	{
@@ -570,6 +677,12 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			packed->bounds_ready = scatter;
 			packed->pitch = (int64_t) rows;
 			packed->sorted_part_bytes = narrow && !scatter ? 2 : 4;
+			if (hashed)
+			{
+				/* The layout's sorted hashes come first, and their bits from shift are the partitions. */
+				packed->key_words = GPUGB_HASHED_KEY_WORDS;
+				packed->sorted_part_bytes = GPUGB_SORTED_PARTS_HASHED;
+			}
 #if GPUGB_PARTITION_MIXED_KEYS
 			if (mixed)
 			{
@@ -619,6 +732,19 @@ static GpugbStatus
 unpack_packed_rows(const GpugbPackedRows &packed, cudaStream_t stream)
 {
 	static_assert(GPUGB_PARTITION_LEAN_MAX_SUMS == GPUGB_LEAN_MAX_SUMS, "gpugb_for_lean_sums' instances");
+	if (packed.key_words == GPUGB_HASHED_KEY_WORDS)
+		return gpugb_for_lean_sums(packed.n_values, [&](auto nv) -> GpugbStatus {
+			constexpr int NV = decltype(nv)::value;
+
+			if constexpr (NV >= 1)
+			{
+				gpugb_move_unpack_hashed_kernel<NV><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
+					packed.rows, packed.n, retry_cols(packed));
+				return GPUGB_LAUNCHED("gpugb_move_unpack_hashed_kernel");
+			}
+			else
+				return GPUGB_INVALID_ARGUMENT;	/* hashed rows hold one to four sums */
+		});
 #if GPUGB_PARTITION_MIXED_KEYS
 	if (packed.key_words == GPUGB_MIXED_KEY_WORDS)
 	{
@@ -700,7 +826,7 @@ template <int KW, int VW>
 static GpugbStatus
 move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const GpugbMoveCols &c,
 			 int n_cols, int shift, int bits, cudaStream_t stream, bool *did, GpugbPackedRows *packed,
-			 bool want_mixed)
+			 bool want_mixed, bool want_hashed)
 {
 	static_assert(GPUGB_MOVE_MAX_VALUE_INPUTS == 1 && GPUGB_PARTITION_LEAN_MAX_SUMS == 4,
 				  "instances for 0 and 1 value inputs, and 2 to 4 packed");
@@ -717,15 +843,16 @@ move_rows_nv(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, const 
 			/* An 8-byte key and a 4-byte value: three words, 12 bytes (16 where padded, for A/B runs). */
 			if (TIGHT && gb->spec.partition_move_padded)
 				return move_rows<KW, 1, NV>(gb, b, p, c, shift, bits, stream, did);
-			return move_rows<KW, 1, NV, TIGHT>(gb, b, p, c, shift, bits, stream, did, packed, want_mixed);
+			return move_rows<KW, 1, NV, TIGHT>(gb, b, p, c, shift, bits, stream, did, packed, want_mixed,
+											   want_hashed);
 		});
 	}
 }
 
 GpugbStatus
 gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p,
-						  int shift, int bits, bool want_packed, bool want_mixed, cudaStream_t stream,
-						  GpugbAggParams *moved, GpugbPackedRows *packed, bool *did)
+						  int shift, int bits, bool want_packed, bool want_mixed, bool want_hashed,
+						  cudaStream_t stream, GpugbAggParams *moved, GpugbPackedRows *packed, bool *did)
 {
 	GpugbMoveCols c = {};
 	int			col_of[GPUGB_MAX_AGGS];
@@ -788,14 +915,14 @@ gpugb_partition_move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggPara
 
 	if (key32 && values_fit)
 		st = move_rows_nv<1, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr,
-								   want_mixed);
+								   want_mixed, false);
 	else if (key32)
-		st = move_rows_nv<1, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr, false);
+		st = move_rows_nv<1, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr, false, false);
 	else if (values_fit)
 		st = move_rows_nv<2, 1>(gb, b, p, c, n_cols, shift, bits, stream, did, keep_packed ? packed : nullptr,
-								   false);
+								   false, want_hashed);
 	else
-		st = move_rows_nv<2, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr, false);
+		st = move_rows_nv<2, 2>(gb, b, p, c, n_cols, shift, bits, stream, did, nullptr, false, false);
 	if (st != GPUGB_OK || !*did)
 		return st;
 

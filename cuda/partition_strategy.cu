@@ -294,9 +294,13 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 		want_packed && direct_gids_apply(gb) &&
 		gpugb_partition_deferred_applies(1, GPUGB_MIXED_KEY_WORDS, (int) lean_slots);
 
+	/* Hashed rows (GPUGB_HASHED_KEY_WORDS, gpugb_device.h) only where the deferred path will read them. */
+	const bool	want_hashed = want_packed && !gb->spec.partition_unhashed_keys &&
+		gpugb_partition_deferred_applies(p.n_values, GPUGB_HASHED_KEY_WORDS, (int) lean_slots);
+
 	/* One key word, no NULLs: the rows move with the sort (partition_move.cu). */
-	GPUGB_TRY(gpugb_partition_move_rows(gb, b, p, tbits - bits, bits, want_packed, want_mixed, stream, &moved,
-										&packed, &did_move));
+	GPUGB_TRY(gpugb_partition_move_rows(gb, b, p, tbits - bits, bits, want_packed, want_mixed, want_hashed, stream,
+										&moved, &packed, &did_move));
 	if (did_move)
 	{
 		/* Retries list sorted positions: they must read the sorted columns. */
@@ -321,7 +325,8 @@ gpugb_launch_partition(GpugbGroupBy *gb, GpugbStrideSet *set, GpugbAggParams &p)
 			GPUGB_TRY(gpugb_launch_partitioned_lean(lean, packed.rows, packed.key_words,
 													packed.bounds_ready ? nullptr :
 													packed.sorted_part_bytes == 8 ||
-													packed.sorted_part_bytes == GPUGB_SORTED_PARTS_MIXED32 ? packed.rows :
+													packed.sorted_part_bytes == GPUGB_SORTED_PARTS_MIXED32 ||
+													packed.sorted_part_bytes == GPUGB_SORTED_PARTS_HASHED ? packed.rows :
 													keys_out,
 													packed.rows != nullptr ? packed.sorted_part_bytes : 4, bounds, n_parts,
 													lean_slots, direct, stream));

@@ -176,6 +176,10 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->stats.partition_gathered_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Gathered Values", NULL,
 							   st->stats.partition_gathered_launches, es);
+	/* ...and those whose CUB sort took 8-byte keys' hashes with their sums (GPUGB_HASHED_KEY_WORDS) */
+	if (st->stats.partition_hashed_launches > 0)
+		ExplainPropertyInteger("Partition Launches With Hashed Keys", NULL,
+							   st->stats.partition_hashed_launches, es);
 	/* ...of which the lean kernel's table left L1 its reserve (src/heuristics.h, GPUGB_PARTITION_L1_RESERVE_BYTES) */
 	if (st->stats.partition_l1_reserve_launches > 0)
 		ExplainPropertyInteger("Partition Launches Leaving L1 Its Reserve", NULL,

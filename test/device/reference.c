@@ -127,6 +127,10 @@ key_of(int n_keys, int k, int64_t j, int int32_keys)
 		if (j == 5)				/* the key word of an empty slot in PARTITION's deferred
 								 * block table, whose rows are retried */
 			return (int64_t) GPUGB_DEFERRED_EMPTY_KEY;
+		if (j == 6)				/* the key whose table hash (gpugb_hash_word) is that word: the
+								 * block-table key of PARTITION's hashed rows
+								 * (GPUGB_HASHED_KEY_WORDS), whose rows are retried */
+			return (int64_t) 0xAAA9133EDF738BD5ull;
 		return (int64_t) ((uint64_t) j * 0xD1B54A32D192ED03ull);
 	}
 	if (n_keys <= 3)

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-l1-reserve] [--partition-unmixed] [--partition-ungathered] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-l1-reserve] [--partition-unmixed] [--partition-ungathered] [--partition-unhashed] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -67,6 +67,8 @@ static int	partition_wide_keys_option = 0;
 static int	partition_unmixed_option = 0;
 /* --partition-ungathered: every case with spec.partition_ungathered_values (direct launches of two to four sums sort packed rows with their partitions, as before session 51). */
 static int	partition_ungathered_option = 0;
+/* --partition-unhashed: every case with spec.partition_unhashed_keys (packed rows of an 8-byte key sort with their partitions, as before session 60). */
+static int	partition_unhashed_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
 static int	sort_probe_option = 0;
 /* --partition-own-probe: every case with spec.partition_own_probe (PARTITION as that probe, the default of sessions 38-44). */
@@ -92,6 +94,7 @@ static int	n_direct_group_cases = 0;	/* ...and of those, cases where it numbered
 static int	n_narrow_sort_cases = 0;	/* cases whose packed rows CUB sorted with 2-byte partitions */
 static int	n_mixed_cases = 0;	/* cases whose first launch sorted mixed words (GPUGB_PARTITION_MIXED_KEYS) */
 static int	n_gathered_cases = 0;	/* ...mixed keys with row numbers (GPUGB_GATHERED_KEY_WORDS) */
+static int	n_hashed_cases = 0;	/* cases with launches of hashed rows (GPUGB_HASHED_KEY_WORDS) */
 static int	n_deferred_wide_cases = 0;	/* ...over 8-byte keys, among them GPUGB_DEFERRED_EMPTY_KEY (reference.c) */
 
 /* ------------------------------------------------------------ comparison */
@@ -827,6 +830,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_l1_reserve = partition_l1_reserve_option ? GPUGB_L1_RESERVE_ALWAYS : GPUGB_L1_RESERVE_BY_RULE;
 	spec.partition_unmixed_words = partition_unmixed_option != 0;
 	spec.partition_ungathered_values = partition_ungathered_option != 0;
+	spec.partition_unhashed_keys = partition_unhashed_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_own_probe = own_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
@@ -1304,9 +1308,9 @@ run_case(const CaseSpec *cs)
 		if (ok && (stats.partition_narrow_sort_launches >
 				   (partition_wide_keys_option ? 0 :
 					stats.partition_packed_launches - stats.partition_scattered_launches -
-					stats.partition_mixed_launches) ||
+					stats.partition_mixed_launches - stats.partition_hashed_launches) ||
 				   (!EMULATOR && partition_cub_sort_option && !partition_wide_keys_option && cs->lean == 1 &&
-					stats.partition_packed_launches > stats.partition_mixed_launches &&
+					stats.partition_packed_launches > stats.partition_mixed_launches + stats.partition_hashed_launches &&
 					stats.partition_narrow_sort_launches == 0)))
 		{
 			ok = 0;
@@ -1364,6 +1368,31 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_gathered_launches > 0)
 			n_gathered_cases++;
+		/*
+		 * Hashed rows (GPUGB_HASHED_KEY_WORDS, gpugb_device.h): packed launches
+		 * of 8-byte keys that neither scattered nor sorted mixed words, none
+		 * under --partition-unhashed, and every deferred launch of a case of
+		 * 8-byte keys with a sum under --partition-cub-sort (where nothing
+		 * scatters): the deferred path applies to hashed rows wherever it does
+		 * to packed 8-byte ones with a sum (partition_deferred_rule.cuh).
+		 */
+		if (ok && (stats.partition_hashed_launches >
+				   (partition_unhashed_option || cs->int32_keys ? 0 :
+					stats.partition_packed_launches - stats.partition_scattered_launches -
+					stats.partition_mixed_launches) ||
+				   (!EMULATOR && partition_cub_sort_option && !partition_unhashed_option && !partition_padded_option &&
+					case_strategy == GPUGB_STRATEGY_PARTITION && !cs->int32_keys && cs->n_keys == 1 &&
+					case_lean_only(cs) && lean_case_sums(cs) >= 1 &&
+					stats.partition_hashed_launches < stats.partition_deferred_launches)))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of hashed rows, %lld packed, %lld deferred, %lld scattered%s",
+					 (long long) stats.partition_hashed_launches, (long long) stats.partition_packed_launches,
+					 (long long) stats.partition_deferred_launches, (long long) stats.partition_scattered_launches,
+					 partition_unhashed_option ? " under --partition-unhashed" : "");
+		}
+		if (ok && stats.partition_hashed_launches > 0)
+			n_hashed_cases++;
 		if (ok && !EMULATOR && cs->expect_scatter && case_strategy == GPUGB_STRATEGY_PARTITION &&
 			!partition_cub_sort_option && !partition_unpacked_option && stats.partition_scattered_launches == 0)
 		{
@@ -1946,6 +1975,8 @@ main(int argc, char **argv)
 			partition_unmixed_option = 1;
 		else if (strcmp(argv[i], "--partition-ungathered") == 0)
 			partition_ungathered_option = 1;
+		else if (strcmp(argv[i], "--partition-unhashed") == 0)
+			partition_unhashed_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
 			sort_probe_option = 1;
 		else if (strcmp(argv[i], "--partition-own-probe") == 0)
@@ -2544,6 +2575,7 @@ main(int argc, char **argv)
 	printf("cases with sorts of mixed words: %d\n", n_mixed_cases);
 	printf("cases with gathered values: %d\n", n_gathered_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
+	printf("cases with hashed partition launches: %d\n", n_hashed_cases);
 	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",
 		   n_deferred_cases, n_deferred_wide_cases);
 	printf("cases with partitioned retry rounds: %d\n", n_repartitioned_cases);
