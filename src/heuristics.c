@@ -167,6 +167,19 @@
  */
 #define LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE 1.5
 /*
+ * ...and four int32 sums over an 8-byte key, from this many times L2, since
+ * PARTITION sorts such rows as hashed pairs (GPUGB_HASHED_KEY_WORDS,
+ * cuda/gpugb_device.h).  H200, 2^28 rows, four payloads, forced PARTITION
+ * against session 57's grid (session 60, call 4): 2^16 groups (a table of
+ * 9 MB, 0.15 x L2) 15.2 ms uniform and 14.8 Zipf 0.5 against global_hash's
+ * 18.0 and 18.4, and 15.0 against shared_hash's 15.0 at Zipf 1.0; 2^18 (37
+ * MB, 0.62 x L2) 16.1, 15.7 and 16.1 against 18.7, 18.7 and shared_hash's
+ * 22.2.  Below 2^16 the lean tables go first (5.3 ms at 2^14 against
+ * PARTITION's 15.2).  Two or three sums were not measured, and keep
+ * LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE.
+ */
+#define LEAN_PARTITION_HASHED_SUMS_MIN_L2_MULTIPLE 0.1
+/*
  * Auto takes PARTITION's lean kernel from this many rows a key expected in
  * a launch, at least the launch's own GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY,
  * so that auto never plans the lean kernel for launches that would not run
@@ -1052,6 +1065,7 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
  * (partition_lean_pays holds: over packed rows) without skew and for four
  * with it, LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE for one sum with
  * skew, LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE for one int32 sum without,
+ * LEAN_PARTITION_HASHED_SUMS_MIN_L2_MULTIPLE for four over an 8-byte key,
  * else SORT_MIN_L2_MULTIPLE, where sort pays too.
  */
 static double
@@ -1066,6 +1080,8 @@ lean_partition_min_l2_multiple(const GpugbWorkload *w)
 		return LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE;
 	if (sums == 0 && w->key_fits_int32)
 		return LEAN_PARTITION_MIN_L2_MULTIPLE;
+	if (sums == GPUGB_PARTITION_LEAN_MAX_SUMS && !w->key_fits_int32 && w->sums_fit_int32)
+		return LEAN_PARTITION_HASHED_SUMS_MIN_L2_MULTIPLE;
 	if (sums >= 2 && (!skewed || sums == GPUGB_PARTITION_LEAN_MAX_SUMS))
 		return LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE;
 	return SORT_MIN_L2_MULTIPLE;

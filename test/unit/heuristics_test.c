@@ -725,6 +725,47 @@ test_partition(void)
 	}
 	{
 		/*
+		 * Four int32 sums over an 8-byte key: PARTITION (hashed rows) from
+		 * 0.1 x L2 (LEAN_PARTITION_HASHED_SUMS_MIN_L2_MULTIPLE).  Session 60,
+		 * call 4: 2^16 groups 15.2 ms against global_hash's 18.0, 2^18 16.1
+		 * against 18.7 (uniform) and shared_hash's 22.2 (Zipf 1.0, 7.6 % hot);
+		 * 2^14 stays in the lean tables; int32 keys and three sums keep
+		 * their lines.
+		 */
+		GpugbWorkload hashed16 = wide_key(workload_packed(65536.0, 4, 0.0));
+		GpugbWorkload hashed18_skew = wide_key(workload_packed(262144.0, 4, 0.076));
+		GpugbWorkload hashed14 = wide_key(workload_packed(16384.0, 4, 0.0));
+		GpugbWorkload int32_16 = workload_packed(65536.0, 4, 0.0);
+		GpugbWorkload three16 = wide_key(workload_packed(65536.0, 3, 0.0));
+		GpugbWorkload words16 = wide_key(workload_lean(65536.0, 4, 0.0));
+
+		c = choose(hashed16);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^16 groups, four int32 sums, 8-byte key -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(hashed18_skew);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION,
+			  "2^18 groups, four int32 sums, 8-byte key, 7.6 %% hot -> partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(hashed14);
+		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
+			  "2^14 groups, four int32 sums, 8-byte key -> shared_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(int32_16);
+		CHECK(c.strategy != GPUGB_STRATEGY_PARTITION,
+			  "2^16 groups, four int32 sums, int32 key -> not partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(three16);
+		CHECK(c.strategy != GPUGB_STRATEGY_PARTITION,
+			  "2^16 groups, three int32 sums, 8-byte key (not measured) -> not partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(words16);
+		CHECK(c.strategy != GPUGB_STRATEGY_PARTITION,
+			  "2^16 groups, four sums of 8-byte words, 8-byte key -> not partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
+	{
+		/*
 		 * Skewed (Zipf 1.0, largest group 7 %), within 3 x L2, two or three
 		 * sums: the partial lean table, not PARTITION (session 36, call 2:
 		 * 8-byte keys, three sums, 21.8 ms against 28.2); beyond it PARTITION
