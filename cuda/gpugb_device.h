@@ -678,6 +678,14 @@ typedef struct GpugbGroupResults
  * (hashed_rows.cuh says why): the block table holds the hash, and the
  * flush takes the key back from it (gpugb_unhash_word).  Any launch, not
  * only a direct one: the hash's partitions are the table's slices.
+ * Forced PARTITION, hashed against not (H200, 2^28 rows, 8-byte keys, 3
+ * reps, kernelbench --partition-hashed off, session 60 call 4; every
+ * result verified): one payload 1.21-1.24x at 2^22-2^26 (uniform, Zipf 0.5
+ * and 1.0; 2^24 uniform 14.5 -> 11.8 ms), four payloads 1.35-1.45x there
+ * and 1.18-1.30x at 2^14-2^18, where they do not scatter; Zipf 1.5 and the
+ * scattered points 0.98-1.02x.  Nsight Compute at 2^24, one payload: the
+ * pack 2.03 ms (2.49 before), CUB's histogram and onesweep kernels 0.48
+ * + 5.59 (8.67 in all before), the lean kernel 4.66 (4.54; session 58).
  * spec.partition_unhashed_keys turns it off for A/B runs.  Such rows' key
  * word count is GPUGB_HASHED_KEY_WORDS.
  */

@@ -185,17 +185,25 @@ main(int argc, char **argv)
 		printf("== 2^%d rows, %d bits\n", log2_rows, bits);
 		/* 8-byte key, one sum: today's 2-byte partition and 12-byte row, and three layouts of 12 bytes. */
 		if (bits <= 16)
-			pairs<uint16_t, Words<3>>("8B1p now: u16 + w3", n, 0, bits);
+			pairs<uint16_t, Words<3>>("8B1p was: u16 + w3", n, 0, bits);
 		pairs<uint32_t, Words<3>>("8B1p u32 + w3", n, 0, bits);
-		pairs<uint64_t, uint32_t>("8B1p mixed u64 + u32", n, 64 - bits, 64);
+		pairs<uint64_t, uint32_t>("8B1p now: hash u64 + u32", n, 64 - bits, 64);
 		pairs<uint32_t, uint64_t>("8B1p hi u32 + lo|v u64", n, 32 - bits, 32);
 		keys<Words<3>>("8B1p keys w3 (decomposer)", n, 96 - bits, 96);
 		/* 4-byte key, one sum: today's mixed words, for scale. */
 		keys<uint64_t>("4B1p now: mixed u64 keys", n, 64 - bits, 64);
-		/* 8-byte key, four sums: today's 4-byte partition and 24-byte row, and 20-byte layouts. */
-		pairs<uint32_t, Words<6>>("8B4p now: u32 + w6", n, 0, bits);
+		/*
+		 * 4-byte key, four sums (session 61's question): the gathered layout's
+		 * (mixed key, row number) pairs, against the mixed key with the four
+		 * sums as one aligned 16-byte value.
+		 */
+		pairs<uint32_t, uint32_t>("4B4p now: mixed u32 + row u32", n, 32 - bits, 32);
+		pairs<uint32_t, uint4>("4B4p mixed u32 + u4", n, 32 - bits, 32);
+		/* 8-byte key, four sums: the 4-byte partition and 24-byte row of before session 60, and 20-byte layouts. */
+		pairs<uint32_t, Words<6>>("8B4p was: u32 + w6", n, 0, bits);
 		pairs<uint32_t, Words<5>>("8B4p hi u32 + w5", n, 32 - bits, 32);
-		pairs<uint64_t, Words<4>>("8B4p mixed u64 + w4", n, 64 - bits, 64);
+		pairs<uint64_t, Words<4>>("8B4p now: hash u64 + w4", n, 64 - bits, 64);
+		pairs<uint64_t, uint4>("8B4p hash u64 + u4", n, 64 - bits, 64);
 		fflush(stdout);
 	}
 	return 0;
