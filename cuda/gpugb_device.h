@@ -675,8 +675,17 @@ typedef struct GpugbGroupResults
  * Since session 60, PARTITION's packed rows of an 8-byte key and one to
  * four int32 sums, where the lean kernel looks group ids up at the flush
  * and the rows do not scatter, are sorted as (key hash, values) pairs
- * (hashed_rows.cuh says why): the block table holds the hash, and the
- * flush takes the key back from it (gpugb_unhash_word).  Any launch, not
+ * (split_values.cuh's layout: n uint64 hashes, then the sums): the block
+ * table holds the hash, and the flush takes the key back from it
+ * (gpugb_unhash_word; gpugb_hash_word is a bijection of 64-bit words).
+ * Why: CUB's onesweep moved the rows as a 2- or 4-byte partition with a
+ * 12- or 24-byte struct at 1.1-2.0 TB/s a pass, and the same rows as an
+ * 8-byte key with a 4- or 16-byte value at 2.1-2.6 (H200, 2^28 rows,
+ * 12-18 partition bits; test/kernelbench/sort_layout_bench.cu, session 60
+ * call 3): an 8-byte key and one sum 8.55 ms against 5.62 at 16 bits, four
+ * sums 26.2 against 12.5.  The partition needs no word of its own: it is
+ * bits [shift, shift + bits) of the hash (the row's home slot >> shift,
+ * move_row.cuh), which CUB sorts by.  Any launch, not
  * only a direct one: the hash's partitions are the table's slices.
  * Forced PARTITION, hashed against not (H200, 2^28 rows, 8-byte keys, 3
  * reps, kernelbench --partition-hashed off, session 60 call 4; every

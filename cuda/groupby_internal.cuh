@@ -128,7 +128,7 @@ struct GpugbSortBufs
  * value_out).  rows == nullptr: the rows were unpacked as usual.
  */
 #define GPUGB_SORTED_PARTS_MIXED32 (-4)
-/* ...and the hashed layout's hashes (hashed_rows.cuh), bits [table bits - bits, table bits) of which are the partitions. */
+/* ...and the hashed layout's hashes (GPUGB_HASHED_KEY_WORDS), bits [table bits - bits, table bits) of which are the partitions. */
 #define GPUGB_SORTED_PARTS_HASHED (-8)
 
 struct GpugbPackedRows

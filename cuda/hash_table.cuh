@@ -149,7 +149,7 @@ gpugb_unfmix64(uint64_t k)
 /*
  * The key whose gpugb_hash_word is h: every step of that hash (an xor with
  * a constant, gpugb_fmix64, an add) is a bijection of 64-bit words, so
- * PARTITION's hashed rows (hashed_rows.cuh) keep the hash in the key's place.
+ * PARTITION's hashed rows (GPUGB_HASHED_KEY_WORDS) keep the hash in the key's place.
  */
 __device__ __forceinline__ int64_t
 gpugb_unhash_word(uint64_t h)

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "split_values.cuh"
+
 static inline __host__ __device__ uint32_t
 gpugb_mix32(uint32_t h)
 {
@@ -73,37 +75,9 @@ gpugb_unmixed_key(uint32_t mixed)
 
 /*
  * The gathered layout (GPUGB_GATHERED_KEY_WORDS, gpugb_device.h) of a
- * launch of n rows, in one buffer: the n sorted mixed keys (uint32), then
- * their n row numbers (uint32), then from gpugb_gathered_values_offset
- * the values of each row in launch order, NV int32 words padded to 8 or
- * 16 bytes, so that one aligned load reads a row's.
+ * launch of n rows is split_values.cuh's: the n sorted mixed keys
+ * (uint32), then their n row numbers (uint32), then the values of each row
+ * in launch order, NV (two to four) int32 words padded to 8 or 16 bytes.
  */
-template <int NV>
-struct alignas(NV <= 2 ? 8 : 16) GpugbGatheredValues
-{
-	uint32_t	w[NV <= 2 ? 2 : 4];
-};
-
-static inline __host__ __device__ size_t
-gpugb_gathered_values_offset(int64_t n)
-{
-	return ((size_t) n * 8 + 15) & ~(size_t) 15;
-}
-
-/* The layout's values (its readers'). */
-template <int NV>
-static inline __host__ __device__ const GpugbGatheredValues<NV> *
-gpugb_gathered_values(const void *layout, int64_t n)
-{
-	return (const GpugbGatheredValues<NV> *) ((const char *) layout + gpugb_gathered_values_offset(n));
-}
-
-/* The layout's bytes for n rows. */
-template <int NV>
-static inline __host__ __device__ size_t
-gpugb_gathered_bytes(int64_t n)
-{
-	return gpugb_gathered_values_offset(n) + (size_t) n * sizeof(GpugbGatheredValues<NV>);
-}
 
 #endif							/* GPUGB_KEY_MIX_CUH */

@@ -66,7 +66,7 @@
 #if GPUGB_PARTITION_MIXED_KEYS
 #include "key_mix.cuh"
 #endif
-#include "hashed_rows.cuh"
+#include "split_values.cuh"
 
 /* A slot whose lookup got no group id (in the table's gid word; 0 otherwise). */
 #define GPUGB_DEFERRED_FAILED 1
@@ -99,29 +99,10 @@ struct GpugbDeferredPackedRows
 	}
 
 	/* Row `row`'s values: one aligned 8- or 16-byte load. */
-	__device__ __forceinline__ GpugbGatheredValues<NV> values_of(uint32_t row) const
+	__device__ __forceinline__ GpugbSplitValues<NV> values_of(uint32_t row) const
 	{
-		const GpugbGatheredValues<NV> *values = gpugb_gathered_values<NV>(rows, n);
-		GpugbGatheredValues<NV> v;
-
 		static_assert(NV >= 2 && NV <= 4, "gathered rows hold two to four sums");
-		if constexpr (NV <= 2)
-		{
-			uint2		r = __ldg((const uint2 *) (values + row));
-
-			v.w[0] = r.x;
-			v.w[1] = r.y;
-		}
-		else
-		{
-			uint4		r = __ldg((const uint4 *) (values + row));
-
-			v.w[0] = r.x;
-			v.w[1] = r.y;
-			v.w[2] = r.z;
-			v.w[3] = r.w;
-		}
-		return v;
+		return gpugb_split_load_values<NV>(rows, n, row);
 	}
 
 	__device__ __forceinline__ GpugbLeanRowInputs<NV> fetch(uint32_t row, int64_t i, int64_t end) const
@@ -130,7 +111,7 @@ struct GpugbDeferredPackedRows
 
 		if (i < end)
 		{
-			const GpugbGatheredValues<NV> v = values_of(row);
+			const GpugbSplitValues<NV> v = values_of(row);
 
 			in.key = (long long) (int32_t) __ldg((const uint32_t *) rows + i);
 #pragma unroll
@@ -152,7 +133,7 @@ struct GpugbDeferredPackedRows
 
 			if (i < end)
 			{
-				const GpugbHashedValues<NV> v = gpugb_hashed_load_values<NV>(rows, n, i);
+				const GpugbSplitValues<NV> v = gpugb_split_load_values<NV>(rows, n, i);
 
 				in.key = (long long) __ldg((const unsigned long long *) rows + i);
 #pragma unroll

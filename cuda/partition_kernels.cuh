@@ -123,7 +123,7 @@ gpugb_partition_bounds_kernel(const PartKey *sorted, int64_t n, uint32_t *bounds
 
 /*
  * ...over sorted hashes whose partition is their bits [shift, shift +
- * bits), mask = 2^bits - 1: hashed rows' (hashed_rows.cuh).
+ * bits), mask = 2^bits - 1: hashed rows' (GPUGB_HASHED_KEY_WORDS).
  */
 __global__ void
 gpugb_partition_hash_bounds_kernel(const unsigned long long *sorted, int64_t n, int shift, unsigned long long mask,

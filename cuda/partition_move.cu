@@ -56,7 +56,7 @@
 #include <mutex>
 
 #include "groupby_internal.cuh"
-#include "hashed_rows.cuh"
+#include "split_values.cuh"
 #include "partition_scatter.cuh"
 #if GPUGB_PARTITION_MIXED_KEYS
 #include "key_mix.cuh"
@@ -261,16 +261,16 @@ sort_rows(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t rows, int bits,
 													  (Row *) b->moved_out.ptr, n, 0, bits, stream));
 }
 
-/* Each row of an 8-byte key and NV int32 values as the hashed layout's (hashed_rows.cuh): the key's hash, and the values. */
+/* Each row of an 8-byte key and NV int32 values as the hashed layout's (split_values.cuh): the key's hash, and the values. */
 template <class Packer, int NV>
 __global__ void
-gpugb_move_pack_hashed_kernel(const Packer pk, unsigned long long *hashes, GpugbHashedValues<NV> *values)
+gpugb_move_pack_hashed_kernel(const Packer pk, unsigned long long *hashes, GpugbSplitValues<NV> *values)
 {
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < pk.p.nrows;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
 		const typename Packer::Row r = pk.row(i);
-		GpugbHashedValues<NV> v = {};
+		GpugbSplitValues<NV> v = {};
 
 #pragma unroll
 		for (int a = 0; a < NV; a++)
@@ -292,7 +292,7 @@ static GpugbStatus
 sort_hashed(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int shift, int bits, void *temp,
 			size_t *temp_bytes, cudaStream_t stream)
 {
-	typedef GpugbHashedValues<NV> Values;
+	typedef GpugbSplitValues<NV> Values;
 
 	if (temp == nullptr)
 		return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const unsigned long long *) nullptr,
@@ -303,12 +303,12 @@ sort_hashed(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int sh
 			   *out = b->moved_out.ptr;
 
 	gpugb_move_pack_hashed_kernel<Packer, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
-		*pk, (unsigned long long *) in, gpugb_hashed_values<NV>(in, n));
+		*pk, (unsigned long long *) in, gpugb_split_values<NV>(in, n));
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_hashed_kernel"));
 	return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const unsigned long long *) in,
 													  (unsigned long long *) out,
-													  (const Values *) gpugb_hashed_values<NV>(in, n),
-													  gpugb_hashed_values<NV>(out, n), n, shift, shift + bits,
+													  (const Values *) gpugb_split_values<NV>(in, n),
+													  gpugb_split_values<NV>(out, n), n, shift, shift + bits,
 													  stream));
 }
 
@@ -318,12 +318,12 @@ __global__ void
 gpugb_move_unpack_hashed_kernel(const void *layout, int64_t n, const GpugbMoveCols c)
 {
 	const unsigned long long *hashes = (const unsigned long long *) layout;
-	const GpugbHashedValues<NV> *values = gpugb_hashed_values<NV>(layout, n);
+	const GpugbSplitValues<NV> *values = gpugb_split_values<NV>(layout, n);
 
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
-		const GpugbHashedValues<NV> v = values[i];
+		const GpugbSplitValues<NV> v = values[i];
 
 		c.key_out[i] = gpugb_unhash_word(hashes[i]);
 #pragma unroll
@@ -391,13 +391,13 @@ gpugb_move_unpack_mixed_kernel(const unsigned long long *words, int64_t n, int64
 template <class Packer, int NV>
 __global__ void
 gpugb_move_pack_gathered_kernel(const Packer pk, uint32_t *mixed_keys, uint32_t *row_numbers,
-								GpugbGatheredValues<NV> *values)
+								GpugbSplitValues<NV> *values)
 {
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < pk.p.nrows;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
 		const typename Packer::Row r = pk.row(i);
-		GpugbGatheredValues<NV> v = {};
+		GpugbSplitValues<NV> v = {};
 
 #pragma unroll
 		for (int a = 0; a < NV; a++)
@@ -429,7 +429,7 @@ sort_gathered(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int 
 
 	gpugb_move_pack_gathered_kernel<Packer, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
 		*pk, (uint32_t *) b->keys_in.ptr, (uint32_t *) b->moved_in.ptr,
-		(GpugbGatheredValues<NV> *) (layout + gpugb_gathered_values_offset(n)));
+		(GpugbSplitValues<NV> *) (layout + gpugb_split_values_offset(n)));
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_gathered_kernel"));
 	return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const uint32_t *) b->keys_in.ptr,
 													  sorted_keys, (const uint32_t *) b->moved_in.ptr,
@@ -442,12 +442,12 @@ __global__ void
 gpugb_move_unpack_gathered_kernel(const void *layout, int64_t n, const GpugbMoveCols c)
 {
 	const uint32_t *keys = (const uint32_t *) layout;
-	const GpugbGatheredValues<NV> *values = gpugb_gathered_values<NV>(layout, n);
+	const GpugbSplitValues<NV> *values = gpugb_split_values<NV>(layout, n);
 
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
-		const GpugbGatheredValues<NV> v = values[keys[n + i]];
+		const GpugbSplitValues<NV> v = values[keys[n + i]];
 
 		c.key_out[i] = gpugb_unmixed_key(keys[i]);
 #pragma unroll
@@ -494,10 +494,12 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	if constexpr (PACKABLE)
 		scatter = packed != nullptr && scatter_applies<Packer>(gb, b, n, bits, &temp_bytes);
 
-	/* Hashed rows (gpugb_device.h): an 8-byte key and one to four sums, where the caller wants them and no scatter. */
+	/*
+	 * Hashed rows (gpugb_device.h): an 8-byte key and one to four sums, where
+	 * the caller wants them (not under spec.partition_unhashed_keys) and no scatter.
+	 */
 	constexpr bool HASHABLE = PACKABLE && KW == 2 && NV >= 1;
-	const bool	hashed = HASHABLE && want_hashed && packed != nullptr && !scatter &&
-		!gb->spec.partition_unhashed_keys;
+	const bool	hashed = HASHABLE && want_hashed && packed != nullptr && !scatter;
 	size_t		in_bytes = rows * sizeof(Row);	/* moved_in's: the packed rows, or the hashed layout */
 
 #if GPUGB_PARTITION_MIXED_KEYS
@@ -539,10 +541,10 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			GPUGB_TRY((sort_hashed<Packer, NV>(b, nullptr, n, (int64_t) rows, shift, bits, nullptr, &pairs_bytes,
 											   stream)));
 			temp_bytes = pairs_bytes > temp_bytes ? pairs_bytes : temp_bytes;
-			if (gpugb_hashed_bytes<NV>((int64_t) rows) > in_bytes)
-				in_bytes = gpugb_hashed_bytes<NV>((int64_t) rows);
-			if (gpugb_hashed_bytes<NV>((int64_t) rows) > out_bytes)
-				out_bytes = gpugb_hashed_bytes<NV>((int64_t) rows);
+			if (gpugb_split_bytes<NV>((int64_t) rows) > in_bytes)
+				in_bytes = gpugb_split_bytes<NV>((int64_t) rows);
+			if (gpugb_split_bytes<NV>((int64_t) rows) > out_bytes)
+				out_bytes = gpugb_split_bytes<NV>((int64_t) rows);
 		}
 	}
 #if GPUGB_PARTITION_MIXED_KEYS
@@ -572,8 +574,8 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 
 			GPUGB_TRY((sort_gathered<Packer, NV>(b, nullptr, n, (int64_t) rows, bits, nullptr, &pairs_bytes, stream)));
 			temp_bytes = pairs_bytes > temp_bytes ? pairs_bytes : temp_bytes;
-			if (gpugb_gathered_bytes<NV>((int64_t) rows) > out_bytes)
-				out_bytes = gpugb_gathered_bytes<NV>((int64_t) rows);
+			if (gpugb_split_bytes<NV>((int64_t) rows) > out_bytes)
+				out_bytes = gpugb_split_bytes<NV>((int64_t) rows);
 		}
 	}
 #endif
