@@ -352,6 +352,14 @@ typedef struct GpugbGroupBySpec
 	 */
 	bool		partition_unhashed_keys;
 	/*
+	 * PARTITION's gathered rows (GPUGB_GATHERED_KEY_WORDS below) read each
+	 * row's sums through its row number, as sessions 51-60 did, not carried
+	 * by CUB's sort beside the mixed keys (GPUGB_CARRIED_KEY_WORDS below):
+	 * for the kernel benchmark's A/B runs (--partition-carry off) and the
+	 * self-test (--partition-uncarried), never set by the executor.
+	 */
+	bool		partition_uncarried_values;
+	/*
 	 * PARTITION's lean table leaves L1 GPUGB_PARTITION_L1_RESERVE_BYTES of
 	 * the SM (src/heuristics.h): 0 where gpugb_partition_l1_reserve_pays,
 	 * GPUGB_L1_RESERVE_NEVER or GPUGB_L1_RESERVE_ALWAYS for the kernel
@@ -600,6 +608,21 @@ typedef struct GpugbGroupResults
  */
 #define GPUGB_GATHERED_KEY_WORDS 4
 /*
+ * Since session 61, gathered rows' sums move with their mixed keys in
+ * CUB's sort, as one aligned 8- or 16-byte value (split_values.cuh), so
+ * the lean kernel reads them in sorted order, not through row numbers
+ * (the layout is the gathered one's, its row numbers unused).  Why: CUB
+ * moved a 4-byte key with a 16-byte value at 2.8-2.9 TB/s a pass-byte,
+ * 7.4-7.7 ms at 12-16 bits against 4.2-4.3 for the (mixed key, row number)
+ * pairs (H200, 2^28 rows; test/kernelbench/sort_layout_bench.cu, session
+ * 61 call 1), while a gather of 16-byte values through row numbers took
+ * 8.45 ms (session 53).  Session 51 had measured only unaligned rows of
+ * 16-24 bytes (1.2-1.4 TB/s).  spec.partition_uncarried_values turns it
+ * off for A/B runs.  Such rows' key word count is GPUGB_CARRIED_KEY_WORDS;
+ * they are counted as gathered launches too.
+ */
+#define GPUGB_CARRIED_KEY_WORDS 6
+/*
  * Fetching gathered rows 1 or 2 steps ahead across the chunks of a stretch
  * (session 51's GPUGB_GATHER_AHEAD_STEPS, removed in session 52) made the
  * lean kernel 12.80 ms against 13.27 at 2^22 (Nsight Compute) and whole
@@ -702,7 +725,8 @@ typedef struct GpugbGroupResults
 /* The key word counts of 8-byte keys (the table's pair slots; GPUGB_DEFERRED_EMPTY_KEY takes no slot). */
 #define GPUGB_KEY_WORDS_8_BYTES(kw) ((kw) == 2 || (kw) == GPUGB_HASHED_KEY_WORDS)
 /* The key word counts whose block-table keys are mixed (unmixed at the flush). */
-#define GPUGB_KEY_WORDS_MIXED(kw) (GPUGB_PARTITION_MIXED_KEYS && ((kw) == GPUGB_MIXED_KEY_WORDS || (kw) == GPUGB_GATHERED_KEY_WORDS))
+#define GPUGB_KEY_WORDS_MIXED(kw) (GPUGB_PARTITION_MIXED_KEYS && ((kw) == GPUGB_MIXED_KEY_WORDS || \
+	(kw) == GPUGB_GATHERED_KEY_WORDS || (kw) == GPUGB_CARRIED_KEY_WORDS))
 /*
  * The key word of an empty slot in the lean partition kernel's block table
  * when it looks group ids up at the flush (cuda/partition_deferred.cuh).
@@ -753,6 +777,7 @@ typedef struct GpugbStats
 	int64_t		partition_narrow_sort_launches;	/* those whose rows CUB sorted with 2-byte partitions (cuda/partition_move.cu) */
 	int64_t		partition_mixed_launches;	/* those sorted by mixed keys (GPUGB_PARTITION_MIXED_KEYS): words, or keys with row numbers */
 	int64_t		partition_gathered_launches;	/* those of mixed keys with row numbers (GPUGB_GATHERED_KEY_WORDS) */
+	int64_t		partition_carried_launches;	/* gathered ones whose sums CUB's sort carried (GPUGB_CARRIED_KEY_WORDS) */
 	int64_t		partition_hashed_launches;	/* packed ones whose 8-byte keys CUB sorted as hashes with their sums (GPUGB_HASHED_KEY_WORDS) */
 	int64_t		partition_l1_reserve_launches;	/* lean ones whose table left L1 GPUGB_PARTITION_L1_RESERVE_BYTES (spec.partition_l1_reserve) */
 	int64_t		partition_deferred_launches;	/* packed ones that looked group ids up at the flush (cuda/partition_deferred.cuh) */

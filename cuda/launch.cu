@@ -1019,6 +1019,16 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_
 		else
 			return GPUGB_INVALID_ARGUMENT;
 	}
+	if (rows != nullptr && key_words == GPUGB_CARRIED_KEY_WORDS)
+	{
+		/* So do carried rows, the gathered ones whose sums CUB's sort moved. */
+		if constexpr (NV >= 2)
+			return launch_partitioned_lean_nv<NV, true, GPUGB_CARRIED_KEY_WORDS>(p, rows, bounds, n_parts, slots,
+																				 tile_rows, split_rows, direct,
+																				 stream);
+		else
+			return GPUGB_INVALID_ARGUMENT;
+	}
 #endif
 	if (rows != nullptr)
 		return launch_partitioned_lean_nv<NV, true>(p, rows, bounds, n_parts, slots, tile_rows, split_rows, direct,

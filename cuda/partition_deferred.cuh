@@ -81,7 +81,7 @@ template <int NV, int KW>
 struct GpugbDeferredPackedRows
 {
 	const void *rows;
-	int64_t		n;				/* the launch's rows: where the gathered layout's parts begin */
+	int64_t		n;				/* the launch's rows: where the split layouts' parts begin */
 
 #if GPUGB_PARTITION_MIXED_KEYS
 	/*
@@ -126,8 +126,12 @@ struct GpugbDeferredPackedRows
 
 	__device__ __forceinline__ GpugbLeanRowInputs<NV> load(int64_t i, int64_t end) const
 	{
-		/* The key's hash (the block table's key) and the values, from the layout's two arrays. */
-		if constexpr (KW == GPUGB_HASHED_KEY_WORDS)
+		/*
+		 * Sums in sorted order (split_values.cuh) beside the block table's
+		 * keys: hashed rows' key hashes, or carried rows' mixed keys
+		 * (sign-extended, as a mixed word's).
+		 */
+		if constexpr (KW == GPUGB_HASHED_KEY_WORDS || KW == GPUGB_CARRIED_KEY_WORDS)
 		{
 			GpugbLeanRowInputs<NV> in = {};
 
@@ -135,7 +139,10 @@ struct GpugbDeferredPackedRows
 			{
 				const GpugbSplitValues<NV> v = gpugb_split_load_values<NV>(rows, n, i);
 
-				in.key = (long long) __ldg((const unsigned long long *) rows + i);
+				if constexpr (KW == GPUGB_HASHED_KEY_WORDS)
+					in.key = (long long) __ldg((const unsigned long long *) rows + i);
+				else
+					in.key = (long long) (int32_t) __ldg((const uint32_t *) rows + i);
 #pragma unroll
 				for (int a = 0; a < NV; a++)
 					in.w[a] = (long long) (int32_t) v.w[a];

@@ -386,7 +386,9 @@ gpugb_move_unpack_mixed_kernel(const unsigned long long *words, int64_t n, int64
 /*
  * The gathered layout (GPUGB_GATHERED_KEY_WORDS, gpugb_device.h; key_mix.cuh):
  * each row's mixed key and row number, for CUB's sort, and its values,
- * packed in launch order where the layout keeps them.
+ * packed in launch order where the layout keeps them; carried rows
+ * (GPUGB_CARRIED_KEY_WORDS, row_numbers == nullptr): the keys and the
+ * values, for CUB's sort of both.
  */
 template <class Packer, int NV>
 __global__ void
@@ -403,7 +405,8 @@ gpugb_move_pack_gathered_kernel(const Packer pk, uint32_t *mixed_keys, uint32_t 
 		for (int a = 0; a < NV; a++)
 			v.w[a] = r.w[1 + a];
 		mixed_keys[i] = gpugb_mix32(r.w[0]);
-		row_numbers[i] = (uint32_t) i;
+		if (row_numbers != nullptr)
+			row_numbers[i] = (uint32_t) i;
 		values[i] = v;
 	}
 }
@@ -412,34 +415,48 @@ gpugb_move_pack_gathered_kernel(const Packer pk, uint32_t *mixed_keys, uint32_t 
  * The gathered layout of launch p's rows in b->moved_out: the pack (mixed
  * keys into b->keys_in, row numbers into b->moved_in, values in place) and
  * CUB's sort of the (mixed key, row number) pairs by the keys' top `bits`
- * bits; temp == nullptr: only the scratch's size for `items` pairs.
+ * bits; carried: the values into b->moved_in instead (in launch order, from
+ * its start), and CUB's sort of the (mixed key, values) pairs, the values
+ * into the layout's place for them.  temp == nullptr: only the scratch's
+ * size for `items` pairs.
  */
 template <class Packer, int NV>
 static GpugbStatus
-sort_gathered(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int bits, void *temp,
+sort_gathered(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int bits, bool carried, void *temp,
 			  size_t *temp_bytes, cudaStream_t stream)
 {
+	typedef GpugbSplitValues<NV> Values;
+
 	if (temp == nullptr)
-		return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const uint32_t *) nullptr,
-														  (uint32_t *) nullptr, (const uint32_t *) nullptr,
-														  (uint32_t *) nullptr, items));
+		return carried ?
+			GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const uint32_t *) nullptr,
+													   (uint32_t *) nullptr, (const Values *) nullptr,
+													   (Values *) nullptr, items)) :
+			GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const uint32_t *) nullptr,
+													   (uint32_t *) nullptr, (const uint32_t *) nullptr,
+													   (uint32_t *) nullptr, items));
 
 	char	   *layout = (char *) b->moved_out.ptr;
 	uint32_t   *sorted_keys = (uint32_t *) layout;
+	Values	   *values = gpugb_split_values<NV>(layout, n);
 
 	gpugb_move_pack_gathered_kernel<Packer, NV><<<gpugb_grid_for(n, 256), 256, 0, stream>>>(
-		*pk, (uint32_t *) b->keys_in.ptr, (uint32_t *) b->moved_in.ptr,
-		(GpugbSplitValues<NV> *) (layout + gpugb_split_values_offset(n)));
+		*pk, (uint32_t *) b->keys_in.ptr, carried ? nullptr : (uint32_t *) b->moved_in.ptr,
+		carried ? (Values *) b->moved_in.ptr : values);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_gathered_kernel"));
+	if (carried)
+		return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const uint32_t *) b->keys_in.ptr,
+														  sorted_keys, (const Values *) b->moved_in.ptr, values, n,
+														  32 - bits, 32, stream));
 	return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const uint32_t *) b->keys_in.ptr,
 													  sorted_keys, (const uint32_t *) b->moved_in.ptr,
 													  sorted_keys + n, n, 32 - bits, 32, stream));
 }
 
-/* The gathered layout's rows as int64 columns in sorted order, for retries. */
+/* The gathered layout's rows as int64 columns in sorted order, for retries (carried: the values in that order too). */
 template <int NV>
 __global__ void
-gpugb_move_unpack_gathered_kernel(const void *layout, int64_t n, const GpugbMoveCols c)
+gpugb_move_unpack_gathered_kernel(const void *layout, int64_t n, bool carried, const GpugbMoveCols c)
 {
 	const uint32_t *keys = (const uint32_t *) layout;
 	const GpugbSplitValues<NV> *values = gpugb_split_values<NV>(layout, n);
@@ -447,7 +464,7 @@ gpugb_move_unpack_gathered_kernel(const void *layout, int64_t n, const GpugbMove
 	for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
 		 i += (int64_t) gridDim.x * blockDim.x)
 	{
-		const GpugbSplitValues<NV> v = values[keys[n + i]];
+		const GpugbSplitValues<NV> v = values[carried ? i : (int64_t) keys[n + i]];
 
 		c.key_out[i] = gpugb_unmixed_key(keys[i]);
 #pragma unroll
@@ -516,6 +533,11 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	constexpr bool GATHERABLE = PACKABLE && KW == 1 && NV >= 2 && !TIGHT;
 	const bool	gathered = GATHERABLE && want_mixed && packed != nullptr && !scatter &&
 		!gb->spec.partition_ungathered_values && bits >= GPUGB_GATHER_MIN_BITS && n <= (int64_t) UINT32_MAX;
+	/* Their sums carried by the sort (GPUGB_CARRIED_KEY_WORDS), not read through row numbers. */
+	const bool	carried = gathered && !gb->spec.partition_uncarried_values;
+
+	/* Carried values sit at moved_in's start before the sort: no more than the packed rows' bytes. */
+	static_assert(!GATHERABLE || sizeof(GpugbSplitValues<NV>) <= sizeof(Row), "carried values fit moved_in");
 
 	static_assert(!MIXABLE || sizeof(Row) == 8, "a mixed word is a packed row's size");
 	/* A partition within the mixed key's 32 bits: above them the value's would split a key's rows. */
@@ -572,7 +594,8 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 		{
 			size_t		pairs_bytes = 0;
 
-			GPUGB_TRY((sort_gathered<Packer, NV>(b, nullptr, n, (int64_t) rows, bits, nullptr, &pairs_bytes, stream)));
+			GPUGB_TRY((sort_gathered<Packer, NV>(b, nullptr, n, (int64_t) rows, bits, carried, nullptr, &pairs_bytes,
+												 stream)));
 			temp_bytes = pairs_bytes > temp_bytes ? pairs_bytes : temp_bytes;
 			if (gpugb_split_bytes<NV>((int64_t) rows) > out_bytes)
 				out_bytes = gpugb_split_bytes<NV>((int64_t) rows);
@@ -582,7 +605,8 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 
 	/*
 	 * The scatter writes the rows straight to moved_out: no moved_in.  A
-	 * gathered launch needs only its row numbers there (4 bytes a row) but
+	 * gathered launch needs only its row numbers there (4 bytes a row; a
+	 * carried one its values, 8 or 16) but
 	 * takes the packed rows' size, which the set's later launches sort: 6
 	 * GiB at 2^28 rows of four sums, where 1 would do for a handle of one
 	 * launch (a review's note, session 51; not changed for want of a GPU run).
@@ -655,9 +679,12 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	{
 		temp_bytes = b->moved_temp.bytes;
 		if constexpr (GATHERABLE)
-			GPUGB_TRY((sort_gathered<Packer, NV>(b, &pk, n, n, bits, b->moved_temp.ptr, &temp_bytes, stream)));
+			GPUGB_TRY((sort_gathered<Packer, NV>(b, &pk, n, n, bits, carried, b->moved_temp.ptr, &temp_bytes,
+												 stream)));
 		gb->stats.partition_mixed_launches++;
 		gb->stats.partition_gathered_launches++;
+		if (carried)
+			gb->stats.partition_carried_launches++;
 	}
 #endif
 	else
@@ -695,7 +722,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 			if (gathered)
 			{
 				/* The layout's sorted mixed keys come first, and their top bits are the partitions. */
-				packed->key_words = GPUGB_GATHERED_KEY_WORDS;
+				packed->key_words = carried ? GPUGB_CARRIED_KEY_WORDS : GPUGB_GATHERED_KEY_WORDS;
 				packed->sorted_part_bytes = GPUGB_SORTED_PARTS_MIXED32;
 			}
 #endif
@@ -754,14 +781,14 @@ unpack_packed_rows(const GpugbPackedRows &packed, cudaStream_t stream)
 			(const unsigned long long *) packed.rows, packed.n, packed.key_out, packed.value_out[0]);
 		return GPUGB_LAUNCHED("gpugb_move_unpack_mixed_kernel");
 	}
-	if (packed.key_words == GPUGB_GATHERED_KEY_WORDS)
+	if (packed.key_words == GPUGB_GATHERED_KEY_WORDS || packed.key_words == GPUGB_CARRIED_KEY_WORDS)
 		return gpugb_for_lean_sums(packed.n_values, [&](auto nv) -> GpugbStatus {
 			constexpr int NV = decltype(nv)::value;
 
 			if constexpr (NV >= 2)
 			{
 				gpugb_move_unpack_gathered_kernel<NV><<<gpugb_grid_for(packed.n, 256), 256, 0, stream>>>(
-					packed.rows, packed.n, retry_cols(packed));
+					packed.rows, packed.n, packed.key_words == GPUGB_CARRIED_KEY_WORDS, retry_cols(packed));
 				return GPUGB_LAUNCHED("gpugb_move_unpack_gathered_kernel");
 			}
 			else

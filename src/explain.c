@@ -173,9 +173,13 @@ gpugb_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyInteger("Partition Launches With Mixed Key Words", NULL,
 							   st->stats.partition_mixed_launches - st->stats.partition_gathered_launches, es);
 	/* ...and those whose CUB sort took mixed keys with row numbers, the values read through them (GPUGB_GATHERED_KEY_WORDS) */
-	if (st->stats.partition_gathered_launches > 0)
+	if (st->stats.partition_gathered_launches > st->stats.partition_carried_launches)
 		ExplainPropertyInteger("Partition Launches With Gathered Values", NULL,
-							   st->stats.partition_gathered_launches, es);
+							   st->stats.partition_gathered_launches - st->stats.partition_carried_launches, es);
+	/* ...or mixed keys with the values themselves, which it carried (GPUGB_CARRIED_KEY_WORDS) */
+	if (st->stats.partition_carried_launches > 0)
+		ExplainPropertyInteger("Partition Launches With Carried Values", NULL,
+							   st->stats.partition_carried_launches, es);
 	/* ...and those whose CUB sort took 8-byte keys' hashes with their sums (GPUGB_HASHED_KEY_WORDS) */
 	if (st->stats.partition_hashed_launches > 0)
 		ExplainPropertyInteger("Partition Launches With Hashed Keys", NULL,

@@ -22,7 +22,7 @@
  *    (selftest.h), and are checked in the final order.
  *
  *    device_selftest [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked]
- *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-l1-reserve] [--partition-unmixed] [--partition-ungathered] [--partition-unhashed] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
+ *                    [--partition-cub-sort] [--partition-wide-keys] [--partition-l1-reserve] [--partition-unmixed] [--partition-ungathered] [--partition-uncarried] [--partition-unhashed] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] [--only TEXT]
  * Without a device it prints the probe result and exits 0, unless
  * --require-gpu.  Exit status is nonzero when any case failed.
  */
@@ -67,6 +67,8 @@ static int	partition_wide_keys_option = 0;
 static int	partition_unmixed_option = 0;
 /* --partition-ungathered: every case with spec.partition_ungathered_values (direct launches of two to four sums sort packed rows with their partitions, as before session 51). */
 static int	partition_ungathered_option = 0;
+/* --partition-uncarried: every case with spec.partition_uncarried_values (gathered rows' sums read through row numbers, as sessions 51-60). */
+static int	partition_uncarried_option = 0;
 /* --partition-unhashed: every case with spec.partition_unhashed_keys (packed rows of an 8-byte key sort with their partitions, as before session 60). */
 static int	partition_unhashed_option = 0;
 /* --sort-probe: every case with spec.partition_sort_probe (SORT as auto's probe where PARTITION is planned, the default before session 38). */
@@ -94,6 +96,7 @@ static int	n_direct_group_cases = 0;	/* ...and of those, cases where it numbered
 static int	n_narrow_sort_cases = 0;	/* cases whose packed rows CUB sorted with 2-byte partitions */
 static int	n_mixed_cases = 0;	/* cases whose first launch sorted mixed words (GPUGB_PARTITION_MIXED_KEYS) */
 static int	n_gathered_cases = 0;	/* ...mixed keys with row numbers (GPUGB_GATHERED_KEY_WORDS) */
+static int	n_carried_cases = 0;	/* ...of which the sort carried the sums (GPUGB_CARRIED_KEY_WORDS) */
 static int	n_hashed_cases = 0;	/* cases with launches of hashed rows (GPUGB_HASHED_KEY_WORDS) */
 static int	n_deferred_wide_cases = 0;	/* ...over 8-byte keys, among them GPUGB_DEFERRED_EMPTY_KEY (reference.c) */
 
@@ -831,6 +834,7 @@ run_device(const CaseSpec *cs, const Data *d, const RankPlan *rp, Results *res,
 	spec.partition_unmixed_words = partition_unmixed_option != 0;
 	spec.partition_ungathered_values = partition_ungathered_option != 0;
 	spec.partition_unhashed_keys = partition_unhashed_option != 0;
+	spec.partition_uncarried_values = partition_uncarried_option != 0;
 	spec.partition_sort_probe = sort_probe_option != 0;
 	spec.partition_own_probe = own_probe_option != 0;
 	spec.partition_probe_unbounded = probe_unbounded_option != 0;
@@ -1368,6 +1372,21 @@ run_case(const CaseSpec *cs)
 		}
 		if (ok && stats.partition_gathered_launches > 0)
 			n_gathered_cases++;
+		/*
+		 * Carried values (GPUGB_CARRIED_KEY_WORDS, gpugb_device.h): every
+		 * gathered launch carries its sums through the sort, none under
+		 * --partition-uncarried.
+		 */
+		if (ok && stats.partition_carried_launches !=
+			(partition_uncarried_option ? 0 : stats.partition_gathered_launches))
+		{
+			ok = 0;
+			snprintf(fail_msg, sizeof(fail_msg), "%lld launches of carried values, %lld of gathered rows%s",
+					 (long long) stats.partition_carried_launches, (long long) stats.partition_gathered_launches,
+					 partition_uncarried_option ? " under --partition-uncarried" : "");
+		}
+		if (ok && stats.partition_carried_launches > 0)
+			n_carried_cases++;
 		/*
 		 * Hashed rows (GPUGB_HASHED_KEY_WORDS, gpugb_device.h): packed launches
 		 * of 8-byte keys that neither scattered nor sorted mixed words, none
@@ -1975,6 +1994,8 @@ main(int argc, char **argv)
 			partition_unmixed_option = 1;
 		else if (strcmp(argv[i], "--partition-ungathered") == 0)
 			partition_ungathered_option = 1;
+		else if (strcmp(argv[i], "--partition-uncarried") == 0)
+			partition_uncarried_option = 1;
 		else if (strcmp(argv[i], "--partition-unhashed") == 0)
 			partition_unhashed_option = 1;
 		else if (strcmp(argv[i], "--sort-probe") == 0)
@@ -1999,7 +2020,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-wide-keys] [--partition-l1-reserve] [--partition-unmixed] [--partition-ungathered] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
+			fprintf(stderr, "usage: %s [--require-gpu] [--quick] [--lean-fast-key] [--lean-fast-wide] [--no-lean-gid-table] [--lean-deferred] [--no-partition-direct] [--partition-padded] [--partition-unpacked] [--partition-cub-sort] [--partition-wide-keys] [--partition-l1-reserve] [--partition-unmixed] [--partition-ungathered] [--partition-uncarried] [--partition-unhashed] [--sort-probe] [--partition-own-probe] [--partition-probe-unbounded] [--overflow-walks-only] [--retry-repartition] [--observed-uniform-only] [--strategy NAME|auto] "
 					"[--only TEXT]\n",
 					argv[0]);
 			return 2;
@@ -2451,8 +2472,9 @@ main(int argc, char **argv)
 		 .lean = 1, .narrow_in0 = 1, .partition_only = 1, .expect_overflow = 1, .expect_direct = 1},
 		/*
 		 * Case 139's shape with four sums (session 51): unless --partition-ungathered, the direct
-		 * launch's rows are gathered (GPUGB_GATHERED_KEY_WORDS), its failed slots' rows are
-		 * found again through the row numbers, and the retries read the columns that
+		 * launch's rows are gathered (GPUGB_GATHERED_KEY_WORDS; carried, GPUGB_CARRIED_KEY_WORDS,
+		 * unless --partition-uncarried), its failed slots' rows are found again at their sorted
+		 * positions, and the retries read the columns that
 		 * gpugb_move_unpack_gathered_kernel writes.  2.31e6 keys pass max_groups 2^21, so the
 		 * table must grow and rows be retried (expect_grow, added after the session's last GPU
 		 * call on a review's note; its runs there, gathered, logged 1 grow and 752514 retried rows).  Its block tables
@@ -2462,6 +2484,21 @@ main(int argc, char **argv)
 		 141, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
 		 .int32_keys = 1,
 		 .lean = 6, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1, .expect_direct = 1,
+		 .expect_gathered = 1},
+		/*
+		 * The same with three sums and with two (session 61): carried values of 16 bytes with a
+		 * pad word and of 8 bytes (split_values.cuh), through the sort, the lean kernel and the
+		 * retries' unpack.
+		 */
+		{"partition direct: int32 keys, three narrow sums, estimate 2^21, g=2.4e6, one 8e6-row launch",
+		 241, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
+		 .int32_keys = 1,
+		 .lean = 7, .narrow_in0 = 1, .narrow_in2 = 1, .narrow_in13 = 1, .partition_only = 1, .expect_direct = 1,
+		 .expect_gathered = 1},
+		{"partition direct: int32 keys, two narrow sums, estimate 2^21, g=2.4e6, one 8e6-row launch",
+		 242, 8000000, 1, 2400000, 0, 0, .est_groups = 2097152, .stride_rows = 8000000, .expect_grow = 1,
+		 .int32_keys = 1,
+		 .lean = 2, .narrow_in0 = 1, .narrow_in2 = 1, .partition_only = 1, .expect_direct = 1,
 		 .expect_gathered = 1},
 		/*
 		 * Case 139's first launch, then a second whose scratch is refused (scratch_refused_from,
@@ -2574,6 +2611,7 @@ main(int argc, char **argv)
 	printf("cases with sorts of 2-byte partitions: %d\n", n_narrow_sort_cases);
 	printf("cases with sorts of mixed words: %d\n", n_mixed_cases);
 	printf("cases with gathered values: %d\n", n_gathered_cases);
+	printf("cases with carried values: %d\n", n_carried_cases);
 	printf("cases with overflowed partition launches: %d\n", n_overflowed_cases);
 	printf("cases with hashed partition launches: %d\n", n_hashed_cases);
 	printf("cases with deferred partition launches: %d (%d over 8-byte keys with the empty slot's key)\n",

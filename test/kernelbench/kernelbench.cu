@@ -177,6 +177,10 @@ usage(FILE *f)
 			"                       partitions, not mixed keys with row numbers\n"
 			"                       (spec.partition_ungathered_values, for A/B runs); on\n"
 			"                       (default)\n"
+			"  --partition-carry on|off  off: gathered rows' sums are read through their\n"
+			"                       row numbers, not carried by CUB's sort beside the\n"
+			"                       mixed keys (spec.partition_uncarried_values, for A/B\n"
+			"                       runs); on (default)\n"
 			"  --partition-hashed on|off  off: PARTITION sorts packed rows of an 8-byte key\n"
 			"                       with their partitions, not (key hash, sums) pairs\n"
 			"                       (spec.partition_unhashed_keys, for A/B runs); on\n"
@@ -402,6 +406,8 @@ static bool partition_mixed_words_option = true;
 static bool partition_eager_publish_option = false;
 /* --partition-gather: off sets spec.partition_ungathered_values (GPUGB_GATHERED_KEY_WORDS's A/B, session 51). */
 static bool partition_gather_option = true;
+/* --partition-carry: off sets spec.partition_uncarried_values (GPUGB_CARRIED_KEY_WORDS's A/B, session 61). */
+static bool partition_carry_option = true;
 /* --partition-hashed: off sets spec.partition_unhashed_keys (GPUGB_HASHED_KEY_WORDS's A/B, session 60). */
 static bool partition_hashed_option = true;
 /* --partition-l1-reserve: spec.partition_l1_reserve (GPUGB_PARTITION_L1_RESERVE_BYTES's rule and its A/B, session 58). */
@@ -529,6 +535,8 @@ parse_options(int argc, char **argv, KbOptions *o)
 			partition_eager_publish_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-gather") == 0)
 			partition_gather_option = parse_on_off(val, opt);
+		else if (strcmp(opt, "--partition-carry") == 0)
+			partition_carry_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-hashed") == 0)
 			partition_hashed_option = parse_on_off(val, opt);
 		else if (strcmp(opt, "--partition-l1-reserve") == 0)
@@ -652,6 +660,7 @@ make_spec(const KbPoint &p, GpugbStrategy strategy, bool allow_switch, int64_t e
 	spec.partition_eager_publish = partition_eager_publish_option;
 	spec.partition_ungathered_values = !partition_gather_option;
 	spec.partition_unhashed_keys = !partition_hashed_option;
+	spec.partition_uncarried_values = !partition_carry_option;
 	spec.partition_l1_reserve = (int8_t) partition_l1_reserve_option;
 	spec.device_probe_rows = probe_rows_option;
 	spec.device_direct_min_groups = direct_min_groups_option;
@@ -996,6 +1005,7 @@ gpugb_once(const KbDeviceData &d, const KbPoint &p, const GpugbGroupBySpec &spec
 		m->partition_mixed_sorts = stats.partition_mixed_launches;
 		m->partition_gathered_sorts = stats.partition_gathered_launches;
 		m->partition_hashed_sorts = stats.partition_hashed_launches;
+		m->partition_carried_sorts = stats.partition_carried_launches;
 		m->partition_l1_reserves = stats.partition_l1_reserve_launches;
 		m->groups_at_check = stats.groups_at_switch_check;
 		m->alloc_s = (stats.device_alloc_ms - created.device_alloc_ms) / 1e3;
@@ -1085,6 +1095,8 @@ print_measure(const KbPoint &p, const KbMeasure &m)
 				(long long) m.partition_launches[6], (long long) m.partition_launches[7],
 				(long long) m.partition_direct_groups, (long long) m.partition_narrow_sorts,
 				(long long) m.partition_mixed_sorts, (long long) m.partition_gathered_sorts);
+	if (m.partition_carried_sorts > 0)
+		fprintf(stderr, " (%lld gathered partition launches carried their sums)", (long long) m.partition_carried_sorts);
 	if (m.partition_hashed_sorts > 0)
 		fprintf(stderr, " (%lld partition launches sorted hashed keys)", (long long) m.partition_hashed_sorts);
 	if (m.partition_l1_reserves > 0)

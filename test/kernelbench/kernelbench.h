@@ -169,6 +169,7 @@ struct KbMeasure
 	int64_t		partition_narrow_sorts = 0;	/* stats.partition_narrow_sort_launches */
 	int64_t		partition_mixed_sorts = 0;	/* stats.partition_mixed_launches */
 	int64_t		partition_gathered_sorts = 0;	/* stats.partition_gathered_launches */
+	int64_t		partition_carried_sorts = 0;	/* stats.partition_carried_launches */
 	int64_t		partition_hashed_sorts = 0;	/* stats.partition_hashed_launches */
 	int64_t		partition_l1_reserves = 0;	/* stats.partition_l1_reserve_launches */
 	int64_t		groups_at_check = -1;	/* stats.groups_at_switch_check (-1: no run-time check) */

@@ -15,6 +15,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda/std/tuple>
 
+#include "../../cuda/split_values.cuh"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -199,10 +201,12 @@ main(int argc, char **argv)
 		 */
 		pairs<uint32_t, uint32_t>("4B4p now: mixed u32 + row u32", n, 32 - bits, 32);
 		pairs<uint32_t, uint4>("4B4p mixed u32 + u4", n, 32 - bits, 32);
+		pairs<uint32_t, GpugbSplitValues<4>>("4B4p mixed u32 + split4", n, 32 - bits, 32);
 		/* 8-byte key, four sums: the 4-byte partition and 24-byte row of before session 60, and 20-byte layouts. */
 		pairs<uint32_t, Words<6>>("8B4p was: u32 + w6", n, 0, bits);
 		pairs<uint32_t, Words<5>>("8B4p hi u32 + w5", n, 32 - bits, 32);
-		pairs<uint64_t, Words<4>>("8B4p now: hash u64 + w4", n, 64 - bits, 64);
+		pairs<uint64_t, Words<4>>("8B4p hash u64 + w4", n, 64 - bits, 64);
+		pairs<uint64_t, GpugbSplitValues<4>>("8B4p now: hash u64 + split4", n, 64 - bits, 64);
 		pairs<uint64_t, uint4>("8B4p hash u64 + u4", n, 64 - bits, 64);
 		fflush(stdout);
 	}
