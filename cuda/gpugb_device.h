@@ -608,20 +608,26 @@ typedef struct GpugbGroupResults
  */
 #define GPUGB_GATHERED_KEY_WORDS 4
 /*
- * Since session 61, gathered rows' sums move with their mixed keys in
- * CUB's sort, as one aligned 8- or 16-byte value (split_values.cuh), so
+ * Since session 61, gathered rows of two sums move them with their mixed
+ * keys in CUB's sort, as one aligned 8-byte value (split_values.cuh), so
  * the lean kernel reads them in sorted order, not through row numbers
- * (the layout is the gathered one's, its row numbers unused).  Why: CUB
- * moved a 4-byte key with a 16-byte value at 2.8-2.9 TB/s a pass-byte,
- * 7.4-7.7 ms at 12-16 bits against 4.2-4.3 for the (mixed key, row number)
- * pairs (H200, 2^28 rows; test/kernelbench/sort_layout_bench.cu, session
- * 61 call 1), while a gather of 16-byte values through row numbers took
- * 8.45 ms (session 53).  Session 51 had measured only unaligned rows of
+ * (the layout is the gathered one's, its row numbers unused).  Forced
+ * PARTITION, carried against not (H200, 2^28 rows, 4-byte keys, 3 reps,
+ * kernelbench --partition-carry off, session 61 call 2; every result
+ * verified): two payloads 1.21-1.31x at 2^22-2^26 (uniform, Zipf 0.5 and
+ * 1.0), 0.99-1.05x elsewhere.  Not for three or four sums, whose values
+ * take 16 bytes: four payloads ran 0.91-1.09x (2^26 Zipf 0.5 0.91, 2^24
+ * uniform 1.04); Nsight Compute at 2^24 gave the lean kernel 7.62 ms
+ * against 10.86 but CUB's passes 8.37 against 4.86 (a 4-byte key with a
+ * 16-byte value, 2.6 TB/s a pass-byte) and the pack 4.25 against 4.59.
+ * CUB moves such pairs fast only as an aligned value (uint4 or an alignas
+ * struct: sort_layout_bench.cu); session 51 had measured unaligned rows of
  * 16-24 bytes (1.2-1.4 TB/s).  spec.partition_uncarried_values turns it
  * off for A/B runs.  Such rows' key word count is GPUGB_CARRIED_KEY_WORDS;
  * they are counted as gathered launches too.
  */
 #define GPUGB_CARRIED_KEY_WORDS 6
+#define GPUGB_CARRIED_MAX_SUMS 2
 /*
  * Fetching gathered rows 1 or 2 steps ahead across the chunks of a stretch
  * (session 51's GPUGB_GATHER_AHEAD_STEPS, removed in session 52) made the

@@ -1021,8 +1021,8 @@ launch_partitioned_lean_rows(const GpugbAggParams &p, const void *rows, int key_
 	}
 	if (rows != nullptr && key_words == GPUGB_CARRIED_KEY_WORDS)
 	{
-		/* So do carried rows, the gathered ones whose sums CUB's sort moved. */
-		if constexpr (NV >= 2)
+		/* Carried rows, the gathered ones whose sums CUB's sort moved, hold two (GPUGB_CARRIED_MAX_SUMS). */
+		if constexpr (NV >= 2 && NV <= GPUGB_CARRIED_MAX_SUMS)
 			return launch_partitioned_lean_nv<NV, true, GPUGB_CARRIED_KEY_WORDS>(p, rows, bounds, n_parts, slots,
 																				 tile_rows, split_rows, direct,
 																				 stream);

@@ -50,7 +50,7 @@ gpugb_deferred_chunk_rows(int slots)
  * words (1: int32, 2: 8 bytes, GPUGB_MIXED_KEY_WORDS: an int32 mixed
  * above one sum, GPUGB_GATHERED_KEY_WORDS: an int32 mixed, two to four
  * sums read through row numbers, GPUGB_CARRIED_KEY_WORDS: the same with
- * the sums sorted beside the keys, GPUGB_HASHED_KEY_WORDS: an 8-byte key's
+ * two sums sorted beside the keys, GPUGB_HASHED_KEY_WORDS: an 8-byte key's
  * hash beside one to four sums, gpugb_device.h) whose lean table has
  * `slots` slots takes the path.  The kernel's instances know n_values and key_words at
  * compile time.
@@ -61,8 +61,9 @@ gpugb_partition_deferred_applies(int n_values, int key_words, int slots)
 	return GPUGB_PARTITION_DEFERRED_GIDS && n_values <= GPUGB_PARTITION_LEAN_MAX_SUMS &&
 		(key_words == 1 || key_words == 2 ||
 		 (GPUGB_PARTITION_MIXED_KEYS && key_words == GPUGB_MIXED_KEY_WORDS && n_values == 1) ||
-		 (GPUGB_PARTITION_MIXED_KEYS && (key_words == GPUGB_GATHERED_KEY_WORDS ||
-										 key_words == GPUGB_CARRIED_KEY_WORDS) && n_values >= 2) ||
+		 (GPUGB_PARTITION_MIXED_KEYS && key_words == GPUGB_GATHERED_KEY_WORDS && n_values >= 2) ||
+		 (GPUGB_PARTITION_MIXED_KEYS && key_words == GPUGB_CARRIED_KEY_WORDS && n_values >= 2 &&
+		  n_values <= GPUGB_CARRIED_MAX_SUMS) ||
 		 (key_words == GPUGB_HASHED_KEY_WORDS && n_values >= 1)) &&
 		gpugb_deferred_chunk_rows(slots) > 0;
 }

@@ -426,15 +426,22 @@ sort_gathered(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int 
 			  size_t *temp_bytes, cudaStream_t stream)
 {
 	typedef GpugbSplitValues<NV> Values;
+	/* Only the instances that carry (GPUGB_CARRIED_MAX_SUMS): CUB's sort of each value type is large. */
+	constexpr bool CARRIES = NV <= GPUGB_CARRIED_MAX_SUMS;
 
+	if (carried && !CARRIES)
+		return GPUGB_INVALID_ARGUMENT;
 	if (temp == nullptr)
-		return carried ?
-			GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const uint32_t *) nullptr,
-													   (uint32_t *) nullptr, (const Values *) nullptr,
-													   (Values *) nullptr, items)) :
-			GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const uint32_t *) nullptr,
-													   (uint32_t *) nullptr, (const uint32_t *) nullptr,
-													   (uint32_t *) nullptr, items));
+	{
+		if constexpr (CARRIES)
+			if (carried)
+				return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const uint32_t *) nullptr,
+																  (uint32_t *) nullptr, (const Values *) nullptr,
+																  (Values *) nullptr, items));
+		return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, *temp_bytes, (const uint32_t *) nullptr,
+														  (uint32_t *) nullptr, (const uint32_t *) nullptr,
+														  (uint32_t *) nullptr, items));
+	}
 
 	char	   *layout = (char *) b->moved_out.ptr;
 	uint32_t   *sorted_keys = (uint32_t *) layout;
@@ -444,10 +451,11 @@ sort_gathered(GpugbSortBufs *b, const Packer *pk, int64_t n, int64_t items, int 
 		*pk, (uint32_t *) b->keys_in.ptr, carried ? nullptr : (uint32_t *) b->moved_in.ptr,
 		carried ? (Values *) b->moved_in.ptr : values);
 	GPUGB_TRY(GPUGB_LAUNCHED("gpugb_move_pack_gathered_kernel"));
-	if (carried)
-		return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const uint32_t *) b->keys_in.ptr,
-														  sorted_keys, (const Values *) b->moved_in.ptr, values, n,
-														  32 - bits, 32, stream));
+	if constexpr (CARRIES)
+		if (carried)
+			return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const uint32_t *) b->keys_in.ptr,
+															  sorted_keys, (const Values *) b->moved_in.ptr, values,
+															  n, 32 - bits, 32, stream));
 	return GPUGB_CUDA(cub::DeviceRadixSort::SortPairs(temp, *temp_bytes, (const uint32_t *) b->keys_in.ptr,
 													  sorted_keys, (const uint32_t *) b->moved_in.ptr,
 													  sorted_keys + n, n, 32 - bits, 32, stream));
@@ -533,8 +541,8 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	constexpr bool GATHERABLE = PACKABLE && KW == 1 && NV >= 2 && !TIGHT;
 	const bool	gathered = GATHERABLE && want_mixed && packed != nullptr && !scatter &&
 		!gb->spec.partition_ungathered_values && bits >= GPUGB_GATHER_MIN_BITS && n <= (int64_t) UINT32_MAX;
-	/* Their sums carried by the sort (GPUGB_CARRIED_KEY_WORDS), not read through row numbers. */
-	const bool	carried = gathered && !gb->spec.partition_uncarried_values;
+	/* Two sums carried by the sort (GPUGB_CARRIED_KEY_WORDS), not read through row numbers. */
+	const bool	carried = gathered && NV <= GPUGB_CARRIED_MAX_SUMS && !gb->spec.partition_uncarried_values;
 
 	/* Carried values sit at moved_in's start before the sort: no more than the packed rows' bytes. */
 	static_assert(!GATHERABLE || sizeof(GpugbSplitValues<NV>) <= sizeof(Row), "carried values fit moved_in");
