@@ -155,7 +155,16 @@
  *    SORT_MIN_L2_MULTIPLE: session 36's lead of the partial table there (up
  *    to 1.29x, 8-byte keys and three sums) is more than the scatter's gain.
  */
-#define LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE 0.2
+/*
+ * Session 61 lowered the one-sum line from 0.2 to 0.1 x L2: the forced
+ * strategies at 2^17 groups, Zipf 1.0 (largest group 8 %; a table of 0.13
+ * x L2 with 4-byte keys, 0.16 x with 8-byte ones; H200, 2^28 rows, one
+ * payload, session 57's runs, docs/session57-2026-12-02/others-s57m.csv and
+ * grid-s57r2.csv) ran PARTITION 7.7 and 8.5 ms against the partial table's
+ * 9.8 and 10.7 (auto took it: 10.2 and 10.8).  At 2^16 (0.07-0.08 x) the
+ * group-id table runs first (5.4-5.9 ms).
+ */
+#define LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE 0.1
 /*
  * ...and one int32 sum without skew, from this many times L2.  H200, 2^28
  * rows, one payload, uniform (session 59, call 5, forced strategies in one
@@ -179,6 +188,18 @@
  * LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE.
  */
 #define LEAN_PARTITION_HASHED_SUMS_MIN_L2_MULTIPLE 0.1
+/*
+ * ...and four int32 sums over an int32 key, skewed or not, from this many
+ * times L2.  H200, 2^28 rows, four payloads, forced strategies in one run
+ * (session 61, call 1; every result verified): 2^19 groups (a table of 66
+ * MB, 1.1 x L2) PARTITION 17.5, 17.9 and 17.9 ms (uniform, Zipf 0.5, Zipf
+ * 1.0) against global_hash's 19.3 and 19.4 and shared_hash's 25.2 at Zipf
+ * 1.0, which auto took from LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE;
+ * 2^18 (33 MB, 0.55 x) global_hash 18.0 and 18.2 against 20.2, and
+ * shared_hash 19.8 against 20.4 at Zipf 1.0.  Two or three sums were not
+ * measured there, and keep LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE.
+ */
+#define LEAN_PARTITION_INT32_FOUR_SUMS_MIN_L2_MULTIPLE 0.8
 /*
  * Auto takes PARTITION's lean kernel from this many rows a key expected in
  * a launch, at least the launch's own GPUGB_PARTITION_LEAN_MIN_ROWS_PER_KEY,
@@ -1066,7 +1087,8 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
  * with it, LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE for one sum with
  * skew, LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE for one int32 sum without,
  * LEAN_PARTITION_HASHED_SUMS_MIN_L2_MULTIPLE for four over an 8-byte key,
- * else SORT_MIN_L2_MULTIPLE, where sort pays too.
+ * LEAN_PARTITION_INT32_FOUR_SUMS_MIN_L2_MULTIPLE for four over an int32
+ * one, else SORT_MIN_L2_MULTIPLE, where sort pays too.
  */
 static double
 lean_partition_min_l2_multiple(const GpugbWorkload *w)
@@ -1082,6 +1104,8 @@ lean_partition_min_l2_multiple(const GpugbWorkload *w)
 		return LEAN_PARTITION_MIN_L2_MULTIPLE;
 	if (sums == GPUGB_PARTITION_LEAN_MAX_SUMS && !w->key_fits_int32 && w->sums_fit_int32)
 		return LEAN_PARTITION_HASHED_SUMS_MIN_L2_MULTIPLE;
+	if (sums == GPUGB_PARTITION_LEAN_MAX_SUMS && w->key_fits_int32 && w->sums_fit_int32)
+		return LEAN_PARTITION_INT32_FOUR_SUMS_MIN_L2_MULTIPLE;
 	if (sums >= 2 && (!skewed || sums == GPUGB_PARTITION_LEAN_MAX_SUMS))
 		return LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE;
 	return SORT_MIN_L2_MULTIPLE;

@@ -795,6 +795,37 @@ test_partition(void)
 			  "2^22 groups, four int32 sums, 8-byte key, 6.3 %% hot -> partition (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
 	}
+	{
+		/*
+		 * Four int32 sums over an int32 key, skewed or not: PARTITION from
+		 * 0.8 x L2 (LEAN_PARTITION_INT32_FOUR_SUMS_MIN_L2_MULTIPLE).  Session
+		 * 61, call 1: 2^19 groups (1.1 x L2) 17.5-17.9 ms against
+		 * global_hash's 19.3-19.4 and shared_hash's 25.2 (Zipf 1.0); 2^18
+		 * (0.55 x) keeps global_hash (18.0 against 20.2) and shared_hash
+		 * (above: skew4_18); three sums keep their line (not measured).
+		 */
+		GpugbWorkload four19 = workload_packed(524288.0, 4, 0.0);
+		GpugbWorkload four19_skew = workload_packed(524288.0, 4, 0.072);
+		GpugbWorkload four18 = workload_packed(262144.0, 4, 0.0);
+		GpugbWorkload three19 = workload_packed(524288.0, 3, 0.0);
+
+		c = choose(four19);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^19 groups, four int32 sums, int32 key -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(four19_skew);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^19 groups, four int32 sums, int32 key, 7.2 %% hot -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(four18);
+		CHECK(c.strategy == GPUGB_STRATEGY_GLOBAL_HASH,
+			  "2^18 groups, four int32 sums, int32 key (0.55 x L2) -> global_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(three19);
+		CHECK(c.strategy != GPUGB_STRATEGY_PARTITION,
+			  "2^19 groups, three int32 sums, int32 key (not measured) -> not partition (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+	}
 	/*
 	 * PARTITION's scatter (session 37, call 4): from 2^9 partitions while a
 	 * tile keeps four rows a partition (8-byte rows in 8192-row tiles to
@@ -820,6 +851,8 @@ test_partition(void)
 		GpugbWorkload one18 = workload_lean(262144.0, 1, 0.076);
 		GpugbWorkload one18_wide = wide_key(workload_lean(262144.0, 1, 0.076));
 		GpugbWorkload one16 = workload_lean(65536.0, 1, 0.085);
+		GpugbWorkload one17 = workload_lean(131072.0, 1, 0.081);
+		GpugbWorkload one17_wide = wide_key(workload_lean(131072.0, 1, 0.081));
 		GpugbWorkload counts18 = workload_lean(262144.0, 0, 0.076);
 
 		c = choose(one18);
@@ -833,6 +866,15 @@ test_partition(void)
 		c = choose(one16);
 		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
 			  "2^16 groups, one sum, 8.5 %% hot -> shared_hash (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		/* From 0.1 x L2 since session 61: 2^17 (0.13 x L2, 0.16 x) 7.7 and 8.5 ms against 9.8 and 10.7. */
+		c = choose(one17);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^17 groups, one sum, int32 key, 8.1 %% hot -> partition, lean (got %s: %s)",
+			  gpugb_strategy_name(c.strategy), c.reason);
+		c = choose(one17_wide);
+		CHECK(c.strategy == GPUGB_STRATEGY_PARTITION && strstr(c.reason, "lean block table") != NULL,
+			  "2^17 groups, one sum, 8-byte key, 8.1 %% hot -> partition, lean (got %s: %s)",
 			  gpugb_strategy_name(c.strategy), c.reason);
 		c = choose(counts18);
 		CHECK(c.strategy == GPUGB_STRATEGY_SHARED_HASH,
