@@ -614,10 +614,10 @@ typedef struct GpugbGroupResults
  * (the layout is the gathered one's, its row numbers unused).  Forced
  * PARTITION, carried against not (H200, 2^28 rows, 4-byte keys, 3 reps,
  * kernelbench --partition-carry off, session 61 call 2; every result
- * verified): two payloads 1.21-1.31x at 2^22-2^26 (uniform, Zipf 0.5 and
- * 1.0), 0.99-1.05x elsewhere.  Not for three or four sums, whose values
- * take 16 bytes: four payloads ran 0.91-1.09x (2^26 Zipf 0.5 0.91, 2^24
- * uniform 1.04); Nsight Compute at 2^24 gave the lean kernel 7.62 ms
+ * verified): two payloads 1.21-1.29x at 2^22-2^26 (uniform, Zipf 0.5 and
+ * 1.0; auto 1.17-1.31x), 0.99-1.05x elsewhere.  Not for three or four
+ * sums, whose values take 16 bytes: four payloads ran 0.91-1.06x (2^26
+ * Zipf 0.5 0.91, 2^24 uniform 1.04); Nsight Compute at 2^24 gave the lean kernel 7.62 ms
  * against 10.86 but CUB's passes 8.37 against 4.86 (a 4-byte key with a
  * 16-byte value, 2.6 TB/s a pass-byte) and the pack 4.25 against 4.59.
  * CUB moves such pairs fast only as an aligned value (uint4 or an alignas
