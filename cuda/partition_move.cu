@@ -614,7 +614,7 @@ move_rows(GpugbGroupBy *gb, GpugbSortBufs *b, const GpugbAggParams &p, GpugbMove
 	/*
 	 * The scatter writes the rows straight to moved_out: no moved_in.  A
 	 * gathered launch needs only its row numbers there (4 bytes a row; a
-	 * carried one its values, 8 or 16) but
+	 * carried one its values, 8) but
 	 * takes the packed rows' size, which the set's later launches sort: 6
 	 * GiB at 2^28 rows of four sums, where 1 would do for a handle of one
 	 * launch (a review's note, session 51; not changed for want of a GPU run).

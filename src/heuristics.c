@@ -149,7 +149,8 @@
  *    and 11.0 against 10.8 and 11.4.)  Counts only were not measured, and
  *    keep their line;
  *  - four sums, from LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE, as without
- *    skew: 2^20 (2.3-2.5 x L2) PARTITION 25.8 ms against shared_hash's
+ *    skew (since sessions 60 and 61 the lines of four sums over an 8-byte
+ *    and over an int32 key, below): 2^20 (2.3-2.5 x L2) PARTITION 25.8 ms against shared_hash's
  *    30.9 and 31.4 with 4- and 8-byte keys; at 2^18 (0.6 x) shared_hash
  *    19.7 and 20.6 against 20.9 and 21.2.  Two and three sums keep
  *    SORT_MIN_L2_MULTIPLE: session 36's lead of the partial table there (up
@@ -1082,9 +1083,8 @@ partition_lean_pays(const GpugbWorkload *w, double groups)
  * The table, in multiples of L2, beyond which PARTITION's lean kernel goes
  * before the global table or the partial lean table where it pays:
  * LEAN_PARTITION_MIN_L2_MULTIPLE for counts of an int32 key,
- * LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE for two sums or more
- * (partition_lean_pays holds: over packed rows) without skew and for four
- * with it, LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE for one sum with
+ * LEAN_PARTITION_PACKED_SUMS_MIN_L2_MULTIPLE for two or three sums
+ * (partition_lean_pays holds: over packed rows) without skew, LEAN_PARTITION_SKEWED_ONE_SUM_MIN_L2_MULTIPLE for one sum with
  * skew, LEAN_PARTITION_ONE_SUM_MIN_L2_MULTIPLE for one int32 sum without,
  * LEAN_PARTITION_HASHED_SUMS_MIN_L2_MULTIPLE for four over an 8-byte key,
  * LEAN_PARTITION_INT32_FOUR_SUMS_MIN_L2_MULTIPLE for four over an int32

@@ -769,7 +769,7 @@ test_partition(void)
 		 * Skewed (Zipf 1.0, largest group 7 %), within 3 x L2, two or three
 		 * sums: the partial lean table, not PARTITION (session 36, call 2:
 		 * 8-byte keys, three sums, 21.8 ms against 28.2); beyond it PARTITION
-		 * still.  Four sums from 1.6 x L2 since the scatter (session 37,
+		 * still.  Four sums from 1.6 x L2 since the scatter (0.8 x since session 61: below) (session 37,
 		 * call 5: 2^20, 25.8 ms against shared_hash's 30.9; 2^18, 0.6 x L2,
 		 * shared_hash 19.7 against 20.9).
 		 */
